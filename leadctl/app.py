@@ -1,0 +1,384 @@
+"""The root command: global options, lazy groups, and the one place errors become exit codes."""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from typing import Annotated, Any
+
+import typer
+from typer.core import TyperGroup
+
+from leadctl import __version__
+from leadctl.clock import Clock
+from leadctl.context import DEFAULT_MAX_RETRIES, Context, GlobalOptions
+from leadctl.errors import ExitCode, LeadctlError, UsageError
+from leadctl.groups import GROUPS
+from leadctl.iostreams import IOStreams
+
+
+class OutputFormat(str, Enum):
+    table = "table"
+    json = "json"
+    ndjson = "ndjson"
+    csv = "csv"
+    tsv = "tsv"
+    value = "value"
+
+
+@dataclass
+class _Bootstrap:
+    """What the root callback needs to build the Context, and where it leaves it."""
+
+    ios: IOStreams
+    env: Mapping[str, str]
+    transport: Any = None
+    clock: Clock | None = None
+    context: Context | None = None
+
+
+def _leadctl_context(typer_ctx: typer.Context) -> Context | None:
+    obj = typer_ctx.find_root().obj
+    return obj if isinstance(obj, Context) else None
+
+
+# -- output options accepted after the verb ---------------------------------------------
+
+
+def _set_output(typer_ctx: typer.Context, value: OutputFormat | None) -> None:
+    context = _leadctl_context(typer_ctx)
+    if value is not None and context is not None:
+        context.options.output = value.value
+        context.__dict__.pop("output_format", None)
+
+
+def _set_columns(typer_ctx: typer.Context, value: str | None) -> None:
+    context = _leadctl_context(typer_ctx)
+    if value is not None and context is not None:
+        context.options.columns = _split_columns(value)
+
+
+def _set_quiet(typer_ctx: typer.Context, value: bool) -> None:
+    context = _leadctl_context(typer_ctx)
+    if value and context is not None:
+        context.options.quiet = True
+        context.ios.quiet = True
+
+
+def _split_columns(value: str) -> list[str]:
+    return [part.strip() for part in value.split(",") if part.strip()]
+
+
+OUTPUT_HELP = "Output format: table, json, ndjson, csv, tsv, value."
+COLUMNS_HELP = "Fields to show (comma-separated dot paths) for table/csv/tsv/value."
+QUIET_HELP = "No informational messages on stderr."
+
+
+def _verb_output_params() -> list[Any]:
+    """Click parameters for -o/--columns/-q that every verb accepts after its name."""
+    template = typer.Typer()
+
+    @template.command()
+    def _template(
+        output: Annotated[
+            OutputFormat | None,
+            typer.Option(
+                "-o",
+                "--output",
+                metavar="FMT",
+                help=OUTPUT_HELP,
+                expose_value=False,
+                callback=_set_output,
+            ),
+        ] = None,
+        columns: Annotated[
+            str | None,
+            typer.Option(
+                "--columns",
+                metavar="a,b.c",
+                help=COLUMNS_HELP,
+                expose_value=False,
+                callback=_set_columns,
+            ),
+        ] = None,
+        quiet: Annotated[
+            bool,
+            typer.Option("-q", "--quiet", help=QUIET_HELP, expose_value=False, callback=_set_quiet),
+        ] = False,
+    ) -> None:
+        """Template only: its parameters are copied onto every verb."""
+
+    params: list[Any] = typer.main.get_command(template).params
+    return params
+
+
+def _prepare_loaded_command(command: Any, params: list[Any]) -> None:
+    """Plain help (rich loads only when a command draws a table) and the output options."""
+    command.rich_markup_mode = None
+    if isinstance(command, TyperGroup):
+        for sub in command.commands.values():
+            _prepare_loaded_command(sub, params)
+        return
+    names = {name for param in command.params for name in param.opts}
+    command.params.extend(p for p in params if not names.intersection(p.opts))
+
+
+class LazyGroup(TyperGroup):
+    """Loads a group's module only when that group is invoked."""
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        return list(GROUPS)
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        entry = GROUPS.get(cmd_name)
+        if entry is None:
+            return None
+        module = importlib.import_module(entry[0])
+        command = typer.main.get_command(module.app)
+        command.name = cmd_name
+        _prepare_loaded_command(command, _verb_output_params())
+        return command
+
+    def format_commands(self, ctx: Any, formatter: Any) -> None:
+        rows = [(name, short_help) for name, (_module, short_help) in GROUPS.items()]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+root = typer.Typer(
+    cls=LazyGroup,
+    name="leadctl",
+    help="Operate the Lead Management Service from the command line.",
+    epilog="Run `leadctl GROUP --help` for a group's commands. Exit codes: see `man leadctl`.",
+    rich_markup_mode=None,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+    no_args_is_help=True,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+def _print_version(typer_ctx: typer.Context, value: bool) -> None:
+    if value:
+        bootstrap = typer_ctx.obj
+        out = bootstrap.ios.stdout if isinstance(bootstrap, _Bootstrap) else sys.stdout
+        out.write(f"leadctl {__version__}\n")
+        raise typer.Exit()
+
+
+@root.callback()
+def main_callback(
+    typer_ctx: typer.Context,
+    profile: Annotated[
+        str | None,
+        typer.Option(
+            "-p", "--profile", metavar="NAME", help="Profile to use [env: LEADCTL_PROFILE]."
+        ),
+    ] = None,
+    base_url: Annotated[
+        str | None,
+        typer.Option("--base-url", metavar="URL", help="Service base URL [env: LEADCTL_BASE_URL]."),
+    ] = None,
+    output: Annotated[
+        OutputFormat | None,
+        typer.Option("-o", "--output", metavar="FMT", help=OUTPUT_HELP + " [env: LEADCTL_OUTPUT]"),
+    ] = None,
+    columns: Annotated[
+        str | None, typer.Option("--columns", metavar="a,b.c", help=COLUMNS_HELP)
+    ] = None,
+    quiet: Annotated[bool, typer.Option("-q", "--quiet", help=QUIET_HELP)] = False,
+    no_color: Annotated[bool, typer.Option("--no-color", help="No color.")] = False,
+    no_input: Annotated[bool, typer.Option("--no-input", help="Never prompt.")] = False,
+    debug: Annotated[
+        bool,
+        typer.Option(
+            "--debug",
+            help="HTTP trace and tracebacks on stderr, credentials redacted "
+            "[env: LEADCTL_DEBUG=1].",
+        ),
+    ] = False,
+    timeout: Annotated[
+        float | None,
+        typer.Option(
+            "--timeout",
+            metavar="SECONDS",
+            min=0.001,
+            help="Per-request timeout in seconds, default 30 [env: LEADCTL_TIMEOUT].",
+        ),
+    ] = None,
+    max_retries: Annotated[
+        int,
+        typer.Option(
+            "--max-retries", min=0, metavar="N", help="Retries for retry-safe operations."
+        ),
+    ] = DEFAULT_MAX_RETRIES,
+    dry_run: Annotated[
+        bool,
+        typer.Option("--dry-run", help="Print the request as a curl command; send nothing."),
+    ] = False,
+    allow_insecure_http: Annotated[
+        bool,
+        typer.Option(
+            "--allow-insecure-http", help="Permit a plain http:// base URL that is not loopback."
+        ),
+    ] = False,
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", is_eager=True, callback=_print_version, help="Print the version."
+        ),
+    ] = False,
+) -> None:
+    """Operate the Lead Management Service from the command line."""
+    bootstrap = typer_ctx.obj
+    if not isinstance(bootstrap, _Bootstrap):
+        bootstrap = _Bootstrap(ios=IOStreams.system(), env=os.environ)
+    env = bootstrap.env
+    options = GlobalOptions(
+        profile=profile or env.get("LEADCTL_PROFILE") or None,
+        base_url=base_url or env.get("LEADCTL_BASE_URL") or None,
+        output=output.value if output else _env_output(env),
+        columns=_split_columns(columns) if columns else None,
+        quiet=quiet,
+        no_color=no_color,
+        no_input=no_input,
+        debug=debug or env.get("LEADCTL_DEBUG", "") not in ("", "0"),
+        timeout=timeout if timeout is not None else _env_timeout(env),
+        max_retries=max_retries,
+        dry_run=dry_run,
+        allow_insecure_http=allow_insecure_http,
+    )
+    ios = bootstrap.ios
+    ios.no_color = no_color
+    ios.no_input = no_input
+    ios.quiet = quiet
+    context = Context(
+        ios=ios,
+        options=options,
+        env=bootstrap.env,
+        transport=bootstrap.transport,
+        clock=bootstrap.clock or Clock(),
+    )
+    bootstrap.context = context
+    typer_ctx.obj = context
+
+
+def _env_output(env: Mapping[str, str]) -> str | None:
+    value = env.get("LEADCTL_OUTPUT") or None
+    if value is not None and value not in OutputFormat.__members__:
+        raise UsageError(
+            f"LEADCTL_OUTPUT={value!r} is not an output format",
+            hint="use one of " + ", ".join(OutputFormat.__members__),
+        )
+    return value
+
+
+def _env_timeout(env: Mapping[str, str]) -> float | None:
+    raw = env.get("LEADCTL_TIMEOUT") or None
+    if raw is None:
+        return None
+    try:
+        value = float(raw)
+    except ValueError:
+        value = 0.0
+    if not value > 0:
+        raise UsageError(f"LEADCTL_TIMEOUT={raw!r} is not a positive number of seconds")
+    return value
+
+
+# -- errors -> exit codes, in one place --------------------------------------------------
+
+
+def _json_errors_wanted(context: Context | None, env: Mapping[str, str]) -> bool:
+    if context is not None:
+        return context.output_explicit and context.output_format in ("json", "ndjson")
+    return env.get("LEADCTL_OUTPUT") in ("json", "ndjson")
+
+
+def report_error(error: LeadctlError, ios: IOStreams, *, as_json: bool) -> int:
+    if as_json:
+        import json
+
+        ios.stderr.write(json.dumps(error.to_json(), ensure_ascii=False) + "\n")
+    else:
+        ios.stderr.write(f"error: {error.message}\n")
+        for line in error.detail_lines():
+            ios.stderr.write(f"{line}\n")
+    ios.stderr.flush()
+    return int(error.exit_code)
+
+
+def _is_click_exception(error: BaseException) -> bool:
+    # Typer vendors Click privately; recognise its exceptions by their public shape.
+    return hasattr(error, "format_message") and isinstance(getattr(error, "exit_code", None), int)
+
+
+def _quiet_broken_pipe(ios: IOStreams) -> None:
+    """Point stdout at /dev/null so the interpreter's final flush cannot fail noisily."""
+    if ios.stdout is sys.stdout:
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+
+
+def invoke(
+    argv: Sequence[str] | None = None,
+    *,
+    ios: IOStreams | None = None,
+    env: Mapping[str, str] | None = None,
+    transport: Any = None,
+    clock: Clock | None = None,
+) -> int:
+    """Run leadctl with ``argv`` and return the exit code; never raises (but SystemExit)."""
+    bootstrap = _Bootstrap(
+        ios=ios or IOStreams.system(env=env),
+        env=os.environ if env is None else env,
+        transport=transport,
+        clock=clock,
+    )
+    args = list(sys.argv[1:] if argv is None else argv)
+    command = typer.main.get_command(root)
+    try:
+        result = command.main(args=args, prog_name="leadctl", standalone_mode=False, obj=bootstrap)
+        return result if isinstance(result, int) else 0
+    except LeadctlError as error:
+        return report_error(
+            error, bootstrap.ios, as_json=_json_errors_wanted(bootstrap.context, bootstrap.env)
+        )
+    except (KeyboardInterrupt, typer.Abort):
+        bootstrap.ios.stderr.write("interrupted\n")
+        return int(ExitCode.INTERRUPTED)
+    except BrokenPipeError:
+        _quiet_broken_pipe(bootstrap.ios)
+        return int(ExitCode.OK)
+    except Exception as error:
+        if _is_click_exception(error):
+            usage = UsageError(
+                str(error.format_message()),  # type: ignore[attr-defined]
+                hint="run with --help for usage",
+            )
+            return report_error(
+                usage, bootstrap.ios, as_json=_json_errors_wanted(bootstrap.context, bootstrap.env)
+            )
+        debug = bootstrap.context.options.debug if bootstrap.context else False
+        if debug or bootstrap.env.get("LEADCTL_DEBUG") == "1":
+            import traceback
+
+            traceback.print_exception(error, file=bootstrap.ios.stderr)
+        bootstrap.ios.stderr.write(
+            f"error: unexpected {type(error).__name__}; run with --debug for a traceback\n"
+        )
+        return int(ExitCode.UNEXPECTED)
+    finally:
+        if bootstrap.context is not None:
+            bootstrap.context.close()
+
+
+def run() -> None:
+    sys.exit(invoke())

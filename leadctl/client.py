@@ -1,0 +1,451 @@
+"""The HTTP client: auth, timeouts, the retry policy of cli.md, problem+json errors.
+
+Every request names an :class:`~leadctl.operations.Operation`; its retry safety and the
+credential kinds it accepts decide what happens, here and nowhere else.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import ssl
+import time
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from email.utils import parsedate_to_datetime
+from typing import TYPE_CHECKING, Any
+
+import httpx
+
+from leadctl import __version__
+from leadctl.credentials import Credential, CredentialKind
+from leadctl.curl import curl_command
+from leadctl.errors import (
+    ApiError,
+    BadResponse,
+    Forbidden,
+    LeadctlError,
+    NotAuthenticated,
+    OutcomeUnknown,
+    ServiceFailure,
+)
+from leadctl.operations import Operation
+from leadctl.redact import redact_body, redact_headers, redact_text
+
+if TYPE_CHECKING:
+    from leadctl.context import Context
+
+USER_AGENT = f"leadctl/{__version__}"
+BACKOFF_BASE_SECONDS = 0.5
+BACKOFF_CAP_SECONDS = 20.0
+DEBUG_BODY_LIMIT = 2048
+
+
+class DryRunDone(LeadctlError):
+    """--dry-run printed the request; the command ends here with exit 0."""
+
+    exit_code = 0  # type: ignore[assignment]
+
+
+@dataclass
+class RetryPolicy:
+    max_retries: int = 4
+    base: float = BACKOFF_BASE_SECONDS
+    cap: float = BACKOFF_CAP_SECONDS
+    jitter: Callable[[float, float], float] = field(default_factory=lambda: random.Random().uniform)
+
+    def backoff(self, attempt: int) -> float:
+        """Full-jitter exponential backoff for retry number ``attempt`` (1-based)."""
+        ceiling = min(self.cap, self.base * (2 ** (attempt - 1)))
+        return float(self.jitter(0, ceiling))
+
+
+def retry_after_seconds(response: httpx.Response, now: Callable[[], float]) -> float | None:
+    """Seconds from a Retry-After header (delta-seconds or HTTP-date), or None."""
+    raw = response.headers.get("Retry-After")
+    if raw is None:
+        return None
+    raw = raw.strip()
+    if raw.isdigit():
+        return float(int(raw))
+    try:
+        when = parsedate_to_datetime(raw)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, when.timestamp() - now())
+
+
+def problem_from_response(response: httpx.Response, *, hint: str | None = None) -> ApiError:
+    """An ApiError from any error response: problem+json, other JSON, HTML or nothing."""
+    status = response.status_code
+    content_type = response.headers.get("Content-Type", "")
+    body: Any = None
+    if "json" in content_type:
+        try:
+            body = json.loads(response.content)
+        except ValueError:
+            body = None
+    if isinstance(body, dict):
+        errors = body.get("errors")
+        field_errors: dict[str, list[str]] = {}
+        if isinstance(errors, dict):
+            for field, messages in errors.items():
+                if isinstance(messages, list):
+                    field_errors[str(field)] = [str(m) for m in messages]
+                else:
+                    field_errors[str(field)] = [str(messages)]
+        title = body.get("title")
+        detail = body.get("detail")
+        trace_id = body.get("traceId")
+        return ApiError(
+            status,
+            title=str(title) if title is not None else response.reason_phrase or None,
+            detail=str(detail) if detail is not None else None,
+            field_errors=field_errors,
+            trace_id=str(trace_id) if trace_id is not None else None,
+            problem=body,
+            hint=hint,
+        )
+    kind = content_type.split(";")[0].strip() or "no content type"
+    detail = (
+        f"the response was not a problem document ({kind}, {len(response.content)} bytes)"
+        if response.content
+        else "the response had an empty body"
+    )
+    return ApiError(
+        status,
+        title=response.reason_phrase or None,
+        detail=detail,
+        trace_id=response.headers.get("X-Trace-Id") or response.headers.get("traceparent"),
+        hint=hint,
+    )
+
+
+class Client:
+    """One keep-alive connection pool per invocation, with leadctl's retry policy."""
+
+    def __init__(
+        self,
+        *,
+        base_url: str | Callable[[], str],
+        credential: Callable[[], Credential | None],
+        timeout: float = 30.0,
+        policy: RetryPolicy | None = None,
+        sleep: Callable[[float], None] = time.sleep,
+        wall_clock: Callable[[], float] = time.time,
+        notify: Callable[[str], None] = lambda _message: None,
+        trace: Callable[[str], None] | None = None,
+        dry_run_out: Callable[[str], None] | None = None,
+        source_key_header: str | None = None,
+        transport: httpx.BaseTransport | None = None,
+        verify: ssl.SSLContext | bool = True,
+    ) -> None:
+        self._base_url = base_url
+        self._credential = credential
+        self._timeout = timeout
+        self.policy = policy or RetryPolicy()
+        self._sleep = sleep
+        self._wall_clock = wall_clock
+        self._notify = notify
+        self._trace = trace
+        self._dry_run_out = dry_run_out
+        self._source_key_header = source_key_header
+        self._transport = transport
+        self._verify = verify
+        self._http: httpx.Client | None = None
+
+    @classmethod
+    def from_context(cls, ctx: Context) -> Client:
+        options = ctx.options
+        ca_bundle = ctx.settings.get("ca_bundle")
+        verify: ssl.SSLContext | bool = True
+        if ca_bundle:
+            verify = ssl.create_default_context(cafile=str(ca_bundle))
+        return cls(
+            base_url=ctx.base_url,
+            credential=ctx.credential,
+            timeout=ctx.settings.timeout,
+            policy=RetryPolicy(max_retries=options.max_retries),
+            sleep=ctx.clock.sleep,
+            notify=ctx.ios.info,
+            trace=(lambda line: ctx.ios.stderr.write(line + "\n")) if options.debug else None,
+            dry_run_out=(lambda line: ctx.ios.stdout.write(line + "\n"))
+            if options.dry_run
+            else None,
+            source_key_header=ctx.settings.get("source_key_header"),
+            transport=ctx.transport,
+            verify=verify,
+        )
+
+    # -- plumbing ------------------------------------------------------------------------
+
+    def _base(self) -> str:
+        return self._base_url() if callable(self._base_url) else self._base_url
+
+    def _client(self) -> httpx.Client:
+        if self._http is None:
+            self._http = httpx.Client(
+                base_url=self._base(),
+                timeout=self._timeout,
+                headers={"User-Agent": USER_AGENT, "Accept": "application/json"},
+                transport=self._transport,
+                verify=self._verify,
+                follow_redirects=False,
+            )
+        return self._http
+
+    def close(self) -> None:
+        if self._http is not None:
+            self._http.close()
+            self._http = None
+
+    def _auth_header(self, credential: Credential) -> tuple[str, str]:
+        if credential.kind is CredentialKind.SOURCE and self._source_key_header:
+            return self._source_key_header, credential.value
+        return "Authorization", f"Bearer {credential.value}"
+
+    def _authorize(self, op: Operation) -> Credential:
+        credential = self._credential()
+        if credential is None:
+            raise NotAuthenticated(
+                "no credential configured",
+                hint="run `leadctl auth login`, or set LEADCTL_TOKEN",
+            )
+        if credential.kind.value not in op.kinds:
+            raise Forbidden(
+                f"a {credential.kind.value} credential may not call {op.method} {op.path}",
+                hint="source keys are only for lead intake (`leadctl leads create`); "
+                "use an organization key or user token for everything else",
+            )
+        return credential
+
+    # -- the request ---------------------------------------------------------------------
+
+    def call(
+        self,
+        op: Operation,
+        *,
+        path_params: Mapping[str, str] | None = None,
+        params: Mapping[str, Any] | None = None,
+        json_body: Any = None,
+        content: bytes | None = None,
+        headers: Iterable[tuple[str, str]] = (),
+    ) -> httpx.Response:
+        """Send ``op`` and return its 2xx response, retrying as cli.md says."""
+        path = op.path_for(**dict(path_params or {})) if path_params else op.path
+        body = content
+        extra_headers = list(headers)
+        if json_body is not None:
+            body = json.dumps(json_body, ensure_ascii=False).encode("utf-8")
+            extra_headers.append(("Content-Type", "application/json"))
+        if self._dry_run_out is not None:
+            self._print_dry_run(op, path, params, body, extra_headers)
+            raise DryRunDone("dry run")
+        credential = self._authorize(op)
+        auth_name, auth_value = self._auth_header(credential)
+        request = self._client().build_request(
+            op.method,
+            path,
+            params=_query(params),
+            content=body,
+            headers=[*extra_headers, (auth_name, auth_value)],
+        )
+        return self._send_with_retries(op, request, secrets=(credential.value,))
+
+    def _print_dry_run(
+        self,
+        op: Operation,
+        path: str,
+        params: Mapping[str, Any] | None,
+        body: bytes | None,
+        headers: list[tuple[str, str]],
+    ) -> None:
+        credential = None
+        try:
+            credential = self._credential()
+        except LeadctlError:
+            credential = None  # a dry run never needs a working keyring
+        auth_name = self._auth_header(credential)[0] if credential else "Authorization"
+        url = httpx.URL(self._base() + path, params=_query(params))
+        assert self._dry_run_out is not None
+        self._dry_run_out(
+            curl_command(op.method, str(url), headers=headers, body=body, auth_header=auth_name)
+        )
+
+    def _send_with_retries(
+        self, op: Operation, request: httpx.Request, *, secrets: tuple[str, ...]
+    ) -> httpx.Response:
+        http = self._client()
+        attempt = 0
+        while True:
+            attempt += 1
+            self._trace_request(request, attempt, secrets)
+            started = time.monotonic()
+            try:
+                response = http.send(request)
+            except (httpx.ConnectError, httpx.ConnectTimeout) as error:
+                if _is_tls_failure(error):
+                    raise ServiceFailure(
+                        f"TLS verification failed: {_describe(error, secrets)}",
+                        hint="if the service uses a private CA, set SSL_CERT_FILE or "
+                        "`leadctl profile set ca_bundle PATH`",
+                    ) from None
+                # Nothing reached the service: safe to retry any operation.
+                reason = f"cannot connect: {_describe(error, secrets)}"
+                self._trace_line(f"! {reason}")
+                if self._retry_allowed(attempt):
+                    self._wait(self.policy.backoff(attempt), reason)
+                    continue
+                raise ServiceFailure(
+                    f"{reason} (after {attempt} attempts)",
+                    hint="check the base URL and your network",
+                ) from None
+            except httpx.TransportError as error:
+                reason = _transport_reason(error, secrets)
+                self._trace_line(f"! {reason}")
+                if not op.retry_safe:
+                    raise _outcome_unknown(op, reason) from None
+                if self._retry_allowed(attempt):
+                    self._wait(self.policy.backoff(attempt), reason)
+                    continue
+                raise ServiceFailure(f"{reason} (after {attempt} attempts)") from None
+            elapsed_ms = (time.monotonic() - started) * 1000
+            self._trace_response(response, elapsed_ms, secrets)
+            status = response.status_code
+            if status < 400:
+                return response
+            if status == 429:
+                if self._retry_allowed(attempt):
+                    delay = retry_after_seconds(response, self._wall_clock)
+                    if delay is None:
+                        delay = self.policy.backoff(attempt)
+                    response.close()
+                    self._wait(delay, "429 rate limited")
+                    continue
+                raise problem_from_response(
+                    response, hint=f"still rate limited after {attempt} attempts"
+                )
+            if status >= 500:
+                if not op.retry_safe:
+                    raise _outcome_unknown(op, f"the service answered {status}")
+                if self._retry_allowed(attempt):
+                    response.close()
+                    self._wait(self.policy.backoff(attempt), f"{status} {response.reason_phrase}")
+                    continue
+            raise problem_from_response(response)
+
+    def _retry_allowed(self, attempt: int) -> bool:
+        return attempt <= self.policy.max_retries
+
+    def _wait(self, seconds: float, reason: str) -> None:
+        shown = f"{seconds:.0f}s" if seconds >= 1 or seconds == 0 else f"{seconds:.1f}s"
+        self._notify(f"retrying in {shown}: {reason}")
+        self._sleep(seconds)
+
+    # -- --debug -------------------------------------------------------------------------
+
+    def _trace_line(self, line: str) -> None:
+        if self._trace is not None:
+            self._trace(line)
+
+    def _trace_request(
+        self, request: httpx.Request, attempt: int, secrets: tuple[str, ...]
+    ) -> None:
+        if self._trace is None:
+            return
+        suffix = f" (attempt {attempt})" if attempt > 1 else ""
+        self._trace(f"> {request.method} {redact_text(str(request.url), secrets)}{suffix}")
+        sensitive = [self._source_key_header] if self._source_key_header else []
+        for name, value in redact_headers(request.headers.items(), sensitive):
+            self._trace(f"> {name}: {redact_text(value, secrets)}")
+        if request.content:
+            content_type = request.headers.get("Content-Type")
+            self._trace("> " + _clip(redact_body(request.content, content_type, secrets)))
+
+    def _trace_response(
+        self, response: httpx.Response, elapsed_ms: float, secrets: tuple[str, ...]
+    ) -> None:
+        if self._trace is None:
+            return
+        self._trace(f"< {response.status_code} {response.reason_phrase} ({elapsed_ms:.0f} ms)")
+        for name, value in redact_headers(response.headers.items()):
+            self._trace(f"< {name}: {redact_text(value, secrets)}")
+        content = response.read()
+        if content:
+            content_type = response.headers.get("Content-Type")
+            self._trace("< " + _clip(redact_body(content, content_type, secrets)))
+
+    # -- decoding ------------------------------------------------------------------------
+
+    def call_json(self, op: Operation, **kwargs: Any) -> Any:
+        """``call`` and decode the JSON body; a 2xx body that is not JSON is exit 8."""
+        response = self.call(op, **kwargs)
+        return decode_json(response, trace=self._trace)
+
+
+def decode_json(response: httpx.Response, *, trace: Callable[[str], None] | None) -> Any:
+    content = response.content
+    if not content:
+        return None
+    try:
+        return json.loads(content)
+    except (ValueError, UnicodeDecodeError):
+        if trace is not None:
+            trace(
+                "< raw body start: " + _clip(content[:DEBUG_BODY_LIMIT].decode("utf-8", "replace"))
+            )
+        content_type = response.headers.get("Content-Type", "no content type")
+        raise BadResponse(
+            f"the service answered {response.status_code} with a body that is not JSON "
+            f"({content_type}, {len(content)} bytes)",
+            hint="run with --debug to see the start of the body",
+        ) from None
+
+
+def _query(params: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    if not params:
+        return None
+    return {k: v for k, v in params.items() if v is not None}
+
+
+def _clip(text: str) -> str:
+    if len(text) <= DEBUG_BODY_LIMIT:
+        return text
+    return text[:DEBUG_BODY_LIMIT] + f"… ({len(text) - DEBUG_BODY_LIMIT} more characters)"
+
+
+def _describe(error: Exception, secrets: tuple[str, ...]) -> str:
+    return redact_text(str(error) or type(error).__name__, secrets)
+
+
+def _is_tls_failure(error: Exception) -> bool:
+    cause: BaseException | None = error
+    while cause is not None:
+        if isinstance(cause, ssl.SSLError):
+            return True
+        cause = cause.__cause__ or cause.__context__
+    return False
+
+
+def _transport_reason(error: httpx.TransportError, secrets: tuple[str, ...]) -> str:
+    if isinstance(error, httpx.TimeoutException):
+        return "timed out waiting for the service"
+    if isinstance(error, httpx.RemoteProtocolError):
+        return "the connection was closed before a complete response arrived"
+    return f"network error: {_describe(error, secrets)}"
+
+
+def _outcome_unknown(op: Operation, reason: str) -> OutcomeUnknown:
+    return OutcomeUnknown(
+        f"{reason}; {op.method} {op.path} may or may not have taken effect",
+        hint=_CHECK_HINTS.get(op.id, "check the resource's state before trying again"),
+    )
+
+
+_CHECK_HINTS = {
+    "createLead": "check with `leadctl leads list --search ...` whether the lead exists "
+    "before sending it again",
+    "rotateSourceCredentials": "the old key may already be invalid: check the source's "
+    "apiKeyRotatedAt with the service, and rotate again only if it did not change",
+    "a2a": "check whether the agent operation took effect before calling it again",
+}

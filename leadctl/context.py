@@ -1,0 +1,206 @@
+"""What a command gets: IO streams, global options, the clock, and lazily built settings,
+credential and HTTP client.
+
+One :class:`Context` exists per invocation. Nothing here imports httpx, keyring or rich at
+module import time; they load when a command first asks for the client or the credential.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
+
+from leadctl.clock import Clock
+from leadctl.errors import NotAuthenticated, UsageError
+from leadctl.iostreams import IOStreams
+
+if TYPE_CHECKING:
+    from leadctl.client import Client
+    from leadctl.config import Config
+    from leadctl.credentials import Credential
+    from leadctl.sandbox.embedded import EmbeddedSandbox
+
+OUTPUT_FORMATS = ("table", "json", "ndjson", "csv", "tsv", "value")
+SANDBOX_PROFILE = "sandbox"
+DEFAULT_PROFILE = "default"
+DEFAULT_TIMEOUT = 30.0
+DEFAULT_MAX_RETRIES = 4
+
+
+@dataclass
+class GlobalOptions:
+    """The global options of cli.md, after flags and environment variables were merged."""
+
+    profile: str | None = None
+    base_url: str | None = None
+    output: str | None = None
+    columns: list[str] | None = None
+    quiet: bool = False
+    no_color: bool = False
+    no_input: bool = False
+    debug: bool = False
+    timeout: float | None = None
+    max_retries: int = DEFAULT_MAX_RETRIES
+    dry_run: bool = False
+    allow_insecure_http: bool = False
+
+
+@dataclass
+class Settings:
+    """The active profile's settings, resolved against flags and environment."""
+
+    profile: str
+    profile_values: dict[str, Any]
+    base_url: str | None
+    timeout: float
+    output: str | None
+    embedded_sandbox: bool = False
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.profile_values.get(key, default)
+
+
+@dataclass
+class Context:
+    ios: IOStreams
+    options: GlobalOptions = field(default_factory=GlobalOptions)
+    clock: Clock = field(default_factory=Clock)
+    env: Mapping[str, str] = field(default_factory=lambda: os.environ)
+    # Tests hand in an httpx transport; production uses the default one.
+    transport: Any = None
+    _sandbox: EmbeddedSandbox | None = None
+    _client: Client | None = None
+
+    # -- settings ----------------------------------------------------------------------
+
+    @cached_property
+    def config(self) -> Config:
+        from leadctl.config import load_config
+
+        return load_config(self.env)
+
+    @cached_property
+    def profile_name(self) -> str:
+        return self.options.profile or self.config.current_profile or DEFAULT_PROFILE
+
+    @cached_property
+    def settings(self) -> Settings:
+        name = self.profile_name
+        values = self.config.profiles.get(name)
+        explicitly_named = self.options.profile is not None
+        embedded = name == SANDBOX_PROFILE and values is None
+        if values is None:
+            if explicitly_named and not embedded:
+                known = ", ".join(sorted(self.config.profiles)) or "none yet"
+                raise UsageError(
+                    f"unknown profile {name!r} (configured: {known})",
+                    hint="create it with `leadctl auth login --profile NAME` "
+                    "or `leadctl profile set`",
+                )
+            values = {}
+        timeout = self.options.timeout
+        if timeout is None:
+            timeout = float(values.get("timeout", DEFAULT_TIMEOUT))
+        base_url = self.options.base_url or values.get("base_url")
+        if base_url is not None:
+            from leadctl.urls import validate_base_url
+
+            base_url = validate_base_url(
+                base_url, allow_insecure_http=self.options.allow_insecure_http
+            )
+        return Settings(
+            profile=name,
+            profile_values=dict(values),
+            base_url=base_url,
+            timeout=timeout,
+            output=values.get("output"),
+            embedded_sandbox=embedded and self.options.base_url is None,
+        )
+
+    @cached_property
+    def output_format(self) -> str:
+        chosen = self.options.output or self.settings_output_or_none()
+        if chosen is None:
+            return "table" if self.ios.stdout_is_tty else "json"
+        return chosen
+
+    @property
+    def output_explicit(self) -> bool:
+        """Whether the user asked for a format, as opposed to the piped default."""
+        return self.options.output is not None or self.settings_output_or_none() is not None
+
+    def settings_output_or_none(self) -> str | None:
+        try:
+            return self.settings.output
+        except UsageError:
+            return None
+
+    # -- the service -------------------------------------------------------------------
+
+    def sandbox(self) -> EmbeddedSandbox:
+        """The sandbox server embedded in this process (``--profile sandbox``)."""
+        if self._sandbox is None:
+            from leadctl.sandbox.embedded import EmbeddedSandbox
+
+            sandbox = EmbeddedSandbox(env=self.env)
+            sandbox.start()
+            self._sandbox = sandbox
+        return self._sandbox
+
+    def base_url(self) -> str:
+        if self.settings.embedded_sandbox:
+            return self.sandbox().base_url
+        if self.settings.base_url is None:
+            raise UsageError(
+                f"no base URL for profile {self.settings.profile!r}",
+                hint="pass --base-url, set LEADCTL_BASE_URL, or `leadctl profile set base_url URL`",
+            )
+        return self.settings.base_url
+
+    def credential(self) -> Credential | None:
+        """The credential by the lookup order of cli.md, or None when there is none."""
+        if "credential" not in self.__dict__:
+            self.__dict__["credential"] = self._lookup_credential()
+        found: Credential | None = self.__dict__["credential"]
+        return found
+
+    def _lookup_credential(self) -> Credential | None:
+        from leadctl.credentials import Credential, CredentialKind, lookup_credential
+
+        if self.settings.embedded_sandbox and not (
+            self.env.get("LEADCTL_TOKEN") or self.env.get("LEADCTL_TOKEN_FILE")
+        ):
+            return Credential(self.sandbox().org_key, CredentialKind.ORG, "sandbox")
+        return lookup_credential(
+            env=self.env,
+            profile=self.settings.profile,
+            profile_settings=self.settings.profile_values,
+            warn=self.ios.warn,
+        )
+
+    def require_credential(self) -> Credential:
+        found = self.credential()
+        if found is None:
+            raise NotAuthenticated(
+                f"no credential for profile {self.settings.profile!r}",
+                hint="run `leadctl auth login`, or set LEADCTL_TOKEN",
+            )
+        return found
+
+    def client(self) -> Client:
+        if self._client is None:
+            from leadctl.client import Client
+
+            self._client = Client.from_context(self)
+        return self._client
+
+    def close(self) -> None:
+        if self._client is not None:
+            self._client.close()
+            self._client = None
+        if self._sandbox is not None:
+            self._sandbox.stop()
+            self._sandbox = None

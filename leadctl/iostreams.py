@@ -1,0 +1,199 @@
+"""Every terminal decision: TTY flags, color, pager, prompts, informational messages.
+
+Commands never touch ``sys.stdout`` directly; they get an :class:`IOStreams` from the
+context, and tests build one with :meth:`IOStreams.for_test` and a chosen TTY state.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import shlex
+import subprocess
+import sys
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import TextIO
+
+from leadctl.errors import Cancelled, UsageError
+
+DEFAULT_PAGER = "less -FRX"
+
+
+def _is_tty(stream: object) -> bool:
+    isatty = getattr(stream, "isatty", None)
+    try:
+        return bool(isatty()) if isatty else False
+    except (ValueError, OSError):
+        return False
+
+
+def color_wanted(*, is_tty: bool, no_color_flag: bool, env: Mapping[str, str]) -> bool:
+    """Colors for one stream: --no-color, NO_COLOR, FORCE_COLOR, TERM=dumb, TTY, in that order."""
+    if no_color_flag or env.get("NO_COLOR"):
+        return False
+    if env.get("FORCE_COLOR") not in (None, "", "0"):
+        return True
+    if env.get("TERM") == "dumb":
+        return False
+    return is_tty
+
+
+@dataclass
+class IOStreams:
+    stdin: TextIO
+    stdout: TextIO
+    stderr: TextIO
+    stdin_is_tty: bool
+    stdout_is_tty: bool
+    stderr_is_tty: bool
+    env: Mapping[str, str] = field(default_factory=dict)
+    no_color: bool = False
+    no_input: bool = False
+    quiet: bool = False
+    # Set by tests to capture what would have gone to the pager without running one.
+    pager_override: str | None = None
+
+    @classmethod
+    def system(cls, *, env: Mapping[str, str] | None = None) -> IOStreams:
+        return cls(
+            stdin=sys.stdin,
+            stdout=sys.stdout,
+            stderr=sys.stderr,
+            stdin_is_tty=_is_tty(sys.stdin),
+            stdout_is_tty=_is_tty(sys.stdout),
+            stderr_is_tty=_is_tty(sys.stderr),
+            env=os.environ if env is None else env,
+        )
+
+    @classmethod
+    def for_test(
+        cls,
+        *,
+        stdin: str = "",
+        tty: bool = False,
+        stdin_tty: bool | None = None,
+        stdout_tty: bool | None = None,
+        stderr_tty: bool | None = None,
+        env: Mapping[str, str] | None = None,
+    ) -> IOStreams:
+        """Fake streams (``io.StringIO``) with the TTY state a test wants."""
+        return cls(
+            stdin=io.StringIO(stdin),
+            stdout=io.StringIO(),
+            stderr=io.StringIO(),
+            stdin_is_tty=tty if stdin_tty is None else stdin_tty,
+            stdout_is_tty=tty if stdout_tty is None else stdout_tty,
+            stderr_is_tty=tty if stderr_tty is None else stderr_tty,
+            env=dict(env or {}),
+        )
+
+    # -- decisions -------------------------------------------------------------------
+
+    @property
+    def stdout_color(self) -> bool:
+        return color_wanted(is_tty=self.stdout_is_tty, no_color_flag=self.no_color, env=self.env)
+
+    @property
+    def stderr_color(self) -> bool:
+        return color_wanted(is_tty=self.stderr_is_tty, no_color_flag=self.no_color, env=self.env)
+
+    @property
+    def can_prompt(self) -> bool:
+        """Prompts need a person: stdin and stderr on a terminal, and no --no-input."""
+        return self.stdin_is_tty and self.stderr_is_tty and not self.no_input
+
+    @property
+    def progress_enabled(self) -> bool:
+        return self.stderr_is_tty and not self.quiet
+
+    def terminal_width(self) -> int:
+        columns = self.env.get("COLUMNS", "")
+        if columns.isdigit() and int(columns) > 0:
+            return int(columns)
+        try:
+            return os.get_terminal_size(self.stdout.fileno()).columns
+        except (OSError, ValueError, io.UnsupportedOperation):
+            return 80
+
+    def pager_command(self) -> str | None:
+        """The pager for long table output, or None when stdout is not a terminal."""
+        if not self.stdout_is_tty:
+            return None
+        if self.pager_override is not None:
+            return self.pager_override
+        command = self.env.get("LEADCTL_PAGER", self.env.get("PAGER", DEFAULT_PAGER))
+        if command.strip() in ("", "cat"):
+            return None
+        return command
+
+    # -- writing ---------------------------------------------------------------------
+
+    def info(self, message: str) -> None:
+        """An informational line on stderr, silenced by -q."""
+        if not self.quiet:
+            self.stderr.write(message + "\n")
+            self.stderr.flush()
+
+    def warn(self, message: str) -> None:
+        """A warning on stderr; -q does not silence warnings about credentials."""
+        self.stderr.write(f"warning: {message}\n")
+        self.stderr.flush()
+
+    @contextlib.contextmanager
+    def paged_stdout(self) -> Iterator[TextIO]:
+        """stdout, or the stdin of the pager when stdout is a terminal and a pager is set."""
+        command = self.pager_command()
+        if command is None:
+            yield self.stdout
+            return
+        env = dict(self.env)
+        env.setdefault("LESS", "FRX")
+        try:
+            proc = subprocess.Popen(
+                shlex.split(command), stdin=subprocess.PIPE, env=env, text=True, encoding="utf-8"
+            )
+        except OSError:
+            yield self.stdout
+            return
+        assert proc.stdin is not None
+        try:
+            yield proc.stdin
+        except BrokenPipeError:
+            pass  # the user quit the pager early; that is not an error
+        finally:
+            with contextlib.suppress(BrokenPipeError):
+                proc.stdin.close()
+            proc.wait()
+
+    # -- prompting -------------------------------------------------------------------
+
+    def confirm(self, question: str, *, assume_yes: bool) -> None:
+        """Ask before a destructive or secret-changing action; exit 10 on no.
+
+        Without a terminal the user must pass --yes: a script never blocks on a prompt.
+        """
+        if assume_yes:
+            return
+        if not self.can_prompt:
+            raise UsageError(
+                f"{question.rstrip('?')}: confirmation needed",
+                hint="pass --yes to confirm when not running on a terminal",
+            )
+        self.stderr.write(f"{question} [y/N]: ")
+        self.stderr.flush()
+        answer = self.stdin.readline().strip().lower()
+        if answer not in ("y", "yes"):
+            raise Cancelled("cancelled")
+
+    def prompt_secret(self, prompt: str) -> str:
+        """Read a secret without echo from the terminal."""
+        if not self.can_prompt:
+            raise UsageError(
+                "cannot prompt for the credential: stdin is not a terminal",
+                hint="pipe it in with --with-token",
+            )
+        import getpass
+
+        return getpass.getpass(prompt, stream=self.stderr)

@@ -1,0 +1,177 @@
+"""Following RequestDataOptions pages exactly as the reference says.
+
+The first request carries no token (unless the user resumes with --cursor); each next one
+sends the returned token with the same filters and sort; paging ends only when a response
+has no token. Items are yielded one at a time.
+
+Ctrl-C while items are being written finishes the page already in memory, so the cursor
+printed for resuming points exactly at the next page: no gap, no repeat.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from leadctl.errors import BadResponse, ExitCode, LeadctlError, UsageError
+
+if TYPE_CHECKING:
+    from types import FrameType
+
+    from leadctl.client import Client
+    from leadctl.operations import Operation
+
+
+class Interrupted(LeadctlError):
+    """Ctrl-C during paging; the message tells how to resume."""
+
+    exit_code = ExitCode.INTERRUPTED
+
+
+@dataclass(frozen=True)
+class PageRequest:
+    page_size: int | None = None
+    cursor: str | None = None
+    limit: int | None = None
+    all_pages: bool = False
+
+    def __post_init__(self) -> None:
+        if self.limit is not None and self.all_pages:
+            raise UsageError("--limit and --all cannot be combined")
+        if self.cursor is not None and not self.cursor.strip():
+            raise UsageError("--cursor must not be empty")
+
+
+class Pager:
+    """Iterates the items of a paged collection operation."""
+
+    def __init__(
+        self,
+        client: Client,
+        op: Operation,
+        body: Mapping[str, Any],
+        request: PageRequest,
+        *,
+        path_params: Mapping[str, str] | None = None,
+    ) -> None:
+        self._client = client
+        self._op = op
+        self._body = dict(body)
+        self._request = request
+        self._path_params = path_params
+        self.next_cursor: str | None = None
+        self.total_count: int | None = None
+        self.pages = 0
+        self.interrupted = False
+        self._fetching = False
+        self._interrupt_requested = False
+
+    def _page_body(self, token: str | None) -> dict[str, Any]:
+        body = dict(self._body)
+        if self._request.page_size is not None:
+            body["pageSize"] = self._request.page_size
+        if token is not None:
+            body["continuationToken"] = token
+        else:
+            body.pop("continuationToken", None)
+        return body
+
+    def fetch_page(self, token: str | None) -> tuple[list[Any], str | None]:
+        data = self._client.call_json(
+            self._op, json_body=self._page_body(token), path_params=self._path_params
+        )
+        if not isinstance(data, dict):
+            raise BadResponse(
+                f"{self._op.method} {self._op.path} answered with {type(data).__name__}, "
+                "not a collection object"
+            )
+        items = data.get("items")
+        if items is None:
+            items = []
+        if not isinstance(items, list):
+            raise BadResponse("the collection's items is not a list")
+        next_token = data.get("continuationToken") or None
+        if next_token is not None and not isinstance(next_token, str):
+            raise BadResponse("the collection's continuationToken is not a string")
+        if next_token is not None and next_token == token:
+            raise BadResponse("the service returned the same continuation token again")
+        total = data.get("totalCount")
+        if isinstance(total, int):
+            self.total_count = total
+        self.pages += 1
+        return items, next_token
+
+    def __iter__(self) -> Iterator[Any]:
+        with _deferred_sigint(self):
+            yield from self._items()
+
+    def _items(self) -> Iterator[Any]:
+        request = self._request
+        token = request.cursor
+        yielded = 0
+        while True:
+            self._fetching = True
+            try:
+                items, next_token = self.fetch_page(token)
+            except KeyboardInterrupt:
+                # The page being fetched was never written: resume from its own token.
+                self.interrupted = True
+                self.next_cursor = token
+                return
+            finally:
+                self._fetching = False
+            for item in items:
+                if request.limit is not None and yielded >= request.limit:
+                    self.next_cursor = None  # stopped inside a page: no exact cursor exists
+                    return
+                yield item
+                yielded += 1
+            self.next_cursor = next_token
+            if self._interrupt_requested:
+                self.interrupted = True
+                return
+            if next_token is None:
+                return
+            if request.limit is not None and yielded >= request.limit:
+                return
+            if request.limit is None and not request.all_pages:
+                return
+            token = next_token
+
+    def interruption_error(self) -> Interrupted:
+        if self.next_cursor is None:
+            return Interrupted("interrupted after the last page: every item was written")
+        return Interrupted(
+            "interrupted",
+            hint=f"resume with: --cursor {self.next_cursor}",
+        )
+
+
+class _deferred_sigint:
+    """While items are written, Ctrl-C asks the pager to stop at the end of the page.
+
+    While a page is being fetched (nothing of it written yet), or on a second Ctrl-C,
+    KeyboardInterrupt is raised at once.
+    """
+
+    def __init__(self, pager: Pager) -> None:
+        self._pager = pager
+        self._previous: Any = None
+        self._installed = False
+
+    def _handler(self, signum: int, frame: FrameType | None) -> None:
+        if self._pager._fetching or self._pager._interrupt_requested:
+            raise KeyboardInterrupt
+        self._pager._interrupt_requested = True
+
+    def __enter__(self) -> None:
+        if threading.current_thread() is threading.main_thread():
+            self._previous = signal.signal(signal.SIGINT, self._handler)
+            self._installed = True
+
+    def __exit__(self, *exc: object) -> None:
+        if self._installed:
+            signal.signal(signal.SIGINT, self._previous)

@@ -1,0 +1,24 @@
+"""Every test runs with its own config and data dirs and none of the user's LEADCTL_* vars."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    for name in list(os.environ):
+        if name.startswith("LEADCTL_") or name in ("NO_COLOR", "FORCE_COLOR", "PAGER"):
+            monkeypatch.delenv(name)
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("LEADCTL_CONFIG_DIR", str(home / "config"))
+    monkeypatch.setenv("LEADCTL_DATA_DIR", str(home / "data"))
+    monkeypatch.setenv("COLUMNS", "120")
+    # A test that reaches the real OS keyring by accident fails loudly instead.
+    monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "keyring.backends.fail.Keyring")
+    yield home

@@ -1,0 +1,139 @@
+"""Paging rules of the reference, interrupts, and the paging options."""
+
+from __future__ import annotations
+
+import json
+import signal
+from typing import Any
+
+import httpx
+import pytest
+from pytest_httpx import HTTPXMock
+
+from leadctl.client import Client, RetryPolicy
+from leadctl.credentials import Credential, CredentialKind
+from leadctl.errors import BadResponse, UsageError
+from leadctl.operations import OPERATIONS
+from leadctl.paging import PageRequest, Pager
+from tests.support.cli import BASE_URL, ORG_KEY, run_cli, token_env
+
+LEADS = OPERATIONS["listMyLeads"]
+URL = f"{BASE_URL}/leads/all/my"
+
+
+def make_client() -> Client:
+    credential = Credential(ORG_KEY, CredentialKind.ORG, "test")
+    return Client(
+        base_url=BASE_URL,
+        credential=lambda: credential,
+        policy=RetryPolicy(max_retries=0),
+        sleep=lambda _s: None,
+    )
+
+
+def page(items: list[Any], token: str | None, total: int | None = None) -> dict[str, Any]:
+    return {"items": items, "pageSize": 2, "totalCount": total, "continuationToken": token}
+
+
+def bodies(httpx_mock: HTTPXMock) -> list[dict[str, Any]]:
+    return [json.loads(r.content) for r in httpx_mock.get_requests()]
+
+
+def test_follows_tokens_until_none_and_keeps_filters(httpx_mock: HTTPXMock) -> None:
+    httpx_mock.add_response(url=URL, json=page([{"id": 1}, {"id": 2}], "t1"))
+    httpx_mock.add_response(url=URL, json=page([], "t2"))  # empty page is not the end
+    httpx_mock.add_response(url=URL, json=page([{"id": 3}], "t3"))  # short page neither
+    httpx_mock.add_response(url=URL, json=page([{"id": 4}], None))
+    query = {"search": "ada", "filters": [{"field": "state", "value": "TX"}]}
+    pager = Pager(make_client(), LEADS, query, PageRequest(page_size=2, all_pages=True))
+    assert [item["id"] for item in pager] == [1, 2, 3, 4]
+    sent = bodies(httpx_mock)
+    assert "continuationToken" not in sent[0]
+    assert [b.get("continuationToken") for b in sent[1:]] == ["t1", "t2", "t3"]
+    for body in sent:
+        assert body["search"] == "ada"
+        assert body["filters"] == [{"field": "state", "value": "TX"}]
+        assert body["pageSize"] == 2
+    assert pager.next_cursor is None
+
+
+def test_default_is_one_page_and_reports_the_next_cursor(httpx_mock: HTTPXMock) -> None:
+    httpx_mock.add_response(url=URL, json=page([{"id": 1}], "next-1"))
+    pager = Pager(make_client(), LEADS, {}, PageRequest())
+    assert [item["id"] for item in pager] == [1]
+    assert pager.next_cursor == "next-1"
+
+
+def test_cursor_resumes_and_limit_spans_pages(httpx_mock: HTTPXMock) -> None:
+    httpx_mock.add_response(url=URL, json=page([{"id": 3}, {"id": 4}], "t2"))
+    httpx_mock.add_response(url=URL, json=page([{"id": 5}, {"id": 6}], "t3"))
+    pager = Pager(make_client(), LEADS, {}, PageRequest(cursor="t1", limit=3))
+    assert [item["id"] for item in pager] == [3, 4, 5]
+    assert bodies(httpx_mock)[0]["continuationToken"] == "t1"
+
+
+def test_limit_and_all_conflict() -> None:
+    with pytest.raises(UsageError):
+        PageRequest(limit=3, all_pages=True)
+
+
+def test_a_repeated_token_is_a_bad_response_not_a_loop(httpx_mock: HTTPXMock) -> None:
+    httpx_mock.add_response(url=URL, json=page([{"id": 1}], "same"))
+    httpx_mock.add_response(url=URL, json=page([{"id": 2}], "same"))
+    pager = Pager(make_client(), LEADS, {}, PageRequest(all_pages=True))
+    with pytest.raises(BadResponse):
+        list(pager)
+
+
+def test_a_body_without_items_list_is_a_bad_response(httpx_mock: HTTPXMock) -> None:
+    httpx_mock.add_response(url=URL, json={"items": "nope"})
+    with pytest.raises(BadResponse):
+        list(Pager(make_client(), LEADS, {}, PageRequest()))
+
+
+def test_ctrl_c_while_writing_finishes_the_page_then_stops(httpx_mock: HTTPXMock) -> None:
+    httpx_mock.add_response(url=URL, json=page([{"id": 1}, {"id": 2}, {"id": 3}], "t1"))
+    pager = Pager(make_client(), LEADS, {}, PageRequest(all_pages=True))
+    seen = []
+    for item in pager:
+        seen.append(item["id"])
+        if item["id"] == 1:
+            signal.raise_signal(signal.SIGINT)
+    assert seen == [1, 2, 3]
+    assert pager.interrupted
+    assert pager.next_cursor == "t1"
+    assert "--cursor t1" in str(pager.interruption_error().hint)
+
+
+def test_ctrl_c_during_a_fetch_resumes_from_that_page(httpx_mock: HTTPXMock) -> None:
+    httpx_mock.add_response(url=URL, json=page([{"id": 1}], "t1"))
+
+    def interrupt(request: httpx.Request) -> httpx.Response:
+        signal.raise_signal(signal.SIGINT)
+        return httpx.Response(200, json=page([{"id": 2}], None))
+
+    httpx_mock.add_callback(interrupt, url=URL)
+    pager = Pager(make_client(), LEADS, {}, PageRequest(all_pages=True))
+    assert [item["id"] for item in pager] == [1]
+    assert pager.interrupted
+    assert pager.next_cursor == "t1"
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_api_paginate_streams_every_page_as_one_array(httpx_mock: HTTPXMock) -> None:
+    httpx_mock.add_response(url=URL, json=page([{"id": 1, "x": {"y": 1}}], "t1"))
+    httpx_mock.add_response(url=URL, json=page([{"id": 2}], None))
+    result = run_cli(
+        ["api", "POST", "/leads/all/my", "-F", "pageSize=1", "--paginate"], env=token_env()
+    )
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout) == [{"id": 1, "x": {"y": 1}}, {"id": 2}]
+    assert bodies(httpx_mock)[1] == {"pageSize": 1, "continuationToken": "t1"}
+
+
+def test_api_paginate_ndjson(httpx_mock: HTTPXMock) -> None:
+    httpx_mock.add_response(url=URL, json=page([{"id": 1}], "t1"))
+    httpx_mock.add_response(url=URL, json=page([{"id": 2}], None))
+    result = run_cli(["api", "POST", "/leads/all/my", "--paginate", "-o", "ndjson"], env=token_env())
+    assert result.exit_code == 0, result.stderr
+    assert [json.loads(line) for line in result.stdout.splitlines()] == [{"id": 1}, {"id": 2}]
