@@ -119,6 +119,10 @@ def _verb_output_params() -> list[Any]:
 def _prepare_loaded_command(command: Any, params: list[Any]) -> None:
     """Plain help (rich loads only when a command draws a table) and the output options."""
     command.rich_markup_mode = None
+    # Completion is `leadctl completion SHELL`, not an option on every group.
+    command.params = [
+        p for p in command.params if p.name not in ("install_completion", "show_completion")
+    ]
     if isinstance(command, TyperGroup):
         for sub in command.commands.values():
             _prepare_loaded_command(sub, params)

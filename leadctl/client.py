@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from email.utils import parsedate_to_datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TextIO
 
 import httpx
 
@@ -168,10 +168,8 @@ class Client:
             policy=RetryPolicy(max_retries=options.max_retries),
             sleep=ctx.clock.sleep,
             notify=ctx.ios.info,
-            trace=(lambda line: ctx.ios.stderr.write(line + "\n")) if options.debug else None,
-            dry_run_out=(lambda line: ctx.ios.stdout.write(line + "\n"))
-            if options.dry_run
-            else None,
+            trace=_line_writer(ctx.ios.stderr) if options.debug else None,
+            dry_run_out=_line_writer(ctx.ios.stdout) if options.dry_run else None,
             source_key_header=ctx.settings.get("source_key_header"),
             transport=ctx.transport,
             verify=verify,
@@ -381,6 +379,13 @@ class Client:
         """``call`` and decode the JSON body; a 2xx body that is not JSON is exit 8."""
         response = self.call(op, **kwargs)
         return decode_json(response, trace=self._trace)
+
+
+def _line_writer(stream: TextIO) -> Callable[[str], None]:
+    def write(line: str) -> None:
+        stream.write(line + "\n")
+
+    return write
 
 
 def decode_json(response: httpx.Response, *, trace: Callable[[str], None] | None) -> Any:

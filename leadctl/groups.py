@@ -6,6 +6,18 @@ from __future__ import annotations
 GROUPS: dict[str, tuple[str, str]] = {
     "auth": ("leadctl.commands.auth", "Log in, show and remove the credential of a profile."),
     "profile": ("leadctl.commands.profile", "List, switch and edit profiles."),
+    "leads": ("leadctl.commands.leads", "List, create and import leads."),
+    "sources": ("leadctl.commands.sources", "Update lead sources and rotate their intake keys."),
+    "status-changes": (
+        "leadctl.commands.status_changes",
+        "Update or delete entries of a lead's status history.",
+    ),
+    "lead-statuses": ("leadctl.commands.lead_statuses", "List the organization's lead statuses."),
+    "numbers": ("leadctl.commands.numbers", "Inspect phone numbers: capacity, warmup, traffic."),
+    "automations": ("leadctl.commands.automations", "Inspect automation runs."),
+    "notifications": ("leadctl.commands.notifications", "Read announcements."),
+    "users": ("leadctl.commands.users", "Update the current user's compliance settings."),
+    "a2a": ("leadctl.commands.a2a", "Call an agent operation over JSON-RPC."),
     "api": ("leadctl.commands.api", "Call any API operation with a raw request."),
     "sandbox": ("leadctl.commands.sandbox", "Run the local sandbox server."),
     "completion": ("leadctl.commands.completion", "Print the shell completion script."),

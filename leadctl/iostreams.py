@@ -14,7 +14,7 @@ import subprocess
 import sys
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import TextIO
+from typing import TextIO, cast
 
 from leadctl.errors import Cancelled, UsageError
 
@@ -159,7 +159,7 @@ class IOStreams:
             return
         assert proc.stdin is not None
         try:
-            yield proc.stdin
+            yield cast(TextIO, proc.stdin)
         except BrokenPipeError:
             pass  # the user quit the pager early; that is not an error
         finally:

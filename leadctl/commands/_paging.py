@@ -11,6 +11,7 @@ if TYPE_CHECKING:
     from leadctl.context import Context
     from leadctl.operations import Operation
     from leadctl.output import Column
+    from leadctl.paging import Pager
 
 PageSizeOption = Annotated[
     int | None,
@@ -58,23 +59,12 @@ def print_paged(
         ctx.ios.stdout.write(f"{pager.total_count}\n")
         return
     pager = Pager(client, op, body, request, path_params=path_params)
-    emit_list(ctx, pager, columns=columns, footer=_FooterLater(pager))
+    emit_list(ctx, pager, columns=columns, footer=lambda: _next_page_hint(pager))
     if pager.interrupted:
         raise pager.interruption_error()
 
 
-class _FooterLater(str):
-    """The footer is only known once the pages are read; the renderer asks at the end."""
-
-    __slots__ = ("_pager",)
-
-    def __new__(cls, pager: Any) -> _FooterLater:
-        instance = super().__new__(cls, "")
-        instance._pager = pager
-        return instance
-
-    def __str__(self) -> str:
-        cursor = self._pager.next_cursor
-        if cursor is None or self._pager.interrupted:
-            return ""
-        return f"more results: add --cursor {cursor} (or --all)"
+def _next_page_hint(pager: Pager) -> str | None:
+    if pager.next_cursor is None or pager.interrupted:
+        return None
+    return f"more results: add --cursor {pager.next_cursor} (or --all)"

@@ -12,7 +12,7 @@ from leadctl.errors import ApiError, NotAuthenticated, UsageError
 
 if TYPE_CHECKING:
     from leadctl.context import Context
-    from leadctl.credentials import Credential
+    from leadctl.credentials import Credential, CredentialKind
 
 app = typer.Typer(
     help="Log in, show and remove the credential of a profile.",
@@ -39,18 +39,17 @@ def _read_token(ctx: Context, with_token: bool) -> str:
     return token
 
 
-def _kind_of(token: str, declared: Kind | None) -> str:
+def _kind_of(token: str, declared: Kind | None) -> CredentialKind:
     from leadctl.credentials import CredentialKind, detect_kind
 
     detected = detect_kind(token)
     if declared is None:
-        return detected.value
-    if declared is Kind.source:
-        return CredentialKind.SOURCE.value
-    if declared.value != detected.value:
+        return detected
+    wanted = CredentialKind(declared.value)
+    if wanted is not CredentialKind.SOURCE and wanted is not detected:
         shape = {"org": "an organization key starting with sk_", "user": "a JWT user token"}
         raise UsageError(f"--kind {declared.value} expects {shape[declared.value]}")
-    return declared.value
+    return wanted
 
 
 def _verify(ctx: Context, base_url: str, credential: Credential) -> None:
@@ -127,9 +126,10 @@ def login(
         raise UsageError(f"profile {profile!r} has no base URL", hint="pass --base-url https://...")
     url = validate_base_url(url, allow_insecure_http=ctx.options.allow_insecure_http)
     token = _read_token(ctx, with_token)
-    kind_value = _kind_of(token, kind)
-    credential = Credential(token, CredentialKind(kind_value), "login")
-    if kind_value == CredentialKind.SOURCE.value:
+    credential_kind = _kind_of(token, kind)
+    kind_value = credential_kind.value
+    credential = Credential(token, credential_kind, "login")
+    if credential_kind is CredentialKind.SOURCE:
         ctx.ios.info("source keys cannot be checked without creating a lead: saved unchecked")
     elif not no_verify:
         _verify(ctx, url, credential)

@@ -28,7 +28,7 @@ def completion(
     shell: Annotated[Shell, typer.Argument(help="bash, zsh or fish.")],
 ) -> None:
     """Print the completion script for SHELL."""
-    from typer.completion import get_completion_script
+    from typer.completion import get_completion_script  # type: ignore[attr-defined]
 
     ctx = get_context(typer_ctx)
     script = get_completion_script(

@@ -35,7 +35,7 @@ class Result:
     exit_code: int
     stdout: str
     stderr: str
-    ios: IOStreams
+    ios: IOStreams = field(repr=False)
 
 
 def run_cli(

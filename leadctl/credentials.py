@@ -1,0 +1,356 @@
+"""Where a profile's credential comes from, and where ``auth login`` puts it.
+
+Lookup order (cli.md): LEADCTL_TOKEN, LEADCTL_TOKEN_FILE, then the profile's store: the OS
+keyring, or the 0600 file store for profiles saved with ``--insecure-storage``. keyring is
+imported only when the keyring is really consulted, and every keyring call runs in a daemon
+thread with a deadline: a locked or wedged keyring is an error, never a hang.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import os
+import re
+import stat
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from enum import Enum
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from leadctl.config import (
+    config_dir,
+    ensure_private_dir,
+    validate_profile_name,
+    write_private_file,
+)
+from leadctl.errors import KeyringUnavailable, LeadctlError, NotAuthenticated, UsageError
+
+if TYPE_CHECKING:
+    from keyring.backend import KeyringBackend
+
+T = TypeVar("T")
+
+KEYRING_SERVICE = "leadctl"
+KEYRING_TIMEOUT = 3.0
+CREDENTIALS_DIR = "credentials"
+
+_BASE64URL = re.compile(r"[A-Za-z0-9_-]+")
+# Enough characters that showing the last four gives away little of the value.
+_PREVIEW_MIN_LENGTH = 20
+
+
+class CredentialKind(str, Enum):
+    ORG = "org"
+    USER = "user"
+    SOURCE = "source"
+
+
+def _looks_like_jwt(value: str) -> bool:
+    parts = value.split(".")
+    if len(parts) != 3 or not all(_BASE64URL.fullmatch(part) for part in parts[:2]):
+        return False
+    # An unsigned token ("alg": "none") has an empty third part.
+    if parts[2] and not _BASE64URL.fullmatch(parts[2]):
+        return False
+    try:
+        header = json.loads(base64.urlsafe_b64decode(parts[0] + "=" * (-len(parts[0]) % 4)))
+    except (binascii.Error, ValueError):
+        return False
+    return isinstance(header, dict) and "alg" in header
+
+
+def detect_kind(value: str) -> CredentialKind:
+    if value.startswith("sk_"):
+        return CredentialKind.ORG
+    if _looks_like_jwt(value):
+        return CredentialKind.USER
+    return CredentialKind.SOURCE
+
+
+@dataclass(frozen=True, repr=False)
+class Credential:
+    value: str
+    kind: CredentialKind
+    origin: str
+
+    def preview(self) -> str:
+        """A masked form safe to print: the ``sk_`` marker and at most the last 4 characters."""
+        if len(self.value) < _PREVIEW_MIN_LENGTH:
+            return "…"
+        prefix = "sk_" if self.kind is CredentialKind.ORG and self.value.startswith("sk_") else ""
+        return f"{prefix}…{self.value[-4:]}"
+
+    def __repr__(self) -> str:
+        return f"Credential(kind={self.kind.value}, origin={self.origin!r}, value={self.preview()})"
+
+    __str__ = __repr__
+
+
+# -- cleaning values -------------------------------------------------------------------
+
+
+def _clean(value: str, *, source: str) -> str | None:
+    """The value without surrounding whitespace; None when empty.
+
+    Whitespace inside would corrupt the Authorization header, so it is refused (without
+    echoing the value).
+    """
+    cleaned = value.strip()
+    if not cleaned:
+        return None
+    if any(ch.isspace() or not ch.isprintable() for ch in cleaned):
+        raise NotAuthenticated(
+            f"the credential from {source} contains whitespace or control characters",
+            hint="it must be the bare token, on one line",
+        )
+    return cleaned
+
+
+# -- environment -----------------------------------------------------------------------
+
+
+def _from_env(env: Mapping[str, str]) -> Credential | None:
+    token = _clean(env.get("LEADCTL_TOKEN", ""), source="LEADCTL_TOKEN")
+    if token is not None:
+        return Credential(token, detect_kind(token), "LEADCTL_TOKEN")
+    file_name = env.get("LEADCTL_TOKEN_FILE", "")
+    if not file_name:
+        return None
+    path = Path(file_name).expanduser()
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        reason = error.strerror if isinstance(error, OSError) else "not UTF-8 text"
+        raise NotAuthenticated(
+            f"LEADCTL_TOKEN_FILE names {path}, which cannot be read: {reason}",
+            hint="point LEADCTL_TOKEN_FILE at a readable file holding the credential, or unset it",
+        ) from None
+    token = _clean(text, source=f"LEADCTL_TOKEN_FILE ({path})")
+    if token is None:
+        raise NotAuthenticated(f"LEADCTL_TOKEN_FILE names {path}, which is empty")
+    return Credential(token, detect_kind(token), f"LEADCTL_TOKEN_FILE ({path})")
+
+
+# -- the file store --------------------------------------------------------------------
+
+
+def credential_file(env: Mapping[str, str], profile: str) -> Path:
+    """Where ``--insecure-storage`` keeps a profile's credential."""
+    return config_dir(env) / CREDENTIALS_DIR / validate_profile_name(profile)
+
+
+def _describe_file(path: Path) -> str:
+    return f"file {path} (0600)"
+
+
+def _read_file_store(path: Path, profile: str) -> str | None:
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        raise NotAuthenticated(
+            f"cannot read the credential file {path}: {error.strerror}"
+        ) from None
+    # Like ssh with a private key: a secret others can read is refused, not quietly used.
+    if os.name == "posix" and mode & (stat.S_IRWXG | stat.S_IRWXO):
+        raise NotAuthenticated(
+            f"the credential file {path} is accessible by other users "
+            f"(mode {stat.S_IMODE(mode):04o})",
+            hint=f"run `chmod 600 {path}`, or log in again with "
+            f"`leadctl auth login --profile {profile} --insecure-storage`",
+        )
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        raise NotAuthenticated(f"cannot read the credential file {path}") from None
+    return _clean(text, source=str(path))
+
+
+def _save_file_store(path: Path, value: str) -> None:
+    ensure_private_dir(path.parent.parent)
+    ensure_private_dir(path.parent)
+    write_private_file(path, (value + "\n").encode("utf-8"))
+
+
+def _remove_file(path: Path) -> bool:
+    try:
+        path.unlink()
+    except FileNotFoundError:
+        return False
+    except OSError as error:
+        raise LeadctlError(f"cannot remove the credential file {path}: {error.strerror}") from None
+    return True
+
+
+# -- the OS keyring --------------------------------------------------------------------
+
+
+def _describe_keyring(profile: str) -> str:
+    return f"OS keyring (service {KEYRING_SERVICE}, user {profile})"
+
+
+def _with_deadline(call: Callable[[], T], what: str) -> T:
+    """Run one keyring call in a daemon thread; KeyringUnavailable if it fails or hangs.
+
+    A hung D-Bus or an unanswered unlock dialog must not freeze the CLI; the abandoned
+    thread is a daemon and dies with the process.
+    """
+    outcome: dict[str, Any] = {}
+
+    def target() -> None:
+        try:
+            outcome["result"] = call()
+        except Exception as error:  # any backend failure is reported the same way
+            outcome["error"] = error
+
+    thread = threading.Thread(target=target, name="leadctl-keyring", daemon=True)
+    thread.start()
+    thread.join(KEYRING_TIMEOUT)
+    if thread.is_alive():
+        raise KeyringUnavailable(f"no answer within {KEYRING_TIMEOUT:g} s while {what}")
+    error = outcome.get("error")
+    if isinstance(error, KeyringUnavailable):
+        raise error
+    if error is not None:
+        raise KeyringUnavailable(f"{what} failed: {_describe_error(error)}") from None
+    result: T = outcome["result"]
+    return result
+
+
+def _describe_error(error: Exception) -> str:
+    text = str(error).strip()
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__
+
+
+def _discover_backend() -> KeyringBackend:
+    import keyring
+    from keyring.backends import fail, null
+
+    backend = keyring.get_keyring()
+    if isinstance(backend, fail.Keyring):
+        raise KeyringUnavailable("no keyring backend is available on this system")
+    if isinstance(backend, null.Keyring):
+        raise KeyringUnavailable("the keyring is disabled (null backend)")
+    return backend
+
+
+def _keyring() -> KeyringBackend:
+    return _with_deadline(_discover_backend, "looking for the keyring backend")
+
+
+def _keyring_get(profile: str) -> str | None:
+    backend = _keyring()
+    value: str | None = _with_deadline(
+        lambda: backend.get_password(KEYRING_SERVICE, profile), "reading the credential"
+    )
+    return value
+
+
+def _keyring_set(profile: str, value: str) -> None:
+    backend = _keyring()
+    _with_deadline(
+        lambda: backend.set_password(KEYRING_SERVICE, profile, value), "storing the credential"
+    )
+
+
+def _keyring_delete(profile: str) -> bool:
+    backend = _keyring()
+    # Backends disagree on what deleting a missing entry does; asking first avoids guessing.
+    present = _with_deadline(
+        lambda: backend.get_password(KEYRING_SERVICE, profile), "reading the credential"
+    )
+    if present is None:
+        return False
+    _with_deadline(
+        lambda: backend.delete_password(KEYRING_SERVICE, profile), "deleting the credential"
+    )
+    return True
+
+
+# -- the API ---------------------------------------------------------------------------
+
+
+def _stored_kind(value: str, profile: str, profile_settings: Mapping[str, Any]) -> CredentialKind:
+    recorded = profile_settings.get("credential_kind")
+    if recorded is None:
+        return detect_kind(value)
+    try:
+        return CredentialKind(recorded)
+    except ValueError:
+        raise UsageError(
+            f"profile {profile!r} has an unknown credential_kind {recorded!r}",
+            hint="log in again with `leadctl auth login`",
+        ) from None
+
+
+def lookup_credential(
+    *,
+    env: Mapping[str, str],
+    profile: str,
+    profile_settings: Mapping[str, Any],
+    warn: Callable[[str], None],
+) -> Credential | None:
+    """The credential by the order of cli.md, or None when no source has one."""
+    found = _from_env(env)
+    if found is not None:
+        return found
+    if profile_settings.get("credential_store") == "file":
+        path = credential_file(env, profile)
+        value = _read_file_store(path, profile)
+        if value is None:
+            return None
+        warn(f"using the credential stored in the plain file {path} (--insecure-storage)")
+        kind = _stored_kind(value, profile, profile_settings)
+        return Credential(value, kind, _describe_file(path))
+    if profile_settings.get("credential_store") != "keyring":
+        # Never logged in: asking the keyring could only fail or hang, never find anything.
+        return None
+    validate_profile_name(profile)
+    stored = _keyring_get(profile)
+    value = _clean(stored, source="the OS keyring") if stored is not None else None
+    if value is None:
+        return None
+    return Credential(
+        value, _stored_kind(value, profile, profile_settings), _describe_keyring(profile)
+    )
+
+
+def save_credential(*, env: Mapping[str, str], profile: str, value: str, insecure: bool) -> str:
+    """Store ``value`` for ``profile``; returns where it went, for the user.
+
+    ``insecure`` selects the 0600 file store and never touches the keyring. Saving to the
+    keyring removes a file-store copy left by an earlier ``--insecure-storage`` login.
+    """
+    validate_profile_name(profile)
+    cleaned = _clean(value, source="the input")
+    if cleaned is None:
+        raise UsageError("the credential is empty")
+    path = credential_file(env, profile)
+    if insecure:
+        _save_file_store(path, cleaned)
+        return _describe_file(path)
+    _keyring_set(profile, cleaned)
+    _remove_file(path)
+    return _describe_keyring(profile)
+
+
+def delete_credential(
+    *, env: Mapping[str, str], profile: str, profile_settings: Mapping[str, Any]
+) -> bool:
+    """Remove the profile's stored credential; whether anything was removed.
+
+    A file-store profile never touches the keyring, so this works where none exists.
+    """
+    path = credential_file(env, profile)
+    store = profile_settings.get("credential_store")
+    if store == "file":
+        return _remove_file(path)
+    if store != "keyring":
+        return _remove_file(path)
+    removed = _keyring_delete(profile)
+    return _remove_file(path) or removed
