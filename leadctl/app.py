@@ -16,7 +16,7 @@ from typer.core import TyperGroup
 from leadctl import __version__
 from leadctl.clock import Clock
 from leadctl.context import DEFAULT_MAX_RETRIES, Context, GlobalOptions
-from leadctl.errors import ExitCode, LeadctlError, UsageError
+from leadctl.errors import DryRunDone, ExitCode, LeadctlError, UsageError
 from leadctl.groups import GROUPS
 from leadctl.iostreams import IOStreams
 
@@ -351,6 +351,8 @@ def invoke(
     try:
         result = command.main(args=args, prog_name="leadctl", standalone_mode=False, obj=bootstrap)
         return result if isinstance(result, int) else 0
+    except DryRunDone:
+        return int(ExitCode.OK)
     except LeadctlError as error:
         return report_error(
             error, bootstrap.ios, as_json=_json_errors_wanted(bootstrap.context, bootstrap.env)

@@ -23,6 +23,7 @@ from leadctl.curl import curl_command
 from leadctl.errors import (
     ApiError,
     BadResponse,
+    DryRunDone,
     Forbidden,
     LeadctlError,
     NotAuthenticated,
@@ -39,12 +40,6 @@ USER_AGENT = f"leadctl/{__version__}"
 BACKOFF_BASE_SECONDS = 0.5
 BACKOFF_CAP_SECONDS = 20.0
 DEBUG_BODY_LIMIT = 2048
-
-
-class DryRunDone(LeadctlError):
-    """--dry-run printed the request; the command ends here with exit 0."""
-
-    exit_code = 0  # type: ignore[assignment]
 
 
 @dataclass

@@ -48,6 +48,12 @@ class LeadctlError(Exception):
         return body
 
 
+class DryRunDone(LeadctlError):
+    """--dry-run printed the request; the command stops there and exits 0."""
+
+    exit_code = ExitCode.OK
+
+
 class UsageError(LeadctlError):
     """Bad input caught before anything was sent."""
 

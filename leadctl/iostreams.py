@@ -109,13 +109,21 @@ class IOStreams:
         return self.stderr_is_tty and not self.quiet
 
     def terminal_width(self) -> int:
-        columns = self.env.get("COLUMNS", "")
-        if columns.isdigit() and int(columns) > 0:
-            return int(columns)
+        return self._terminal_size("COLUMNS", 0, 80)
+
+    def terminal_height(self) -> int:
+        return self._terminal_size("LINES", 1, 24)
+
+    def _terminal_size(self, variable: str, index: int, fallback: int) -> int:
+        """From the environment, else the terminal; a terminal reporting 0 gets the fallback."""
+        configured = self.env.get(variable, "")
+        if configured.isdigit() and int(configured) > 0:
+            return int(configured)
         try:
-            return os.get_terminal_size(self.stdout.fileno()).columns
+            measured = os.get_terminal_size(self.stdout.fileno())[index]
         except (OSError, ValueError, io.UnsupportedOperation):
-            return 80
+            return fallback
+        return measured if measured > 0 else fallback
 
     def pager_command(self) -> str | None:
         """The pager for long table output, or None when stdout is not a terminal."""

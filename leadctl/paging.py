@@ -109,13 +109,17 @@ class Pager:
             yield from self._items()
 
     def _items(self) -> Iterator[Any]:
+        """Yield items while the next page is already being fetched (one page ahead)."""
         request = self._request
         token = request.cursor
         yielded = 0
+        pending: _PageFetch | None = None
         while True:
             self._fetching = True
             try:
-                items, next_token = self.fetch_page(token)
+                items, next_token = (
+                    pending.result() if pending is not None else self.fetch_page(token)
+                )
             except KeyboardInterrupt:
                 # The page being fetched was never written: resume from its own token.
                 self.interrupted = True
@@ -123,6 +127,11 @@ class Pager:
                 return
             finally:
                 self._fetching = False
+            wanted = request.all_pages or (
+                request.limit is not None and yielded + len(items) < request.limit
+            )
+            follow = next_token is not None and wanted
+            pending = _PageFetch(self, next_token) if follow and next_token else None
             for item in items:
                 if request.limit is not None and yielded >= request.limit:
                     self.next_cursor = None  # stopped inside a page: no exact cursor exists
@@ -133,11 +142,7 @@ class Pager:
             if self._interrupt_requested:
                 self.interrupted = True
                 return
-            if next_token is None:
-                return
-            if request.limit is not None and yielded >= request.limit:
-                return
-            if request.limit is None and not request.all_pages:
+            if pending is None:
                 return
             token = next_token
 
@@ -148,6 +153,37 @@ class Pager:
             "interrupted",
             hint=f"resume with: --cursor {self.next_cursor}",
         )
+
+
+class _PageFetch:
+    """Fetches one page in a daemon thread while the caller writes the previous one.
+
+    A daemon thread, so an abandoned fetch (Ctrl-C, a closed pipe) never delays exit.
+    """
+
+    def __init__(self, pager: Pager, token: str) -> None:
+        self._done = threading.Event()
+        self._page: tuple[list[Any], str | None] | None = None
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(
+            target=self._run, args=(pager, token), name="leadctl-page", daemon=True
+        )
+        self._thread.start()
+
+    def _run(self, pager: Pager, token: str) -> None:
+        try:
+            self._page = pager.fetch_page(token)
+        except BaseException as error:  # re-raised in the caller's thread
+            self._error = error
+        finally:
+            self._done.set()
+
+    def result(self) -> tuple[list[Any], str | None]:
+        self._done.wait()
+        if self._error is not None:
+            raise self._error
+        assert self._page is not None
+        return self._page
 
 
 class _deferred_sigint:

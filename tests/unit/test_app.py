@@ -17,10 +17,7 @@ HEAVY = ("httpx", "rich", "pydantic", "keyring", "platformdirs", "starlette", "u
 
 
 def modules_loaded_by(code: str) -> list[str]:
-    probe = (
-        f"import sys\n{code}\n"
-        f"print(','.join(m for m in {HEAVY!r} if m in sys.modules))"
-    )
+    probe = f"import sys\n{code}\nprint(','.join(m for m in {HEAVY!r} if m in sys.modules))"
     out = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True
     ).stdout
@@ -107,14 +104,26 @@ def test_credentials_in_a_base_url_are_refused_and_never_echoed() -> None:
 def test_plain_http_is_allowed_for_loopback_and_with_the_flag(httpx_mock: HTTPXMock) -> None:
     httpx_mock.add_response(url="http://127.0.0.1:9/lead-statuses", json=[])
     httpx_mock.add_response(url="http://intranet.test/lead-statuses", json=[])
-    assert run_cli(
-        ["--base-url", "http://127.0.0.1:9", "api", "GET", "/lead-statuses"], env=token_env()
-    ).exit_code == 0
-    assert run_cli(
-        ["--allow-insecure-http", "--base-url", "http://intranet.test", "api", "GET",
-         "/lead-statuses"],
-        env=token_env(),
-    ).exit_code == 0
+    assert (
+        run_cli(
+            ["--base-url", "http://127.0.0.1:9", "api", "GET", "/lead-statuses"], env=token_env()
+        ).exit_code
+        == 0
+    )
+    assert (
+        run_cli(
+            [
+                "--allow-insecure-http",
+                "--base-url",
+                "http://intranet.test",
+                "api",
+                "GET",
+                "/lead-statuses",
+            ],
+            env=token_env(),
+        ).exit_code
+        == 0
+    )
 
 
 def test_output_options_are_accepted_after_the_verb(httpx_mock: HTTPXMock) -> None:
@@ -148,9 +157,7 @@ def test_api_refuses_an_authorization_header_on_argv(httpx_mock: HTTPXMock) -> N
         ["api", "GET", "/x", "-H", "bad header"],
     ],
 )
-def test_bad_api_input_is_exit_2_and_sends_nothing(
-    httpx_mock: HTTPXMock, argv: list[str]
-) -> None:
+def test_bad_api_input_is_exit_2_and_sends_nothing(httpx_mock: HTTPXMock, argv: list[str]) -> None:
     result = run_cli(argv, env=token_env())
     assert result.exit_code == 2, result.stderr
     assert result.stderr.startswith("error: ")
@@ -164,8 +171,15 @@ def test_api_typed_fields_and_query_for_get(httpx_mock: HTTPXMock) -> None:
         json={"number": "+15125550100"},
     )
     result = run_cli(
-        ["api", "GET", "/phone-numbers/%2B15125550100/status", "-F", "windowDays=7",
-         "-F", "verbose=true"],
+        [
+            "api",
+            "GET",
+            "/phone-numbers/%2B15125550100/status",
+            "-F",
+            "windowDays=7",
+            "-F",
+            "verbose=true",
+        ],
         env=token_env(),
     )
     assert result.exit_code == 0, result.stderr
@@ -175,9 +189,22 @@ def test_api_typed_fields_and_query_for_get(httpx_mock: HTTPXMock) -> None:
 def test_api_body_from_fields_and_include(httpx_mock: HTTPXMock) -> None:
     httpx_mock.add_response(method="PUT", json={"id": "src_1"}, headers={"X-Trace": "1"})
     result = run_cli(
-        ["api", "PUT", "/sources/src_1", "-f", "name=42", "-F", "allowedStates[]=TX",
-         "-F", "allowedStates[]=CA", "-F", "requiresConsentCertificate=false",
-         "-F", "meta.weight=1.5", "--include"],
+        [
+            "api",
+            "PUT",
+            "/sources/src_1",
+            "-f",
+            "name=42",
+            "-F",
+            "allowedStates[]=TX",
+            "-F",
+            "allowedStates[]=CA",
+            "-F",
+            "requiresConsentCertificate=false",
+            "-F",
+            "meta.weight=1.5",
+            "--include",
+        ],
         env=token_env(),
     )
     assert result.exit_code == 0, result.stderr

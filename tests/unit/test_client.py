@@ -53,9 +53,7 @@ def test_429_is_retried_even_for_lead_creation(httpx_mock: HTTPXMock) -> None:
     httpx_mock.add_response(method="POST", status_code=429, headers={"Retry-After": "2"})
     httpx_mock.add_response(method="POST", status_code=201, json={"id": "lead_1"})
     clock = FakeClock()
-    result = run_cli(
-        ["api", "POST", "/leads", "-f", "firstName=Ada"], env=token_env(), clock=clock
-    )
+    result = run_cli(["api", "POST", "/leads", "-f", "firstName=Ada"], env=token_env(), clock=clock)
     assert result.exit_code == 0, result.stderr
     assert clock.sleeps == [2.0]
     assert len(httpx_mock.get_requests()) == 2
@@ -270,9 +268,17 @@ def test_dry_run_prints_curl_and_sends_nothing(httpx_mock: HTTPXMock) -> None:
 
 def test_non_json_success_body_in_a_paged_read_is_exit_8(httpx_mock: HTTPXMock) -> None:
     httpx_mock.add_response(method="POST", text="<html>oops</html>")
-    result = run_cli(
-        ["--debug", "api", "POST", "/leads/all/my", "--paginate"], env=token_env()
-    )
+    result = run_cli(["--debug", "api", "POST", "/leads/all/my", "--paginate"], env=token_env())
     assert result.exit_code == 8
     assert "not JSON" in result.stderr
     assert "raw body start: <html>oops</html>" in result.stderr
+
+
+def test_dry_run_of_a_paged_read_prints_only_the_first_request(httpx_mock: HTTPXMock) -> None:
+    result = run_cli(
+        ["--dry-run", "api", "POST", "/leads/all/my", "--paginate", "-o", "json"],
+        env=token_env(),
+    )
+    assert result.exit_code == 0
+    assert result.stdout.startswith("curl ") and result.stdout.count("\n") == 1
+    assert result.stderr == ""

@@ -14,7 +14,7 @@ from leadctl.client import Client, RetryPolicy
 from leadctl.credentials import Credential, CredentialKind
 from leadctl.errors import BadResponse, UsageError
 from leadctl.operations import OPERATIONS
-from leadctl.paging import PageRequest, Pager
+from leadctl.paging import Pager, PageRequest
 from tests.support.cli import BASE_URL, ORG_KEY, run_cli, token_env
 
 LEADS = OPERATIONS["listMyLeads"]
@@ -93,6 +93,8 @@ def test_a_body_without_items_list_is_a_bad_response(httpx_mock: HTTPXMock) -> N
 
 def test_ctrl_c_while_writing_finishes_the_page_then_stops(httpx_mock: HTTPXMock) -> None:
     httpx_mock.add_response(url=URL, json=page([{"id": 1}, {"id": 2}, {"id": 3}], "t1"))
+    # Fetched ahead while page 1 is written, then discarded: its items are never shown.
+    httpx_mock.add_response(url=URL, json=page([{"id": 4}], None), is_optional=True)
     pager = Pager(make_client(), LEADS, {}, PageRequest(all_pages=True))
     seen = []
     for item in pager:
@@ -134,6 +136,36 @@ def test_api_paginate_streams_every_page_as_one_array(httpx_mock: HTTPXMock) -> 
 def test_api_paginate_ndjson(httpx_mock: HTTPXMock) -> None:
     httpx_mock.add_response(url=URL, json=page([{"id": 1}], "t1"))
     httpx_mock.add_response(url=URL, json=page([{"id": 2}], None))
-    result = run_cli(["api", "POST", "/leads/all/my", "--paginate", "-o", "ndjson"], env=token_env())
+    result = run_cli(
+        ["api", "POST", "/leads/all/my", "--paginate", "-o", "ndjson"], env=token_env()
+    )
     assert result.exit_code == 0, result.stderr
     assert [json.loads(line) for line in result.stdout.splitlines()] == [{"id": 1}, {"id": 2}]
+
+
+def test_the_next_page_is_fetched_while_the_current_one_is_written(
+    httpx_mock: HTTPXMock,
+) -> None:
+    import threading
+
+    second_page_requested = threading.Event()
+
+    def second(request: httpx.Request) -> httpx.Response:
+        second_page_requested.set()
+        return httpx.Response(200, json=page([{"id": 2}], None))
+
+    httpx_mock.add_response(url=URL, json=page([{"id": 1}], "t1"))
+    httpx_mock.add_callback(second, url=URL)
+    pager = Pager(make_client(), LEADS, {}, PageRequest(all_pages=True))
+    items = iter(pager)
+    assert next(items)["id"] == 1
+    # While item 1 is still being handled, page 2 is already on its way (one page ahead).
+    assert second_page_requested.wait(5)
+    assert [item["id"] for item in items] == [2]
+
+
+def test_no_page_is_fetched_ahead_when_the_limit_is_reached(httpx_mock: HTTPXMock) -> None:
+    httpx_mock.add_response(url=URL, json=page([{"id": 1}, {"id": 2}], "t1"))
+    pager = Pager(make_client(), LEADS, {}, PageRequest(limit=2))
+    assert [item["id"] for item in pager] == [1, 2]
+    assert len(httpx_mock.get_requests()) == 1

@@ -1,0 +1,143 @@
+"""One value as text: exact for machine formats (csv/tsv/value), readable for people (table)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from datetime import datetime, timedelta, timezone
+from typing import Any
+
+from leadctl.output.columns import Column, get_path
+from leadctl.output.json_out import COMPACT_JSON
+
+# Offset and fraction are optional and the fraction may have any number of digits
+# (.NET services send seven); datetime.fromisoformat on Python 3.10 accepts neither "Z"
+# nor that.
+_ISO_DATETIME = re.compile(
+    r"(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,]\d+)?)?"
+    r"\s*(Z|z|[+-]\d{2}(?::?\d{2})?)?"
+)
+
+SECRET_MASK = "••••"
+
+
+def mask_secret(value: str) -> str:
+    """Enough of a secret to tell two apart, never enough to use it: a short kind prefix
+    such as ``sk_`` and, for long values, the last four characters."""
+    if not value:
+        return ""
+    word, underscore, _ = value.partition("_")
+    # Only a word like "sk" or "src" counts as a kind prefix: "_" is also a base64url
+    # character, and random characters before it are part of the secret.
+    is_kind = 0 < len(word) <= 4 and word.isascii() and word.isalpha() and word.islower()
+    prefix = word + "_" if underscore and is_kind else ""
+    tail = value[-4:] if len(value) >= 20 else ""
+    return f"{prefix}…{tail}" if tail else f"{prefix}{SECRET_MASK}"
+
+
+def format_datetime(value: str) -> str:
+    """An ISO 8601 timestamp as ``2026-11-21 14:03 UTC``.
+
+    UTC rather than local time: the service speaks UTC, the same row then reads the same
+    on every machine, and the zone is spelled out so nobody has to guess. Anything that
+    is not a timestamp is shown as received.
+    """
+    match = _ISO_DATETIME.fullmatch(value.strip())
+    if match is None:
+        return value
+    year, month, day, hour, minute, second, offset = match.groups()
+    try:
+        moment = datetime(
+            int(year),
+            int(month),
+            int(day),
+            int(hour),
+            int(minute),
+            int(second or 0),
+            tzinfo=_zone(offset),
+        )
+    except ValueError:
+        return value
+    return moment.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def _zone(offset: str | None) -> timezone:
+    if offset is None or offset in ("Z", "z"):
+        return timezone.utc
+    sign = -1 if offset[0] == "-" else 1
+    digits = offset[1:].replace(":", "")
+    minutes = int(digits[:2]) * 60 + int(digits[2:4] or 0)
+    return timezone(sign * timedelta(minutes=minutes))
+
+
+def machine_text(value: Any) -> str:
+    """A value for csv/tsv/value: strings as received, JSON spelling for everything else,
+    nested objects and lists as compact JSON, missing as empty."""
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    return COMPACT_JSON.encode(value)
+
+
+def machine_cell(column: Column) -> Callable[[Any], str]:
+    """The function that turns one item into this column's csv/tsv/value cell.
+
+    Secrets are masked here too: the service's JSON (``-o json``) is the one place a
+    secret field is printed in full.
+    """
+    parts = column.parts
+    if column.kind == "secret":
+        return lambda item: mask_secret(machine_text(get_path(item, parts)))
+    if len(parts) != 1:
+        return lambda item: machine_text(get_path(item, parts))
+    key = parts[0]
+
+    # The common case, a top-level string field, without the general path walk: this
+    # runs once per cell of every row.
+    def top_level(item: Any) -> str:
+        value = item.get(key) if type(item) is dict else get_path(item, parts)
+        return value if type(value) is str else machine_text(value)
+
+    return top_level
+
+
+def human_text(value: Any, kind: str) -> str:
+    """A value for people, without styling: readable times, yes/no, masked secrets,
+    lists of plain values joined with commas."""
+    if value is None:
+        return ""
+    if kind == "secret":
+        return mask_secret(machine_text(value))
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, str):
+        return format_datetime(value) if kind == "datetime" else value
+    if isinstance(value, list) and all(_is_plain(element) for element in value):
+        return ", ".join(human_text(element, kind) for element in value)
+    return machine_text(value)
+
+
+def _is_plain(value: Any) -> bool:
+    return value is None or isinstance(value, (str, int, float, bool))
+
+
+def _control_escapes() -> dict[int, str]:
+    codes = [*range(0x00, 0x20), 0x7F, *range(0x80, 0xA0)]
+    table = {code: f"\\x{code:02x}" for code in codes}
+    table[ord("\t")] = " "
+    return table
+
+
+# Data from the service reaches a person's terminal: an ESC in a lead's name must not
+# move the cursor or retitle the window, so control characters are shown, not sent.
+_TERMINAL_SAFE_MULTILINE = _control_escapes() | {ord("\n"): "\n", ord("\r"): ""}
+_TERMINAL_SAFE_ONE_LINE = _control_escapes() | {ord("\n"): " ", ord("\r"): ""}
+
+
+def terminal_safe(text: str, *, one_line: bool) -> str:
+    return text.translate(_TERMINAL_SAFE_ONE_LINE if one_line else _TERMINAL_SAFE_MULTILINE)

@@ -1,0 +1,169 @@
+"""``-o table``: rich tables for people, paged when taller than the terminal.
+
+rich is imported inside the functions: importing the command tree must not load it.
+Every terminal decision (color, width, pager) comes from :class:`IOStreams`, never from
+rich's own look at ``os.environ`` or the file, so tests and ``--no-color`` see exactly
+what a user sees. With color off rich gets no color system at all, which makes it emit
+no escape sequence of any kind.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Literal
+
+from leadctl.output.cells import human_text, terminal_safe
+from leadctl.output.columns import Column, get_path
+
+if TYPE_CHECKING:
+    from rich.console import Console, RenderableType
+    from rich.style import Style
+    from rich.text import Text
+
+    from leadctl.iostreams import IOStreams
+
+DEFAULT_HEIGHT = 24
+DEFAULT_WIDTH = 80
+# A table sent to a pipe or file is cut to no terminal: lines may be as long as the data.
+UNBOUNDED_WIDTH = 10_000
+
+
+def write_list_table(ios: IOStreams, items: Iterable[Any], columns: Sequence[Column]) -> int:
+    """One row per item, one line per row; returns how many rows were shown.
+
+    Column widths depend on every row, so the rows are collected: table output is for
+    a person reading a page, the streamed formats are for volume.
+    """
+    color = ios.stdout_color
+    rows = [
+        [
+            _cell(column, get_path(item, column.parts), color=color, one_line=True)
+            for column in columns
+        ]
+        for item in items
+    ]
+    if not rows:
+        return 0
+    from rich.table import Table
+
+    table = Table(
+        box=None, pad_edge=False, show_edge=False, header_style="bold", padding=(0, 2, 0, 0)
+    )
+    for column in columns:
+        table.add_column(
+            _header(column),
+            justify="right" if column.kind == "number" else "left",
+            no_wrap=True,
+            overflow="ellipsis",
+        )
+    for row in rows:
+        table.add_row(*row)
+    _show(ios, table)
+    return len(rows)
+
+
+def write_object_table(ios: IOStreams, obj: Any, columns: Sequence[Column]) -> None:
+    """A field/value view of one object; long values wrap instead of being cut."""
+    from rich.table import Table
+
+    color = ios.stdout_color
+    table = Table.grid(padding=(0, 2))
+    table.add_column(style="bold", no_wrap=True)
+    table.add_column(overflow="fold")
+    for column in columns:
+        table.add_row(
+            _header(column), _cell(column, get_path(obj, column.parts), color=color, one_line=False)
+        )
+    _show(ios, table)
+
+
+def _header(column: Column) -> Text:
+    from rich.text import Text
+
+    return Text(terminal_safe(column.title, one_line=True))
+
+
+def _cell(column: Column, value: Any, *, color: bool, one_line: bool) -> Text:
+    from rich.text import Text
+
+    text = terminal_safe(human_text(value, column.kind), one_line=one_line)
+    if column.kind == "color" and color and isinstance(value, str):
+        swatch = _swatch_style(value)
+        if swatch is not None:
+            return Text.assemble(("■", swatch), " ", text)
+    if isinstance(value, bool):
+        return Text(text, style="green" if value else "dim")
+    return Text(text)
+
+
+def _swatch_style(value: str) -> Style | None:
+    from rich.color import Color, ColorParseError
+    from rich.style import Style
+
+    spelled = value.strip()
+    if len(spelled) in (3, 6) and all(c in "0123456789abcdefABCDEF" for c in spelled):
+        spelled = "#" + spelled
+    try:
+        return Style(color=Color.parse(spelled))
+    except ColorParseError:
+        return None
+
+
+def _show(ios: IOStreams, renderable: RenderableType) -> None:
+    width = ios.terminal_width() if ios.stdout_is_tty else UNBOUNDED_WIDTH
+    if width <= 0:
+        # A pseudo-terminal that was never sized reports 0 columns; rich would print nothing.
+        width = DEFAULT_WIDTH
+    buffer = io.StringIO()
+    _console(ios, buffer, width=width).print(renderable)
+    rendered = buffer.getvalue()
+    if not ios.stdout_color:
+        # rich pads every cell to its column width; without styling that padding is only
+        # trailing blanks, which get in the way of grep and diff on saved output.
+        rendered = "\n".join(line.rstrip(" ") for line in rendered.split("\n"))
+    if ios.pager_command() is not None and rendered.count("\n") > terminal_height(ios):
+        with ios.paged_stdout() as pager:
+            pager.write(rendered)
+        return
+    ios.stdout.write(rendered)
+    ios.stdout.flush()
+
+
+def _console(ios: IOStreams, file: io.StringIO, *, width: int) -> Console:
+    from rich.console import Console
+
+    color = ios.stdout_color
+    return Console(
+        file=file,
+        width=width,
+        height=DEFAULT_HEIGHT,
+        color_system=_color_system(ios.env) if color else None,
+        force_terminal=color,
+        force_jupyter=False,
+        force_interactive=False,
+        no_color=not color,
+        legacy_windows=False,
+        markup=False,
+        emoji=False,
+        highlight=False,
+    )
+
+
+def _color_system(env: Mapping[str, str]) -> Literal["truecolor", "256", "standard"]:
+    if env.get("COLORTERM", "").lower() in ("truecolor", "24bit"):
+        return "truecolor"
+    if "256color" in env.get("TERM", ""):
+        return "256"
+    return "standard"
+
+
+def terminal_height(ios: IOStreams) -> int:
+    lines = ios.env.get("LINES", "")
+    if lines.isdigit() and int(lines) > 0:
+        return int(lines)
+    try:
+        return os.get_terminal_size(ios.stdout.fileno()).lines or DEFAULT_HEIGHT
+    except (OSError, ValueError, io.UnsupportedOperation):
+        return DEFAULT_HEIGHT
