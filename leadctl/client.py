@@ -40,6 +40,8 @@ USER_AGENT = f"leadctl/{__version__}"
 BACKOFF_BASE_SECONDS = 0.5
 BACKOFF_CAP_SECONDS = 20.0
 DEBUG_BODY_LIMIT = 2048
+# No page of this API is anywhere near this; a body this big is a proxy or a runaway server.
+MAX_BODY_BYTES = 64 * 1024 * 1024
 
 
 @dataclass
@@ -275,7 +277,7 @@ class Client:
             self._trace_request(request, attempt, secrets)
             started = time.monotonic()
             try:
-                response = http.send(request)
+                response = _receive(http, request)
             except (httpx.ConnectError, httpx.ConnectTimeout) as error:
                 if _is_tls_failure(error):
                     raise ServiceFailure(
@@ -374,6 +376,47 @@ class Client:
         """``call`` and decode the JSON body; a 2xx body that is not JSON is exit 8."""
         response = self.call(op, **kwargs)
         return decode_json(response, trace=self._trace)
+
+
+def _receive(http: httpx.Client, request: httpx.Request) -> httpx.Response:
+    """Send and read the whole body, refusing one larger than MAX_BODY_BYTES.
+
+    A truncated body raises httpx's transport errors here, inside the retry loop.
+    """
+    streamed = http.send(request, stream=True)
+    try:
+        declared = streamed.headers.get("Content-Length", "")
+        if declared.isdigit() and int(declared) > MAX_BODY_BYTES:
+            raise _too_large(int(declared))
+        body = bytearray()
+        for chunk in streamed.iter_bytes():
+            body += chunk
+            if len(body) > MAX_BODY_BYTES:
+                raise _too_large(None)
+    finally:
+        streamed.close()
+    # The body is already decoded: the copy must not claim an encoding or a length.
+    headers = [
+        (name, value)
+        for name, value in streamed.headers.multi_items()
+        if name.lower() not in ("content-encoding", "content-length", "transfer-encoding")
+    ]
+    return httpx.Response(
+        streamed.status_code,
+        headers=headers,
+        content=bytes(body),
+        request=request,
+        extensions=streamed.extensions,
+    )
+
+
+def _too_large(size: int | None) -> BadResponse:
+    shown = f"{size} bytes" if size is not None else f"more than {MAX_BODY_BYTES} bytes"
+    return BadResponse(
+        f"the response body is too large ({shown}); leadctl reads at most "
+        f"{MAX_BODY_BYTES // (1024 * 1024)} MiB per response",
+        hint="use a smaller --page-size",
+    )
 
 
 def _line_writer(stream: TextIO) -> Callable[[str], None]:
