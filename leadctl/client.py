@@ -295,6 +295,11 @@ class Client:
                     f"{reason} (after {attempt} attempts)",
                     hint="check the base URL and your network",
                 ) from None
+            except httpx.DecodingError:
+                raise BadResponse(
+                    "the response body could not be decoded (bad Content-Encoding)",
+                    hint="run with --debug to see the response headers",
+                ) from None
             except httpx.TransportError as error:
                 reason = _transport_reason(error, secrets)
                 self._trace_line(f"! {reason}")
