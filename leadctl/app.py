@@ -80,7 +80,7 @@ QUIET_HELP = "No informational messages on stderr."
 
 def _verb_output_params() -> list[Any]:
     """Click parameters for -o/--columns/-q that every verb accepts after its name."""
-    template = typer.Typer()
+    template = typer.Typer(add_completion=False)
 
     @template.command()
     def _template(

@@ -231,3 +231,15 @@ def test_api_input_from_stdin(httpx_mock: HTTPXMock) -> None:
     assert request is not None
     assert request.headers["Content-Type"] == "application/json"
     assert json.loads(request.content)["method"] == "agent.ping"
+
+
+@pytest.mark.parametrize(
+    "argv", [["api", "--help"], ["auth", "login", "--help"], ["auth", "--help"]]
+)
+def test_help_offers_no_typer_completion_options(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run_cli(argv).exit_code == 0
+    shown = capsys.readouterr().out
+    assert "--install-completion" not in shown
+    assert "-o, --output" in shown or argv[-2] == "auth"
