@@ -93,7 +93,9 @@ def run_leadctl_tty(
             if data:
                 chunks.append(data)
                 continue
-        if proc.poll() is not None and not ready:
+            # EOF (EIO on Linux, b"" elsewhere): every process holding the terminal closed it.
+            break
+        if proc.poll() is not None:
             break
         if time.monotonic() > deadline:
             proc.kill()

@@ -1,0 +1,207 @@
+"""``leadctl automations``: what an automation's recent runs did."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from leadctl.commands._common import get_context
+from leadctl.errors import BadResponse, NotFound, UsageError
+
+if TYPE_CHECKING:
+    from leadctl.context import Context
+    from leadctl.output import Column
+
+app = typer.Typer(help="Inspect automation runs.", no_args_is_help=True)
+
+# Shorter prefixes would match by accident more often than they help.
+MIN_PREFIX = 4
+
+
+@app.callback()
+def _group() -> None:
+    # A Typer app with one command would otherwise become that command, and
+    # `leadctl automations VERB` would read VERB as an argument.
+    pass
+
+
+def run_columns() -> list[Column]:
+    """Flat per-run fields for csv/tsv/value (and table with --columns)."""
+    from leadctl.output import Column
+
+    return [
+        Column("id"),
+        Column("status"),
+        Column("statusDisplay"),
+        Column("leadId"),
+        Column("automation.name"),
+        Column("triggerType"),
+        Column("currentStep.name"),
+        Column("currentStepOrder", kind="number"),
+        Column("retryCount", kind="number"),
+        Column("maxRetryCount", kind="number"),
+        Column("lastErrorCode"),
+        Column("lastErrorMessage"),
+        Column("startedAt", kind="datetime"),
+        Column("lastExecutionAt", kind="datetime"),
+        Column("nextExecutionAt", kind="datetime"),
+        Column("nextRetryAt", kind="datetime"),
+        Column("completedAt", kind="datetime"),
+        Column("failedAt", kind="datetime"),
+        Column("cancelledAt", kind="datetime"),
+    ]
+
+
+def status_matches(run: Mapping[str, Any], wanted: str) -> bool:
+    """Case-insensitive match on the run's status (or its display text, which is what a
+    person sees in the table)."""
+    target = wanted.strip().casefold()
+    return any(
+        isinstance(run.get(key), str) and run[key].strip().casefold() == target
+        for key in ("status", "statusDisplay")
+    )
+
+
+@app.command(
+    "runs",
+    epilog="Examples:\n\n"
+    "  leadctl automations runs aut_123 --status failed\n\n"
+    "  leadctl automations runs aut_123 --run run_456\n\n"
+    "  leadctl automations runs aut_123 -o ndjson | jq -r 'select(.retryCount > 0) | .id'",
+)
+def runs(
+    typer_ctx: typer.Context,
+    automation_id: Annotated[
+        str, typer.Argument(metavar="AUTOMATION_ID", help="The automation's id.")
+    ],
+    status: Annotated[
+        str | None,
+        typer.Option(
+            "--status",
+            metavar="S",
+            help="Only runs whose status (or status display text) is S, any case.",
+        ),
+    ] = None,
+    run_id: Annotated[
+        str | None,
+        typer.Option(
+            "--run",
+            metavar="RUN_ID",
+            help="Show this run's actions and events (the id, or a unique prefix of it).",
+        ),
+    ] = None,
+) -> None:
+    """List an automation's recent runs, or show one run's actions and events.
+
+    The table shows each run's status, lead, current step, retries, last error and
+    timings. `--run RUN_ID` shows that run as a tree: its actions in step order, each
+    with its events, and the events that belong to no action under the run. A run id
+    that is not among the automation's recent runs is exit 5. The table shows long ids
+    by their first 8 characters; `--run` takes the full id or any unique prefix of at
+    least 4 characters.
+
+    `--status` filters on this side: the reference neither names a status query
+    parameter nor lists the status values, so any word is accepted and compared
+    case-insensitively with each run's status and status display text.
+
+    `-o json` prints the service's object unchanged ({automationId, runs}); with
+    `--status` it keeps that shape with only the matching runs. `-o ndjson` prints one
+    run per line. With `--run`, `-o json` prints that run's JSON unchanged.
+    """
+    ctx = get_context(typer_ctx)
+    if not automation_id.strip():
+        raise UsageError("AUTOMATION_ID must not be empty")
+    if status is not None and not status.strip():
+        raise UsageError("--status must not be empty")
+    if run_id is not None and not run_id.strip():
+        raise UsageError("--run must not be empty")
+    if status is not None and run_id is not None:
+        raise UsageError(
+            "--status and --run cannot be combined",
+            hint="--run shows one run whatever its status",
+        )
+    from leadctl.operations import OPERATIONS
+
+    data = ctx.client().call_json(
+        OPERATIONS["listAutomationRuns"], path_params={"id": automation_id}
+    )
+    if not isinstance(data, dict) or not isinstance(data.get("runs", []), list):
+        raise BadResponse(
+            "the service's run history is not an object with a runs array",
+            hint="run with --debug, or `leadctl -o json api GET /automations/ID/runs`",
+        )
+    all_runs = [run for run in data.get("runs") or [] if isinstance(run, dict)]
+    if run_id is not None:
+        _show_run(ctx, automation_id, run_id, all_runs)
+        return
+    if status is None:
+        _show_runs(ctx, data, all_runs, note=f"{len(all_runs)} recent runs")
+        return
+    chosen = [run for run in all_runs if status_matches(run, status)]
+    filtered = {**data, "runs": chosen}
+    _show_runs(
+        ctx, filtered, chosen, note=f"{len(chosen)} of {len(all_runs)} recent runs are {status}"
+    )
+
+
+def _show_runs(
+    ctx: Context, data: dict[str, Any], runs: list[dict[str, Any]], *, note: str
+) -> None:
+    from leadctl.output import emit_list, emit_object
+
+    fmt = ctx.output_format
+    if fmt == "json":
+        emit_object(ctx, data, columns=[])
+        return
+    if fmt != "table" or ctx.options.columns:
+        emit_list(ctx, runs, columns=run_columns())
+        return
+    if not runs:
+        ctx.ios.info(f"no runs for automation {data.get('automationId')!s} ({note})")
+        return
+    from leadctl.views.automation_runs import render_runs_table
+    from leadctl.views.console import show
+
+    show(ctx.ios, render_runs_table(data, runs, now=ctx.clock.now(), note=note))
+
+
+def find_run(runs: list[dict[str, Any]], run_id: str, automation_id: str) -> dict[str, Any]:
+    """The run with this id, or the one run whose id starts with it (the table shows long
+    ids by their first characters, like git's short hashes)."""
+    exact = [run for run in runs if run.get("id") == run_id]
+    if exact:
+        return exact[0]
+    wanted = run_id.strip()
+    matches = []
+    if len(wanted) >= MIN_PREFIX:
+        matches = [
+            run for run in runs if isinstance(run.get("id"), str) and run["id"].startswith(wanted)
+        ]
+    if len(matches) == 1:
+        return matches[0]
+    if len(matches) > 1:
+        shown = ", ".join(str(run["id"]) for run in matches[:5])
+        raise UsageError(
+            f"--run {run_id!r} matches {len(matches)} runs: {shown}",
+            hint="give more of the id",
+        )
+    raise NotFound(
+        f"no run {run_id!r} among the {len(runs)} recent runs of automation {automation_id!r}",
+        hint=f"the service keeps recent runs only; list them with "
+        f"`leadctl automations runs {automation_id}`",
+    )
+
+
+def _show_run(ctx: Context, automation_id: str, run_id: str, runs: list[dict[str, Any]]) -> None:
+    found = find_run(runs, run_id, automation_id)
+    if ctx.output_format == "table" and not ctx.options.columns:
+        from leadctl.views.automation_runs import render_run_tree
+        from leadctl.views.console import show
+
+        show(ctx.ios, render_run_tree(found, now=ctx.clock.now()))
+        return
+    from leadctl.output import emit_object
+
+    emit_object(ctx, found, columns=run_columns())

@@ -1,0 +1,6 @@
+"""Terminal views for people: gauges, sparklines, trees, drawn with rich.
+
+Only used when the output format is ``table``; every other format goes through
+:mod:`leadctl.output` so scripts get the service's data, not a picture of it. rich is
+imported inside the functions.
+"""

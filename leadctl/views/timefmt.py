@@ -1,0 +1,114 @@
+"""Times as people read them in a view: "resets in 14m", "3h ago", "2026-11-21 14:03 UTC"."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta, timezone
+from typing import Any
+
+from leadctl.output.cells import format_datetime
+
+# The service's timestamps may carry any number of fraction digits and "Z" or an offset;
+# Python 3.10's datetime.fromisoformat takes neither.
+_ISO = re.compile(
+    r"(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?)?"
+    r"\s*(Z|z|[+-]\d{2}(?::?\d{2})?)?"
+)
+
+
+def parse_instant(value: Any) -> datetime | None:
+    """An aware datetime from an ISO 8601 string, or None for anything else."""
+    if not isinstance(value, str):
+        return None
+    match = _ISO.fullmatch(value.strip())
+    if match is None:
+        return None
+    year, month, day, hour, minute, second, fraction, offset = match.groups()
+    micro = int((fraction or "0")[:6].ljust(6, "0"))
+    try:
+        return datetime(
+            int(year),
+            int(month),
+            int(day),
+            int(hour or 0),
+            int(minute or 0),
+            int(second or 0),
+            micro,
+            tzinfo=_zone(offset),
+        )
+    except ValueError:
+        return None
+
+
+def _zone(offset: str | None) -> timezone:
+    if offset is None or offset in ("Z", "z"):
+        return timezone.utc
+    sign = -1 if offset[0] == "-" else 1
+    digits = offset[1:].replace(":", "")
+    return timezone(sign * timedelta(hours=int(digits[:2]), minutes=int(digits[2:4] or 0)))
+
+
+def span(seconds: float) -> str:
+    """A duration in its two largest units: ``45s``, ``3m 5s``, ``14m``, ``3h 5m``, ``2d 4h``.
+
+    Rounded to the smaller unit shown, so 1h 59m 58s reads ``2h``, not ``1h 59m``.
+    """
+    total = abs(seconds)
+    if total < 60:
+        return f"{int(total + 0.5)}s"
+    if total < 300:
+        minutes, secs = divmod(int(total + 0.5), 60)
+        return f"{minutes}m {secs}s" if secs else f"{minutes}m"
+    if total < 86400 - 30:
+        hours, minutes = divmod(int(total / 60 + 0.5), 60)
+        if not hours:
+            return f"{minutes}m"
+        return f"{hours}h {minutes}m" if minutes else f"{hours}h"
+    days, hours = divmod(int(total / 3600 + 0.5), 24)
+    if days >= 7 or not hours:
+        return f"{days}d"
+    return f"{days}d {hours}h"
+
+
+def relative(value: Any, now: datetime) -> str | None:
+    """``in 14m`` or ``3h ago`` for a timestamp, ``now`` within a second, None if unparsable."""
+    moment = parse_instant(value)
+    if moment is None:
+        return None
+    seconds = (moment - now).total_seconds()
+    if abs(seconds) < 1:
+        return "now"
+    return f"in {span(seconds)}" if seconds > 0 else f"{span(seconds)} ago"
+
+
+def readable(value: Any, now: datetime) -> str:
+    """``2026-11-21 14:03 UTC (3h ago)``; anything that is not a time as received."""
+    if value is None:
+        return ""
+    when = relative(value, now)
+    absolute = format_datetime(str(value))
+    return f"{absolute} ({when})" if when else absolute
+
+
+def short(value: Any, now: datetime) -> str:
+    """Just the relative form, for narrow table cells; the raw text when unparsable."""
+    if value is None:
+        return ""
+    return relative(value, now) or str(value)
+
+
+def moment(value: Any) -> str:
+    """``Nov 21 14:03`` (UTC): short enough for a tree line, with the day, since a run's
+    steps can be days apart."""
+    when = parse_instant(value)
+    if when is None:
+        return "" if value is None else str(value)
+    return when.astimezone(timezone.utc).strftime("%b %d %H:%M")
+
+
+def between(start: Any, end: Any) -> str | None:
+    """The time from ``start`` to ``end`` as a span (``2s``, ``3h 5m``), if both parse."""
+    first, last = parse_instant(start), parse_instant(end)
+    if first is None or last is None:
+        return None
+    return span((last - first).total_seconds())

@@ -1,0 +1,175 @@
+"""Small drawing pieces shared by the views: gauges, sparklines, status colors, safe text.
+
+Everything here must read the same without color: a gauge is filled and empty blocks, a
+status is its word, and color only repeats what the characters already say.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from leadctl.output.cells import terminal_safe
+
+if TYPE_CHECKING:
+    from rich.text import Text
+
+SPARK_BLOCKS = "▁▂▃▄▅▆▇█"
+GAUGE_FULL = "█"
+GAUGE_EMPTY = "░"
+# An en dash for a value the service did not send (spelled as an escape for the linter).
+MISSING = "\u2013"
+# Usage ratios at which a gauge turns yellow, then red: a quarter left is worth a look,
+# a tenth left means sends are about to be refused.
+WARN_RATIO = 0.75
+ALERT_RATIO = 0.9
+
+
+def safe(value: Any) -> str:
+    """The service's text made safe for one terminal line (no control characters)."""
+    if value is None:
+        return ""
+    return terminal_safe(str(value), one_line=True)
+
+
+def clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: max(0, limit - 1)] + "…"
+
+
+def number(value: Any) -> float | None:
+    """A JSON number (not a bool), or None."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return float(value)
+
+
+def count(value: Any) -> str:
+    """An integer with thousands separators; a missing value as an en dash."""
+    n = number(value)
+    if n is None:
+        return MISSING
+    return f"{int(n):,}" if n == int(n) else f"{n:,.1f}"
+
+
+def usage_style(ratio: float) -> str:
+    if ratio >= ALERT_RATIO:
+        return "red"
+    if ratio >= WARN_RATIO:
+        return "yellow"
+    return "green"
+
+
+def gauge(used: float, limit: float, *, width: int = 20, style: str | None = None) -> Text:
+    """A used/limit bar. Any use shows at least one block and a bar is full only at the
+    limit, so the picture never claims "nothing used" or "exhausted" when that is false."""
+    from rich.text import Text
+
+    ratio = 0.0 if limit <= 0 else max(0.0, min(1.0, used / limit))
+    filled = round(ratio * width)
+    if used > 0 and filled == 0:
+        filled = 1
+    if used < limit and filled == width:
+        filled = width - 1
+    if limit <= 0:
+        filled = width  # nothing may be sent at all: show it as exhausted
+    chosen = style or usage_style(1.0 if limit <= 0 else ratio)
+    return Text.assemble((GAUGE_FULL * filled, chosen), (GAUGE_EMPTY * (width - filled), "dim"))
+
+
+def sparkline(values: Sequence[float]) -> str:
+    """One block per value, scaled to the largest. Zero is the lowest block and any
+    non-zero value at least the next one, so a quiet day and a dead day look different."""
+    if not values:
+        return ""
+    top = max(values)
+    if top <= 0:
+        return SPARK_BLOCKS[0] * len(values)
+    levels = len(SPARK_BLOCKS) - 1
+    out = []
+    for value in values:
+        if value <= 0:
+            out.append(SPARK_BLOCKS[0])
+        else:
+            out.append(SPARK_BLOCKS[max(1, round(value / top * levels))])
+    return "".join(out)
+
+
+def merge_buckets(values: Sequence[float], limit: int) -> tuple[list[float], int]:
+    """Sum neighbouring buckets until at most ``limit`` remain; returns them and how many
+    buckets each one holds (a year of days must still fit on one line).
+
+    Grouping starts from the newest bucket, so a short group is the oldest one: a
+    partial group at the end would look like a sudden drop in the latest traffic.
+    """
+    if limit <= 0 or len(values) <= limit:
+        return list(values), 1
+    per = -(-len(values) // limit)
+    head = len(values) % per
+    groups = [values[:head]] if head else []
+    groups += [values[i : i + per] for i in range(head, len(values), per)]
+    return [float(sum(group)) for group in groups], per
+
+
+_STATUS_WORDS: tuple[tuple[tuple[str, ...], str], ...] = (
+    (
+        ("fail", "error", "unhealthy", "critical", "block", "bad", "poor", "suspend", "danger"),
+        "red",
+    ),
+    (
+        ("warn", "degrad", "risk", "retry", "throttl", "paus", "limited", "fair", "caution"),
+        "yellow",
+    ),
+    (
+        ("cancel", "skip", "not evaluated", "not started", "unknown", "inactive", "neutral"),
+        "dim",
+    ),
+    (
+        ("complet", "success", "succeed", "healthy", "good", "pass", "approved", "excellent"),
+        "green",
+    ),
+    (
+        (
+            "running",
+            "progress",
+            "execut",
+            "process",
+            "warming",
+            "ramping",
+            "waiting",
+            "schedul",
+            "pending",
+            "queued",
+            "started",
+        ),
+        "cyan",
+    ),
+)
+_EXACT_GREEN = frozenset({"ok", "done", "active", "positive", "success", "available"})
+
+
+def status_style(word: Any) -> str:
+    """A color for a status word the reference does not enumerate, by what it says.
+
+    Order matters: "unhealthy" must hit red before "healthy" hits green, "not started"
+    dim before "started" cyan.
+    """
+    if not isinstance(word, str):
+        return ""
+    lowered = word.strip().lower()
+    if lowered in _EXACT_GREEN:
+        return "green"
+    for needles, style in _STATUS_WORDS:
+        if any(needle in lowered for needle in needles):
+            return style
+    return ""
+
+
+def flag(value: Any, yes: str, no: str, *, good: bool = True) -> Text:
+    """A boolean as a mark and words: ``✓ SMS approved`` / ``✗ SMS not approved``."""
+    from rich.text import Text
+
+    if value is None:
+        return Text(f"? {yes}: not reported", style="dim")
+    if value:
+        return Text(f"✓ {yes}", style="green" if good else "yellow")
+    return Text(f"✗ {no}", style="red" if good else "dim")
