@@ -131,6 +131,14 @@ def _prepare_loaded_command(command: Any, params: list[Any]) -> None:
     command.params.extend(p for p in params if not names.intersection(p.opts))
 
 
+class _StdoutClosed(LeadctlError):
+    exit_code = ExitCode.OK
+
+
+class _Interrupted(LeadctlError):
+    exit_code = ExitCode.INTERRUPTED
+
+
 class LazyGroup(TyperGroup):
     """Loads a group's module only when that group is invoked."""
 
@@ -146,6 +154,16 @@ class LazyGroup(TyperGroup):
         command.name = cmd_name
         _prepare_loaded_command(command, _verb_output_params())
         return command
+
+    def invoke(self, ctx: Any) -> Any:
+        # Typer's own handlers would turn these into a bare exit 1 and a silent 130; leadctl
+        # ends a closed pipe quietly with 0 and says why it stopped on Ctrl-C.
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError:
+            raise _StdoutClosed("stdout was closed") from None
+        except KeyboardInterrupt:
+            raise _Interrupted("interrupted") from None
 
     def format_commands(self, ctx: Any, formatter: Any) -> None:
         rows = [(name, short_help) for name, (_module, short_help) in GROUPS.items()]
@@ -352,6 +370,9 @@ def invoke(
         result = command.main(args=args, prog_name="leadctl", standalone_mode=False, obj=bootstrap)
         return result if isinstance(result, int) else 0
     except DryRunDone:
+        return int(ExitCode.OK)
+    except _StdoutClosed:
+        _quiet_broken_pipe(bootstrap.ios)
         return int(ExitCode.OK)
     except LeadctlError as error:
         return report_error(

@@ -322,9 +322,11 @@ class Client:
                     response.close()
                     self._wait(delay, "429 rate limited")
                     continue
-                raise problem_from_response(
+                limited = problem_from_response(
                     response, hint=f"still rate limited after {attempt} attempts"
                 )
+                limited.attempts = attempt
+                raise limited
             if status >= 500:
                 if not op.retry_safe:
                     raise _outcome_unknown(op, f"the service answered {status}")
@@ -332,7 +334,9 @@ class Client:
                     response.close()
                     self._wait(self.policy.backoff(attempt), f"{status} {response.reason_phrase}")
                     continue
-            raise problem_from_response(response)
+            failure = problem_from_response(response)
+            failure.attempts = attempt
+            raise failure
 
     def _retry_allowed(self, attempt: int) -> bool:
         return attempt <= self.policy.max_retries

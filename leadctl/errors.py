@@ -148,6 +148,8 @@ class ApiError(LeadctlError):
         self.trace_id = trace_id
         self.problem = problem
         self.exit_code = exit_code_for_status(status)
+        # How many times the request was sent before this answer (retries included).
+        self.attempts = 1
         super().__init__(self._headline(), hint=hint)
 
     def _headline(self) -> str:

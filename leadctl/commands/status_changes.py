@@ -1,0 +1,260 @@
+"""``leadctl status-changes``: update or delete entries of a lead's status history."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from leadctl.commands._common import get_context
+from leadctl.errors import ApiError, NotFound, UsageError
+from leadctl.output.columns import Column
+
+if TYPE_CHECKING:
+    from datetime import tzinfo
+
+app = typer.Typer(help="Update or delete entries of a lead's status history.", no_args_is_help=True)
+
+CATEGORIES = ("Open", "Qualified", "Converted", "Lost", "Invalid", "Duplicate")
+# flag -> body field, for the date-time flags (sent as UTC with a Z).
+DATETIME_FLAGS = {
+    "--callback-at": "callbackAt",
+    "--task-due-at": "taskDueAt",
+    "--appointment-start-at": "appointmentStartAt",
+    "--appointment-end-at": "appointmentEndAt",
+}
+
+STATUS_CHANGE_COLUMNS = (
+    Column("id"),
+    Column("leadId"),
+    Column("leadName"),
+    Column("type"),
+    Column("outcome"),
+    Column("category"),
+    Column("reason"),
+    Column("notes"),
+    Column("followUpStatus"),
+    Column("callbackAt", kind="datetime"),
+    Column("taskDueAt", kind="datetime"),
+    Column("appointmentStartAt", kind="datetime"),
+    Column("appointmentEndAt", kind="datetime"),
+    Column("appointmentNotes"),
+    Column("updatedAt", kind="datetime"),
+)
+
+DATETIME_HELP = (
+    "ISO 8601; without an offset it is local time (the profile's timezone, else the "
+    "system's); sent as UTC."
+)
+
+
+def canonical_category(value: str) -> str:
+    """The service's spelling of a category given in any case."""
+    for category in CATEGORIES:
+        if category.lower() == value.strip().lower():
+            return category
+    raise UsageError(
+        f"--category {value!r} is not a category",
+        hint="use one of " + ", ".join(CATEGORIES),
+    )
+
+
+def _datetime_fields(values: dict[str, str | None], zone_name: str | None) -> dict[str, str]:
+    """The given date-time flags as body fields, in UTC."""
+    from leadctl.datetimes import datetime_option, resolve_zone
+
+    given = {flag: value for flag, value in values.items() if value is not None}
+    if not given:
+        return {}
+    zone: tzinfo | None = resolve_zone(zone_name)
+    return {
+        DATETIME_FLAGS[flag]: datetime_option(flag, value, zone=zone).isoformat()
+        for flag, value in given.items()
+    }
+
+
+def _check_appointment(body: dict[str, Any], zone_name: str | None) -> None:
+    """End before start is refused, whether the times came from flags or --data."""
+    from leadctl.datetimes import InvalidDateTime, parse_instant, resolve_zone
+
+    start, end = body.get("appointmentStartAt"), body.get("appointmentEndAt")
+    if not (isinstance(start, str) and isinstance(end, str)):
+        return
+    try:
+        zone = resolve_zone(zone_name)
+        start_at = parse_instant(start, zone=zone).utc
+        end_at = parse_instant(end, zone=zone).utc
+    except (InvalidDateTime, UsageError):
+        return  # values from --data that the service will judge itself
+    if end_at < start_at:
+        raise UsageError(
+            f"the appointment ends ({end}) before it starts ({start})",
+            hint="check --appointment-start-at and --appointment-end-at",
+        )
+
+
+def status_change_update_body(
+    data: Any,
+    flags: dict[str, Any],
+    datetimes: dict[str, str | None],
+    *,
+    zone_name: str | None,
+) -> dict[str, Any]:
+    """The PUT body: ``--data`` with the given flags merged over it, checked before sending."""
+    if data is not None and not isinstance(data, dict):
+        raise UsageError("--data must be a JSON object (the status change fields to change)")
+    body: dict[str, Any] = dict(data or {})
+    fields = {key: value for key, value in flags.items() if value is not None}
+    if "category" in fields:
+        fields["category"] = canonical_category(fields["category"])
+    times = _datetime_fields(datetimes, zone_name)
+    body.update(fields)
+    body.update(times)
+    if not body:
+        raise UsageError(
+            "nothing to update: give at least one field flag or --data",
+            hint="run `leadctl status-changes update --help` for the fields",
+        )
+    _check_appointment(body, zone_name)
+    return body
+
+
+def _text_option(flag: str, field: str) -> Any:
+    return typer.Option(flag, metavar="TEXT", help=f"New {field}.")
+
+
+def _time_option(flag: str) -> Any:
+    return typer.Option(flag, metavar="DATETIME", help=DATETIME_HELP)
+
+
+@app.command(
+    epilog="Examples:\n\n"
+    "  leadctl status-changes update chg_1 --category qualified --outcome 'Appointment set' "
+    "--appointment-start-at 2026-11-23T15:00 --appointment-end-at 2026-11-23T15:30\n\n"
+    "  leadctl status-changes update chg_1 --callback-at 2026-11-21T14:00:00Z "
+    "--notes 'call back'\n\n"
+    "  leadctl status-changes update chg_1 --data '{\"callbackAt\": null}' -o json | jq .",
+)
+def update(
+    typer_ctx: typer.Context,
+    change_id: Annotated[str, typer.Argument(metavar="ID", help="The status change to update.")],
+    type_: Annotated[str | None, _text_option("--type", "type (free text)")] = None,
+    outcome: Annotated[str | None, _text_option("--outcome", "outcome (free text)")] = None,
+    category: Annotated[
+        str | None,
+        typer.Option(
+            "--category",
+            metavar="C",
+            help="New category: " + ", ".join(CATEGORIES) + " (any case).",
+        ),
+    ] = None,
+    notes: Annotated[str | None, _text_option("--notes", "notes")] = None,
+    reason: Annotated[str | None, _text_option("--reason", "reason")] = None,
+    follow_up_status: Annotated[
+        str | None, _text_option("--follow-up-status", "follow-up status (free text)")
+    ] = None,
+    callback_at: Annotated[str | None, _time_option("--callback-at")] = None,
+    task_due_at: Annotated[str | None, _time_option("--task-due-at")] = None,
+    appointment_start_at: Annotated[str | None, _time_option("--appointment-start-at")] = None,
+    appointment_end_at: Annotated[str | None, _time_option("--appointment-end-at")] = None,
+    appointment_notes: Annotated[
+        str | None, _text_option("--appointment-notes", "appointment notes")
+    ] = None,
+    data: Annotated[
+        str | None,
+        typer.Option(
+            "--data",
+            metavar="JSON|@FILE|-",
+            help="More fields as a JSON object (null clears a field); flags win.",
+        ),
+    ] = None,
+) -> None:
+    """Update an entry of a lead's status history (PUT /lead-status-changes/{id}).
+
+    Only the fields you give are sent; the others keep their value (the contract's
+    assumption: the reference does not say which fields are required). When the entry is
+    the lead's current one, the lead's status changes with it.
+
+    Date-times are ISO 8601: 2026-11-21T14:00:00Z, 2026-11-21T09:00-05:00, 2026-11-21T14:00
+    or a date alone (midnight). Without an offset they are local time in the profile's
+    timezone (`leadctl profile set timezone America/New_York`), else the system's zone;
+    a local time the clocks skip is refused, a repeated one is its first occurrence. They
+    are sent as UTC with a Z. An appointment that ends before it starts is refused.
+    Allowed values of --type, --outcome and --follow-up-status are not shown by the
+    reference, so they are sent as given. Prints the updated entry.
+    """
+    from leadctl.fields import load_data_option
+    from leadctl.operations import OPERATIONS
+    from leadctl.output import emit_object
+
+    ctx = get_context(typer_ctx)
+    loaded = load_data_option(data, stdin=ctx.ios.stdin) if data is not None else None
+    body = status_change_update_body(
+        loaded,
+        {
+            "type": type_,
+            "outcome": outcome,
+            "category": category,
+            "notes": notes,
+            "reason": reason,
+            "followUpStatus": follow_up_status,
+            "appointmentNotes": appointment_notes,
+        },
+        {
+            "--callback-at": callback_at,
+            "--task-due-at": task_due_at,
+            "--appointment-start-at": appointment_start_at,
+            "--appointment-end-at": appointment_end_at,
+        },
+        zone_name=ctx.settings.get("timezone"),
+    )
+    entry = ctx.client().call_json(
+        OPERATIONS["updateLeadStatusChange"], path_params={"id": change_id}, json_body=body
+    )
+    emit_object(ctx, entry, columns=STATUS_CHANGE_COLUMNS)
+
+
+@app.command(
+    epilog="Examples:\n\n"
+    "  leadctl status-changes delete chg_1\n\n"
+    "  leadctl status-changes delete chg_1 --yes        # in scripts and cron",
+)
+def delete(
+    typer_ctx: typer.Context,
+    change_id: Annotated[str, typer.Argument(metavar="ID", help="The status change to delete.")],
+    yes: Annotated[
+        bool, typer.Option("--yes", "-y", help="Do not ask; required without a terminal.")
+    ] = False,
+) -> None:
+    """Delete an entry of a lead's status history (DELETE /lead-status-changes/{id}).
+
+    It no longer appears in event or reporting views. Asks for confirmation on a terminal
+    and needs --yes without one. Prints `deleted status change ID` on stderr and nothing
+    on stdout (the contract assumes the service answers 204 with no body; a JSON body,
+    if one comes, is printed under -o json).
+    """
+    from leadctl.operations import OPERATIONS
+
+    ctx = get_context(typer_ctx)
+    if not ctx.options.dry_run:
+        ctx.ios.confirm(f"Delete status change {change_id}?", assume_yes=yes)
+    try:
+        response = ctx.client().call(
+            OPERATIONS["deleteLeadStatusChange"], path_params={"id": change_id}
+        )
+    except ApiError as error:
+        if error.status == 404 and error.attempts > 1:
+            # The first answer was lost; a retry cannot tell "we deleted it" from "never was".
+            raise NotFound(
+                f"status change {change_id} is gone, but leadctl cannot confirm it deleted it",
+                hint="an earlier attempt's answer was lost and the retry got 404: that "
+                "attempt most likely deleted it (or the ID never existed)",
+            ) from None
+        raise
+    is_json = "json" in response.headers.get("Content-Type", "")
+    if response.content and is_json and ctx.output_format in ("json", "ndjson"):
+        from leadctl.client import decode_json
+        from leadctl.output import emit_object
+
+        emit_object(ctx, decode_json(response, trace=None), columns=())
+    ctx.ios.info(f"deleted status change {change_id}")

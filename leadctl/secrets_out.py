@@ -1,0 +1,217 @@
+"""Keeping a newly issued secret safe: the 0600 ``--secret-file``, recovery files, and
+Ctrl-C deferred while the secret exists only in memory.
+
+A rotated source key is returned once; the old one is already invalid. Everything here
+serves one rule: once the service has answered, the new secret reaches a file, the keyring
+or stdout, whatever else goes wrong.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import signal
+import stat
+import sys
+import tempfile
+import threading
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from types import FrameType
+from typing import Any, TextIO
+
+from leadctl.errors import LeadctlError, UsageError
+
+RECOVERY_DIR = "recovered-secrets"
+_UNSAFE_NAME_CHARS = re.compile(r"[^A-Za-z0-9_.-]+")
+
+
+# -- --secret-file ------------------------------------------------------------------------
+
+
+def check_secret_file(raw: str) -> Path:
+    """The target of ``--secret-file``, checked before anything is sent.
+
+    A symbolic link or anything but a regular file is refused: writing through a link
+    could put the secret somewhere the user did not name (``/dev/stdout``, a shared dir).
+    """
+    if not raw.strip():
+        raise UsageError("--secret-file needs a file path")
+    path = Path(raw).expanduser()
+    try:
+        mode = path.lstat().st_mode
+    except FileNotFoundError:
+        mode = None
+    except OSError as error:
+        raise UsageError(f"--secret-file {raw}: {error.strerror}") from None
+    if mode is not None and stat.S_ISLNK(mode):
+        raise UsageError(
+            f"--secret-file {raw} is a symbolic link; leadctl does not write secrets through links",
+            hint="give the path of the real file",
+        )
+    if mode is not None and not stat.S_ISREG(mode):
+        raise UsageError(f"--secret-file {raw} exists and is not a regular file")
+    if not path.parent.is_dir():
+        raise UsageError(f"--secret-file {raw}: the directory {path.parent} does not exist")
+    return path
+
+
+class PendingSecretFile:
+    """A temporary file beside the target, opened before the request is sent.
+
+    Opening it first proves the directory is writable while nothing has changed yet;
+    :meth:`commit` then writes, syncs and renames it over the target, so readers see the
+    old file or the complete new one, never a partial one.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        try:
+            fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        except OSError as error:
+            raise UsageError(
+                f"--secret-file {path}: cannot write in {path.parent}: {error.strerror}"
+            ) from None
+        # mkstemp creates the file 0600 and os.replace keeps that mode.
+        self._fd: int | None = fd
+        self._tmp: str | None = name
+
+    def commit(self, data: bytes) -> None:
+        """Write ``data`` and put the file in place; OSError when that fails."""
+        if self._fd is None or self._tmp is None:
+            raise RuntimeError("the secret file was already committed or discarded")
+        fd, self._fd = self._fd, None
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(self._tmp, self.path)
+        self._tmp = None
+        _sync_dir(self.path.parent)
+
+    def discard(self) -> None:
+        """Remove the temporary file when :meth:`commit` did not happen; idempotent."""
+        if self._fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._fd)
+            self._fd = None
+        if self._tmp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(self._tmp)
+            self._tmp = None
+
+
+def _sync_dir(directory: Path) -> None:
+    # Makes the rename itself durable; not possible (nor needed) on every platform.
+    if os.name != "posix":
+        return
+    with contextlib.suppress(OSError):
+        fd = os.open(directory, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+# -- recovery files ---------------------------------------------------------------------
+
+
+def recovery_dir(env: Mapping[str, str]) -> Path:
+    from leadctl.config import data_dir
+
+    return data_dir(env) / RECOVERY_DIR
+
+
+def write_recovery_file(env: Mapping[str, str], *, label: str, data: bytes, now: datetime) -> Path:
+    """Keep ``data`` in a new 0600 file under the data dir (directory 0700); its path.
+
+    Never replaces an earlier recovery file: each may hold the only copy of a secret.
+    """
+    from leadctl.config import ensure_private_dir
+
+    directory = recovery_dir(env)
+    ensure_private_dir(directory)
+    stamp = now.astimezone(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    stem = f"{_UNSAFE_NAME_CHARS.sub('_', label).strip('._') or 'secret'}-{stamp}"
+    for attempt in range(1, 1000):
+        path = directory / (f"{stem}.secret" if attempt == 1 else f"{stem}-{attempt}.secret")
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            continue
+        except OSError as error:
+            raise LeadctlError(f"cannot create {path}: {error.strerror}") from None
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+        except OSError as error:
+            raise LeadctlError(f"cannot write {path}: {error.strerror}") from None
+        return path
+    raise LeadctlError(f"cannot create a recovery file in {directory}: too many files")
+
+
+# -- stdout that went away --------------------------------------------------------------
+
+
+def silence_stdout(stream: TextIO) -> None:
+    """After a write to a closed pipe failed: point fd 1 at /dev/null, so the
+    interpreter's final flush of what is still buffered cannot fail noisily."""
+    if stream is not sys.stdout:
+        return
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+
+
+# -- Ctrl-C -----------------------------------------------------------------------------
+
+
+@dataclass
+class Interrupts:
+    """How many SIGINTs arrived while they were deferred."""
+
+    received: int = 0
+
+
+@contextlib.contextmanager
+def deferred_sigint(notice: Callable[[], None] | None = None) -> Iterator[Interrupts]:
+    """Record SIGINT instead of raising KeyboardInterrupt until the block ends.
+
+    The caller decides what to do with a recorded interrupt once the secret is safe.
+    ``notice`` runs on the first one (from the signal handler, so it must only do
+    something async-safe such as ``os.write``). Outside the main thread signals cannot
+    be handled and nothing is deferred.
+    """
+    state = Interrupts()
+    if threading.current_thread() is not threading.main_thread():
+        yield state
+        return
+
+    def record(_signum: int, _frame: FrameType | None) -> None:
+        state.received += 1
+        if state.received == 1 and notice is not None:
+            notice()
+
+    previous: Any = signal.signal(signal.SIGINT, record)
+    try:
+        yield state
+    finally:
+        # None means the old handler was not installed from Python; the default is closest.
+        signal.signal(signal.SIGINT, previous if previous is not None else signal.SIG_DFL)
+
+
+def stderr_notice(stream: TextIO, message: str) -> Callable[[], None]:
+    """A ``deferred_sigint`` notice writing straight to the stream's descriptor: a signal
+    handler must not re-enter the buffered writer it may have interrupted."""
+
+    def write() -> None:
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            os.write(stream.fileno(), (message + "\n").encode("utf-8", "replace"))
+
+    return write

@@ -1,0 +1,910 @@
+"""``leadctl sources update`` and ``sources rotate``, in process against pytest-httpx stubs."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import signal
+import stat
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from pytest_httpx import HTTPXMock
+
+from leadctl.app import invoke
+from leadctl.config import load_config
+from leadctl.iostreams import IOStreams
+from tests.support.cli import BASE_URL, ORG_KEY, FakeClock, run_cli, token_env
+from tests.support.keyrings import DictKeyring
+
+SOURCE_URL = f"{BASE_URL}/sources/src_1"
+ROTATE_URL = f"{BASE_URL}/sources/src_1/credentials/rotate"
+NEW_KEY = "src_new_0123456789abcdef0123456789abcdef"
+OLD_SOURCE_KEY = "src_old_fedcba9876543210fedcba98"
+
+SOURCE = {
+    "id": "src_1",
+    "name": "Web form",
+    "description": "Landing page",
+    "enabled": True,
+    "apiKeyPreview": "src_…cdef",
+    "apiKeyRotatedAt": "2026-11-21T11:59:00.000Z",
+    "allowedStates": ["CA", "NV"],
+    "allowedProducts": ["solar"],
+    "requiresConsentCertificate": True,
+    "defaultTagIds": [],
+    "modifiedAt": "2026-11-21T12:00:00.000Z",
+    "costPerLead": 12.5,
+    "futureField": {"kept": True},
+}
+ROTATION = {"source": SOURCE, "secret": NEW_KEY}
+
+
+def sent_json(request: httpx.Request) -> Any:
+    return json.loads(request.content)
+
+
+def data_dir() -> Path:
+    return Path(os.environ["LEADCTL_DATA_DIR"])
+
+
+def recovery_files() -> list[Path]:
+    directory = data_dir() / "recovered-secrets"
+    return sorted(directory.iterdir()) if directory.is_dir() else []
+
+
+def mode_of(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+@pytest.fixture
+def out_dir(tmp_path: Path) -> Path:
+    """An empty directory for secret files (tmp_path also holds the isolated home)."""
+    directory = tmp_path / "out"
+    directory.mkdir()
+    return directory
+
+
+# -- update: the request ------------------------------------------------------------------
+
+
+def test_update_sends_the_given_flags_and_prints_the_service_json(httpx_mock: HTTPXMock) -> None:
+    httpx_mock.add_response(method="PUT", url=SOURCE_URL, json=SOURCE)
+    result = run_cli(
+        [
+            "sources",
+            "update",
+            "src_1",
+            "--name",
+            "Web form",
+            "--description",
+            "Landing page",
+            "--allowed-state",
+            "CA",
+            "--allowed-state",
+            "NV",
+            "--allowed-product",
+            "solar",
+            "--default-tag-id",
+            "tag_1",
+            "--default-tag-name",
+            "web",
+            "--default-tag-name",
+            "hot lead",
+            "--requires-consent-certificate",
+        ],
+        env=token_env(),
+    )
+    assert result.exit_code == 0, result.stderr
+    request = httpx_mock.get_request()
+    assert request is not None
+    assert request.method == "PUT"
+    assert request.url == SOURCE_URL
+    assert request.headers["Authorization"] == f"Bearer {ORG_KEY}"
+    assert request.headers["Content-Type"] == "application/json"
+    assert sent_json(request) == {
+        "name": "Web form",
+        "description": "Landing page",
+        "allowedStates": ["CA", "NV"],
+        "allowedProducts": ["solar"],
+        "defaultTagIds": ["tag_1"],
+        "defaultTagNames": ["web", "hot lead"],
+        "requiresConsentCertificate": True,
+    }
+    # Piped: the service's JSON unchanged, unknown fields included.
+    assert json.loads(result.stdout) == SOURCE
+
+
+def test_update_sends_only_what_was_given(httpx_mock: HTTPXMock) -> None:
+    httpx_mock.add_response(method="PUT", url=SOURCE_URL, json=SOURCE)
+    result = run_cli(
+        ["sources", "update", "src_1", "--no-requires-consent-certificate"], env=token_env()
+    )
+    assert result.exit_code == 0, result.stderr
+    request = httpx_mock.get_request()
+    assert request is not None
+    assert sent_json(request) == {"requiresConsentCertificate": False}
+
+
+def test_update_merges_flags_over_data(httpx_mock: HTTPXMock) -> None:
+    httpx_mock.add_response(method="PUT", url=SOURCE_URL, json=SOURCE)
+    data = {"name": "Old name", "enabled": False, "businessId": "biz_1", "allowedStates": []}
+    result = run_cli(
+        ["sources", "update", "src_1", "--data", json.dumps(data), "--name", "New name"],
+        env=token_env(),
+    )
+    assert result.exit_code == 0, result.stderr
+    request = httpx_mock.get_request()
+    assert request is not None
+    assert sent_json(request) == {
+        "name": "New name",
+        "enabled": False,
+        "businessId": "biz_1",
+        "allowedStates": [],
+    }
+
+
+def test_update_reads_data_from_a_file_and_from_stdin(
+    httpx_mock: HTTPXMock, tmp_path: Path
+) -> None:
+    httpx_mock.add_response(method="PUT", url=SOURCE_URL, json=SOURCE)
+    httpx_mock.add_response(method="PUT", url=SOURCE_URL, json=SOURCE)
+    body_file = tmp_path / "body.json"
+    body_file.write_text('{"allowedProducts": ["solar", "roofing"]}', encoding="utf-8")
+    from_file = run_cli(["sources", "update", "src_1", "--data", f"@{body_file}"], env=token_env())
+    from_stdin = run_cli(
+        ["sources", "update", "src_1", "--data", "-"],
+        env=token_env(),
+        stdin='{"description": "from stdin"}',
+    )
+    assert from_file.exit_code == 0, from_file.stderr
+    assert from_stdin.exit_code == 0, from_stdin.stderr
+    first, second = httpx_mock.get_requests()
+    assert sent_json(first) == {"allowedProducts": ["solar", "roofing"]}
+    assert sent_json(second) == {"description": "from stdin"}
+
+
+def test_a_name_of_255_characters_is_sent(httpx_mock: HTTPXMock) -> None:
+    httpx_mock.add_response(method="PUT", url=SOURCE_URL, json=SOURCE)
+    result = run_cli(["sources", "update", "src_1", "--name", "é" * 255], env=token_env())
+    assert result.exit_code == 0, result.stderr
+    request = httpx_mock.get_request()
+    assert request is not None
+    assert sent_json(request) == {"name": "é" * 255}
+
+
+# -- update: bad input sends nothing ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "stdin", "message"),
+    [
+        (["--name", "x" * 256], "", "the name is 256 characters long"),
+        (["--data", json.dumps({"name": "y" * 300})], "", "the name is 300 characters long"),
+        ([], "", "nothing to update"),
+        (["--data", "{}"], "", "nothing to update"),
+        (["--data", "{not json"], "", "--data: invalid JSON"),
+        (["--data", "[1, 2]"], "", "--data must be a JSON object"),
+        (["--data", "@/nonexistent/body.json"], "", "cannot read"),
+        (["--data", '{"enabled": false}'], "", "enabled belong to the older form"),
+        (["--data", '{"businessId": "b", "id": "x"}'], "", "requires the name as well"),
+        (["--data", '{"name": "n", "apiKey": "src_chosen_by_me_1234"}'], "", "apiKey cannot"),
+        (["--allowed-state"], "", "requires an argument"),
+        (["--bogus"], "", "No such option"),
+    ],
+)
+def test_update_bad_input_is_exit_2_and_sends_nothing(
+    httpx_mock: HTTPXMock, args: list[str], stdin: str, message: str
+) -> None:
+    result = run_cli(["sources", "update", "src_1", *args], env=token_env(), stdin=stdin)
+    assert result.exit_code == 2, result.stderr
+    assert message in result.stderr
+    assert result.stdout == ""
+    assert httpx_mock.get_requests() == []
+    assert "src_chosen_by_me_1234" not in result.stderr
+
+
+def test_update_without_credentials_is_exit_3(httpx_mock: HTTPXMock) -> None:
+    result = run_cli(
+        ["sources", "update", "src_1", "--name", "x"], env={"LEADCTL_BASE_URL": BASE_URL}
+    )
+    assert result.exit_code == 3
+    assert httpx_mock.get_requests() == []
+
+
+def test_update_with_a_source_key_is_exit_4_before_sending(httpx_mock: HTTPXMock) -> None:
+    result = run_cli(["sources", "update", "src_1", "--name", "x"], env=token_env(OLD_SOURCE_KEY))
+    assert result.exit_code == 4
+    assert httpx_mock.get_requests() == []
+
+
+def test_update_dry_run_prints_curl_and_sends_nothing(httpx_mock: HTTPXMock) -> None:
+    result = run_cli(
+        ["--dry-run", "sources", "update", "src_1", "--name", "Web form"], env=token_env()
+    )
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.startswith("curl")
+    assert "-X PUT" in result.stdout
+    assert "/sources/src_1" in result.stdout
+    assert '--data-binary \'{"name": "Web form"}\'' in result.stdout
+    assert ORG_KEY not in result.stdout
+    assert httpx_mock.get_requests() == []
+
+
+# -- update: answers and output -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("status", "exit_code"), [(400, 6), (401, 3), (403, 4), (404, 5), (500, 8)]
+)
+def test_update_error_statuses_map_to_exit_codes(
+    httpx_mock: HTTPXMock, status: int, exit_code: int
+) -> None:
+    problem = {
+        "title": "Validation failed",
+        "status": status,
+        "errors": {"name": ["too long"]},
+        "traceId": "t-1",
+    }
+    httpx_mock.add_response(
+        method="PUT",
+        url=SOURCE_URL,
+        status_code=status,
+        json=problem,
+        headers={"Content-Type": "application/problem+json"},
+        is_reusable=status >= 500,
+    )
+    result = run_cli(
+        ["--max-retries", "0", "sources", "update", "src_1", "--name", "x"], env=token_env()
+    )
+    assert result.exit_code == exit_code
+    assert result.stdout == ""
+    assert f"error: {status}" in result.stderr
+    assert "trace id: t-1" in result.stderr
+
+
+def test_update_on_a_terminal_shows_the_source_as_a_table(httpx_mock: HTTPXMock) -> None:
+    httpx_mock.add_response(method="PUT", url=SOURCE_URL, json=SOURCE)
+    result = run_cli(
+        ["sources", "update", "src_1", "--name", "Web form"],
+        env={**token_env(), "NO_COLOR": "1"},
+        tty=True,
+    )
+    assert result.exit_code == 0, result.stderr
+    out = result.stdout
+    for expected in (
+        "src_1",
+        "Web form",
+        "CA, NV",
+        "solar",
+        "requiresConsentCertificate",
+        "src_…cdef",
+        "2026-11-21 11:59 UTC",
+        "2026-11-21 12:00 UTC",
+    ):
+        assert expected in out
+    assert "\x1b[" not in out
+
+
+def test_update_csv_has_the_default_columns(httpx_mock: HTTPXMock) -> None:
+    httpx_mock.add_response(method="PUT", url=SOURCE_URL, json=SOURCE)
+    result = run_cli(["sources", "update", "src_1", "--name", "x", "-o", "csv"], env=token_env())
+    assert result.exit_code == 0, result.stderr
+    header, row = result.stdout.splitlines()
+    assert header == (
+        "id,name,enabled,allowedStates,allowedProducts,requiresConsentCertificate,"
+        "apiKeyPreview,apiKeyRotatedAt,modifiedAt"
+    )
+    assert row.startswith("src_1,Web form,true,")
+
+
+# -- rotate: the request and confirmation -------------------------------------------------
+
+
+def test_rotate_piped_with_yes_posts_without_body_and_prints_the_json(
+    httpx_mock: HTTPXMock,
+) -> None:
+    httpx_mock.add_response(method="POST", url=ROTATE_URL, json=ROTATION)
+    result = run_cli(["sources", "rotate", "src_1", "--yes"], env=token_env())
+    assert result.exit_code == 0, result.stderr
+    request = httpx_mock.get_request()
+    assert request is not None
+    assert request.method == "POST"
+    assert request.url == ROTATE_URL
+    assert request.content == b""
+    assert request.headers["Authorization"] == f"Bearer {ORG_KEY}"
+    # The user asked for the key: -o json (the piped default) is the service's JSON unchanged.
+    assert json.loads(result.stdout) == ROTATION
+    assert NEW_KEY not in result.stderr
+    assert recovery_files() == []
+
+
+def test_rotate_without_a_terminal_needs_yes(httpx_mock: HTTPXMock) -> None:
+    result = run_cli(["sources", "rotate", "src_1"], env=token_env())
+    assert result.exit_code == 2
+    assert "confirmation needed" in result.stderr
+    assert "--yes" in result.stderr
+    assert httpx_mock.get_requests() == []
+
+
+def test_rotate_with_no_input_needs_yes_even_on_a_terminal(httpx_mock: HTTPXMock) -> None:
+    result = run_cli(["--no-input", "sources", "rotate", "src_1"], env=token_env(), tty=True)
+    assert result.exit_code == 2
+    assert httpx_mock.get_requests() == []
+
+
+def test_rotate_asks_on_a_terminal_and_proceeds_on_yes(httpx_mock: HTTPXMock) -> None:
+    httpx_mock.add_response(method="POST", url=ROTATE_URL, json=ROTATION)
+    result = run_cli(
+        ["sources", "rotate", "src_1"], env={**token_env(), "NO_COLOR": "1"}, tty=True, stdin="y\n"
+    )
+    assert result.exit_code == 0, result.stderr
+    assert "Rotate the intake key of source src_1?" in result.stderr
+    assert len(httpx_mock.get_requests()) == 1
+
+
+@pytest.mark.parametrize("answer", ["n\n", "\n", ""])
+def test_rotate_declined_is_exit_10_and_sends_nothing(httpx_mock: HTTPXMock, answer: str) -> None:
+    result = run_cli(["sources", "rotate", "src_1"], env=token_env(), tty=True, stdin=answer)
+    assert result.exit_code == 10
+    assert httpx_mock.get_requests() == []
+
+
+def test_rotate_declined_leaves_no_temporary_secret_file(
+    httpx_mock: HTTPXMock, out_dir: Path
+) -> None:
+    result = run_cli(
+        ["sources", "rotate", "src_1", "--secret-file", str(out_dir / "key")],
+        env=token_env(),
+        tty=True,
+        stdin="n\n",
+    )
+    assert result.exit_code == 10
+    assert httpx_mock.get_requests() == []
+    assert list(out_dir.iterdir()) == []
+
+
+def test_rotate_dry_run_does_not_prompt_and_sends_nothing(
+    httpx_mock: HTTPXMock, out_dir: Path
+) -> None:
+    target = out_dir / "key.txt"
+    result = run_cli(
+        ["--dry-run", "sources", "rotate", "src_1", "--secret-file", str(target)],
+        env=token_env(),
+    )
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.startswith("curl")
+    assert "/sources/src_1/credentials/rotate" in result.stdout
+    assert "confirmation" not in result.stderr
+    assert httpx_mock.get_requests() == []
+    # Nothing written either: not the file, not a temporary beside it.
+    assert list(out_dir.iterdir()) == []
+
+
+def test_rotate_with_a_source_key_is_exit_4_before_sending(httpx_mock: HTTPXMock) -> None:
+    result = run_cli(["sources", "rotate", "src_1", "--yes"], env=token_env(OLD_SOURCE_KEY))
+    assert result.exit_code == 4
+    assert httpx_mock.get_requests() == []
+
+
+# -- rotate: retry policy -----------------------------------------------------------------
+
+
+def test_rotate_is_not_retried_after_a_5xx(httpx_mock: HTTPXMock) -> None:
+    httpx_mock.add_response(method="POST", url=ROTATE_URL, status_code=503)
+    result = run_cli(["sources", "rotate", "src_1", "--yes"], env=token_env())
+    assert result.exit_code == 9
+    assert len(httpx_mock.get_requests()) == 1
+    assert "apiKeyRotatedAt" in result.stderr
+    assert result.stdout == ""
+
+
+def test_rotate_is_not_retried_after_a_timeout(httpx_mock: HTTPXMock) -> None:
+    httpx_mock.add_exception(httpx.ReadTimeout("slow"), method="POST", url=ROTATE_URL)
+    result = run_cli(["sources", "rotate", "src_1", "--yes"], env=token_env())
+    assert result.exit_code == 9
+    assert len(httpx_mock.get_requests()) == 1
+
+
+def test_rotate_is_retried_on_429(httpx_mock: HTTPXMock) -> None:
+    httpx_mock.add_response(
+        method="POST", url=ROTATE_URL, status_code=429, headers={"Retry-After": "1"}
+    )
+    httpx_mock.add_response(method="POST", url=ROTATE_URL, json=ROTATION)
+    clock = FakeClock()
+    result = run_cli(["sources", "rotate", "src_1", "--yes"], env=token_env(), clock=clock)
+    assert result.exit_code == 0, result.stderr
+    assert clock.sleeps == [1.0]
+    assert json.loads(result.stdout)["secret"] == NEW_KEY
+
+
+@pytest.mark.parametrize(("status", "exit_code"), [(401, 3), (403, 4), (404, 5)])
+def test_rotate_error_statuses(httpx_mock: HTTPXMock, status: int, exit_code: int) -> None:
+    httpx_mock.add_response(method="POST", url=ROTATE_URL, status_code=status)
+    result = run_cli(["sources", "rotate", "src_1", "--yes"], env=token_env())
+    assert result.exit_code == exit_code
+    assert result.stdout == ""
+
+
+# -- rotate: output -----------------------------------------------------------------------
+
+
+def test_secret_only_prints_the_key_and_a_newline(httpx_mock: HTTPXMock) -> None:
+    httpx_mock.add_response(method="POST", url=ROTATE_URL, json=ROTATION)
+    result = run_cli(["sources", "rotate", "src_1", "--yes", "--secret-only"], env=token_env())
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == NEW_KEY + "\n"
+
+
+def test_secret_only_wins_over_a_terminal_and_an_output_format(httpx_mock: HTTPXMock) -> None:
+    httpx_mock.add_response(method="POST", url=ROTATE_URL, json=ROTATION)
+    result = run_cli(
+        ["sources", "rotate", "src_1", "--yes", "--secret-only", "-o", "table"],
+        env=token_env(),
+        tty=True,
+    )
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == NEW_KEY + "\n"
+
+
+def test_terminal_view_shows_the_key_once_with_a_warning(httpx_mock: HTTPXMock) -> None:
+    httpx_mock.add_response(method="POST", url=ROTATE_URL, json=ROTATION)
+    result = run_cli(
+        ["sources", "rotate", "src_1", "--yes"], env={**token_env(), "NO_COLOR": "1"}, tty=True
+    )
+    assert result.exit_code == 0, result.stderr
+    out = result.stdout
+    assert out.count(NEW_KEY) == 1
+    assert "store it now: it cannot be shown again" in out.lower()
+    assert '"Web form" (src_1)' in out
+    assert "src_…cdef" in out
+    assert "2026-11-21 11:59 UTC" in out
+    assert "\x1b[" not in out
+    assert NEW_KEY not in result.stderr
+
+
+def test_terminal_view_keeps_the_key_on_one_line_in_a_narrow_terminal(
+    httpx_mock: HTTPXMock,
+) -> None:
+    httpx_mock.add_response(method="POST", url=ROTATE_URL, json=ROTATION)
+    result = run_cli(
+        ["sources", "rotate", "src_1", "--yes"],
+        env={**token_env(), "NO_COLOR": "1", "COLUMNS": "20"},
+        tty=True,
+    )
+    assert result.exit_code == 0, result.stderr
+    assert any(line.strip() == NEW_KEY for line in result.stdout.splitlines())
+
+
+def test_terminal_view_is_colored_only_when_color_is_on(httpx_mock: HTTPXMock) -> None:
+    httpx_mock.add_response(method="POST", url=ROTATE_URL, json=ROTATION)
+    result = run_cli(
+        ["sources", "rotate", "src_1", "--yes"],
+        env={**token_env(), "FORCE_COLOR": "1", "TERM": "xterm-256color"},
+        tty=True,
+    )
+    assert result.exit_code == 0, result.stderr
+    assert "\x1b[" in result.stdout
+    assert NEW_KEY in result.stdout
+
+
+def test_terminal_view_neutralises_control_characters_from_the_service(
+    httpx_mock: HTTPXMock,
+) -> None:
+    hostile = {**ROTATION, "source": {**SOURCE, "name": "evil\x1b]0;pwned\x07name"}}
+    httpx_mock.add_response(method="POST", url=ROTATE_URL, json=hostile)
+    result = run_cli(
+        ["sources", "rotate", "src_1", "--yes"], env={**token_env(), "NO_COLOR": "1"}, tty=True
+    )
+    assert result.exit_code == 0, result.stderr
+    assert "\x1b" not in result.stdout
+    assert "\x07" not in result.stdout
+
+
+def test_value_output_with_columns_prints_the_key(httpx_mock: HTTPXMock) -> None:
+    httpx_mock.add_response(method="POST", url=ROTATE_URL, json=ROTATION)
+    result = run_cli(
+        ["sources", "rotate", "src_1", "--yes", "-o", "value", "--columns", "source.id,secret"],
+        env=token_env(),
+    )
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == f"src_1\t{NEW_KEY}\n"
+
+
+def test_debug_trace_never_shows_the_new_key(httpx_mock: HTTPXMock) -> None:
+    httpx_mock.add_response(method="POST", url=ROTATE_URL, json=ROTATION)
+    result = run_cli(["--debug", "sources", "rotate", "src_1", "--yes"], env=token_env())
+    assert result.exit_code == 0, result.stderr
+    assert "> POST" in result.stderr
+    assert "< 200" in result.stderr
+    assert NEW_KEY not in result.stderr
+    assert ORG_KEY not in result.stderr
+    assert json.loads(result.stdout)["secret"] == NEW_KEY
+
+
+def test_an_answer_without_a_key_is_exit_8_and_its_body_is_kept(httpx_mock: HTTPXMock) -> None:
+    raw = b"<html>rotated: src_only_copy_0123456789abcdef</html>"
+    httpx_mock.add_response(
+        method="POST", url=ROTATE_URL, content=raw, headers={"Content-Type": "text/html"}
+    )
+    result = run_cli(["sources", "rotate", "src_1", "--yes"], env=token_env())
+    assert result.exit_code == 8
+    assert result.stdout == ""
+    assert "without a new key" in result.stderr
+    assert "src_only_copy" not in result.stderr
+    (kept,) = recovery_files()
+    assert kept.read_bytes() == raw
+    assert mode_of(kept) == 0o600
+    assert str(kept) in result.stderr
+
+
+# -- rotate: --secret-file ----------------------------------------------------------------
+
+
+def test_secret_file_is_0600_and_holds_the_key(httpx_mock: HTTPXMock, out_dir: Path) -> None:
+    httpx_mock.add_response(method="POST", url=ROTATE_URL, json=ROTATION)
+    target = out_dir / "intake.key"
+    result = run_cli(
+        ["sources", "rotate", "src_1", "--yes", "--secret-file", str(target)], env=token_env()
+    )
+    assert result.exit_code == 0, result.stderr
+    assert target.read_text(encoding="utf-8") == NEW_KEY + "\n"
+    assert mode_of(target) == 0o600
+    assert f"saved the new key to {target} (0600)" in result.stderr
+    # No temporary file left beside it.
+    assert [p.name for p in out_dir.iterdir()] == ["intake.key"]
+
+
+def test_secret_file_replaces_an_existing_file_atomically(
+    httpx_mock: HTTPXMock, tmp_path: Path
+) -> None:
+    httpx_mock.add_response(method="POST", url=ROTATE_URL, json=ROTATION)
+    target = tmp_path / "intake.key"
+    target.write_text("old key\n", encoding="utf-8")
+    target.chmod(0o644)
+    old_inode = target.stat().st_ino
+    result = run_cli(
+        ["sources", "rotate", "src_1", "--yes", "--secret-file", str(target)], env=token_env()
+    )
+    assert result.exit_code == 0, result.stderr
+    assert target.read_text(encoding="utf-8") == NEW_KEY + "\n"
+    assert mode_of(target) == 0o600
+    # A new file renamed into place, not the old one rewritten (readers never see half).
+    assert target.stat().st_ino != old_inode
+
+
+class RecordingStdout(io.StringIO):
+    """Remembers what the secret file held when the first output was written."""
+
+    def __init__(self, watched: Path) -> None:
+        super().__init__()
+        self.watched = watched
+        self.file_at_first_write: str | None = None
+        self.written = False
+
+    def write(self, text: str) -> int:
+        if not self.written:
+            self.written = True
+            exists = self.watched.exists()
+            self.file_at_first_write = self.watched.read_text("utf-8") if exists else None
+        return super().write(text)
+
+
+def run_with_stdout(args: list[str], stdout: io.StringIO, env: dict[str, str]) -> tuple[int, str]:
+    merged = {**os.environ, **env}
+    ios = IOStreams(
+        stdin=io.StringIO(""),
+        stdout=stdout,
+        stderr=io.StringIO(),
+        stdin_is_tty=False,
+        stdout_is_tty=False,
+        stderr_is_tty=False,
+        env=merged,
+    )
+    code = invoke(args, ios=ios, env=merged, clock=FakeClock())
+    return code, ios.stderr.getvalue()  # type: ignore[attr-defined]
+
+
+def test_secret_file_is_written_before_anything_is_printed(
+    httpx_mock: HTTPXMock, tmp_path: Path
+) -> None:
+    httpx_mock.add_response(method="POST", url=ROTATE_URL, json=ROTATION)
+    target = tmp_path / "intake.key"
+    stdout = RecordingStdout(target)
+    code, stderr = run_with_stdout(
+        ["sources", "rotate", "src_1", "--yes", "--secret-file", str(target)], stdout, token_env()
+    )
+    assert code == 0, stderr
+    assert stdout.written
+    assert stdout.file_at_first_write == NEW_KEY + "\n"
+
+
+def test_secret_file_through_a_symlink_is_refused_before_sending(
+    httpx_mock: HTTPXMock, tmp_path: Path
+) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.write_text("not yours\n", encoding="utf-8")
+    link = tmp_path / "intake.key"
+    link.symlink_to(elsewhere)
+    result = run_cli(
+        ["sources", "rotate", "src_1", "--yes", "--secret-file", str(link)], env=token_env()
+    )
+    assert result.exit_code == 2
+    assert "symbolic link" in result.stderr
+    assert httpx_mock.get_requests() == []
+    assert elsewhere.read_text(encoding="utf-8") == "not yours\n"
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda d: str(d / "missing-dir" / "key"), "does not exist"),
+        (lambda d: str(d), "is not a regular file"),
+        (lambda d: "", "needs a file path"),
+    ],
+)
+def test_bad_secret_file_paths_are_exit_2_before_sending(
+    httpx_mock: HTTPXMock, tmp_path: Path, make: Any, message: str
+) -> None:
+    result = run_cli(
+        ["sources", "rotate", "src_1", "--yes", "--secret-file", make(tmp_path)], env=token_env()
+    )
+    assert result.exit_code == 2
+    assert message in result.stderr
+    assert httpx_mock.get_requests() == []
+
+
+def test_an_unwritable_secret_file_directory_is_exit_2_before_sending(
+    httpx_mock: HTTPXMock, tmp_path: Path
+) -> None:
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    # root writes into a read-only directory; /proc refuses new files even to root.
+    target = Path("/proc/leadctl-key") if os.geteuid() == 0 else locked / "key"
+    if os.geteuid() == 0 and not Path("/proc/self").is_dir():
+        pytest.skip("needs /proc when running as root")
+    try:
+        result = run_cli(
+            ["sources", "rotate", "src_1", "--yes", "--secret-file", str(target)],
+            env=token_env(),
+        )
+    finally:
+        locked.chmod(0o700)
+    assert result.exit_code == 2
+    assert "cannot write" in result.stderr
+    assert httpx_mock.get_requests() == []
+
+
+def test_a_failed_request_leaves_no_temporary_file(httpx_mock: HTTPXMock, out_dir: Path) -> None:
+    httpx_mock.add_response(method="POST", url=ROTATE_URL, status_code=404)
+    target = out_dir / "intake.key"
+    result = run_cli(
+        ["sources", "rotate", "src_1", "--yes", "--secret-file", str(target)], env=token_env()
+    )
+    assert result.exit_code == 5
+    assert list(out_dir.iterdir()) == []
+
+
+# -- rotate: --save-profile ---------------------------------------------------------------
+
+
+def test_save_profile_stores_the_key_in_the_keyring_and_the_profile_works_for_intake(
+    httpx_mock: HTTPXMock, memory_keyring: DictKeyring
+) -> None:
+    httpx_mock.add_response(method="POST", url=ROTATE_URL, json=ROTATION)
+    result = run_cli(
+        ["sources", "rotate", "src_1", "--yes", "--save-profile", "intake"], env=token_env()
+    )
+    assert result.exit_code == 0, result.stderr
+    assert memory_keyring.store[("leadctl", "intake")] == NEW_KEY
+    profile = load_config(os.environ).profiles["intake"]
+    assert profile == {
+        "base_url": BASE_URL,
+        "credential_store": "keyring",
+        "credential_kind": "source",
+    }
+    assert "saved the new key as profile intake's source key" in result.stderr
+    assert recovery_files() == []
+
+    # The intake scripts' profile now sends the new key to POST /leads.
+    httpx_mock.add_response(method="POST", url=f"{BASE_URL}/leads", status_code=201, json={})
+    intake = run_cli(["-p", "intake", "api", "POST", "/leads", "-f", "firstName=Ada"])
+    assert intake.exit_code == 0, intake.stderr
+    lead_request = httpx_mock.get_requests()[-1]
+    assert lead_request.headers["Authorization"] == f"Bearer {NEW_KEY}"
+
+
+def test_save_profile_updates_an_existing_source_profile_keeping_its_other_settings(
+    httpx_mock: HTTPXMock, memory_keyring: DictKeyring
+) -> None:
+    memory_keyring.store[("leadctl", "intake")] = OLD_SOURCE_KEY
+    config_dir = Path(os.environ["LEADCTL_CONFIG_DIR"])
+    config_dir.mkdir(parents=True)
+    (config_dir / "config.toml").write_text(
+        '[profiles.intake]\nbase_url = "https://old.example.test"\nregion = "US"\n'
+        'credential_store = "keyring"\ncredential_kind = "source"\n',
+        encoding="utf-8",
+    )
+    httpx_mock.add_response(method="POST", url=ROTATE_URL, json=ROTATION)
+    result = run_cli(
+        ["sources", "rotate", "src_1", "--yes", "--save-profile", "intake"], env=token_env()
+    )
+    assert result.exit_code == 0, result.stderr
+    assert memory_keyring.store[("leadctl", "intake")] == NEW_KEY
+    assert load_config(os.environ).profiles["intake"] == {
+        "base_url": BASE_URL,
+        "region": "US",
+        "credential_store": "keyring",
+        "credential_kind": "source",
+    }
+
+
+def test_save_profile_keeps_a_file_store_profile_in_its_file(httpx_mock: HTTPXMock) -> None:
+    config_dir = Path(os.environ["LEADCTL_CONFIG_DIR"])
+    config_dir.mkdir(parents=True)
+    (config_dir / "config.toml").write_text(
+        f'[profiles.intake]\nbase_url = "{BASE_URL}"\n'
+        'credential_store = "file"\ncredential_kind = "source"\n',
+        encoding="utf-8",
+    )
+    httpx_mock.add_response(method="POST", url=ROTATE_URL, json=ROTATION)
+    result = run_cli(
+        ["sources", "rotate", "src_1", "--yes", "--save-profile", "intake"], env=token_env()
+    )
+    assert result.exit_code == 0, result.stderr
+    stored = config_dir / "credentials" / "intake"
+    assert stored.read_text(encoding="utf-8") == NEW_KEY + "\n"
+    assert mode_of(stored) == 0o600
+    assert "stored unencrypted" in result.stderr
+    assert load_config(os.environ).profiles["intake"]["credential_store"] == "file"
+
+
+def test_save_profile_without_a_keyring_keeps_the_key_in_a_recovery_file(
+    httpx_mock: HTTPXMock,
+) -> None:
+    # tests/conftest.py selects keyring's fail backend: no keyring on this "host".
+    httpx_mock.add_response(method="POST", url=ROTATE_URL, json=ROTATION)
+    result = run_cli(
+        ["sources", "rotate", "src_1", "--yes", "--save-profile", "intake"], env=token_env()
+    )
+    assert result.exit_code == 1
+    (kept,) = recovery_files()
+    assert kept.name == "src_1-20261121T120000Z.secret"
+    assert kept.read_text(encoding="utf-8") == NEW_KEY + "\n"
+    assert mode_of(kept) == 0o600
+    assert mode_of(kept.parent) == 0o700
+    assert f"the new key was kept in {kept} (0600)" in result.stderr
+    assert "could not save it for profile intake" in result.stderr
+    assert "keyring" in result.stderr
+    assert f"auth login --base-url {BASE_URL} --kind source --with-token < {kept}" in result.stderr
+    assert NEW_KEY not in result.stderr
+    # The key was still printed, and no half-made profile was left behind.
+    assert json.loads(result.stdout)["secret"] == NEW_KEY
+    assert "intake" not in load_config(os.environ).profiles
+
+
+def test_when_no_recovery_file_can_be_made_the_printed_key_is_the_copy(
+    httpx_mock: HTTPXMock, tmp_path: Path
+) -> None:
+    blocker = tmp_path / "not-a-dir"
+    blocker.write_text("", encoding="utf-8")
+    httpx_mock.add_response(method="POST", url=ROTATE_URL, json=ROTATION)
+    result = run_cli(
+        ["sources", "rotate", "src_1", "--yes", "--save-profile", "intake"],
+        env={**token_env(), "LEADCTL_DATA_DIR": str(blocker / "data")},
+    )
+    assert result.exit_code == 1
+    assert json.loads(result.stdout)["secret"] == NEW_KEY
+    assert "could not keep the new key in a recovery file" in result.stderr
+    assert "the new key is in the output above only" in result.stderr
+    assert NEW_KEY not in result.stderr
+
+
+def test_save_profile_failure_with_a_secret_file_needs_no_recovery_file(
+    httpx_mock: HTTPXMock, tmp_path: Path
+) -> None:
+    httpx_mock.add_response(method="POST", url=ROTATE_URL, json=ROTATION)
+    target = tmp_path / "intake.key"
+    result = run_cli(
+        [
+            "sources",
+            "rotate",
+            "src_1",
+            "--yes",
+            "--secret-file",
+            str(target),
+            "--save-profile",
+            "intake",
+        ],
+        env=token_env(),
+    )
+    assert result.exit_code == 1
+    assert target.read_text(encoding="utf-8") == NEW_KEY + "\n"
+    assert recovery_files() == []
+    assert f"the new key is in {target}" in result.stderr
+    assert f"--with-token < {target}" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("work", "holds an org credential"),
+        ("sandbox", "reserved for the embedded sandbox"),
+        ("bad name!", "invalid profile name"),
+    ],
+)
+def test_save_profile_refusals_happen_before_sending(
+    httpx_mock: HTTPXMock, name: str, message: str
+) -> None:
+    config_dir = Path(os.environ["LEADCTL_CONFIG_DIR"])
+    config_dir.mkdir(parents=True)
+    (config_dir / "config.toml").write_text(
+        f'[profiles.work]\nbase_url = "{BASE_URL}"\n'
+        'credential_store = "keyring"\ncredential_kind = "org"\n',
+        encoding="utf-8",
+    )
+    result = run_cli(
+        ["sources", "rotate", "src_1", "--yes", "--save-profile", name], env=token_env()
+    )
+    assert result.exit_code == 2
+    assert message in result.stderr
+    assert httpx_mock.get_requests() == []
+
+
+# -- rotate: printing fails, Ctrl-C -------------------------------------------------------
+
+
+class ClosedPipe(io.StringIO):
+    def write(self, text: str) -> int:
+        raise BrokenPipeError(32, "Broken pipe")
+
+
+def test_a_closed_stdout_keeps_the_key_in_a_recovery_file_and_exits_1(
+    httpx_mock: HTTPXMock,
+) -> None:
+    httpx_mock.add_response(method="POST", url=ROTATE_URL, json=ROTATION)
+    code, stderr = run_with_stdout(
+        ["sources", "rotate", "src_1", "--yes", "--secret-only"], ClosedPipe(), token_env()
+    )
+    assert code == 1
+    (kept,) = recovery_files()
+    assert kept.read_text(encoding="utf-8") == NEW_KEY + "\n"
+    assert mode_of(kept) == 0o600
+    assert str(kept) in stderr
+    assert "could not print the new key" in stderr
+    assert NEW_KEY not in stderr
+
+
+def test_a_closed_stdout_after_the_key_was_saved_ends_quietly(
+    httpx_mock: HTTPXMock, tmp_path: Path
+) -> None:
+    httpx_mock.add_response(method="POST", url=ROTATE_URL, json=ROTATION)
+    target = tmp_path / "intake.key"
+    code, stderr = run_with_stdout(
+        ["sources", "rotate", "src_1", "--yes", "--secret-file", str(target)],
+        ClosedPipe(),
+        token_env(),
+    )
+    assert code == 0, stderr
+    assert target.read_text(encoding="utf-8") == NEW_KEY + "\n"
+    assert recovery_files() == []
+
+
+def test_ctrl_c_while_the_request_is_in_flight_does_not_lose_the_key(
+    httpx_mock: HTTPXMock,
+) -> None:
+    def answer_after_ctrl_c(request: httpx.Request) -> httpx.Response:
+        os.kill(os.getpid(), signal.SIGINT)
+        return httpx.Response(200, json=ROTATION)
+
+    httpx_mock.add_callback(answer_after_ctrl_c, method="POST", url=ROTATE_URL)
+    before = signal.getsignal(signal.SIGINT)
+    result = run_cli(["sources", "rotate", "src_1", "--yes", "--secret-only"], env=token_env())
+    assert result.exit_code == 130
+    assert result.stdout == NEW_KEY + "\n"
+    # The previous handler is back: Ctrl-C works normally again.
+    assert signal.getsignal(signal.SIGINT) is before

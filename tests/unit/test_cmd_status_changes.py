@@ -1,0 +1,478 @@
+"""``leadctl status-changes update`` and ``delete``, in process against pytest-httpx stubs."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from pytest_httpx import HTTPXMock
+
+from tests.support.cli import BASE_URL, ORG_KEY, run_cli, token_env
+
+CHANGE_URL = f"{BASE_URL}/lead-status-changes/chg_1"
+
+ENTRY = {
+    "id": "chg_1",
+    "leadId": "lead_1",
+    "leadName": "Ada Lovelace",
+    "type": "Call",
+    "outcome": "Appointment set",
+    "category": "Qualified",
+    "notes": "wants a quote",
+    "reason": None,
+    "followUpStatus": "Scheduled",
+    "callbackAt": "2026-11-21T14:00:00.000Z",
+    "taskDueAt": None,
+    "appointmentStartAt": "2026-11-23T15:00:00.000Z",
+    "appointmentEndAt": "2026-11-23T15:30:00.000Z",
+    "appointmentNotes": None,
+    "changeSource": "API",
+    "updatedAt": "2026-11-21T12:00:00.000Z",
+    "futureField": [1, 2],
+}
+
+
+def sent_json(request: httpx.Request) -> Any:
+    return json.loads(request.content)
+
+
+def write_profile(text: str) -> None:
+    config_dir = Path(os.environ["LEADCTL_CONFIG_DIR"])
+    config_dir.mkdir(parents=True, exist_ok=True)
+    (config_dir / "config.toml").write_text(text, encoding="utf-8")
+
+
+# -- update: the request ------------------------------------------------------------------
+
+
+def test_update_sends_every_field_flag(httpx_mock: HTTPXMock) -> None:
+    httpx_mock.add_response(method="PUT", url=CHANGE_URL, json=ENTRY)
+    result = run_cli(
+        [
+            "status-changes",
+            "update",
+            "chg_1",
+            "--type",
+            "Call",
+            "--outcome",
+            "Appointment set",
+            "--category",
+            "qualified",
+            "--notes",
+            "wants a quote",
+            "--reason",
+            "asked for it",
+            "--follow-up-status",
+            "Scheduled",
+            "--callback-at",
+            "2026-11-21T14:00:00Z",
+            "--task-due-at",
+            "2026-11-22T09:00:00+01:00",
+            "--appointment-start-at",
+            "2026-11-23T10:00:00-05:00",
+            "--appointment-end-at",
+            "2026-11-23T15:30:00.250Z",
+            "--appointment-notes",
+            "bring samples",
+        ],
+        env=token_env(),
+    )
+    assert result.exit_code == 0, result.stderr
+    request = httpx_mock.get_request()
+    assert request is not None
+    assert request.method == "PUT"
+    assert request.url == CHANGE_URL
+    assert request.headers["Authorization"] == f"Bearer {ORG_KEY}"
+    assert request.headers["Content-Type"] == "application/json"
+    assert sent_json(request) == {
+        "type": "Call",
+        "outcome": "Appointment set",
+        "category": "Qualified",
+        "notes": "wants a quote",
+        "reason": "asked for it",
+        "followUpStatus": "Scheduled",
+        "appointmentNotes": "bring samples",
+        "callbackAt": "2026-11-21T14:00:00Z",
+        "taskDueAt": "2026-11-22T08:00:00Z",
+        "appointmentStartAt": "2026-11-23T15:00:00Z",
+        "appointmentEndAt": "2026-11-23T15:30:00.250Z",
+    }
+    assert json.loads(result.stdout) == ENTRY
+
+
+def test_update_sends_only_what_was_given(httpx_mock: HTTPXMock) -> None:
+    httpx_mock.add_response(method="PUT", url=CHANGE_URL, json=ENTRY)
+    result = run_cli(["status-changes", "update", "chg_1", "--notes", ""], env=token_env())
+    assert result.exit_code == 0, result.stderr
+    request = httpx_mock.get_request()
+    assert request is not None
+    assert sent_json(request) == {"notes": ""}
+
+
+@pytest.mark.parametrize(
+    ("given", "sent"),
+    [
+        ("open", "Open"),
+        ("QUALIFIED", "Qualified"),
+        ("Converted", "Converted"),
+        ("lOsT", "Lost"),
+        ("invalid", "Invalid"),
+        (" duplicate ", "Duplicate"),
+    ],
+)
+def test_categories_are_accepted_in_any_case_and_sent_canonically(
+    httpx_mock: HTTPXMock, given: str, sent: str
+) -> None:
+    httpx_mock.add_response(method="PUT", url=CHANGE_URL, json=ENTRY)
+    result = run_cli(["status-changes", "update", "chg_1", "--category", given], env=token_env())
+    assert result.exit_code == 0, result.stderr
+    request = httpx_mock.get_request()
+    assert request is not None
+    assert sent_json(request) == {"category": sent}
+
+
+def test_flags_are_merged_over_data_and_data_can_clear_fields(httpx_mock: HTTPXMock) -> None:
+    httpx_mock.add_response(method="PUT", url=CHANGE_URL, json=ENTRY)
+    data = {"callbackAt": None, "notes": "from data", "outcome": "from data", "custom": 1}
+    result = run_cli(
+        ["status-changes", "update", "chg_1", "--data", json.dumps(data), "--outcome", "Won"],
+        env=token_env(),
+    )
+    assert result.exit_code == 0, result.stderr
+    request = httpx_mock.get_request()
+    assert request is not None
+    assert sent_json(request) == {
+        "callbackAt": None,
+        "notes": "from data",
+        "outcome": "Won",
+        "custom": 1,
+    }
+
+
+def test_data_from_stdin(httpx_mock: HTTPXMock) -> None:
+    httpx_mock.add_response(method="PUT", url=CHANGE_URL, json=ENTRY)
+    result = run_cli(
+        ["status-changes", "update", "chg_1", "--data", "-"],
+        env=token_env(),
+        stdin='{"reason": "piped"}',
+    )
+    assert result.exit_code == 0, result.stderr
+    request = httpx_mock.get_request()
+    assert request is not None
+    assert sent_json(request) == {"reason": "piped"}
+
+
+# -- update: local times ------------------------------------------------------------------
+
+
+def test_local_times_use_the_profile_timezone(httpx_mock: HTTPXMock) -> None:
+    write_profile(f'[profiles.ops]\nbase_url = "{BASE_URL}"\ntimezone = "America/New_York"\n')
+    httpx_mock.add_response(method="PUT", url=CHANGE_URL, json=ENTRY)
+    result = run_cli(
+        [
+            "-p",
+            "ops",
+            "status-changes",
+            "update",
+            "chg_1",
+            "--callback-at",
+            "2026-11-21T09:00",
+            "--task-due-at",
+            "2026-07-01",
+        ],
+        env={"LEADCTL_TOKEN": ORG_KEY},
+    )
+    assert result.exit_code == 0, result.stderr
+    request = httpx_mock.get_request()
+    assert request is not None
+    assert sent_json(request) == {
+        "callbackAt": "2026-11-21T14:00:00Z",
+        # Midnight, in summer time on that date.
+        "taskDueAt": "2026-07-01T04:00:00Z",
+    }
+
+
+def test_local_times_use_the_system_zone_without_a_profile_timezone(
+    httpx_mock: HTTPXMock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import time
+
+    if not hasattr(time, "tzset"):
+        pytest.skip("needs time.tzset to switch the system zone")
+    monkeypatch.setenv("TZ", "Europe/Berlin")
+    time.tzset()
+    try:
+        httpx_mock.add_response(method="PUT", url=CHANGE_URL, json=ENTRY)
+        result = run_cli(
+            ["status-changes", "update", "chg_1", "--callback-at", "2026-11-21T15:00"],
+            env=token_env(),
+        )
+    finally:
+        monkeypatch.undo()
+        time.tzset()
+    assert result.exit_code == 0, result.stderr
+    request = httpx_mock.get_request()
+    assert request is not None
+    assert sent_json(request) == {"callbackAt": "2026-11-21T14:00:00Z"}
+
+
+def test_the_appointment_may_start_and_end_at_the_same_time(httpx_mock: HTTPXMock) -> None:
+    httpx_mock.add_response(method="PUT", url=CHANGE_URL, json=ENTRY)
+    result = run_cli(
+        [
+            "status-changes",
+            "update",
+            "chg_1",
+            "--appointment-start-at",
+            "2026-11-23T10:00-05:00",
+            "--appointment-end-at",
+            "2026-11-23T15:00Z",
+        ],
+        env=token_env(),
+    )
+    assert result.exit_code == 0, result.stderr
+
+
+# -- update: bad input sends nothing ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ([], "nothing to update"),
+        (["--data", "{}"], "nothing to update"),
+        (["--data", "[]"], "--data must be a JSON object"),
+        (["--data", "nope"], "--data: invalid JSON"),
+        (
+            ["--category", "Won"],
+            "--category 'Won' is not a category",
+        ),
+        (["--callback-at", "tomorrow"], "--callback-at 'tomorrow': expected an ISO 8601"),
+        (["--task-due-at", "2026-02-30"], "--task-due-at '2026-02-30': day is out of range"),
+        (
+            ["--appointment-start-at", "2026-11-21T25:00Z"],
+            "--appointment-start-at '2026-11-21T25:00Z': hour must be in 0..23",
+        ),
+        (
+            ["--appointment-end-at", "2026-11-21T10:00+24:00"],
+            "--appointment-end-at '2026-11-21T10:00+24:00': offset +24:00 is out of range",
+        ),
+        (
+            [
+                "--appointment-start-at",
+                "2026-11-23T15:00Z",
+                "--appointment-end-at",
+                "2026-11-23T09:59-05:00",
+            ],
+            "the appointment ends (2026-11-23T14:59:00Z) before it starts (2026-11-23T15:00:00Z)",
+        ),
+        (
+            [
+                "--data",
+                '{"appointmentStartAt": "2026-11-23T15:00:00Z"}',
+                "--appointment-end-at",
+                "2026-11-23T14:00Z",
+            ],
+            "before it starts",
+        ),
+    ],
+)
+def test_update_bad_input_is_exit_2_and_sends_nothing(
+    httpx_mock: HTTPXMock, args: list[str], message: str
+) -> None:
+    result = run_cli(["status-changes", "update", "chg_1", *args], env=token_env())
+    assert result.exit_code == 2, result.stderr
+    assert message in result.stderr
+    assert result.stdout == ""
+    assert httpx_mock.get_requests() == []
+
+
+def test_a_bad_category_error_lists_the_categories(httpx_mock: HTTPXMock) -> None:
+    result = run_cli(["status-changes", "update", "chg_1", "--category", "won"], env=token_env())
+    assert result.exit_code == 2
+    assert "Open, Qualified, Converted, Lost, Invalid, Duplicate" in result.stderr
+    assert httpx_mock.get_requests() == []
+
+
+def test_a_local_time_the_clocks_skip_is_exit_2(httpx_mock: HTTPXMock) -> None:
+    write_profile(f'[profiles.ops]\nbase_url = "{BASE_URL}"\ntimezone = "America/New_York"\n')
+    result = run_cli(
+        ["-p", "ops", "status-changes", "update", "chg_1", "--callback-at", "2026-03-08T02:30"],
+        env={"LEADCTL_TOKEN": ORG_KEY},
+    )
+    assert result.exit_code == 2
+    assert "does not exist in America/New_York" in result.stderr
+    assert httpx_mock.get_requests() == []
+
+
+def test_update_with_a_source_key_is_exit_4_before_sending(httpx_mock: HTTPXMock) -> None:
+    result = run_cli(
+        ["status-changes", "update", "chg_1", "--notes", "x"],
+        env=token_env("src_live_abcdefghijklmnop"),
+    )
+    assert result.exit_code == 4
+    assert httpx_mock.get_requests() == []
+
+
+# -- update: answers and output -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(("status", "exit_code"), [(400, 6), (401, 3), (403, 4), (404, 5)])
+def test_update_error_statuses(httpx_mock: HTTPXMock, status: int, exit_code: int) -> None:
+    httpx_mock.add_response(
+        method="PUT",
+        url=CHANGE_URL,
+        status_code=status,
+        json={"title": "Problem", "status": status, "errors": {"category": ["bad"]}},
+        headers={"Content-Type": "application/problem+json"},
+    )
+    result = run_cli(["status-changes", "update", "chg_1", "--notes", "x"], env=token_env())
+    assert result.exit_code == exit_code
+    assert result.stdout == ""
+    assert "category: bad" in result.stderr
+
+
+def test_update_is_retried_as_a_put(httpx_mock: HTTPXMock) -> None:
+    httpx_mock.add_response(method="PUT", url=CHANGE_URL, status_code=503)
+    httpx_mock.add_response(method="PUT", url=CHANGE_URL, json=ENTRY)
+    result = run_cli(["status-changes", "update", "chg_1", "--notes", "x"], env=token_env())
+    assert result.exit_code == 0, result.stderr
+    assert len(httpx_mock.get_requests()) == 2
+
+
+def test_update_on_a_terminal_shows_the_entry(httpx_mock: HTTPXMock) -> None:
+    httpx_mock.add_response(method="PUT", url=CHANGE_URL, json=ENTRY)
+    result = run_cli(
+        ["status-changes", "update", "chg_1", "--category", "qualified"],
+        env={**token_env(), "NO_COLOR": "1"},
+        tty=True,
+    )
+    assert result.exit_code == 0, result.stderr
+    for expected in (
+        "chg_1",
+        "lead_1",
+        "Ada Lovelace",
+        "Qualified",
+        "Appointment set",
+        "2026-11-21 14:00 UTC",
+        "2026-11-23 15:30 UTC",
+    ):
+        assert expected in result.stdout
+    assert "\x1b[" not in result.stdout
+
+
+def test_update_csv(httpx_mock: HTTPXMock) -> None:
+    httpx_mock.add_response(method="PUT", url=CHANGE_URL, json=ENTRY)
+    result = run_cli(
+        [
+            "status-changes",
+            "update",
+            "chg_1",
+            "--notes",
+            "x",
+            "-o",
+            "csv",
+            "--columns",
+            "id,category,callbackAt",
+        ],
+        env=token_env(),
+    )
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines() == [
+        "id,category,callbackAt",
+        "chg_1,Qualified,2026-11-21T14:00:00.000Z",
+    ]
+
+
+# -- delete -------------------------------------------------------------------------------
+
+
+def test_delete_with_yes_sends_delete_and_confirms_on_stderr(httpx_mock: HTTPXMock) -> None:
+    httpx_mock.add_response(method="DELETE", url=CHANGE_URL, status_code=204)
+    result = run_cli(["status-changes", "delete", "chg_1", "--yes"], env=token_env())
+    assert result.exit_code == 0, result.stderr
+    request = httpx_mock.get_request()
+    assert request is not None
+    assert request.method == "DELETE"
+    assert request.url == CHANGE_URL
+    assert request.content == b""
+    assert request.headers["Authorization"] == f"Bearer {ORG_KEY}"
+    assert result.stdout == ""
+    assert result.stderr == "deleted status change chg_1\n"
+
+
+def test_delete_quiet_prints_nothing(httpx_mock: HTTPXMock) -> None:
+    httpx_mock.add_response(method="DELETE", url=CHANGE_URL, status_code=204)
+    result = run_cli(["status-changes", "delete", "chg_1", "--yes", "-q"], env=token_env())
+    assert result.exit_code == 0
+    assert result.stdout == result.stderr == ""
+
+
+def test_delete_without_a_terminal_needs_yes(httpx_mock: HTTPXMock) -> None:
+    result = run_cli(["status-changes", "delete", "chg_1"], env=token_env())
+    assert result.exit_code == 2
+    assert "confirmation needed" in result.stderr
+    assert httpx_mock.get_requests() == []
+
+
+def test_delete_asks_on_a_terminal(httpx_mock: HTTPXMock) -> None:
+    httpx_mock.add_response(method="DELETE", url=CHANGE_URL, status_code=204)
+    result = run_cli(["status-changes", "delete", "chg_1"], env=token_env(), tty=True, stdin="y\n")
+    assert result.exit_code == 0, result.stderr
+    assert "Delete status change chg_1? [y/N]" in result.stderr
+    assert "deleted status change chg_1" in result.stderr
+    assert result.stdout == ""
+
+
+def test_delete_declined_is_exit_10_and_sends_nothing(httpx_mock: HTTPXMock) -> None:
+    result = run_cli(["status-changes", "delete", "chg_1"], env=token_env(), tty=True, stdin="n\n")
+    assert result.exit_code == 10
+    assert httpx_mock.get_requests() == []
+
+
+def test_delete_dry_run_does_not_prompt(httpx_mock: HTTPXMock) -> None:
+    result = run_cli(["--dry-run", "status-changes", "delete", "chg_1"], env=token_env())
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.startswith("curl")
+    assert "-X DELETE" in result.stdout
+    assert httpx_mock.get_requests() == []
+
+
+def test_delete_not_found_is_exit_5(httpx_mock: HTTPXMock) -> None:
+    httpx_mock.add_response(
+        method="DELETE",
+        url=CHANGE_URL,
+        status_code=404,
+        json={"title": "Not Found", "status": 404, "detail": "No lead status change 'chg_1'."},
+        headers={"Content-Type": "application/problem+json"},
+    )
+    result = run_cli(["status-changes", "delete", "chg_1", "--yes"], env=token_env())
+    assert result.exit_code == 5
+    assert "error: 404 Not Found" in result.stderr
+    assert "deleted" not in result.stderr
+
+
+def test_delete_is_retried_after_a_5xx(httpx_mock: HTTPXMock) -> None:
+    httpx_mock.add_response(method="DELETE", url=CHANGE_URL, status_code=502)
+    httpx_mock.add_response(method="DELETE", url=CHANGE_URL, status_code=204)
+    result = run_cli(["status-changes", "delete", "chg_1", "--yes"], env=token_env())
+    assert result.exit_code == 0, result.stderr
+    assert len(httpx_mock.get_requests()) == 2
+
+
+def test_delete_prints_a_json_body_under_json_output(httpx_mock: HTTPXMock) -> None:
+    body = {"id": "chg_1", "deleted": True}
+    httpx_mock.add_response(method="DELETE", url=CHANGE_URL, status_code=200, json=body)
+    httpx_mock.add_response(method="DELETE", url=CHANGE_URL, status_code=200, json=body)
+    as_json = run_cli(["status-changes", "delete", "chg_1", "--yes", "-o", "json"], env=token_env())
+    as_table = run_cli(
+        ["status-changes", "delete", "chg_1", "--yes", "-o", "table"], env=token_env()
+    )
+    assert as_json.exit_code == 0, as_json.stderr
+    assert json.loads(as_json.stdout) == body
+    assert as_table.exit_code == 0, as_table.stderr
+    assert as_table.stdout == ""
