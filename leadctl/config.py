@@ -49,6 +49,8 @@ PROFILE_KEYS: Mapping[str, str] = {
     "phone_status_window_days_param": "query name of the window in days for `numbers status`",
     "phone_status_start_param": "query name of the start date for `numbers status`",
     "phone_status_end_param": "query name of the end date for `numbers status`",
+    "order_direction_key": "orderBy property carrying the sort direction of "
+    "`leads list --order-by -FIELD` (assumed: direction)",
 }
 CREDENTIAL_STORES = ("keyring", "file")
 CREDENTIAL_KINDS = ("org", "user", "source")
@@ -200,6 +202,7 @@ _PARSERS: dict[str, Callable[[str], Any]] = {
     "phone_status_window_days_param": _query_name_parser("phone_status_window_days_param"),
     "phone_status_start_param": _query_name_parser("phone_status_start_param"),
     "phone_status_end_param": _query_name_parser("phone_status_end_param"),
+    "order_direction_key": _query_name_parser("order_direction_key"),
 }
 
 

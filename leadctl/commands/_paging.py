@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -42,8 +42,14 @@ def print_paged(
     cursor: str | None,
     count: bool = False,
     path_params: Mapping[str, str] | None = None,
+    table_view: Callable[[Iterable[Any]], Iterable[Any]] | None = None,
+    table_columns: Sequence[Column] | None = None,
 ) -> None:
-    """Send a RequestDataOptions query and print its items (or its total count)."""
+    """Send a RequestDataOptions query and print its items (or its total count).
+
+    ``table_view`` reshapes items for the default table only (never for json or csv,
+    which carry the service's items unchanged), shown with ``table_columns``.
+    """
     from leadctl.errors import BadResponse
     from leadctl.output import emit_list
     from leadctl.paging import Pager, PageRequest
@@ -59,7 +65,11 @@ def print_paged(
         ctx.ios.stdout.write(f"{pager.total_count}\n")
         return
     pager = Pager(client, op, body, request, path_params=path_params)
-    emit_list(ctx, pager, columns=columns, footer=lambda: _next_page_hint(pager))
+    items: Iterable[Any] = pager
+    if table_view is not None and ctx.output_format == "table" and not ctx.options.columns:
+        items = table_view(pager)
+        columns = table_columns or columns
+    emit_list(ctx, items, columns=columns, footer=lambda: _next_page_hint(pager))
     if pager.interrupted:
         raise pager.interruption_error()
 

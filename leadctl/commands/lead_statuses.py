@@ -1,0 +1,74 @@
+"""``leadctl lead-statuses``: the organization's lead statuses."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import typer
+
+from leadctl.commands._common import get_context
+from leadctl.errors import BadResponse
+from leadctl.output.columns import Column
+
+app = typer.Typer(help="List the organization's lead statuses.", no_args_is_help=True)
+
+
+@app.callback()
+def group() -> None:
+    """List the organization's lead statuses."""
+    # A Typer app with one command would otherwise collapse into that command, and
+    # `leadctl GROUP VERB` would stop working.
+
+
+STATUS_COLUMNS = (
+    Column("name"),
+    Column("color", kind="color"),
+    Column("category"),
+    Column("sortOrder", kind="number"),
+    Column("isArchived", kind="bool"),
+    Column("id"),
+)
+# json and ndjson are the service's JSON unchanged, order included; the views for people
+# and spreadsheets follow the display order the statuses define.
+ORDERED_FORMATS = frozenset({"table", "csv", "tsv", "value"})
+
+
+def display_order(statuses: list[Any]) -> list[Any]:
+    """By sortOrder; ties and statuses without one keep the service's order (last)."""
+
+    def key(status: Any) -> tuple[int, int]:
+        order = status.get("sortOrder") if isinstance(status, dict) else None
+        if isinstance(order, int) and not isinstance(order, bool):
+            return (0, order)
+        return (1, 0)
+
+    return sorted(statuses, key=key)
+
+
+@app.command(
+    "list",
+    epilog="Examples:\n\n"
+    "  leadctl lead-statuses list\n\n"
+    "  leadctl lead-statuses list -o value --columns id,name\n\n"
+    "  leadctl lead-statuses list -o json | jq -r '.[] | select(.category==\"Converted\") | .id'",
+)
+def list_(typer_ctx: typer.Context) -> None:
+    """List the organization's lead statuses (GET /lead-statuses), in display order.
+
+    Table, csv, tsv and value views are ordered by sortOrder (ties keep the service's
+    order); -o json and -o ndjson print the service's array exactly as received. On a
+    terminal the color column shows a swatch of the status color; archived statuses read
+    'yes' under isArchived.
+    """
+    ctx = get_context(typer_ctx)
+    from leadctl.operations import OPERATIONS
+    from leadctl.output import emit_list
+
+    statuses = ctx.client().call_json(OPERATIONS["listLeadStatuses"])
+    if not isinstance(statuses, list):
+        raise BadResponse(
+            f"GET /lead-statuses answered with {type(statuses).__name__}, not an array"
+        )
+    if ctx.output_format in ORDERED_FORMATS:
+        statuses = display_order(statuses)
+    emit_list(ctx, statuses, columns=STATUS_COLUMNS)

@@ -1,0 +1,384 @@
+"""``leadctl leads``: list the organization's leads and send new ones to intake."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from leadctl.commands._common import get_context
+from leadctl.commands._paging import (
+    AllOption,
+    CountOption,
+    CursorOption,
+    LimitOption,
+    PageSizeOption,
+    print_paged,
+)
+from leadctl.errors import UsageError
+from leadctl.output.columns import Column
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from typing import TextIO
+
+app = typer.Typer(help="List, create and import leads.", no_args_is_help=True)
+
+# The Lead schema is an assumption of the contract (the reference shows no lead records).
+# The default columns fit a 120-column terminal with whole ids (a narrower table cuts
+# every column); --columns shows any others, e.g. firstName, email, product, tags.
+LEAD_COLUMNS = (
+    Column("id"),
+    Column("lastName"),
+    Column("phone"),
+    Column("state"),
+    Column("status.name"),
+    Column("processingStatus", header="processing"),
+    Column("createdAt", kind="datetime"),
+)
+CREATED_LEAD_COLUMNS = (
+    Column("id"),
+    Column("processingStatus"),
+    Column("processingError"),
+    Column("firstName"),
+    Column("lastName"),
+    Column("phone"),
+    Column("email"),
+    Column("state"),
+    Column("product"),
+    Column("sourceId"),
+    Column("createdAt", kind="datetime"),
+)
+
+# RangeFilter bound names, by the operator a user types.
+RANGE_OPERATORS = {
+    ">": "greaterThan",
+    ">=": "greaterThanOrEqual",
+    "<": "lessThan",
+    "<=": "lessThanOrEqual",
+}
+# The reference shows only `field` on orderBy items; the contract assumes `direction`.
+DEFAULT_ORDER_DIRECTION_KEY = "direction"
+_FIELD_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.]*$")
+
+
+# -- RequestDataOptions from flags ------------------------------------------------------
+
+
+def query_value(raw: str, *, field: str, flag: str, stdin: TextIO | None) -> Any:
+    """A --filter or --range value typed like `api -F`; a JSON string literal ("123")
+    stays a string."""
+    from leadctl.fields import parse_json_text, typed_value
+
+    if len(raw) >= 2 and raw[0] == raw[-1] == '"':
+        return parse_json_text(raw, what=f"{flag} {field}")
+    return typed_value(raw, key=field, stdin=stdin)
+
+
+def parse_filters(raw_filters: Iterable[str], *, stdin: TextIO | None) -> list[dict[str, Any]]:
+    from leadctl.fields import split_field
+
+    filters = []
+    for raw in raw_filters:
+        field, value = split_field(raw, flag="--filter")
+        _check_field_name(field, flag="--filter", raw=raw)
+        typed = query_value(value, field=field, flag="--filter", stdin=stdin)
+        filters.append({"field": field, "value": typed})
+    return filters
+
+
+def _check_field_name(field: str, *, flag: str, raw: str) -> None:
+    if not _FIELD_NAME.match(field):
+        raise UsageError(f"{flag} {raw!r}: {field!r} is not a field name")
+
+
+def parse_range(raw: str) -> tuple[str, str, str]:
+    """``FIELD>=VALUE`` as (field, bound name, raw value); the error names the bad part."""
+    usage = "expected FIELD>=VALUE with one of the operators > >= < <="
+    position = next((i for i, char in enumerate(raw) if char in "<>"), -1)
+    if position < 0:
+        if "=" in raw:
+            raise UsageError(
+                f"--range {raw!r}: '=' alone is not a range operator",
+                hint="use --filter FIELD=VALUE for equality, or one of > >= < <=",
+            )
+        raise UsageError(f"--range {raw!r}: no operator; {usage}")
+    field = raw[:position].strip()
+    operator = raw[position]
+    rest = raw[position + 1 :]
+    if rest.startswith("="):
+        operator += "="
+        rest = rest[1:]
+    if not field:
+        raise UsageError(f"--range {raw!r}: no field name before {operator!r}; {usage}")
+    if field.endswith("="):
+        raise UsageError(f"--range {raw!r}: {'=' + operator!r} is not an operator; {usage}")
+    _check_field_name(field, flag="--range", raw=raw)
+    if rest[:1] in ("<", ">", "="):
+        raise UsageError(f"--range {raw!r}: {operator + rest[0]!r} is not an operator; {usage}")
+    value = rest.strip()
+    if not value:
+        raise UsageError(f"--range {raw!r}: no value after {operator!r}; {usage}")
+    return field, RANGE_OPERATORS[operator], value
+
+
+def parse_ranges(raw_ranges: Iterable[str], *, stdin: TextIO | None) -> list[dict[str, Any]]:
+    """RangeFilter objects, one per field: bounds on the same field merge into one."""
+    by_field: dict[str, dict[str, Any]] = {}
+    for raw in raw_ranges:
+        field, bound, value = parse_range(raw)
+        entry = by_field.setdefault(field, {"field": field})
+        if bound in entry:
+            raise UsageError(f"--range {raw!r}: {field} already has a {bound} bound")
+        entry[bound] = query_value(value, field=field, flag="--range", stdin=stdin)
+    return list(by_field.values())
+
+
+def parse_order_by(raw_fields: Iterable[str], *, direction_key: str) -> list[dict[str, Any]]:
+    order = []
+    for raw in raw_fields:
+        descending = raw.startswith("-")
+        field = raw[1:] if descending else raw
+        _check_field_name(field, flag="--order-by", raw=raw)
+        item: dict[str, Any] = {"field": field}
+        if descending:
+            item[direction_key] = "desc"
+        order.append(item)
+    return order
+
+
+def list_body(
+    *,
+    search: str | None,
+    search_fields: Sequence[str],
+    filters: Sequence[str],
+    ranges: Sequence[str],
+    order_by: Sequence[str],
+    direction_key: str,
+    stdin: TextIO | None,
+) -> dict[str, Any]:
+    """The RequestDataOptions of `leads list`, without paging fields; empty parts are left out."""
+    if search_fields and search is None:
+        raise UsageError("--search-field narrows --search: give --search TEXT too")
+    for field in search_fields:
+        _check_field_name(field, flag="--search-field", raw=field)
+    body: dict[str, Any] = {}
+    if search is not None:
+        body["search"] = search
+    if search_fields:
+        body["searchFields"] = list(search_fields)
+    if filters:
+        body["filters"] = parse_filters(filters, stdin=stdin)
+    if ranges:
+        body["rangeFilters"] = parse_ranges(ranges, stdin=stdin)
+    if order_by:
+        body["orderBy"] = parse_order_by(order_by, direction_key=direction_key)
+    return body
+
+
+@app.command(
+    "list",
+    epilog="Examples:\n\n"
+    "  leadctl leads list --search smith --order-by -createdAt\n\n"
+    "  leadctl leads list --filter state=TX -o csv --columns id,firstName,phone,state > tx.csv\n\n"
+    "  leadctl leads list --range 'createdAt>=2026-11-01' --all -o ndjson | jq -r .phone",
+)
+def list_(
+    typer_ctx: typer.Context,
+    search: Annotated[
+        str | None, typer.Option("--search", metavar="TEXT", help="Full-text search.")
+    ] = None,
+    search_fields: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--search-field",
+            metavar="F",
+            help="Search only this field (repeatable): firstName, lastName, email, phone.",
+        ),
+    ] = None,
+    filters: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--filter",
+            metavar="FIELD=VALUE",
+            help="Keep leads whose FIELD equals VALUE (repeatable). VALUE is typed like "
+            "`api -F`: true/false/null, numbers, JSON arrays (any of); quote it as "
+            "'\"123\"' to keep a number a string.",
+        ),
+    ] = None,
+    ranges: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--range",
+            metavar="'FIELD>=VALUE'",
+            help="Keep leads with FIELD in a range (repeatable; > >= < <=). Bounds on one "
+            "field combine: --range 'createdAt>=2026-01-01' --range 'createdAt<2026-02-01'.",
+        ),
+    ] = None,
+    order_by: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--order-by",
+            metavar="FIELD",
+            help="Sort by FIELD (repeatable). A leading '-' sorts descending; assumed: the "
+            "reference shows only `field`, leadctl sends direction=desc (profile key "
+            "order_direction_key names another property).",
+        ),
+    ] = None,
+    page_size: PageSizeOption = None,
+    limit: LimitOption = None,
+    all_pages: AllOption = False,
+    cursor: CursorOption = None,
+    count: CountOption = False,
+) -> None:
+    """List the organization's leads (POST /leads/all/my), newest first unless sorted.
+
+    Filters, ranges, search and sort go to the service as RequestDataOptions and stay the
+    same on every page. Without --all or --limit one page is printed; on a terminal the
+    footer tells how to get the next one. The table shows id, lastName, phone, state,
+    status.name, processingStatus and createdAt; --columns picks others (firstName, email,
+    product, sourceId, tags...). These lead fields are the contract's assumption: the
+    reference does not show lead records.
+    """
+    ctx = get_context(typer_ctx)
+    if count and (limit is not None or all_pages):
+        raise UsageError("--count prints only the total: it takes no --limit or --all")
+    from leadctl.operations import OPERATIONS
+
+    body = list_body(
+        search=search,
+        search_fields=search_fields or [],
+        filters=filters or [],
+        ranges=ranges or [],
+        order_by=order_by or [],
+        direction_key=_direction_key(ctx.settings.get("order_direction_key")),
+        stdin=ctx.ios.stdin,
+    )
+    print_paged(
+        ctx,
+        OPERATIONS["listMyLeads"],
+        body,
+        columns=LEAD_COLUMNS,
+        page_size=page_size,
+        limit=limit,
+        all_pages=all_pages,
+        cursor=cursor,
+        count=count,
+    )
+
+
+def _direction_key(value: Any) -> str:
+    return value if isinstance(value, str) and value else DEFAULT_ORDER_DIRECTION_KEY
+
+
+# -- create -----------------------------------------------------------------------------
+
+
+def merge_over(base: Mapping[str, Any], top: Mapping[str, Any]) -> dict[str, Any]:
+    """``top`` merged over ``base``: nested objects merge, anything else is replaced."""
+    merged = dict(base)
+    for key, value in top.items():
+        below = merged.get(key)
+        if isinstance(below, Mapping) and isinstance(value, Mapping):
+            merged[key] = merge_over(below, value)
+        else:
+            merged[key] = value
+    return merged
+
+
+def create_body(
+    *, typed_fields: Sequence[str], data: str | None, stdin: TextIO | None, region: Any
+) -> dict[str, Any]:
+    from leadctl.fields import build_fields, load_data_option
+
+    if not typed_fields and data is None:
+        raise UsageError(
+            "nothing to send: give --field KEY=VALUE or --data JSON",
+            hint="for example: leadctl leads create --field phone=+15125550143 --field state=TX",
+        )
+    base: Any = {}
+    if data is not None:
+        base = load_data_option(data, stdin=stdin)
+        if not isinstance(base, dict):
+            raise UsageError(f"--data must be a JSON object, not {_json_kind(base)}")
+    fields = build_fields(typed_fields=typed_fields, stdin=stdin, typed_flag="--field")
+    body = merge_over(base, fields)
+    phone = body.get("phone")
+    # `--field phone=5125550143` is typed as a number; its digits are still the number.
+    if isinstance(phone, int) and not isinstance(phone, bool):
+        phone = str(phone)
+    if isinstance(phone, str):
+        from leadctl.phone import check_region, to_e164
+
+        body["phone"] = to_e164(phone, region=check_region(region), what="phone")
+    return body
+
+
+def _json_kind(value: Any) -> str:
+    if isinstance(value, list):
+        return "an array"
+    if value is None:
+        return "null"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, bool):
+        return "a boolean"
+    return "a number"
+
+
+@app.command(
+    epilog="Examples:\n\n"
+    "  leadctl leads create --field firstName=Ada --field phone=+15125550143 --field state=TX\n\n"
+    "  leadctl leads create --data @lead.json --field 'tags[]=webinar'\n\n"
+    "  jq -c '.lead' form.json | leadctl -p intake leads create --data - -o value --columns id",
+)
+def create(
+    typer_ctx: typer.Context,
+    typed_fields: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--field",
+            metavar="KEY=VALUE",
+            help="A lead field (repeatable), typed like `api -F`: true/false/null, numbers, "
+            "JSON, @FILE; 'tags[]=NAME' appends a tag.",
+        ),
+    ] = None,
+    data: Annotated[
+        str | None,
+        typer.Option(
+            "--data",
+            metavar="JSON|@FILE|-",
+            help="The lead as a JSON object; --field values are merged over it.",
+        ),
+    ] = None,
+) -> None:
+    """Send one lead to intake (POST /leads) and print its id and processingStatus.
+
+    Intake completes later: the answer is the lead with processingStatus Pending, which
+    becomes Accepted or Rejected (see processingError) shortly after; read it back with
+    `leadctl leads list --filter id=ID`. The phone is checked and sent in E.164; numbers
+    without a country code use the profile's region. This is the one command a source-key
+    profile may run. It is not retried after the request was sent (a retry could create
+    the lead twice): if the outcome is unknown, leadctl exits 9 and says what to check.
+    The lead fields (firstName, lastName, email, phone, state, product, sourceId, tags,
+    consentCertificate) are the contract's assumption: the reference does not show them.
+    """
+    ctx = get_context(typer_ctx)
+    body = create_body(
+        typed_fields=typed_fields or [],
+        data=data,
+        stdin=ctx.ios.stdin,
+        region=ctx.settings.get("region"),
+    )
+    from leadctl.operations import OPERATIONS
+    from leadctl.output import emit_object
+
+    lead = ctx.client().call_json(OPERATIONS["createLead"], json_body=body)
+    emit_object(ctx, lead, columns=CREATED_LEAD_COLUMNS)
+    if isinstance(lead, dict) and lead.get("processingStatus") == "Pending" and lead.get("id"):
+        ctx.ios.info(
+            f"intake is processing the lead: check it with "
+            f"`leadctl leads list --filter id={lead['id']}`"
+        )

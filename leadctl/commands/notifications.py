@@ -1,0 +1,126 @@
+"""``leadctl notifications``: announcements for the current user."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING, Any
+
+import typer
+
+from leadctl.commands._common import get_context
+from leadctl.commands._paging import (
+    AllOption,
+    CountOption,
+    CursorOption,
+    LimitOption,
+    PageSizeOption,
+    print_paged,
+)
+from leadctl.errors import UsageError
+from leadctl.output.columns import Column
+
+if TYPE_CHECKING:
+    pass
+
+app = typer.Typer(help="Read announcements.", no_args_is_help=True)
+
+
+@app.callback()
+def group() -> None:
+    """Read announcements."""
+    # A Typer app with one command would otherwise collapse into that command, and
+    # `leadctl GROUP VERB` would stop working.
+
+
+UNREAD_MARK = "●"
+ANNOUNCEMENT_COLUMNS = (
+    Column("name"),
+    Column("message"),
+    Column("createdAt", kind="datetime"),
+    Column("isRead", kind="bool"),
+    Column("id"),
+)
+# The table view's own fields: never part of the service's JSON, so never in -o json.
+_MARK_KEY = "leadctl:unread"
+TABLE_COLUMNS = (
+    Column(_MARK_KEY, header=""),
+    Column("name"),
+    Column("message"),
+    Column("createdAt", kind="datetime"),
+)
+NAME_WIDTH = 32
+DATETIME_WIDTH = len("2026-11-21 14:03 UTC")
+MIN_MESSAGE_WIDTH = 20
+COLUMN_GAP = 2
+
+
+def table_view(items: Iterable[Any], width: int | None) -> Iterator[Any]:
+    """Each announcement as the table shows it: a ● in front when unread, and on a
+    terminal the name and message cut to fit its width, so that no column is squeezed
+    away (the service's text is free-form and often long)."""
+    message_width = None
+    if width is not None:
+        fixed = len(UNREAD_MARK) + NAME_WIDTH + DATETIME_WIDTH + 3 * COLUMN_GAP
+        message_width = max(MIN_MESSAGE_WIDTH, width - fixed)
+    for item in items:
+        if not isinstance(item, dict):
+            yield item
+            continue
+        view = {_MARK_KEY: UNREAD_MARK if item.get("isRead") is False else "", **item}
+        if message_width is not None:
+            view["name"] = _fit(item.get("name"), NAME_WIDTH)
+            view["message"] = _fit(item.get("message"), message_width)
+        yield view
+
+
+def _fit(value: Any, width: int) -> Any:
+    if not isinstance(value, str):
+        return value
+    from rich.text import Text
+
+    text = Text(" ".join(value.split()))
+    text.truncate(width, overflow="ellipsis")
+    return text.plain
+
+
+@app.command(
+    epilog="Examples:\n\n"
+    "  leadctl notifications announcements\n\n"
+    "  leadctl notifications announcements --all -o ndjson | jq -r 'select(.isRead == false)'\n\n"
+    "  leadctl notifications announcements --count",
+)
+def announcements(
+    typer_ctx: typer.Context,
+    page_size: PageSizeOption = None,
+    limit: LimitOption = None,
+    all_pages: AllOption = False,
+    cursor: CursorOption = None,
+    count: CountOption = False,
+) -> None:
+    """List announcements (POST /notifications/announcements), newest first.
+
+    The table marks unread announcements with ● in the first column and cuts long names
+    and messages to the terminal's width; the other formats carry isRead and the full
+    text. Read state is the caller's own (assumed: an organization key reads as the user
+    who owns it). Without --all or --limit one page is printed.
+    """
+    ctx = get_context(typer_ctx)
+    if count and (limit is not None or all_pages):
+        raise UsageError("--count prints only the total: it takes no --limit or --all")
+    from leadctl.operations import OPERATIONS
+
+    width = ctx.ios.terminal_width() if ctx.ios.stdout_is_tty else None
+    print_paged(
+        ctx,
+        OPERATIONS["listAnnouncements"],
+        {},
+        columns=ANNOUNCEMENT_COLUMNS,
+        table_view=lambda items: table_view(items, width),
+        table_columns=TABLE_COLUMNS,
+        page_size=page_size,
+        limit=limit,
+        all_pages=all_pages,
+        cursor=cursor,
+        count=count,
+    )
+

@@ -1,0 +1,97 @@
+"""``leadctl users``: the current user's compliance settings."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import typer
+
+from leadctl.commands._common import get_context
+from leadctl.errors import UsageError
+from leadctl.output.columns import Column
+
+app = typer.Typer(help="Update the current user's compliance settings.", no_args_is_help=True)
+
+
+@app.callback()
+def group() -> None:
+    """Update the current user's compliance settings."""
+    # A Typer app with one command would otherwise collapse into that command, and
+    # `leadctl GROUP VERB` would stop working.
+
+
+USER_COLUMNS = (
+    Column("name"),
+    Column("email"),
+    Column("compliance.acceptedTerms", kind="bool"),
+    Column("compliance.acceptedToSubscription", kind="bool"),
+    Column("compliance.acceptedSms", kind="bool"),
+    Column("compliance.acceptedBaa", kind="bool"),
+    Column("compliance.acceptedEmail", kind="bool"),
+    Column("id"),
+)
+
+
+def _flag(name: str, what: str) -> Any:
+    return typer.Option(f"--{name}/--no-{name}", help=f"Set or clear {what}.", show_default=False)
+
+
+def compliance_body(flags: dict[str, bool | None], source: str | None) -> dict[str, Any]:
+    """Only the flags given: the other compliance fields keep their value (assumed)."""
+    compliance = {name: value for name, value in flags.items() if value is not None}
+    if not compliance:
+        raise UsageError(
+            "nothing to update: give at least one --accepted-X or --no-accepted-X flag",
+            hint="run `leadctl users compliance --help` for the flags",
+        )
+    body: dict[str, Any] = {"compliance": compliance}
+    if source is not None:
+        body["source"] = source
+    return body
+
+
+@app.command(
+    epilog="Examples:\n\n"
+    "  leadctl users compliance --accepted-terms --accepted-sms --source cli\n\n"
+    "  leadctl users compliance --no-accepted-email -o json | jq .compliance",
+)
+def compliance(
+    typer_ctx: typer.Context,
+    accepted_terms: Annotated[bool | None, _flag("accepted-terms", "acceptedTerms")] = None,
+    accepted_to_subscription: Annotated[
+        bool | None, _flag("accepted-to-subscription", "acceptedToSubscription")
+    ] = None,
+    accepted_sms: Annotated[bool | None, _flag("accepted-sms", "acceptedSms")] = None,
+    accepted_baa: Annotated[bool | None, _flag("accepted-baa", "acceptedBaa")] = None,
+    accepted_email: Annotated[bool | None, _flag("accepted-email", "acceptedEmail")] = None,
+    source: Annotated[
+        str | None,
+        typer.Option(
+            "--source",
+            metavar="TEXT",
+            help="Where the update came from, recorded with it (e.g. cli).",
+        ),
+    ] = None,
+) -> None:
+    """Update the current user's compliance settings (PUT /users/compliance).
+
+    Only the flags given are sent; the other settings keep their value (the contract's
+    assumption: the reference does not say how a partial update behaves). With an
+    organization key the user is the key's owner (assumed). Prints the updated user.
+    """
+    ctx = get_context(typer_ctx)
+    body = compliance_body(
+        {
+            "acceptedTerms": accepted_terms,
+            "acceptedToSubscription": accepted_to_subscription,
+            "acceptedSms": accepted_sms,
+            "acceptedBaa": accepted_baa,
+            "acceptedEmail": accepted_email,
+        },
+        source,
+    )
+    from leadctl.operations import OPERATIONS
+    from leadctl.output import emit_object
+
+    user = ctx.client().call_json(OPERATIONS["updateUserCompliance"], json_body=body)
+    emit_object(ctx, user, columns=USER_COLUMNS)

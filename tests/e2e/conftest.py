@@ -1,0 +1,61 @@
+"""End-to-end fixtures: the installed ``leadctl`` against a sandbox over a real 127.0.0.1 socket.
+
+    def test_something(sandbox: SandboxProcess, org_env: dict[str, str], env_for) -> None:
+        result = run_leadctl(["lead-statuses", "list"], env=org_env)
+        refused = run_leadctl(["lead-statuses", "list"], env=env_for(sandbox.credentials.source))
+
+``sandbox`` is one server for the whole session (memory state, seed 7, faults on), so a
+test must not depend on what other tests did to it: create what you check, and filter to
+it. Each test still has its own LEADCTL_CONFIG_DIR and LEADCTL_DATA_DIR (the autouse
+fixture of tests/conftest.py; tests/support/e2e.py passes them on). The environments
+from ``org_env`` and ``env_for`` print LEADCTL_TOKEN as ``<hidden>`` when pytest shows a
+failing test's arguments. Faults added with ``sandbox.add_fault`` are cleared after each test.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+import pytest
+
+from tests.support.sandbox_server import SandboxProcess, sandbox_server
+
+
+@pytest.fixture(scope="session")
+def sandbox() -> Iterator[SandboxProcess]:
+    """The session's sandbox server (tests/support/sandbox_server.py)."""
+    with sandbox_server() as server:
+        yield server
+
+
+class CredentialEnv(dict[str, str]):
+    """Environment variables whose repr hides the credential: pytest prints a failing
+    test's arguments, and a key in test output is a key in CI logs."""
+
+    def __repr__(self) -> str:
+        shown = {k: "<hidden>" if k == "LEADCTL_TOKEN" else v for k, v in self.items()}
+        return f"CredentialEnv({shown!r})"
+
+
+def credential_env(sandbox: SandboxProcess, credential: str) -> CredentialEnv:
+    """LEADCTL_TOKEN and LEADCTL_BASE_URL for running leadctl with ``credential``."""
+    return CredentialEnv(sandbox.env(credential))
+
+
+@pytest.fixture
+def org_env(sandbox: SandboxProcess) -> CredentialEnv:
+    """LEADCTL_TOKEN (the demo organization key) and LEADCTL_BASE_URL; a fresh dict per test."""
+    return credential_env(sandbox, sandbox.credentials.org)
+
+
+@pytest.fixture
+def env_for(sandbox: SandboxProcess) -> Callable[[str], CredentialEnv]:
+    """``env_for(sandbox.credentials.source)``: the environment for another credential."""
+    return lambda credential: credential_env(sandbox, credential)
+
+
+@pytest.fixture(autouse=True)
+def _no_leftover_faults(request: pytest.FixtureRequest) -> Iterator[None]:
+    yield
+    if "sandbox" in request.fixturenames:
+        request.getfixturevalue("sandbox").clear_faults()

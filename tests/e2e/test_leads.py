@@ -1,0 +1,267 @@
+"""`leadctl leads list` and `leads create`: the installed CLI against the sandbox."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+import subprocess
+import time
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from tests.support.e2e import base_env, leadctl_executable, run_leadctl, run_leadctl_tty
+from tests.support.sandbox_server import SandboxProcess
+
+pytestmark = pytest.mark.e2e
+
+JQ = "/usr/bin/jq"
+Env = dict[str, str]
+
+
+def plain(text: str) -> str:
+    """Terminal output without its color escapes."""
+    return re.sub(r"\x1b\[[0-9;]*m", "", text)
+
+
+def ndjson(text: str) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in text.splitlines()]
+
+
+def list_requests(sandbox: SandboxProcess) -> list[dict[str, Any]]:
+    return [r for r in sandbox.requests() if r["operationId"] == "listMyLeads"]
+
+
+def settled(env: Env, lead_id: str) -> dict[str, Any]:
+    """The lead once intake processed it (the sandbox's intake delay is 0.2 s)."""
+    deadline = time.monotonic() + 10
+    while True:
+        result = run_leadctl(["leads", "list", "--filter", f"id={lead_id}", "-o", "json"], env=env)
+        assert result.exit_code == 0, result.stderr
+        leads = json.loads(result.stdout)
+        assert [lead["id"] for lead in leads] == [lead_id]
+        if leads[0]["processingStatus"] != "Pending" or time.monotonic() > deadline:
+            return dict(leads[0])
+        time.sleep(0.2)
+
+
+# -- create ---------------------------------------------------------------------------
+
+
+def test_a_created_lead_shows_up_in_the_list(sandbox: SandboxProcess, org_env: Env) -> None:
+    marker = f"E2e{uuid.uuid4().hex[:10]}"
+    sandbox.clear_requests()
+    created = run_leadctl(
+        [
+            "leads",
+            "create",
+            "--field",
+            "firstName=Ada",
+            "--field",
+            f"lastName={marker}",
+            "--field",
+            "phone=+1 (512) 555-0143",
+            "--field",
+            "state=TX",
+            "--field",
+            "tags[]=e2e",
+        ],
+        env=org_env,
+    )
+    assert created.exit_code == 0, created.stderr
+    lead = json.loads(created.stdout)
+    assert lead["processingStatus"] == "Pending"
+    assert lead["lastName"] == marker
+    assert f"--filter id={lead['id']}" in created.stderr
+    [sent] = [r for r in sandbox.requests() if r["operationId"] == "createLead"]
+    assert sent["body"] == {
+        "firstName": "Ada",
+        "lastName": marker,
+        "phone": "+15125550143",
+        "state": "TX",
+        "tags": ["e2e"],
+    }
+    found = settled(org_env, lead["id"])
+    assert found["processingStatus"] == "Accepted"
+    assert found["status"]["name"] == "New"
+    assert [tag["name"] for tag in found["tags"]] == ["e2e"]
+    searched = run_leadctl(
+        ["leads", "list", "--search", marker, "-o", "value", "--columns", "id,phone,state"],
+        env=org_env,
+    )
+    assert searched.stdout == f"{lead['id']}\t+15125550143\tTX\n"
+
+
+def test_create_on_a_terminal_with_fields_over_a_data_file(org_env: Env, tmp_path: Any) -> None:
+    marker = f"E2e{uuid.uuid4().hex[:10]}"
+    data = tmp_path / "lead.json"
+    data.write_text(
+        json.dumps({"lastName": "replaced", "email": f"{marker.lower()}@example.test"}),
+        encoding="utf-8",
+    )
+    result = run_leadctl_tty(
+        ["leads", "create", "--data", f"@{data}", "--field", f"lastName={marker}"], env=org_env
+    )
+    assert result.exit_code == 0, result.stderr
+    assert "\x1b[" in result.stdout  # a terminal gets color
+    rows = {
+        field: value.strip()
+        for field, _, value in (line.partition(" ") for line in plain(result.stdout).splitlines())
+    }
+    assert rows["processingStatus"] == "Pending"
+    assert rows["lastName"] == marker
+    assert rows["email"] == f"{marker.lower()}@example.test"
+    lead_id = rows["id"]
+    assert settled(org_env, lead_id)["lastName"] == marker
+
+
+def test_a_source_key_may_create_leads_and_nothing_else(
+    sandbox: SandboxProcess, env_for: Callable[[str], Env], org_env: Env
+) -> None:
+    website = next(s for s in sandbox.info()["sources"] if s["name"] == "Website form")
+    source_env = env_for(sandbox.credentials.sources[website["id"]])
+    created = run_leadctl(
+        ["leads", "create", "--field", "email=intake@example.test", "--field", "state=TX"],
+        env=source_env,
+    )
+    assert created.exit_code == 0, created.stderr
+    lead = json.loads(created.stdout)
+    assert settled(org_env, lead["id"])["sourceId"] == website["id"]
+    sandbox.clear_requests()
+    refused = run_leadctl(["leads", "list"], env=source_env)
+    assert refused.exit_code == 4
+    assert "leads create" in refused.stderr
+    assert sandbox.requests() == []
+
+
+def test_bad_input_is_exit_2_and_reaches_no_service(sandbox: SandboxProcess, org_env: Env) -> None:
+    sandbox.clear_requests()
+    bad_phone = run_leadctl(["leads", "create", "--field", "phone=+1 512 555"], env=org_env)
+    assert bad_phone.exit_code == 2
+    assert "phone" in bad_phone.stderr
+    bad_range = run_leadctl(["leads", "list", "--range", "createdAt=>2026-01-01"], env=org_env)
+    assert bad_range.exit_code == 2
+    assert "'=>' is not an operator" in bad_range.stderr
+    assert bad_phone.stdout == bad_range.stdout == ""
+    assert sandbox.requests() == []
+
+
+# -- list -----------------------------------------------------------------------------
+
+
+def test_all_as_ndjson_piped_into_jq(org_env: Env) -> None:
+    count = run_leadctl(["leads", "list", "--count"], env=org_env)
+    assert count.exit_code == 0, count.stderr
+    leadctl = subprocess.Popen(
+        [leadctl_executable(), "leads", "list", "--all", "--page-size", "40", "-o", "ndjson"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+        env=base_env(org_env),
+    )
+    assert leadctl.stdout is not None
+    jq = subprocess.run(
+        [JQ, "-s", "-c", "{n: length, ids: (map(.id) | unique | length), states: map(.state)}"],
+        stdin=leadctl.stdout,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    leadctl.stdout.close()
+    assert leadctl.wait(timeout=60) == 0
+    assert jq.returncode == 0, jq.stderr
+    summary = json.loads(jq.stdout)
+    assert summary["n"] == summary["ids"] == int(count.stdout)
+    assert summary["n"] > 200  # more than one page of the seeded data
+
+
+def test_filtered_csv_export(org_env: Env) -> None:
+    count = run_leadctl(["leads", "list", "--filter", "state=TX", "--count"], env=org_env)
+    exported = run_leadctl(
+        ["leads", "list", "--filter", "state=TX", "--all", "-o", "csv", "--columns", "id,state"],
+        env=org_env,
+    )
+    assert exported.exit_code == 0, exported.stderr
+    rows = list(csv.reader(io.StringIO(exported.stdout)))
+    assert rows[0] == ["id", "state"]
+    assert len(rows) - 1 == int(count.stdout) > 0
+    assert {state for _id, state in rows[1:]} == {"TX"}
+
+
+def test_limit_across_pages_and_cursor_resume_have_no_gap_and_no_repeat(
+    sandbox: SandboxProcess, org_env: Env
+) -> None:
+    query = ["leads", "list", "--filter", "state=TX", "--page-size", "5"]
+    everything = run_leadctl([*query, "--all", "-o", "value", "--columns", "id"], env=org_env)
+    all_ids = everything.stdout.split()
+    assert len(all_ids) > 12 and len(set(all_ids)) == len(all_ids)
+
+    sandbox.clear_requests()
+    limited = run_leadctl([*query, "--limit", "7", "-o", "value", "--columns", "id"], env=org_env)
+    assert limited.stdout.split() == all_ids[:7]
+    first, second = (r["body"] for r in list_requests(sandbox))
+    assert first == {"filters": [{"field": "state", "value": "TX"}], "pageSize": 5}
+    assert second == {**first, "continuationToken": second["continuationToken"]}
+
+    # A person on a terminal reads ten, and the footer tells where the next page starts.
+    shown = run_leadctl_tty([*query, "--limit", "10"], env=org_env)
+    assert shown.exit_code == 0, shown.stderr
+    lines = plain(shown.stdout).splitlines()
+    assert lines[0].split() == [
+        "id",
+        "lastName",
+        "phone",
+        "state",
+        "status.name",
+        "processing",
+        "createdAt",
+    ]
+    assert all("TX" in line.split() for line in lines[1:] if line.strip())
+    first_ten = [line.split()[0] for line in lines[1:] if line.strip()]
+    cursor = re.search(r"--cursor (\S+)", shown.stderr)
+    assert cursor is not None, shown.stderr
+    rest = run_leadctl(
+        [*query, "--cursor", cursor.group(1), "--all", "-o", "value", "--columns", "id"],
+        env=org_env,
+    )
+    assert rest.exit_code == 0, rest.stderr
+    assert first_ten + rest.stdout.split() == all_ids
+
+
+def test_ranges_and_order(org_env: Env) -> None:
+    everything = run_leadctl(
+        ["leads", "list", "--filter", "state=CA", "--all", "-o", "ndjson"], env=org_env
+    )
+    stamps = sorted(lead["createdAt"] for lead in ndjson(everything.stdout))
+    assert len(stamps) > 8
+    low, high = stamps[2], stamps[-3]
+    ranged = run_leadctl(
+        [
+            "leads",
+            "list",
+            "--filter",
+            "state=CA",
+            "--range",
+            f"createdAt>={low}",
+            "--range",
+            f"createdAt<{high}",
+            "--order-by",
+            "createdAt",
+            "--all",
+            "-o",
+            "ndjson",
+        ],
+        env=org_env,
+    )
+    assert ranged.exit_code == 0, ranged.stderr
+    got = [lead["createdAt"] for lead in ndjson(ranged.stdout)]
+    assert got == [stamp for stamp in stamps if low <= stamp < high]
+    descending = run_leadctl(
+        ["leads", "list", "--filter", "state=CA", "--order-by", "-createdAt", "--limit", "3"],
+        env=org_env,
+    )
+    assert [lead["createdAt"] for lead in json.loads(descending.stdout)] == stamps[::-1][:3]

@@ -1,0 +1,553 @@
+"""`leadctl leads list` and `leads create`: the exact requests, bad input, output modes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pytest_httpx import HTTPXMock
+
+from tests.support.cli import BASE_URL, ORG_KEY, run_cli, token_env
+
+LIST_URL = f"{BASE_URL}/leads/all/my"
+CREATE_URL = f"{BASE_URL}/leads"
+SOURCE_KEY = "srckey_0123456789abcdefXYZ"
+
+LEAD_A = {
+    "id": "lead_a",
+    "firstName": "Ada",
+    "lastName": "Lovelace",
+    "phone": "+15125550143",
+    "email": "ada@example.test",
+    "state": "TX",
+    "status": {"id": "st_new", "name": "New"},
+    "processingStatus": "Accepted",
+    "createdAt": "2026-11-20T09:30:00Z",
+    "futureField": {"kept": True},
+}
+LEAD_B = {
+    "id": "lead_b",
+    "firstName": "Grace",
+    "lastName": "Hopper",
+    "phone": "+12025550187",
+    "state": "CA",
+    "status": None,
+    "processingStatus": "Pending",
+    "createdAt": "2026-11-21T10:00:00Z",
+}
+LEAD_C = {"id": "lead_c", "state": "TX", "processingStatus": "Rejected", "createdAt": "2026-11-21"}
+
+
+def sent_json(httpx_mock: HTTPXMock) -> list[Any]:
+    return [json.loads(request.content) for request in httpx_mock.get_requests()]
+
+
+# -- leads list: the request ----------------------------------------------------------
+
+
+def test_list_sends_an_empty_query_and_prints_the_services_json(httpx_mock: HTTPXMock) -> None:
+    httpx_mock.add_response(
+        method="POST", url=LIST_URL, json={"items": [LEAD_A, LEAD_B], "pageSize": 25}
+    )
+    result = run_cli(["leads", "list"], env=token_env())
+    assert result.exit_code == 0, result.stderr
+    request = httpx_mock.get_requests()[0]
+    assert request.headers["Authorization"] == f"Bearer {ORG_KEY}"
+    assert request.headers["Content-Type"] == "application/json"
+    assert json.loads(request.content) == {}
+    assert json.loads(result.stdout) == [LEAD_A, LEAD_B]
+    assert result.stderr == ""
+
+
+def test_list_sends_every_query_option(httpx_mock: HTTPXMock) -> None:
+    httpx_mock.add_response(method="POST", url=LIST_URL, json={"items": []})
+    result = run_cli(
+        [
+            "leads",
+            "list",
+            "--search",
+            "ada",
+            "--search-field",
+            "firstName",
+            "--search-field",
+            "email",
+            "--filter",
+            "state=TX",
+            "--filter",
+            "processingStatus=Accepted",
+            "--range",
+            "createdAt>=2026-11-01",
+            "--range",
+            "createdAt<2026-12-01",
+            "--range",
+            "lastName>A",
+            "--range",
+            "lastName<=M",
+            "--order-by",
+            "-createdAt",
+            "--order-by",
+            "lastName",
+            "--page-size",
+            "50",
+        ],
+        env=token_env(),
+    )
+    assert result.exit_code == 0, result.stderr
+    assert sent_json(httpx_mock) == [
+        {
+            "search": "ada",
+            "searchFields": ["firstName", "email"],
+            "filters": [
+                {"field": "state", "value": "TX"},
+                {"field": "processingStatus", "value": "Accepted"},
+            ],
+            "rangeFilters": [
+                {
+                    "field": "createdAt",
+                    "greaterThanOrEqual": "2026-11-01",
+                    "lessThan": "2026-12-01",
+                },
+                {"field": "lastName", "greaterThan": "A", "lessThanOrEqual": "M"},
+            ],
+            "orderBy": [{"field": "createdAt", "direction": "desc"}, {"field": "lastName"}],
+            "pageSize": 50,
+        }
+    ]
+    assert result.stdout == "[]\n"
+
+
+@pytest.mark.parametrize(
+    ("raw", "value"),
+    [
+        ("x=true", True),
+        ("x=false", False),
+        ("x=null", None),
+        ("x=42", 42),
+        ("x=-1.5", -1.5),
+        ("x=TX", "TX"),
+        ("x=+15125550143", "+15125550143"),
+        ('x=["TX","CA"]', ["TX", "CA"]),
+        ('x="42"', "42"),
+        ("x=a=b", "a=b"),
+        ("x=", ""),
+    ],
+)
+def test_filter_values_are_typed_like_api_F(httpx_mock: HTTPXMock, raw: str, value: object) -> None:
+    httpx_mock.add_response(method="POST", url=LIST_URL, json={"items": []})
+    result = run_cli(["leads", "list", "--filter", raw], env=token_env())
+    assert result.exit_code == 0, result.stderr
+    assert sent_json(httpx_mock) == [{"filters": [{"field": "x", "value": value}]}]
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("createdAt>2026-01-01", {"greaterThan": "2026-01-01"}),
+        ("createdAt>=2026-01-01", {"greaterThanOrEqual": "2026-01-01"}),
+        ("createdAt<2026-01-01", {"lessThan": "2026-01-01"}),
+        ("createdAt<=2026-01-01", {"lessThanOrEqual": "2026-01-01"}),
+        (" createdAt >= 2026-01-01T00:00:00Z ", {"greaterThanOrEqual": "2026-01-01T00:00:00Z"}),
+        ("score>=10", {"greaterThanOrEqual": 10}),
+        ('zip<"10000"', {"lessThan": "10000"}),
+    ],
+)
+def test_each_range_operator(httpx_mock: HTTPXMock, raw: str, expected: dict[str, Any]) -> None:
+    httpx_mock.add_response(method="POST", url=LIST_URL, json={"items": []})
+    result = run_cli(["leads", "list", "--range", raw], env=token_env())
+    assert result.exit_code == 0, result.stderr
+    field = raw.strip().split(">")[0].split("<")[0].strip()
+    assert sent_json(httpx_mock) == [{"rangeFilters": [{"field": field, **expected}]}]
+
+
+BAD_LIST_INPUT = [
+    (["--range", "createdAt=>2026-01-01"], "'=>' is not an operator"),
+    (["--range", "createdAt>>2026-01-01"], "'>>' is not an operator"),
+    (["--range", "createdAt<>2026-01-01"], "'<>' is not an operator"),
+    (["--range", ">=2026-01-01"], "no field name before '>='"),
+    (["--range", "createdAt>="], "no value after '>='"),
+    (["--range", "createdAt"], "no operator"),
+    (["--range", "createdAt=2026"], "'=' alone is not a range operator"),
+    (["--range", "created At>1"], "'created At' is not a field name"),
+    (["--range", "a>1", "--range", "a>2"], "a already has a greaterThan bound"),
+    (["--filter", "state"], "expected KEY=VALUE"),
+    (["--filter", "=TX"], "expected KEY=VALUE"),
+    (["--filter", "bad field=1"], "'bad field' is not a field name"),
+    (["--filter", "x=[1,"], "invalid JSON"),
+    (["--filter", 'x="a"b"'], "invalid JSON"),
+    (["--search-field", "firstName"], "--search-field narrows --search"),
+    (["--search", "a", "--search-field", "first name"], "not a field name"),
+    (["--order-by", "-"], "'' is not a field name"),
+    (["--order-by", ""], "'' is not a field name"),
+    (["--limit", "5", "--all"], "--limit and --all cannot be combined"),
+    (["--count", "--all"], "--count prints only the total"),
+    (["--count", "--limit", "3"], "--count prints only the total"),
+    (["--cursor", " "], "--cursor must not be empty"),
+    (["--page-size", "0"], "--page-size"),
+    (["--limit", "0"], "--limit"),
+    (["--bogus"], "--bogus"),
+]
+
+
+@pytest.mark.parametrize(("argv", "message"), BAD_LIST_INPUT)
+def test_bad_list_input_is_exit_2_and_sends_nothing(
+    httpx_mock: HTTPXMock, argv: list[str], message: str
+) -> None:
+    result = run_cli(["leads", "list", *argv], env=token_env())
+    assert result.exit_code == 2, result.stderr
+    assert message in result.stderr
+    assert result.stdout == ""
+    assert httpx_mock.get_requests() == []
+
+
+# -- leads list: paging ---------------------------------------------------------------
+
+
+def add_pages(httpx_mock: HTTPXMock, query: dict[str, Any]) -> None:
+    """Three pages of one query; each next page only for the token and the same query."""
+    pages = [([LEAD_A], "t1"), ([LEAD_B], "t2"), ([LEAD_C], None)]
+    token = None
+    for items, next_token in pages:
+        body = dict(query)
+        if token is not None:
+            body["continuationToken"] = token
+        httpx_mock.add_response(
+            method="POST",
+            url=LIST_URL,
+            match_json=body,
+            json={"items": items, "continuationToken": next_token},
+        )
+        token = next_token
+
+
+def test_all_follows_every_page_with_the_same_query(httpx_mock: HTTPXMock) -> None:
+    query = {"filters": [{"field": "state", "value": "TX"}], "pageSize": 1}
+    add_pages(httpx_mock, query)
+    result = run_cli(
+        ["leads", "list", "--filter", "state=TX", "--page-size", "1", "--all", "-o", "ndjson"],
+        env=token_env(),
+    )
+    assert result.exit_code == 0, result.stderr
+    assert [json.loads(line)["id"] for line in result.stdout.splitlines()] == [
+        "lead_a",
+        "lead_b",
+        "lead_c",
+    ]
+
+
+def test_limit_stops_after_n_items_across_pages(httpx_mock: HTTPXMock) -> None:
+    httpx_mock.add_response(
+        method="POST",
+        url=LIST_URL,
+        match_json={},
+        json={"items": [LEAD_A], "continuationToken": "t1"},
+    )
+    httpx_mock.add_response(
+        method="POST",
+        url=LIST_URL,
+        match_json={"continuationToken": "t1"},
+        json={"items": [LEAD_B, LEAD_C], "continuationToken": "t2"},
+    )
+    result = run_cli(
+        ["leads", "list", "--limit", "2", "-o", "value", "--columns", "id"], env=token_env()
+    )
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == "lead_a\nlead_b\n"
+
+
+def test_cursor_resumes_from_the_token(httpx_mock: HTTPXMock) -> None:
+    httpx_mock.add_response(
+        method="POST",
+        url=LIST_URL,
+        match_json={"orderBy": [{"field": "lastName"}], "continuationToken": "t2"},
+        json={"items": [LEAD_C]},
+    )
+    result = run_cli(
+        [
+            "leads",
+            "list",
+            "--order-by",
+            "lastName",
+            "--cursor",
+            "t2",
+            "-o",
+            "csv",
+            "--columns",
+            "id",
+        ],
+        env=token_env(),
+    )
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == "id\nlead_c\n"
+
+
+def test_one_page_by_default_and_the_terminal_footer_tells_the_cursor(
+    httpx_mock: HTTPXMock,
+) -> None:
+    httpx_mock.add_response(
+        method="POST", url=LIST_URL, json={"items": [LEAD_A, LEAD_B], "continuationToken": "t1"}
+    )
+    result = run_cli(["--no-color", "leads", "list"], env=token_env(), tty=True)
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].split() == [
+        "id",
+        "lastName",
+        "phone",
+        "state",
+        "status.name",
+        "processing",
+        "createdAt",
+    ]
+    assert lines[1].split() == [
+        "lead_a",
+        "Lovelace",
+        "+15125550143",
+        "TX",
+        "New",
+        "Accepted",
+        "2026-11-20",
+        "09:30",
+        "UTC",
+    ]
+    assert "Grace" not in result.stdout and "Hopper" in result.stdout
+    assert "futureField" not in result.stdout
+    assert "--cursor t1" in result.stderr
+    assert len(httpx_mock.get_requests()) == 1
+
+
+def test_filtered_csv_export(httpx_mock: HTTPXMock) -> None:
+    httpx_mock.add_response(
+        method="POST",
+        url=LIST_URL,
+        match_json={"filters": [{"field": "state", "value": "TX"}]},
+        json={"items": [LEAD_A, LEAD_C]},
+    )
+    result = run_cli(
+        ["leads", "list", "--filter", "state=TX", "-o", "csv", "--columns", "id,state"],
+        env=token_env(),
+    )
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == "id,state\nlead_a,TX\nlead_c,TX\n"
+
+
+def test_count_prints_only_the_total(httpx_mock: HTTPXMock) -> None:
+    httpx_mock.add_response(
+        method="POST",
+        url=LIST_URL,
+        match_json={
+            "filters": [{"field": "state", "value": "TX"}],
+            "includeCount": True,
+            "pageSize": 1,
+        },
+        json={"items": [LEAD_A], "totalCount": 37, "continuationToken": "t1"},
+    )
+    result = run_cli(["leads", "list", "--filter", "state=TX", "--count"], env=token_env())
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == "37\n"
+
+
+def test_empty_list_is_success(httpx_mock: HTTPXMock) -> None:
+    httpx_mock.add_response(method="POST", url=LIST_URL, json={"items": None})
+    result = run_cli(["leads", "list"], env=token_env(), tty=True)
+    assert result.exit_code == 0
+    assert "no results" in result.stderr
+
+
+@pytest.mark.parametrize(("status", "code"), [(400, 6), (401, 3), (403, 4), (404, 5)])
+def test_list_error_statuses(httpx_mock: HTTPXMock, status: int, code: int) -> None:
+    httpx_mock.add_response(
+        method="POST",
+        url=LIST_URL,
+        status_code=status,
+        headers={"Content-Type": "application/problem+json"},
+        json={"title": "Nope", "status": status, "traceId": "trace-1"},
+    )
+    result = run_cli(["leads", "list"], env=token_env())
+    assert result.exit_code == code
+    assert result.stdout == ""
+    assert "trace id: trace-1" in result.stderr
+
+
+def test_list_with_a_source_key_is_exit_4_before_sending(httpx_mock: HTTPXMock) -> None:
+    result = run_cli(["leads", "list"], env=token_env(SOURCE_KEY))
+    assert result.exit_code == 4
+    assert SOURCE_KEY not in result.stderr
+    assert httpx_mock.get_requests() == []
+
+
+# -- leads create -----------------------------------------------------------------------
+
+CREATED = {
+    "id": "lead_new",
+    "processingStatus": "Pending",
+    "firstName": "Ada",
+    "phone": "+15125550143",
+    "createdAt": "2026-11-21T12:00:00Z",
+    "unknownField": 1,
+}
+
+
+def test_create_sends_typed_fields(httpx_mock: HTTPXMock) -> None:
+    httpx_mock.add_response(method="POST", url=CREATE_URL, status_code=202, json=CREATED)
+    result = run_cli(
+        [
+            "leads",
+            "create",
+            "--field",
+            "firstName=Ada",
+            "--field",
+            "phone=+1 (512) 555-0143",
+            "--field",
+            "state=TX",
+            "--field",
+            "tags[]=webinar",
+            "--field",
+            "tags[]=vip",
+            "--field",
+            "consentCertificate=null",
+        ],
+        env=token_env(),
+    )
+    assert result.exit_code == 0, result.stderr
+    request = httpx_mock.get_requests()[0]
+    assert request.headers["Authorization"] == f"Bearer {ORG_KEY}"
+    assert json.loads(request.content) == {
+        "firstName": "Ada",
+        "phone": "+15125550143",
+        "state": "TX",
+        "tags": ["webinar", "vip"],
+        "consentCertificate": None,
+    }
+    assert json.loads(result.stdout) == CREATED
+
+
+def test_create_merges_fields_over_data(httpx_mock: HTTPXMock, tmp_path: Path) -> None:
+    data = tmp_path / "lead.json"
+    data.write_text(
+        json.dumps({"firstName": "Old", "email": "a@b.test", "extra": {"a": 1, "b": 2}}),
+        encoding="utf-8",
+    )
+    httpx_mock.add_response(method="POST", url=CREATE_URL, json=CREATED)
+    result = run_cli(
+        [
+            "leads",
+            "create",
+            "--data",
+            f"@{data}",
+            "--field",
+            "firstName=New",
+            "--field",
+            "extra.b=3",
+        ],
+        env=token_env(),
+    )
+    assert result.exit_code == 0, result.stderr
+    assert sent_json(httpx_mock) == [
+        {"firstName": "New", "email": "a@b.test", "extra": {"a": 1, "b": 3}}
+    ]
+
+
+def test_create_reads_data_from_stdin(httpx_mock: HTTPXMock) -> None:
+    httpx_mock.add_response(method="POST", url=CREATE_URL, json=CREATED)
+    result = run_cli(
+        ["leads", "create", "--data", "-"],
+        env=token_env(),
+        stdin='{"email": "x@y.test", "product": "solar"}',
+    )
+    assert result.exit_code == 0, result.stderr
+    assert sent_json(httpx_mock) == [{"email": "x@y.test", "product": "solar"}]
+
+
+def test_create_uses_the_profiles_region_for_national_numbers(httpx_mock: HTTPXMock) -> None:
+    assert run_cli(["profile", "set", "region", "US"]).exit_code == 0
+    httpx_mock.add_response(method="POST", url=CREATE_URL, json=CREATED)
+    result = run_cli(["leads", "create", "--field", "phone=(512) 555-0143"], env=token_env())
+    assert result.exit_code == 0, result.stderr
+    assert sent_json(httpx_mock) == [{"phone": "+15125550143"}]
+
+
+def test_create_with_a_source_key(httpx_mock: HTTPXMock) -> None:
+    httpx_mock.add_response(method="POST", url=CREATE_URL, json=CREATED)
+    result = run_cli(["leads", "create", "--field", "email=a@b.test"], env=token_env(SOURCE_KEY))
+    assert result.exit_code == 0, result.stderr
+    assert httpx_mock.get_requests()[0].headers["Authorization"] == f"Bearer {SOURCE_KEY}"
+
+
+def test_create_on_a_terminal_shows_id_and_processing_status(httpx_mock: HTTPXMock) -> None:
+    httpx_mock.add_response(method="POST", url=CREATE_URL, json=CREATED)
+    result = run_cli(["leads", "create", "--field", "email=a@b.test"], env=token_env(), tty=True)
+    assert result.exit_code == 0, result.stderr
+    assert "lead_new" in result.stdout
+    assert "Pending" in result.stdout
+    assert "leads list --filter id=lead_new" in result.stderr
+    assert "unknownField" not in result.stdout
+
+
+BAD_CREATE_INPUT = [
+    ([], "nothing to send"),
+    (["--data", "[1, 2]"], "--data must be a JSON object, not an array"),
+    (["--data", '"lead"'], "--data must be a JSON object, not a string"),
+    (["--data", "{nope"], "--data: invalid JSON"),
+    (["--data", "@/nonexistent/lead.json"], "cannot read"),
+    (["--field", "firstName"], "--field 'firstName': expected KEY=VALUE"),
+    (["--field", "tags=[1,"], "invalid JSON"),
+    (["--field", "phone=+call me"], "is not a phone number"),
+    (["--field", "phone=+1 512 555 014"], "not a valid phone number"),
+    (["--field", "phone=(512) 555-0143"], "no region is set"),
+    (["--field", "phone=5125550143"], "no region is set"),
+]
+
+
+@pytest.mark.parametrize(("argv", "message"), BAD_CREATE_INPUT)
+def test_bad_create_input_is_exit_2_and_sends_nothing(
+    httpx_mock: HTTPXMock, argv: list[str], message: str
+) -> None:
+    result = run_cli(["leads", "create", *argv], env=token_env())
+    assert result.exit_code == 2, result.stderr
+    assert message in result.stderr
+    assert result.stdout == ""
+    assert httpx_mock.get_requests() == []
+
+
+def test_create_is_not_retried_after_a_server_error(httpx_mock: HTTPXMock) -> None:
+    httpx_mock.add_response(method="POST", url=CREATE_URL, status_code=503)
+    result = run_cli(["leads", "create", "--field", "email=a@b.test"], env=token_env())
+    assert result.exit_code == 9
+    assert "leads list" in result.stderr
+    assert len(httpx_mock.get_requests()) == 1
+
+
+def test_create_rejected_by_the_service_shows_field_errors(httpx_mock: HTTPXMock) -> None:
+    httpx_mock.add_response(
+        method="POST",
+        url=CREATE_URL,
+        status_code=400,
+        headers={"Content-Type": "application/problem+json"},
+        json={"title": "Validation failed", "errors": {"email": ["must be an e-mail"]}},
+    )
+    result = run_cli(["leads", "create", "--field", "email=nope"], env=token_env())
+    assert result.exit_code == 6
+    assert "email: must be an e-mail" in result.stderr
+    assert result.stdout == ""
+
+
+def test_create_dry_run_prints_curl_and_sends_nothing(httpx_mock: HTTPXMock) -> None:
+    result = run_cli(["--dry-run", "leads", "create", "--field", "email=a@b.test"], env=token_env())
+    assert result.exit_code == 0, result.stderr
+    assert "curl" in result.stdout and "/leads" in result.stdout
+    assert ORG_KEY not in result.stdout
+    assert httpx_mock.get_requests() == []
+
+
+def test_order_direction_property_can_be_renamed_by_the_profile(httpx_mock: HTTPXMock) -> None:
+    httpx_mock.add_response(method="POST", json={"items": []})
+    assert run_cli(["profile", "set", "order_direction_key", "sortDirection"]).exit_code == 0
+    result = run_cli(["leads", "list", "--order-by", "-createdAt"], env=token_env())
+    assert result.exit_code == 0, result.stderr
+    request = httpx_mock.get_request()
+    assert request is not None
+    assert json.loads(request.content)["orderBy"] == [
+        {"field": "createdAt", "sortDirection": "desc"}
+    ]

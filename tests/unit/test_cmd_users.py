@@ -1,0 +1,176 @@
+"""`leadctl users compliance`: only the flags given are sent; output of the returned user."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from pytest_httpx import HTTPXMock
+
+from tests.support.cli import BASE_URL, ORG_KEY, run_cli, token_env
+
+URL = f"{BASE_URL}/users/compliance"
+USER = {
+    "id": "usr_1",
+    "name": "Ada Lovelace",
+    "email": "ada@example.test",
+    "createdAt": "2026-01-01T00:00:00Z",
+    "compliance": {
+        "acceptedTerms": True,
+        "acceptedToSubscription": False,
+        "acceptedSms": True,
+        "acceptedBaa": False,
+        "acceptedEmail": True,
+        "consentCertificates": None,
+    },
+    "roles": ["Admin"],
+}
+
+
+def sent_json(httpx_mock: HTTPXMock) -> list[Any]:
+    return [json.loads(request.content) for request in httpx_mock.get_requests()]
+
+
+@pytest.mark.parametrize(
+    ("argv", "body"),
+    [
+        (["--accepted-terms"], {"compliance": {"acceptedTerms": True}}),
+        (["--no-accepted-terms"], {"compliance": {"acceptedTerms": False}}),
+        (["--accepted-to-subscription"], {"compliance": {"acceptedToSubscription": True}}),
+        (["--no-accepted-sms"], {"compliance": {"acceptedSms": False}}),
+        (["--accepted-baa"], {"compliance": {"acceptedBaa": True}}),
+        (["--no-accepted-email"], {"compliance": {"acceptedEmail": False}}),
+        (
+            ["--accepted-terms", "--no-accepted-sms", "--source", "cli"],
+            {"compliance": {"acceptedTerms": True, "acceptedSms": False}, "source": "cli"},
+        ),
+        (
+            [
+                "--accepted-terms",
+                "--accepted-to-subscription",
+                "--accepted-sms",
+                "--accepted-baa",
+                "--accepted-email",
+            ],
+            {
+                "compliance": {
+                    "acceptedTerms": True,
+                    "acceptedToSubscription": True,
+                    "acceptedSms": True,
+                    "acceptedBaa": True,
+                    "acceptedEmail": True,
+                }
+            },
+        ),
+        # The last of a pair wins, as with every flag.
+        (["--accepted-terms", "--no-accepted-terms"], {"compliance": {"acceptedTerms": False}}),
+    ],
+)
+def test_sends_only_the_flags_given(
+    httpx_mock: HTTPXMock, argv: list[str], body: dict[str, Any]
+) -> None:
+    httpx_mock.add_response(method="PUT", url=URL, json=USER)
+    result = run_cli(["users", "compliance", *argv], env=token_env())
+    assert result.exit_code == 0, result.stderr
+    request = httpx_mock.get_requests()[0]
+    assert request.headers["Authorization"] == f"Bearer {ORG_KEY}"
+    assert request.headers["Content-Type"] == "application/json"
+    assert sent_json(httpx_mock) == [body]
+    assert json.loads(result.stdout) == USER
+
+
+def test_table_shows_name_email_and_flags(httpx_mock: HTTPXMock) -> None:
+    httpx_mock.add_response(method="PUT", url=URL, json=USER)
+    result = run_cli(
+        ["--no-color", "users", "compliance", "--accepted-terms"], env=token_env(), tty=True
+    )
+    assert result.exit_code == 0, result.stderr
+    rows = {
+        line.split()[0]: line.split()[-1] for line in result.stdout.splitlines() if line.strip()
+    }
+    assert rows["name"] == "Lovelace"
+    assert rows["email"] == "ada@example.test"
+    assert rows["compliance.acceptedTerms"] == "yes"
+    assert rows["compliance.acceptedToSubscription"] == "no"
+    assert rows["compliance.acceptedEmail"] == "yes"
+    assert "roles" not in rows
+
+
+def test_csv_of_chosen_columns(httpx_mock: HTTPXMock) -> None:
+    httpx_mock.add_response(method="PUT", url=URL, json=USER)
+    result = run_cli(
+        [
+            "users",
+            "compliance",
+            "--accepted-sms",
+            "-o",
+            "csv",
+            "--columns",
+            "email,compliance.acceptedSms",
+        ],
+        env=token_env(),
+    )
+    assert result.stdout == "email,compliance.acceptedSms\nada@example.test,true\n"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [[], ["--source", "cli"], ["--accepted-terms=yes"], ["--accepted-everything"]],
+)
+def test_nothing_to_update_or_bad_flag_is_exit_2_and_sends_nothing(
+    httpx_mock: HTTPXMock, argv: list[str]
+) -> None:
+    result = run_cli(["users", "compliance", *argv], env=token_env())
+    assert result.exit_code == 2, result.stderr
+    assert result.stdout == ""
+    assert httpx_mock.get_requests() == []
+
+
+def test_no_flag_says_there_is_nothing_to_update(httpx_mock: HTTPXMock) -> None:
+    result = run_cli(["users", "compliance"], env=token_env())
+    assert "nothing to update" in result.stderr
+
+
+def test_rejected_update_shows_field_errors_as_json_when_asked(httpx_mock: HTTPXMock) -> None:
+    problem = {
+        "title": "Validation failed",
+        "status": 400,
+        "errors": {"source": ["too long"]},
+        "traceId": "t-9",
+    }
+    httpx_mock.add_response(
+        method="PUT",
+        url=URL,
+        status_code=400,
+        headers={"Content-Type": "application/problem+json"},
+        json=problem,
+    )
+    result = run_cli(
+        ["users", "compliance", "--accepted-sms", "--source", "x" * 300, "-o", "json"],
+        env=token_env(),
+    )
+    assert result.exit_code == 6
+    assert result.stdout == ""
+    assert json.loads(result.stderr) == {**problem, "exitCode": 6}
+
+
+def test_put_is_retried_on_a_server_error(httpx_mock: HTTPXMock) -> None:
+    httpx_mock.add_response(method="PUT", url=URL, status_code=502)
+    httpx_mock.add_response(method="PUT", url=URL, json=USER)
+    result = run_cli(["users", "compliance", "--accepted-sms"], env=token_env())
+    assert result.exit_code == 0, result.stderr
+    assert "retrying" in result.stderr
+    assert sent_json(httpx_mock) == [{"compliance": {"acceptedSms": True}}] * 2
+
+
+def test_unauthenticated_is_exit_3(httpx_mock: HTTPXMock) -> None:
+    httpx_mock.add_response(method="PUT", url=URL, status_code=401)
+    result = run_cli(["users", "compliance", "--accepted-sms"], env=token_env())
+    assert result.exit_code == 3
+
+
+def test_no_credential_is_exit_3_before_sending(httpx_mock: HTTPXMock) -> None:
+    result = run_cli(["users", "compliance", "--accepted-sms"], env={"LEADCTL_BASE_URL": BASE_URL})
+    assert result.exit_code == 3
+    assert httpx_mock.get_requests() == []
