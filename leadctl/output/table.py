@@ -10,7 +10,6 @@ no escape sequence of any kind.
 from __future__ import annotations
 
 import io
-import os
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -113,9 +112,6 @@ def _swatch_style(value: str) -> Style | None:
 
 def _show(ios: IOStreams, renderable: RenderableType) -> None:
     width = ios.terminal_width() if ios.stdout_is_tty else UNBOUNDED_WIDTH
-    if width <= 0:
-        # A pseudo-terminal that was never sized reports 0 columns; rich would print nothing.
-        width = DEFAULT_WIDTH
     buffer = io.StringIO()
     _console(ios, buffer, width=width).print(renderable)
     rendered = buffer.getvalue()
@@ -123,7 +119,7 @@ def _show(ios: IOStreams, renderable: RenderableType) -> None:
         # rich pads every cell to its column width; without styling that padding is only
         # trailing blanks, which get in the way of grep and diff on saved output.
         rendered = "\n".join(line.rstrip(" ") for line in rendered.split("\n"))
-    if ios.pager_command() is not None and rendered.count("\n") > terminal_height(ios):
+    if ios.pager_command() is not None and rendered.count("\n") > ios.terminal_height():
         with ios.paged_stdout() as pager:
             pager.write(rendered)
         return
@@ -157,13 +153,3 @@ def _color_system(env: Mapping[str, str]) -> Literal["truecolor", "256", "standa
     if "256color" in env.get("TERM", ""):
         return "256"
     return "standard"
-
-
-def terminal_height(ios: IOStreams) -> int:
-    lines = ios.env.get("LINES", "")
-    if lines.isdigit() and int(lines) > 0:
-        return int(lines)
-    try:
-        return os.get_terminal_size(ios.stdout.fileno()).lines or DEFAULT_HEIGHT
-    except (OSError, ValueError, io.UnsupportedOperation):
-        return DEFAULT_HEIGHT
