@@ -1,0 +1,139 @@
+"""``leadctl sandbox serve|reset``: the local stand-in for the service."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from leadctl.commands._common import get_context
+
+app = typer.Typer(
+    help="Run the local sandbox server.",
+    no_args_is_help=True,
+    # Plain help, as the root app's; also keeps rich out of `python -m leadctl.sandbox`.
+    rich_markup_mode=None,
+)
+
+
+@app.command(
+    "serve",
+    epilog="Examples:\n\n"
+    "  leadctl sandbox serve\n\n"
+    "  leadctl sandbox serve --memory --port 0 --seed 7 --faults -o json\n\n"
+    "  leadctl sandbox serve --rate-limit 5 --data-dir ./sandbox-state",
+)
+def serve(
+    typer_ctx: typer.Context,
+    host: Annotated[
+        str,
+        typer.Option(
+            metavar="HOST", help="Address to listen on; non-loopback needs --allow-remote."
+        ),
+    ] = "127.0.0.1",
+    port: Annotated[
+        int,
+        typer.Option(
+            min=0, max=65535, metavar="PORT", help="Port to listen on (0: any free port)."
+        ),
+    ] = 8765,
+    data_dir: Annotated[
+        Path | None,
+        typer.Option(
+            "--data-dir",
+            metavar="DIR",
+            help="Where the state lives [default: the user data dir's sandbox/].",
+        ),
+    ] = None,
+    memory: Annotated[
+        bool, typer.Option("--memory", help="Keep the state in memory only.")
+    ] = False,
+    rate_limit: Annotated[
+        float | None,
+        typer.Option(
+            "--rate-limit",
+            metavar="N",
+            help="Allow N requests per second per credential; more get 429 with Retry-After.",
+        ),
+    ] = None,
+    seed: Annotated[
+        int | None, typer.Option(metavar="N", help="Seed of the demo data (first start only).")
+    ] = None,
+    faults: Annotated[
+        bool,
+        typer.Option(
+            "--faults",
+            help="Enable fault injection (X-Leadctl-Fault header, /_sandbox/ endpoints).",
+        ),
+    ] = False,
+    allow_remote: Annotated[
+        bool, typer.Option("--allow-remote", help="Allow a non-loopback --host.")
+    ] = False,
+    intake_delay: Annotated[
+        float,
+        typer.Option(
+            "--intake-delay",
+            min=0.0,
+            metavar="SECONDS",
+            help="How long a new lead stays Pending before it is processed.",
+        ),
+    ] = 1.0,
+    print_json: Annotated[
+        bool,
+        typer.Option(
+            "--print-json", help="Print the ready line as JSON (baseUrl, credentials), as -o json."
+        ),
+    ] = False,
+) -> None:
+    """Serve the sandbox in the foreground and print its URL and demo credentials.
+
+    With -o json (or --print-json) one JSON line {"baseUrl", "credentials"} is printed when
+    the server is ready. Ctrl-C stops it.
+    """
+    from leadctl.sandbox.serve import ServeOptions
+    from leadctl.sandbox.serve import serve as run
+
+    ctx = get_context(typer_ctx)
+    as_json = print_json or (ctx.output_explicit and ctx.output_format == "json")
+    options = ServeOptions(
+        host=host,
+        port=port,
+        data_dir=data_dir,
+        memory=memory,
+        rate_limit=rate_limit,
+        seed=seed,
+        faults=faults,
+        allow_remote=allow_remote,
+        intake_delay=intake_delay,
+    )
+    run(options, ios=ctx.ios, env=ctx.env, as_json=as_json)
+
+
+@app.command(
+    "reset",
+    epilog="Examples:\n\n"
+    "  leadctl sandbox reset\n\n"
+    "  leadctl sandbox reset --data-dir ./sandbox-state",
+)
+def reset(
+    typer_ctx: typer.Context,
+    data_dir: Annotated[
+        Path | None,
+        typer.Option(
+            "--data-dir",
+            metavar="DIR",
+            help="The state to wipe [default: the user data dir's sandbox/].",
+        ),
+    ] = None,
+) -> None:
+    """Wipe the sandbox state; the next start seeds fresh demo data."""
+    from leadctl.sandbox.serve import reset as wipe
+    from leadctl.sandbox.state import default_state_dir
+
+    ctx = get_context(typer_ctx)
+    state_dir = data_dir or default_state_dir(ctx.env)
+    if wipe(state_dir):
+        ctx.ios.info(f"sandbox state removed: {state_dir}")
+    else:
+        ctx.ios.info(f"no sandbox state at {state_dir}")

@@ -1,0 +1,69 @@
+"""The operation handlers, one module per resource group, and the table the app dispatches on.
+
+A handler is a plain function of a :class:`Call` (already authenticated, authorized and
+validated against the contract) that returns a :class:`Reply` or raises ``ApiProblem``.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from leadctl.sandbox.auth import Principal
+from leadctl.sandbox.settings import SandboxSettings
+from leadctl.sandbox.validation import SchemaValidator
+
+
+@dataclass
+class Call:
+    principal: Principal
+    conn: sqlite3.Connection
+    secret: bytes
+    settings: SandboxSettings
+    validator: SchemaValidator
+    now: datetime
+    path: Mapping[str, Any] = field(default_factory=dict)
+    query: Mapping[str, Any] = field(default_factory=dict)
+    body: Any = None
+    raw_body: bytes = b""
+
+
+@dataclass
+class Reply:
+    status: int
+    body: Any = None  # JSON value; None with 204
+
+
+Handler = Callable[[Call], Reply]
+
+
+def handlers() -> dict[str, Handler]:
+    from leadctl.sandbox.ops import (
+        a2a,
+        announcements,
+        automations,
+        lead_statuses,
+        leads,
+        phone_numbers,
+        sources,
+        status_changes,
+        users,
+    )
+
+    return {
+        "updateUserCompliance": users.update_compliance,
+        "updateSource": sources.update_source,
+        "rotateSourceCredentials": sources.rotate_credentials,
+        "updateLeadStatusChange": status_changes.update_status_change,
+        "deleteLeadStatusChange": status_changes.delete_status_change,
+        "getPhoneNumberStatus": phone_numbers.get_status,
+        "listAutomationRuns": automations.list_runs,
+        "listLeadStatuses": lead_statuses.list_lead_statuses,
+        "a2a": a2a.handle,
+        "listAnnouncements": announcements.list_announcements,
+        "createLead": leads.create_lead,
+        "listMyLeads": leads.list_my_leads,
+    }

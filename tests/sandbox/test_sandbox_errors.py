@@ -1,0 +1,67 @@
+"""Errors are application/problem+json with a traceId; validation errors are keyed by field."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.support.sandbox_server import SandboxProcess
+
+
+def _assert_problem(response: httpx.Response, status: int) -> dict[str, Any]:
+    assert response.status_code == status
+    assert response.headers["content-type"] == "application/problem+json"
+    body: dict[str, Any] = response.json()
+    assert body["status"] == status
+    assert body["title"]
+    assert body["traceId"] == response.headers["x-trace-id"]
+    assert body["instance"] == response.request.url.raw_path.decode().split("?")[0]
+    return body
+
+
+def test_validation_errors_are_keyed_by_json_field_name(api: httpx.Client) -> None:
+    response = api.put(
+        "/users/compliance",
+        json={"compliance": {"acceptedTerms": "yes", "consentCertificates": [1]}, "source": 7},
+    )
+    body = _assert_problem(response, 400)
+    assert body["errors"] == {
+        "compliance.acceptedTerms": ["must be a JSON boolean"],
+        "compliance.consentCertificates[0]": ["must be a JSON object"],
+        "source": ["must be a JSON string or null"],
+    }
+
+
+def test_body_that_is_not_json_is_400(api: httpx.Client) -> None:
+    response = api.post(
+        "/leads/all/my", content=b"{not json", headers={"Content-Type": "application/json"}
+    )
+    assert _assert_problem(response, 400)["errors"] == {"body": ["is not valid JSON"]}
+    missing = api.put("/users/compliance")
+    assert list(_assert_problem(missing, 400)["errors"]) == ["body"]
+
+
+def test_query_and_path_parameters_are_validated(api: httpx.Client) -> None:
+    bad_window = api.get("/phone-numbers/%2B15125550100/status", params={"windowDays": "week"})
+    assert list(_assert_problem(bad_window, 400)["errors"]) == ["windowDays"]
+    bad_number = api.get("/phone-numbers/5125550100/status")
+    assert list(_assert_problem(bad_number, 400)["errors"]) == ["phoneNumber"]
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "status"),
+    [("GET", "/nowhere", 404), ("GET", "/sources/x", 405), ("PATCH", "/lead-statuses", 405)],
+)
+def test_unknown_paths_and_methods(api: httpx.Client, method: str, path: str, status: int) -> None:
+    response = api.request(method, path)
+    _assert_problem(response, status)
+    if status == 405:
+        assert response.headers["allow"] in ("PUT", "GET")
+
+
+def test_each_error_has_its_own_trace_id(sandbox: SandboxProcess) -> None:
+    first = httpx.get(sandbox.url("/lead-statuses"))
+    second = httpx.get(sandbox.url("/lead-statuses"))
+    assert _assert_problem(first, 401)["traceId"] != _assert_problem(second, 401)["traceId"]
