@@ -123,4 +123,3 @@ def announcements(
         cursor=cursor,
         count=count,
     )
-

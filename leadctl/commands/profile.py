@@ -20,7 +20,7 @@ from leadctl.config import (
     validate_profile_name,
 )
 from leadctl.context import SANDBOX_PROFILE
-from leadctl.errors import KeyringUnavailable, UsageError
+from leadctl.errors import UsageError
 
 if TYPE_CHECKING:
     from leadctl.context import Context

@@ -243,4 +243,3 @@ def test_help_offers_no_typer_completion_options(
     shown = capsys.readouterr().out
     assert "--install-completion" not in shown
     assert "-o, --output" in shown or argv[-2] == "auth"
-

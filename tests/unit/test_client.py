@@ -292,4 +292,3 @@ def test_a_huge_body_is_a_clean_error(httpx_mock: HTTPXMock) -> None:
     assert result.exit_code == 8
     assert "too large" in result.stderr
     assert result.stdout == ""
-
