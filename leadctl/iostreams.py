@@ -127,7 +127,7 @@ class IOStreams:
 
     def pager_command(self) -> str | None:
         """The pager for long table output, or None when stdout is not a terminal."""
-        if not self.stdout_is_tty:
+        if not self.stdout_is_tty or self.env.get("TERM") == "dumb":
             return None
         if self.pager_override is not None:
             return self.pager_override

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -69,6 +69,8 @@ def print_paged(
     if table_view is not None and ctx.output_format == "table" and not ctx.options.columns:
         items = table_view(pager)
         columns = table_columns or columns
+    if all_pages and _progress_wanted(ctx):
+        items = _with_progress(ctx, pager, items)
     emit_list(ctx, items, columns=columns, footer=lambda: _next_page_hint(pager))
     if pager.interrupted:
         raise pager.interruption_error()
@@ -78,3 +80,33 @@ def _next_page_hint(pager: Pager) -> str | None:
     if pager.next_cursor is None or pager.interrupted:
         return None
     return f"more results: add --cursor {pager.next_cursor} (or --all)"
+
+
+def _progress_wanted(ctx: Context) -> bool:
+    # A progress line on the terminal that also receives streamed items would garble them;
+    # a table is printed only once every page is in, so it can share the terminal.
+    ios = ctx.ios
+    if not ios.progress_enabled or ios.env.get("TERM") == "dumb":
+        return False
+    return not ios.stdout_is_tty or ctx.output_format == "table"
+
+
+def _with_progress(ctx: Context, pager: Pager, items: Iterable[Any]) -> Iterator[Any]:
+    """Count items on one stderr line (redrawn at most ten times a second), then erase it."""
+    import time
+
+    stderr = ctx.ios.stderr
+    shown_at = 0.0
+    count = 0
+    try:
+        for item in items:
+            count += 1
+            now = time.monotonic()
+            if now - shown_at >= 0.1:
+                stderr.write(f"\r{count} items, {pager.pages} pages…")
+                stderr.flush()
+                shown_at = now
+            yield item
+    finally:
+        stderr.write("\r\x1b[K")
+        stderr.flush()

@@ -152,7 +152,11 @@ def login(
     ctx.ios.info(f"logged in: profile {profile}, {kind_value} credential, stored in {where}")
 
 
-@app.command()
+@app.command(
+    epilog="Examples:\n\n"
+    "  leadctl auth status\n\n"
+    "  leadctl -p prod auth status -o json | jq -r .kind",
+)
 def status(typer_ctx: typer.Context) -> None:
     """Show the profile, base URL, credential kind, masked preview and store.
 
@@ -187,7 +191,9 @@ def status(typer_ctx: typer.Context) -> None:
     )
 
 
-@app.command()
+@app.command(
+    epilog="Examples:\n\n  leadctl auth logout\n\n  leadctl -p intake auth logout",
+)
 def logout(typer_ctx: typer.Context) -> None:
     """Remove the profile's stored credential (keyring or file)."""
     from leadctl.config import Config, update_config
@@ -212,7 +218,11 @@ def logout(typer_ctx: typer.Context) -> None:
         ctx.ios.info(f"profile {profile} had no stored credential")
 
 
-@app.command()
+@app.command(
+    epilog="Examples:\n\n"
+    "  TOKEN=$(leadctl auth token)\n\n"
+    "  LEADCTL_TOKEN=$(leadctl -p prod auth token) ./nightly-export.sh",
+)
 def token(typer_ctx: typer.Context) -> None:
     """Print the profile's credential, for scripts: TOKEN=$(leadctl auth token)."""
     ctx = get_context(typer_ctx)

@@ -1,4 +1,4 @@
-"""``leadctl completion SHELL``: the shell completion script."""
+"""``leadctl completion SHELL``: the static completion script for bash, zsh or fish."""
 
 from __future__ import annotations
 
@@ -21,17 +21,20 @@ class Shell(str, Enum):
 @app.command(
     epilog="Examples:\n\n"
     "  leadctl completion bash > ~/.local/share/bash-completion/completions/leadctl\n\n"
+    "  mkdir -p ~/.zfunc && leadctl completion zsh > ~/.zfunc/_leadctl\n\n"
     "  leadctl completion fish > ~/.config/fish/completions/leadctl.fish",
 )
 def completion(
     typer_ctx: typer.Context,
-    shell: Annotated[Shell, typer.Argument(help="bash, zsh or fish.")],
+    shell: Annotated[Shell, typer.Argument(metavar="SHELL", help="bash, zsh or fish.")],
 ) -> None:
-    """Print the completion script for SHELL."""
-    from typer.completion import get_completion_script  # type: ignore[attr-defined]
+    """Print the completion script for SHELL.
+
+    The script is static: pressing TAB runs no Python. It completes groups, verbs,
+    options, their fixed values (output formats, kinds, ...) and profile names, which
+    it reads from config.toml. It is the same text as completions/ in the source tree.
+    """
+    from leadctl.docgen.completion import render_completion
 
     ctx = get_context(typer_ctx)
-    script = get_completion_script(
-        prog_name="leadctl", complete_var="_LEADCTL_COMPLETE", shell=shell.value
-    )
-    ctx.ios.stdout.write(script.rstrip("\n") + "\n")
+    ctx.ios.stdout.write(render_completion(shell.value))

@@ -33,6 +33,10 @@ _KEYS_HELP = "Keys:\n\n" + "\n\n".join(
 )
 
 
+def _examples(*lines: str) -> str:
+    return "Examples:\n\n" + "\n\n".join(f"  {line}" for line in lines)
+
+
 def _complete_key(incomplete: str) -> list[str]:
     return [key for key in PROFILE_KEYS if key.startswith(incomplete)]
 
@@ -85,7 +89,10 @@ def _show_columns() -> list[Column]:
     ]
 
 
-@app.command("list")
+@app.command(
+    "list",
+    epilog=_examples("leadctl profile list", "leadctl profile list -o value --columns name"),
+)
 def list_(typer_ctx: typer.Context) -> None:
     """List the configured profiles; the one in effect is marked current."""
     from leadctl.output import emit_list
@@ -98,7 +105,7 @@ def list_(typer_ctx: typer.Context) -> None:
         ctx.ios.info("no profiles yet: create one with `leadctl auth login`")
 
 
-@app.command()
+@app.command(epilog=_examples("leadctl profile use prod", "leadctl profile use sandbox"))
 def use(
     typer_ctx: typer.Context,
     name: Annotated[str, typer.Argument(help="Profile to make current.")],
@@ -117,7 +124,7 @@ def use(
         ctx.ios.warn(f"LEADCTL_PROFILE={ctx.env['LEADCTL_PROFILE']} still overrides it here")
 
 
-@app.command()
+@app.command(epilog=_examples("leadctl profile show", "leadctl profile show prod -o json"))
 def show(
     typer_ctx: typer.Context,
     name: Annotated[
@@ -133,7 +140,15 @@ def show(
     emit_object(ctx, _row(ctx, chosen, values), columns=_show_columns())
 
 
-@app.command("set", epilog=_KEYS_HELP)
+@app.command(
+    "set",
+    epilog=_KEYS_HELP
+    + "\n\n"
+    + _examples(
+        "leadctl -p prod profile set base_url https://api.example.com",
+        "leadctl profile set region GB",
+    ),
+)
 def set_(
     typer_ctx: typer.Context,
     key: Annotated[str, typer.Argument(help="Setting to change.", autocompletion=_complete_key)],
@@ -165,7 +180,11 @@ def set_(
     ctx.ios.info(f"{'created profile' if created else 'profile'} {profile}: {key} = {parsed}")
 
 
-@app.command(epilog=_KEYS_HELP)
+@app.command(
+    epilog=_KEYS_HELP
+    + "\n\n"
+    + _examples("leadctl profile unset region", "leadctl -p prod profile unset timeout"),
+)
 def unset(
     typer_ctx: typer.Context,
     key: Annotated[str, typer.Argument(help="Setting to remove.", autocompletion=_complete_key)],
@@ -190,7 +209,7 @@ def unset(
         ctx.ios.info(f"profile {profile}: {key} was not set")
 
 
-@app.command()
+@app.command(epilog=_examples("leadctl profile delete staging", "leadctl profile delete old --yes"))
 def delete(
     typer_ctx: typer.Context,
     name: Annotated[str, typer.Argument(help="Profile to delete.")],

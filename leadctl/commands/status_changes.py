@@ -127,6 +127,10 @@ def _time_option(flag: str) -> Any:
     return typer.Option(flag, metavar="DATETIME", help=DATETIME_HELP)
 
 
+def _complete_category(incomplete: str) -> list[str]:
+    return [c for c in CATEGORIES if c.lower().startswith(incomplete.lower())]
+
+
 @app.command(
     epilog="Examples:\n\n"
     "  leadctl status-changes update chg_1 --category qualified --outcome 'Appointment set' "
@@ -146,6 +150,7 @@ def update(
             "--category",
             metavar="C",
             help="New category: " + ", ".join(CATEGORIES) + " (any case).",
+            autocompletion=_complete_category,
         ),
     ] = None,
     notes: Annotated[str | None, _text_option("--notes", "notes")] = None,

@@ -1,0 +1,146 @@
+"""The bash completion script (bash 4.1 or later; no bash-completion package needed)."""
+
+from __future__ import annotations
+
+from leadctl.docgen.completion import HEADER, Arm, Table, fill, posix_quote, wrap_alternatives
+
+INDENT = "    "
+
+WALK = r"""
+_leadctl_profiles() {
+    local dir=${LEADCTL_CONFIG_DIR:-}
+    if [[ -z $dir ]]; then
+        case $OSTYPE in
+        darwin*) dir="$HOME/Library/Application Support/leadctl" ;;
+        *) dir="${XDG_CONFIG_HOME:-$HOME/.config}/leadctl" ;;
+        esac
+    fi
+    [[ $dir == '~/'* ]] && dir="$HOME/${dir#'~/'}"
+    REPLY=''
+    [[ -r $dir/config.toml ]] && REPLY=$(sed -n '__PROFILE_SED__' "$dir/config.toml")
+    REPLY="${REPLY//$'\n'/ } __BUILTIN_PROFILES__"
+}
+
+# Adds the candidates of value spec $1 that start with $2 to COMPREPLY, each after $3.
+_leadctl_reply() {
+    local spec=$1 cur=$2 prefix=${3-} word
+    local -a candidates=()
+    case $spec in
+    'words '*) read -r -a candidates <<<"${spec#words }" ;;
+    profile)
+        _leadctl_profiles
+        read -r -a candidates <<<"$REPLY"
+        ;;
+    file | directory)
+        compopt -o filenames 2>/dev/null
+        local action=-f
+        [[ $spec == directory ]] && action=-d
+        while IFS= read -r word; do
+            COMPREPLY+=("$prefix$word")
+        done < <(compgen "$action" -- "$cur")
+        return
+        ;;
+    esac
+    for word in "${candidates[@]}"; do
+        [[ $word == "$cur"* ]] && COMPREPLY+=("$prefix$word")
+    done
+}
+
+_leadctl() {
+    local REPLY cmdpath='' word gap expect='' cur prefix line=${COMP_LINE:0:COMP_POINT}
+    local -a words=()
+    local -i i args=0 positional_only=0
+    COMPREPLY=()
+    # bash splits words at = and : (COMP_WORDBREAKS); join what was typed as one word.
+    for ((i = 0; i <= COMP_CWORD; i++)); do
+        gap=${line%%[![:space:]]*}
+        line=${line#"$gap"}
+        word=${COMP_WORDS[i]}
+        ((i == COMP_CWORD)) && word=$line
+        if ((i == 0)) || [[ -n $gap ]]; then
+            words+=("$word")
+        else
+            words[${#words[@]} - 1]+=$word
+        fi
+        line=${line#"$word"}
+    done
+    cur=${words[${#words[@]} - 1]}
+    for ((i = 1; i < ${#words[@]} - 1; i++)); do
+        word=${words[i]}
+        if [[ -n $expect ]]; then
+            expect=''
+            continue
+        fi
+        if ((!positional_only)); then
+            case $word in
+            --) positional_only=1 && continue ;;
+            --*=*) continue ;;
+            -?*)
+                _leadctl_option_value "$cmdpath|$word"
+                expect=$REPLY
+                continue
+                ;;
+            esac
+        fi
+        _leadctl_commands "$cmdpath"
+        if ((args == 0)) && [[ " $REPLY " == *" $word "* ]]; then
+            cmdpath=${cmdpath:+$cmdpath }$word
+        else
+            args+=1
+        fi
+    done
+    if [[ -n $expect ]]; then
+        _leadctl_reply "$expect" "$cur"
+        return
+    fi
+    if ((!positional_only)); then
+        case $cur in
+        --*=*)
+            _leadctl_option_value "$cmdpath|${cur%%=*}"
+            prefix="${cur%%=*}="
+            # With = in COMP_WORDBREAKS, readline replaces only the text after it.
+            [[ $COMP_WORDBREAKS == *=* ]] && prefix=''
+            [[ -n $REPLY ]] && _leadctl_reply "$REPLY" "${cur#*=}" "$prefix"
+            return
+            ;;
+        -*)
+            _leadctl_options "$cmdpath"
+            _leadctl_reply "words $REPLY" "$cur"
+            return
+            ;;
+        esac
+    fi
+    _leadctl_commands "$cmdpath"
+    if [[ -n $REPLY ]]; then
+        ((args == 0)) && _leadctl_reply "words $REPLY" "$cur"
+        return
+    fi
+    _leadctl_argument_value "$cmdpath|$args"
+    [[ -n $REPLY ]] && _leadctl_reply "$REPLY" "$cur"
+}
+
+complete -F _leadctl leadctl
+"""
+
+
+def _pattern(key: str, arm: Arm) -> str:
+    return posix_quote(key) + ("*" if arm.prefix else "")
+
+
+def _function(table: Table) -> str:
+    """``_leadctl_FUNCTION KEY`` sets REPLY to the arm's words or value spec."""
+    lines = [f"# {table.comment}", f"_leadctl_{table.function}() {{", f"{INDENT}case $1 in"]
+    for arm in table.arms:
+        reply = " ".join(word.text for word in arm.words) if table.of_words else arm.spec
+        patterns = wrap_alternatives(
+            (_pattern(key, arm) for key in arm.keys), separator=" | ", indent=INDENT
+        )
+        lines.append(f"{INDENT}{patterns}) REPLY={posix_quote(reply)} ;;")
+    lines += [f"{INDENT}*) REPLY='' ;;", f"{INDENT}esac", "}"]
+    return "\n".join(lines)
+
+
+def render(tables: tuple[Table, ...]) -> str:
+    header = "\n".join(f"# {line}" for line in ("bash completion for leadctl.", *HEADER))
+    functions = [_function(table) for table in tables]
+    return "\n\n".join([header, *functions]) + "\n" + fill(WALK)

@@ -1,0 +1,146 @@
+"""The zsh completion script: autoloaded from $fpath as ``_leadctl``, or sourced."""
+
+from __future__ import annotations
+
+from leadctl.docgen.completion import (
+    HEADER,
+    Arm,
+    Table,
+    Word,
+    fill,
+    posix_quote,
+    wrap_alternatives,
+)
+
+INDENT = "    "
+
+WALK = r"""
+_leadctl_profiles() {
+    local dir=${LEADCTL_CONFIG_DIR:-}
+    if [[ -z $dir ]]; then
+        case $OSTYPE in
+        (darwin*) dir="$HOME/Library/Application Support/leadctl" ;;
+        (*) dir="${XDG_CONFIG_HOME:-$HOME/.config}/leadctl" ;;
+        esac
+    fi
+    [[ $dir == '~/'* ]] && dir="$HOME/${dir#'~/'}"
+    reply=()
+    [[ -r $dir/config.toml ]] && reply=(${(f)"$(sed -n '__PROFILE_SED__' "$dir/config.toml")"})
+    reply+=(__BUILTIN_PROFILES__)
+}
+
+# Offers the candidates of value spec $1.
+_leadctl_values() {
+    local spec=$1
+    local -a reply values
+    case $spec in
+    ('words '*)
+        values=(${=spec#words })
+        compadd -a values
+        ;;
+    (profile)
+        _leadctl_profiles
+        compadd -a reply
+        ;;
+    (file) _files ;;
+    (directory) _files -/ ;;
+    (*) _message -e values 'value' ;;
+    esac
+}
+
+_leadctl() {
+    local REPLY cmdpath='' word expect=''
+    local -a reply names
+    integer i args=0 positional_only=0
+    for (( i = 2; i < CURRENT; i++ )); do
+        word=${words[i]}
+        if [[ -n $expect ]]; then
+            expect=''
+            continue
+        fi
+        if (( ! positional_only )); then
+            case $word in
+            (--) positional_only=1; continue ;;
+            (--*=*) continue ;;
+            (-?*)
+                _leadctl_option_value "$cmdpath|$word"
+                expect=$REPLY
+                continue
+                ;;
+            esac
+        fi
+        _leadctl_commands "$cmdpath"
+        names=(${reply%%:*})
+        if (( args == 0 && names[(Ie)$word] )); then
+            cmdpath=${cmdpath:+$cmdpath }$word
+        else
+            (( args++ ))
+        fi
+    done
+    if [[ -n $expect ]]; then
+        _leadctl_values "$expect"
+        return
+    fi
+    if (( ! positional_only )); then
+        case $PREFIX in
+        (--*=*)
+            _leadctl_option_value "$cmdpath|${PREFIX%%=*}"
+            [[ -z $REPLY ]] && return 1
+            compset -P '*='
+            _leadctl_values "$REPLY"
+            return
+            ;;
+        (-*)
+            _leadctl_options "$cmdpath"
+            _describe -t options 'option' reply
+            return
+            ;;
+        esac
+    fi
+    _leadctl_commands "$cmdpath"
+    if (( $#reply )); then
+        (( args == 0 )) && _describe -t commands 'leadctl command' reply
+        return
+    fi
+    _leadctl_argument_value "$cmdpath|$args"
+    [[ -n $REPLY ]] && _leadctl_values "$REPLY"
+}
+
+# Autoloaded from $fpath, this file is the body of _leadctl; sourced, it registers it.
+if [[ $funcstack[1] == _leadctl ]]; then
+    _leadctl "$@"
+else
+    compdef _leadctl leadctl
+fi
+"""
+
+
+def _described(words: tuple[Word, ...]) -> str:
+    # _describe splits "word:description" at the first unescaped colon.
+    entries = (posix_quote(w.text.replace(":", r"\:") + ":" + w.description) for w in words)
+    return "(" + " ".join(entries) + ")"
+
+
+def _pattern(key: str, arm: Arm) -> str:
+    return posix_quote(key) + ("*" if arm.prefix else "")
+
+
+def _function(table: Table) -> str:
+    """``_leadctl_FUNCTION KEY`` sets reply to name:description pairs, or REPLY to a spec."""
+    variable, empty = ("reply", "()") if table.of_words else ("REPLY", "''")
+    lines = [f"# {table.comment}", f"_leadctl_{table.function}() {{", f"{INDENT}case $1 in"]
+    for arm in table.arms:
+        value = _described(arm.words) if table.of_words else posix_quote(arm.spec)
+        patterns = wrap_alternatives(
+            (_pattern(key, arm) for key in arm.keys), separator="|", indent=INDENT
+        )
+        lines.append(f"{INDENT}({patterns}) {variable}={value} ;;")
+    lines += [f"{INDENT}(*) {variable}={empty} ;;", f"{INDENT}esac", "}"]
+    return "\n".join(lines)
+
+
+def render(tables: tuple[Table, ...]) -> str:
+    comments = (f"# {line}" for line in ("zsh completion for leadctl.", *HEADER))
+    header = "\n".join(["#compdef leadctl", *comments])
+    functions = [_function(table) for table in tables]
+    return "\n\n".join([header, *functions]) + "\n" + fill(WALK)
