@@ -131,6 +131,10 @@ def _prepare_loaded_command(command: Any, params: list[Any]) -> None:
     command.params.extend(p for p in params if not names.intersection(p.opts))
 
 
+def _prepare_generated_verb(command: Any) -> None:
+    _prepare_loaded_command(command, _verb_output_params())
+
+
 class _StdoutClosed(LeadctlError):
     exit_code = ExitCode.OK
 
@@ -143,16 +147,24 @@ class LazyGroup(TyperGroup):
     """Loads a group's module only when that group is invoked."""
 
     def list_commands(self, ctx: Any) -> list[str]:
-        return list(GROUPS)
+        from leadctl.generated.tree import generated_tree
+
+        return [*GROUPS, *generated_tree(ctx).new_groups(GROUPS)]
 
     def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        from leadctl.generated.tree import generated_tree
+
+        tree = generated_tree(ctx)
+        cmd_name = tree.canonical(cmd_name)
         entry = GROUPS.get(cmd_name)
         if entry is None:
-            return None
+            # Generated verbs get the output options when they are built.
+            return tree.group_command(cmd_name, _prepare_generated_verb)
         module = importlib.import_module(entry[0])
         command = typer.main.get_command(module.app)
         command.name = cmd_name
         _prepare_loaded_command(command, _verb_output_params())
+        tree.add_verbs(command, cmd_name, _prepare_generated_verb)
         return command
 
     def invoke(self, ctx: Any) -> Any:
@@ -169,6 +181,9 @@ class LazyGroup(TyperGroup):
         rows = [(name, short_help) for name, (_module, short_help) in GROUPS.items()]
         with formatter.section("Commands"):
             formatter.write_dl(rows)
+        from leadctl.generated.tree import write_help_sections
+
+        write_help_sections(ctx, formatter)
 
 
 root = typer.Typer(
@@ -198,7 +213,12 @@ def main_callback(
     profile: Annotated[
         str | None,
         typer.Option(
-            "-p", "--profile", metavar="NAME", help="Profile to use [env: LEADCTL_PROFILE]."
+            "-p",
+            "--profile",
+            metavar="NAME",
+            help="Profile to use [env: LEADCTL_PROFILE].",
+            # Eager, so `leadctl -p NAME --help` lists that profile's generated commands.
+            is_eager=True,
         ),
     ] = None,
     base_url: Annotated[
@@ -260,6 +280,10 @@ def main_callback(
     if not isinstance(bootstrap, _Bootstrap):
         bootstrap = _Bootstrap(ios=IOStreams.system(), env=os.environ)
     env = bootstrap.env
+    # `-p "$PROFILE"` with PROFILE unset must not quietly act on another profile.
+    for flag, given in (("--profile", profile), ("--base-url", base_url)):
+        if given is not None and not given.strip():
+            raise UsageError(f"{flag} was given an empty value")
     options = GlobalOptions(
         profile=profile or env.get("LEADCTL_PROFILE") or None,
         base_url=base_url or env.get("LEADCTL_BASE_URL") or None,
@@ -321,17 +345,27 @@ def _json_errors_wanted(context: Context | None, env: Mapping[str, str]) -> bool
     return env.get("LEADCTL_OUTPUT") in ("json", "ndjson")
 
 
-def report_error(error: LeadctlError, ios: IOStreams, *, as_json: bool) -> int:
+def report_error(
+    error: LeadctlError, ios: IOStreams, *, as_json: bool, secrets: Sequence[str] = ()
+) -> int:
     if as_json:
         import json
 
-        ios.stderr.write(json.dumps(error.to_json(), ensure_ascii=False) + "\n")
+        text = json.dumps(error.to_json(), ensure_ascii=False) + "\n"
     else:
-        ios.stderr.write(f"error: {error.message}\n")
-        for line in error.detail_lines():
-            ios.stderr.write(f"{line}\n")
+        text = "".join(f"{line}\n" for line in [f"error: {error.message}", *error.detail_lines()])
+    # A service or proxy may quote the credential back in its error; it is never printed.
+    for secret in secrets:
+        text = text.replace(secret, "***")
+    ios.stderr.write(text)
     ios.stderr.flush()
     return int(error.exit_code)
+
+
+def _known_secrets(context: Context | None) -> tuple[str, ...]:
+    """The credential, if this invocation already looked it up."""
+    found = context.looked_up_credential() if context is not None else None
+    return (found.value,) if found is not None and found.value else ()
 
 
 def _is_click_exception(error: BaseException) -> bool:
@@ -376,7 +410,10 @@ def invoke(
         return int(ExitCode.OK)
     except LeadctlError as error:
         return report_error(
-            error, bootstrap.ios, as_json=_json_errors_wanted(bootstrap.context, bootstrap.env)
+            error,
+            bootstrap.ios,
+            as_json=_json_errors_wanted(bootstrap.context, bootstrap.env),
+            secrets=_known_secrets(bootstrap.context),
         )
     except (KeyboardInterrupt, typer.Abort):
         bootstrap.ios.stderr.write("interrupted\n")
@@ -397,7 +434,10 @@ def invoke(
         if debug or bootstrap.env.get("LEADCTL_DEBUG") == "1":
             import traceback
 
-            traceback.print_exception(error, file=bootstrap.ios.stderr)
+            from leadctl.redact import redact_text
+
+            trace = "".join(traceback.format_exception(error))
+            bootstrap.ios.stderr.write(redact_text(trace, _known_secrets(bootstrap.context)))
         bootstrap.ios.stderr.write(
             f"error: unexpected {type(error).__name__}; run with --debug for a traceback\n"
         )

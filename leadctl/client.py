@@ -15,9 +15,8 @@ from dataclasses import dataclass, field
 from email.utils import parsedate_to_datetime
 from typing import TYPE_CHECKING, Any, TextIO
 
-import httpx
-
 from leadctl import __version__
+from leadctl._httpx import httpx
 from leadctl.credentials import Credential, CredentialKind
 from leadctl.curl import curl_command
 from leadctl.errors import (
@@ -29,6 +28,7 @@ from leadctl.errors import (
     NotAuthenticated,
     OutcomeUnknown,
     ServiceFailure,
+    UsageError,
 )
 from leadctl.operations import Operation
 from leadctl.redact import redact_body, redact_headers, redact_text
@@ -55,6 +55,42 @@ class RetryPolicy:
         """Full-jitter exponential backoff for retry number ``attempt`` (1-based)."""
         ceiling = min(self.cap, self.base * (2 ** (attempt - 1)))
         return float(self.jitter(0, ceiling))
+
+
+def tls_verification(ca_bundle: Any, env: Mapping[str, str]) -> ssl.SSLContext | bool:
+    """The roots the service's certificate is checked against: the profile's ca_bundle,
+    else SSL_CERT_FILE, else httpx's default (SSL_CERT_DIR, then certifi).
+
+    Loaded here so that a bundle that is missing or not PEM is a usage error naming it,
+    before anything is sent, rather than a crash inside httpx.
+    """
+    if ca_bundle:
+        return _trust_context(
+            str(ca_bundle),
+            f"the profile's ca_bundle {ca_bundle}",
+            hint="fix it with `leadctl profile set ca_bundle PATH` (a PEM file)",
+        )
+    cert_file = env.get("SSL_CERT_FILE")
+    if cert_file:
+        return _trust_context(
+            cert_file,
+            f"SSL_CERT_FILE={cert_file}",
+            hint="point SSL_CERT_FILE at a PEM file of CA certificates, or unset it",
+        )
+    return True
+
+
+def _trust_context(cafile: str, what: str, *, hint: str) -> ssl.SSLContext:
+    try:
+        return ssl.create_default_context(cafile=cafile)
+    except OSError as error:
+        # ssl.SSLError is an OSError: a file that holds no PEM certificate lands here too.
+        reason = (
+            "it holds no PEM certificate"
+            if isinstance(error, ssl.SSLError)
+            else error.strerror or str(error)
+        )
+        raise UsageError(f"cannot use {what}: {reason}", hint=hint) from None
 
 
 def retry_after_seconds(response: httpx.Response, now: Callable[[], float]) -> float | None:
@@ -154,10 +190,7 @@ class Client:
     @classmethod
     def from_context(cls, ctx: Context) -> Client:
         options = ctx.options
-        ca_bundle = ctx.settings.get("ca_bundle")
-        verify: ssl.SSLContext | bool = True
-        if ca_bundle:
-            verify = ssl.create_default_context(cafile=str(ca_bundle))
+        verify = tls_verification(ctx.settings.get("ca_bundle"), ctx.env)
         return cls(
             base_url=ctx.base_url,
             credential=ctx.credential,
@@ -261,7 +294,8 @@ class Client:
         except LeadctlError:
             credential = None  # a dry run never needs a working keyring
         auth_name = self._auth_header(credential)[0] if credential else "Authorization"
-        url = httpx.URL(self._base() + path, params=_query(params))
+        # An absolute URL (on the profile's host, e.g. `contract pull`) is used as it is.
+        url = httpx.URL(path if "://" in path else self._base() + path, params=_query(params))
         assert self._dry_run_out is not None
         self._dry_run_out(
             curl_command(op.method, str(url), headers=headers, body=body, auth_header=auth_name)
@@ -326,6 +360,7 @@ class Client:
                     response, hint=f"still rate limited after {attempt} attempts"
                 )
                 limited.attempts = attempt
+                limited.retry_after = retry_after_seconds(response, self._wall_clock)
                 raise limited
             if status >= 500:
                 if not op.retry_safe:

@@ -37,6 +37,7 @@ PROFILE_NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 HEADER_NAME_PATTERN = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")  # RFC 9110 token
 QUERY_NAME_PATTERN = re.compile(r"[A-Za-z0-9_.~\[\]-]{1,64}")
 REGION_PATTERN = re.compile(r"[A-Za-z]{2}")
+OPERATION_ID_PATTERN = re.compile(r"[A-Za-z0-9_.\-]{1,128}")
 
 PROFILE_KEYS: Mapping[str, str] = {
     "base_url": "service base URL (https://...)",
@@ -51,6 +52,12 @@ PROFILE_KEYS: Mapping[str, str] = {
     "phone_status_end_param": "query name of the end date for `numbers status`",
     "order_direction_key": "orderBy property carrying the sort direction of "
     "`leads list --order-by -FIELD` (assumed: direction)",
+    "contract_url": "where `contract pull` fetches the service's OpenAPI contract, on the "
+    "profile's host (default: <base_url>/openapi.json, an assumption)",
+    "retry_safe_operations": "operationIds (comma-separated) of generated commands that may "
+    "be retried even after the request was sent",
+    "retry_unsafe_operations": "operationIds (comma-separated) of generated commands that "
+    "must never be retried once sent",
 }
 CREDENTIAL_STORES = ("keyring", "file")
 CREDENTIAL_KINDS = ("org", "user", "source")
@@ -191,6 +198,13 @@ def _query_name_parser(key: str) -> Callable[[str], str]:
     return parse
 
 
+def _parse_operation_ids(key: str, raw: str) -> str:
+    ids = [part.strip() for part in raw.split(",") if part.strip()]
+    if not ids or not all(OPERATION_ID_PATTERN.fullmatch(i) for i in ids):
+        raise _bad_value(key, raw, "expected operationIds separated by commas")
+    return ",".join(ids)
+
+
 _PARSERS: dict[str, Callable[[str], Any]] = {
     "base_url": _parse_base_url,
     "output": _parse_output,
@@ -203,6 +217,9 @@ _PARSERS: dict[str, Callable[[str], Any]] = {
     "phone_status_start_param": _query_name_parser("phone_status_start_param"),
     "phone_status_end_param": _query_name_parser("phone_status_end_param"),
     "order_direction_key": _query_name_parser("order_direction_key"),
+    "contract_url": _parse_base_url,
+    "retry_safe_operations": lambda raw: _parse_operation_ids("retry_safe_operations", raw),
+    "retry_unsafe_operations": lambda raw: _parse_operation_ids("retry_unsafe_operations", raw),
 }
 
 

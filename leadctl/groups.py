@@ -18,6 +18,10 @@ GROUPS: dict[str, tuple[str, str]] = {
     "notifications": ("leadctl.commands.notifications", "Read announcements."),
     "users": ("leadctl.commands.users", "Update the current user's compliance settings."),
     "a2a": ("leadctl.commands.a2a", "Call an agent operation over JSON-RPC."),
+    "contract": (
+        "leadctl.commands.contract",
+        "Show, import, pull and diff the service's OpenAPI contract.",
+    ),
     "api": ("leadctl.commands.api", "Call any API operation with a raw request."),
     "sandbox": ("leadctl.commands.sandbox", "Run the local sandbox server."),
     "completion": ("leadctl.commands.completion", "Print the shell completion script."),

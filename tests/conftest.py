@@ -18,6 +18,7 @@ def isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Pa
     home.mkdir()
     monkeypatch.setenv("LEADCTL_CONFIG_DIR", str(home / "config"))
     monkeypatch.setenv("LEADCTL_DATA_DIR", str(home / "data"))
+    monkeypatch.setenv("LEADCTL_CACHE_DIR", str(home / "cache"))
     monkeypatch.setenv("COLUMNS", "120")
     # A test that reaches the real OS keyring by accident fails loudly instead.
     monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "keyring.backends.fail.Keyring")

@@ -17,7 +17,9 @@ from leadctl.commands._paging import (
     PageSizeOption,
     print_paged,
 )
+from leadctl.commands.leads_import import IMPORT_EPILOG, import_leads
 from leadctl.errors import UsageError
+from leadctl.generated.command import DEFAULT_WAIT_TIMEOUT, WaitOption, WaitTimeoutOption
 from leadctl.output.columns import Column
 
 if TYPE_CHECKING:
@@ -353,6 +355,8 @@ def create(
             help="The lead as a JSON object; --field values are merged over it.",
         ),
     ] = None,
+    wait: WaitOption = False,
+    wait_timeout: WaitTimeoutOption = DEFAULT_WAIT_TIMEOUT,
 ) -> None:
     """Send one lead to intake (POST /leads) and print its id and processingStatus.
 
@@ -364,6 +368,10 @@ def create(
     the lead twice): if the outcome is unknown, leadctl exits 9 and says what to check.
     The lead fields (firstName, lastName, email, phone, state, product, sourceId, tags,
     consentCertificate) are the contract's assumption: the reference does not show them.
+    With --wait the lead is read back until intake settles it (GET /leads/{id} when the
+    active contract has it, else `leads list --filter id=ID`) and printed then: exit 6
+    when it is Rejected, 8 after --wait-timeout; not with a source key, which may not
+    read leads.
     """
     ctx = get_context(typer_ctx)
     body = create_body(
@@ -375,10 +383,32 @@ def create(
     from leadctl.operations import OPERATIONS
     from leadctl.output import emit_object
 
-    lead = ctx.client().call_json(OPERATIONS["createLead"], json_body=body)
+    credential = None if ctx.options.dry_run or not wait else ctx.credential()
+    if credential is not None and credential.kind.value == "source":
+        raise UsageError(
+            "--wait reads the lead back, which a source key may not do",
+            hint="leave out --wait, or use an organization key or user token",
+        )
+    from leadctl.shapes import require_object
+
+    lead = require_object(
+        ctx.client().call_json(OPERATIONS["createLead"], json_body=body),
+        what="the new lead",
+        required=("id",),
+    )
+    if wait:
+        from leadctl.generated.tree import generated_tree
+        from leadctl.waiting import wait_for_lead
+
+        lead = wait_for_lead(ctx, generated_tree(typer_ctx), lead, timeout=wait_timeout)
     emit_object(ctx, lead, columns=CREATED_LEAD_COLUMNS)
+    if wait:
+        return
     if isinstance(lead, dict) and lead.get("processingStatus") == "Pending" and lead.get("id"):
         ctx.ios.info(
             f"intake is processing the lead: check it with "
             f"`leadctl leads list --filter id={lead['id']}`"
         )
+
+
+app.command("import", epilog=IMPORT_EPILOG)(import_leads)

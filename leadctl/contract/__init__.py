@@ -7,30 +7,41 @@ table and the sandbox against it.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 CONTRACT_FILE = Path(__file__).with_name("openapi.json")
 HTTP_METHODS = ("get", "put", "post", "delete", "patch", "head", "options", "trace")
+RETRY_SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "DELETE"})
+# An operation that does not say which credentials it takes: staff ones, never a source key.
+DEFAULT_CREDENTIAL_KINDS = ("org", "user")
 
 
 @lru_cache(maxsize=1)
 def load_contract() -> dict[str, Any]:
     """The parsed contract; callers must not mutate it."""
+    import json
+
     with CONTRACT_FILE.open(encoding="utf-8") as handle:
         document: dict[str, Any] = json.load(handle)
     return document
 
 
-@dataclass(frozen=True)
 class ContractOperation:
-    method: str  # upper case
-    path: str
-    spec: dict[str, Any]
+    """One operation of a contract. A plain class: this package is imported on every
+    command's start-up (the index lookup), where a dataclass costs most of a millisecond."""
+
+    __slots__ = ("method", "path", "spec")
+
+    def __init__(self, method: str, path: str, spec: dict[str, Any]) -> None:
+        self.method = method  # upper case
+        self.path = path
+        self.spec = spec
+
+    def __repr__(self) -> str:
+        return f"ContractOperation({self.method!r}, {self.path!r})"
 
     @property
     def operation_id(self) -> str:
@@ -38,11 +49,15 @@ class ContractOperation:
 
     @property
     def retry_safe(self) -> bool:
-        return bool(self.spec["x-leadctl-retry-safe"])
+        """The contract's mark, else by method: reads, PUT and DELETE may be repeated."""
+        marked = self.spec.get("x-leadctl-retry-safe")
+        if isinstance(marked, bool):
+            return marked
+        return self.method in RETRY_SAFE_METHODS
 
     @property
     def credential_kinds(self) -> frozenset[str]:
-        return frozenset(self.spec["x-leadctl-credential-kinds"])
+        return frozenset(self.spec.get("x-leadctl-credential-kinds") or DEFAULT_CREDENTIAL_KINDS)
 
 
 def iter_operations(document: dict[str, Any] | None = None) -> Iterator[ContractOperation]:

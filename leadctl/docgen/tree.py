@@ -89,9 +89,12 @@ def load_tree() -> CommandSpec:
     import typer
 
     from leadctl.app import root
+    from leadctl.generated.tree import pin_bundled
 
     command = typer.main.get_command(root)
     ctx = typer.Context(command, info_name="leadctl", **command.context_settings)
+    # The shipped files describe the bundled contract, never one a developer imported.
+    pin_bundled(ctx)
     return _command_spec(command, ctx, ())
 
 

@@ -15,7 +15,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 
-from leadctl.contract import ContractOperation, iter_operations, load_contract
+from leadctl.contract import ContractOperation, iter_operations
 from leadctl.sandbox import intake
 from leadctl.sandbox.auth import authenticate, authorize
 from leadctl.sandbox.db import transaction
@@ -27,6 +27,7 @@ from leadctl.sandbox.problems import (
     problem_body,
     validation_problem,
 )
+from leadctl.sandbox.published import PUBLISHED_PATH, published_bytes, published_contract
 from leadctl.sandbox.routing import Router
 from leadctl.sandbox.settings import SandboxSettings
 from leadctl.sandbox.state import SandboxState
@@ -44,7 +45,7 @@ SCOPE_CREDENTIAL_KIND = "leadctl.credential_kind"
 
 class SandboxApp:
     def __init__(self, state: SandboxState, settings: SandboxSettings) -> None:
-        contract = load_contract()
+        contract = published_contract()
         self.state = state
         self.settings = settings
         self.validator = SchemaValidator(contract)
@@ -79,6 +80,10 @@ class SandboxApp:
 
     async def _handle(self, request: Request, scope: Scope) -> Response:
         raw_path = scope.get("raw_path", b"").decode("latin-1") or scope["path"]
+        if request.method == "GET" and raw_path.split("?", 1)[0] == PUBLISHED_PATH:
+            # Assumed: the service publishes its contract here, to anyone (no credential).
+            scope[SCOPE_OPERATION] = "getContract"
+            return Response(published_bytes(), media_type="application/json")
         operation, path_params = self.router.match(request.method, raw_path.split("?", 1)[0])
         scope[SCOPE_OPERATION] = operation.operation_id
         raw_body = await request.body()

@@ -87,6 +87,12 @@ CREATE TABLE IF NOT EXISTS announcements (
     id TEXT PRIMARY KEY, org_id TEXT NOT NULL, name TEXT NOT NULL, message TEXT NOT NULL,
     action_url TEXT NOT NULL, action_button_text TEXT NOT NULL, created_at TEXT NOT NULL,
     modified_at TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS sms_messages (
+    id TEXT PRIMARY KEY, org_id TEXT NOT NULL, to_number TEXT NOT NULL,
+    from_number TEXT NOT NULL, body TEXT NOT NULL, status TEXT NOT NULL, send_at TEXT,
+    process_at TEXT NOT NULL, sent_at TEXT, cancelled_at TEXT, failure_reason TEXT,
+    created_at TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS sms_due ON sms_messages (status, process_at);
 CREATE TABLE IF NOT EXISTS announcement_reads (
     announcement_id TEXT NOT NULL, user_id TEXT NOT NULL, read_at TEXT NOT NULL,
     PRIMARY KEY (announcement_id, user_id));

@@ -13,27 +13,35 @@ from leadctl.sandbox.problems import ApiProblem
 class Router:
     def __init__(self, operations: Iterable[ContractOperation]) -> None:
         # path template segments -> {method: operation}
-        self._routes: dict[tuple[str, ...], dict[str, ContractOperation]] = {}
+        routes: dict[tuple[str, ...], dict[str, ContractOperation]] = {}
         for operation in operations:
             segments = tuple(operation.path.strip("/").split("/"))
-            self._routes.setdefault(segments, {})[operation.method] = operation
+            routes.setdefault(segments, {})[operation.method] = operation
+        # /sources/all before /sources/{id}: a literal segment wins over a parameter.
+        self._routes = dict(
+            sorted(routes.items(), key=lambda item: [s.startswith("{") for s in item[0]])
+        )
 
     def match(self, method: str, raw_path: str) -> tuple[ContractOperation, dict[str, str]]:
         # Split before decoding, so an encoded "/" stays inside its parameter.
         parts = [unquote(part) for part in raw_path.strip("/").split("/")]
         if raw_path.endswith("/") and raw_path != "/":
             parts.append("")
+        allowed: set[str] = set()
         for template, methods in self._routes.items():
             params = _bind(template, parts)
             if params is None:
                 continue
             operation = methods.get(method.upper())
-            if operation is None:
-                allow = ", ".join(sorted(methods))
-                raise ApiProblem(
-                    405, f"{method} is not allowed here; use {allow}.", headers={"Allow": allow}
-                )
-            return operation, params
+            if operation is not None:
+                return operation, params
+            # A 405 lists the methods of the most specific path that matched.
+            allowed = allowed or set(methods)
+        if allowed:
+            allow = ", ".join(sorted(allowed))
+            raise ApiProblem(
+                405, f"{method} is not allowed here; use {allow}.", headers={"Allow": allow}
+            )
         raise ApiProblem(404, "No such endpoint.")
 
 

@@ -34,7 +34,7 @@ class Completed:
 
 def base_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("LEADCTL_")}
-    for name in ("LEADCTL_CONFIG_DIR", "LEADCTL_DATA_DIR"):
+    for name in ("LEADCTL_CONFIG_DIR", "LEADCTL_DATA_DIR", "LEADCTL_CACHE_DIR"):
         if name in os.environ:
             env[name] = os.environ[name]
     env.update(extra or {})

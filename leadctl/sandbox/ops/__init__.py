@@ -47,9 +47,13 @@ def handlers() -> dict[str, Handler]:
         automations,
         lead_statuses,
         leads,
+        leads_read,
         phone_numbers,
+        sms,
         sources,
+        sources_read,
         status_changes,
+        tags,
         users,
     )
 
@@ -66,4 +70,13 @@ def handlers() -> dict[str, Handler]:
         "listAnnouncements": announcements.list_announcements,
         "createLead": leads.create_lead,
         "listMyLeads": leads.list_my_leads,
+        # Assumed operations, published only in the sandbox's contract (published.py).
+        "sendSms": sms.send,
+        "getSms": sms.get,
+        "cancelSms": sms.cancel,
+        "listTags": tags.list_tags,
+        "createTag": tags.create_tag,
+        "listSources": sources_read.list_sources,
+        "getSource": sources_read.get_source,
+        "getLead": leads_read.get_lead,
     }

@@ -1,0 +1,303 @@
+"""``leadctl contract``: the OpenAPI contract generated commands come from, per profile."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from leadctl.commands._common import get_context
+from leadctl.output.columns import Column
+
+if TYPE_CHECKING:
+    from leadctl.context import Context
+    from leadctl.contract.store import ActiveIndex
+
+app = typer.Typer(
+    help="Show, import, pull and diff the service's OpenAPI contract.", no_args_is_help=True
+)
+
+SUMMARY_COLUMNS = (
+    Column("profile"),
+    Column("source"),
+    Column("title"),
+    Column("version"),
+    Column("openapi"),
+    Column("importedAt", kind="datetime"),
+    Column("sha256"),
+    Column("operations", kind="number"),
+    Column("generated", kind="number"),
+)
+GROUP_COLUMNS = (
+    Column("group"),
+    Column("tag"),
+    Column("operations", kind="number"),
+    Column("curated", kind="number"),
+    Column("generated", kind="number"),
+)
+OPERATION_COLUMNS = (
+    Column("command"),
+    Column("kind"),
+    Column("method"),
+    Column("path"),
+    Column("operationId"),
+    Column("summary"),
+)
+DIFF_COLUMNS = (
+    Column("change"),
+    Column("command"),
+    Column("method"),
+    Column("path"),
+    Column("operation"),
+    Column("details"),
+)
+SourceArgument = Annotated[
+    str,
+    typer.Argument(
+        metavar="FILE|URL|-",
+        help="An OpenAPI 3.1 JSON document: a file, - for stdin, or a URL on the profile's host.",
+    ),
+]
+
+
+def summary(active: ActiveIndex, profile: str) -> dict[str, Any]:
+    """What `contract show` prints: where the contract came from, and its groups."""
+    index = active.index
+    operations = index.get("operations", [])
+    groups: dict[str, dict[str, Any]] = {}
+    for op in operations:
+        entry = groups.setdefault(
+            op["group"],
+            {
+                "group": op["group"],
+                "tag": index["groups"].get(op["group"], {}).get("tag"),
+                "operations": 0,
+                "curated": 0,
+                "generated": 0,
+            },
+        )
+        entry["operations"] += 1
+        entry["curated" if op.get("curated") else "generated"] += 1
+    meta = index.get("contract", {})
+    return {
+        "profile": profile,
+        "source": meta.get("source"),
+        "title": meta.get("title"),
+        "version": meta.get("version"),
+        "openapi": meta.get("openapi"),
+        "importedAt": meta.get("importedAt"),
+        "sha256": meta.get("sha256"),
+        "operations": len(operations),
+        "generated": sum(1 for op in operations if not op.get("curated")),
+        "groups": list(groups.values()),
+    }
+
+
+def _print_summary(ctx: Context, data: Mapping[str, Any]) -> None:
+    from leadctl.output import emit_list, emit_object
+
+    if ctx.output_format in ("json", "ndjson"):
+        emit_object(ctx, data, columns=())
+        return
+    if ctx.output_format == "table":
+        emit_object(ctx, data, columns=SUMMARY_COLUMNS)
+        ctx.ios.stdout.write("\n")
+    emit_list(ctx, data["groups"], columns=GROUP_COLUMNS)
+
+
+def _operation_rows(active: ActiveIndex) -> list[dict[str, Any]]:
+    return [
+        {
+            "command": f"{op['group']} {op['verb']}",
+            "kind": "curated" if op.get("curated") else "generated",
+            "method": op["method"],
+            "path": op["path"],
+            "operationId": op.get("operationId"),
+            "summary": op.get("summary"),
+        }
+        for op in active.index.get("operations", [])
+    ]
+
+
+@app.command(
+    epilog="Examples:\n\n"
+    "  leadctl contract show\n\n"
+    "  leadctl contract show --operations -o csv > operations.csv\n\n"
+    "  leadctl -p sandbox contract show -o json | jq '.groups[] | {group, generated}'",
+)
+def show(
+    typer_ctx: typer.Context,
+    operations: Annotated[
+        bool, typer.Option("--operations", help="List every operation and its command instead.")
+    ] = False,
+) -> None:
+    """Show the active contract: where it came from, its version, operations per group.
+
+    The active contract is the profile's imported one (`contract import` or `pull`), else
+    the contract bundled with leadctl. -o json prints one object with a groups array;
+    csv, tsv and value print the groups (or, with --operations, the operations).
+    """
+    from leadctl.generated.tree import generated_tree
+
+    ctx = get_context(typer_ctx)
+    active = generated_tree(typer_ctx).active
+    if operations:
+        from leadctl.output import emit_list
+
+        emit_list(ctx, _operation_rows(active), columns=OPERATION_COLUMNS)
+        return
+    _print_summary(ctx, summary(active, ctx.profile_name))
+
+
+def _load_checked(ctx: Context, source: str) -> tuple[bytes, str, dict[str, Any]]:
+    from leadctl.contract.fetch import parse_contract, read_contract
+    from leadctl.contract.validate import check_contract
+
+    raw, label = read_contract(ctx, source)
+    document = parse_contract(raw, what=label)
+    check_contract(document, what=label)
+    return raw, label, document
+
+
+def _store(ctx: Context, raw: bytes, label: str, document: dict[str, Any]) -> None:
+    from leadctl.config import validate_profile_name
+    from leadctl.contract.store import save
+
+    profile = validate_profile_name(ctx.settings.profile)
+    if ctx.options.dry_run:
+        ctx.ios.info(f"dry run: {label} is a valid OpenAPI 3.1 contract; nothing was stored")
+        return
+    active = save(
+        ctx.env,
+        profile,
+        raw,
+        document,
+        source=label,
+        imported_at=ctx.clock.now().isoformat(timespec="seconds").replace("+00:00", "Z"),
+    )
+    data = summary(active, profile)
+    _print_summary(ctx, data)
+    ctx.ios.info(
+        f"profile {profile!r} now uses {label}: {data['operations']} operations, "
+        f"{data['generated']} as generated commands"
+    )
+
+
+@app.command(
+    "import",
+    epilog="Examples:\n\n"
+    "  leadctl contract import openapi.json\n\n"
+    "  curl -s https://api.example.com/openapi.json | leadctl contract import -\n\n"
+    "  leadctl -p staging contract import https://staging.example.com/openapi.json",
+)
+def import_(typer_ctx: typer.Context, source: SourceArgument) -> None:
+    """Validate an OpenAPI 3.1 contract and make it the profile's active one.
+
+    The document is checked against OpenAPI 3.1 (and leadctl's x-leadctl-* extensions);
+    an invalid one is exit 2 and changes nothing. It is stored per profile under the cache
+    dir (LEADCTL_CACHE_DIR), with the small index generated commands load from. A URL is
+    fetched with the profile's credential, so it must be on the profile's host.
+    """
+    ctx = get_context(typer_ctx)
+    ctx.settings  # noqa: B018 - an unknown --profile is exit 2 before anything is read
+    raw, label, document = _load_checked(ctx, source)
+    _store(ctx, raw, label, document)
+
+
+@app.command(
+    epilog="Examples:\n\n"
+    "  leadctl contract pull\n\n"
+    "  leadctl -p sandbox contract pull && leadctl -p sandbox contract show --operations\n\n"
+    "  leadctl profile set contract_url https://api.example.com/v1/openapi.json",
+)
+def pull(typer_ctx: typer.Context) -> None:
+    """Fetch the service's contract and make it the profile's active one.
+
+    From the profile's contract_url, else <base_url>/openapi.json (assumed: the reference
+    says the contract is published as JSON, not where). Fetched with leadctl's client:
+    the profile's credential, TLS settings, retries and errors; only from the profile's
+    host. Then validated and stored like `contract import`.
+    """
+    from leadctl.contract.fetch import default_contract_url
+
+    ctx = get_context(typer_ctx)
+    raw, label, document = _load_checked(ctx, default_contract_url(ctx))
+    _store(ctx, raw, label, document)
+
+
+@app.command(
+    epilog="Examples:\n\n"
+    "  leadctl contract diff new-openapi.json\n\n"
+    "  leadctl contract diff https://api.example.com/openapi.json -o json | jq '.[].operation'\n\n"
+    "  leadctl contract diff openapi.json --columns change,command,details",
+)
+def diff(typer_ctx: typer.Context, source: SourceArgument) -> None:
+    """Show operations added, removed or changed in FILE against the active contract.
+
+    Operations are matched by operationId. Changed means what a caller notices: path or
+    method, parameters, body fields, responses, retry safety, credential kinds, pending
+    rules, deprecation. The command column names each operation's command (the new
+    contract's for added ones). Exit 0 whether or not anything changed.
+    """
+    import json
+
+    from leadctl.contract.diff import diff_contracts
+    from leadctl.generated.tree import generated_tree
+    from leadctl.output import emit_list
+
+    ctx = get_context(typer_ctx)
+    active = generated_tree(typer_ctx).active
+    raw, label, document = _load_checked(ctx, source)
+    with active.contract_path.open(encoding="utf-8") as handle:
+        current = json.load(handle)
+    changes = diff_contracts(current, document)
+    commands = _commands(active.index)
+    if any(change.change == "added" for change in changes):
+        commands = {**_commands(_compile(raw, document, label)), **commands}
+    rows = [change.to_json(commands.get(change.operation)) for change in changes]
+    if ctx.output_format not in ("json", "ndjson"):
+        for row in rows:
+            row["details"] = "; ".join(row["details"])
+    emit_list(ctx, rows, columns=DIFF_COLUMNS)
+    counts = {kind: sum(1 for c in changes if c.change == kind) for kind in ("added", "removed")}
+    changed = len(changes) - counts["added"] - counts["removed"]
+    ctx.ios.info(
+        f"{label} against the active contract: {counts['added']} added, "
+        f"{counts['removed']} removed, {changed} changed"
+    )
+
+
+def _commands(index: Mapping[str, Any]) -> dict[str, str]:
+    return {op["id"]: f"{op['group']} {op['verb']}" for op in index.get("operations", ())}
+
+
+def _compile(raw: bytes, document: dict[str, Any], label: str) -> dict[str, Any]:
+    from leadctl import __version__
+    from leadctl.contract.index import compile_index, curated_command_names
+
+    index, _schemas = compile_index(
+        document,
+        raw=raw,
+        source=label,
+        imported_at=None,
+        curated_verbs=curated_command_names(),
+        leadctl_version=__version__,
+    )
+    return index
+
+
+@app.command(
+    epilog="Examples:\n\n  leadctl contract reset\n\n  leadctl -p sandbox contract reset",
+)
+def reset(typer_ctx: typer.Context) -> None:
+    """Forget the profile's imported contract: the bundled one is active again."""
+    from leadctl.config import validate_profile_name
+    from leadctl.contract.store import remove
+
+    ctx = get_context(typer_ctx)
+    profile = validate_profile_name(ctx.settings.profile)
+    if remove(ctx.env, profile):
+        ctx.ios.info(f"profile {profile!r} uses the bundled contract again")
+    else:
+        ctx.ios.info(f"profile {profile!r} had no imported contract")

@@ -1,0 +1,611 @@
+"""The small index generated commands are built from, compiled once per contract.
+
+Loading a generated command reads only ``index.json`` (names, help, parameters, flags,
+body field summaries, output columns); the schemas a request body is validated against
+are in ``schemas.json``, read only when a body is sent. Neither needs the contract itself.
+
+The index is compiled when a contract is imported or pulled; the bundled contract's is
+shipped prebuilt next to it (``python -m leadctl.contract.index`` rewrites it, and a
+test fails when it is stale).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
+
+from leadctl.contract import DEFAULT_CREDENTIAL_KINDS, HTTP_METHODS
+from leadctl.contract.curated import CURATED_OPERATIONS, TAG_GROUPS
+from leadctl.contract.naming import fallback_verb, kebab, metavar, option_name, verb_words, words
+from leadctl.contract.store import (
+    BUNDLED_GROUPS_FILE,
+    BUNDLED_INDEX_FILE,
+    BUNDLED_SCHEMAS_FILE,
+    INDEX_FORMAT,
+)
+
+JSON_MEDIA = "application/json"
+# Options every generated verb may carry, which a parameter's flag must not take.
+RESERVED_FLAGS = frozenset(
+    {
+        "--field", "--data", "--wait", "--wait-timeout", "--page-size", "--limit", "--all",
+        "--cursor", "--count", "--search", "--filter", "--range", "--order-by", "--output",
+        "--columns", "--quiet", "--help",
+    }
+)  # fmt: skip
+# Field names whose values a table masks.
+SECRET_NAMES = frozenset({"secret", "apikey", "token", "password", "accesstoken", "clientsecret"})
+CURATED_KEYS = (
+    "id", "operationId", "group", "verb", "curated", "words", "fallback", "method", "path",
+    "summary", "retrySafe", "kinds", "params", "pending",
+)  # fmt: skip
+LIST_COLUMNS = 7
+OBJECT_COLUMNS = 24
+SCALAR_TYPES = ("string", "integer", "number", "boolean")
+
+
+def contract_hash(raw: bytes) -> str:
+    return hashlib.sha256(raw).hexdigest()
+
+
+class Document:
+    """Local ``$ref`` resolution and merged views of an OpenAPI document's schemas."""
+
+    def __init__(self, document: Mapping[str, Any]) -> None:
+        self.document = document
+
+    def pointer(self, ref: str) -> Any:
+        if not ref.startswith("#/"):
+            raise KeyError(f"only local references are supported, not {ref!r}")
+        node: Any = self.document
+        for raw in ref[2:].split("/"):
+            part = raw.replace("~1", "/").replace("~0", "~")
+            node = node[int(part)] if isinstance(node, list) else node[part]
+        return node
+
+    def resolve(self, node: Any) -> Any:
+        """Follow ``$ref`` until a node without one (at most 64 hops)."""
+        for _ in range(64):
+            if not (isinstance(node, Mapping) and isinstance(node.get("$ref"), str)):
+                return node
+            node = self.pointer(node["$ref"])
+        raise KeyError("a $ref chain does not end")
+
+    def branches(self, schema: Any, depth: int = 0) -> Iterator[Mapping[str, Any]]:
+        """The schema and, through $ref, allOf and the non-null branch of anyOf/oneOf,
+        the schemas whose keywords all apply to the same value."""
+        node = self.resolve(schema)
+        if not isinstance(node, Mapping) or depth > 16:
+            return
+        yield node
+        if isinstance(node.get("$ref"), str):
+            yield from self.branches(self.pointer(node["$ref"]), depth + 1)
+        for sub in node.get("allOf", ()):
+            yield from self.branches(sub, depth + 1)
+        for key in ("anyOf", "oneOf"):
+            options = [o for o in node.get(key, ()) if self.resolve(o) != {"type": "null"}]
+            if len(options) == 1:
+                yield from self.branches(options[0], depth + 1)
+
+    def properties(self, schema: Any) -> dict[str, Any]:
+        """Every property of the schema's branches; where an allOf part restates one (a
+        collection narrowing its items), the later, non-empty statement wins."""
+        merged: dict[str, Any] = {}
+        for branch in self.branches(schema):
+            for name, sub in (branch.get("properties") or {}).items():
+                if name not in merged or sub:
+                    merged[name] = sub
+        return merged
+
+    def required(self, schema: Any) -> list[str]:
+        names: list[str] = []
+        for branch in self.branches(schema):
+            names += [n for n in branch.get("required", ()) if n not in names]
+        return names
+
+    def type_of(self, schema: Any) -> str | None:
+        """The JSON type a value must have, nullability aside; None when not one type."""
+        for branch in self.branches(schema):
+            wanted = branch.get("type")
+            if isinstance(wanted, str):
+                return wanted
+            if isinstance(wanted, list):
+                types = [t for t in wanted if t != "null"]
+                if len(types) == 1:
+                    return str(types[0])
+        return None
+
+    def keyword(self, schema: Any, name: str) -> Any:
+        for branch in self.branches(schema):
+            if name in branch:
+                return branch[name]
+        return None
+
+
+# -- compiling ----------------------------------------------------------------------------
+
+
+def compile_index(
+    document: Mapping[str, Any],
+    *,
+    raw: bytes,
+    source: str,
+    imported_at: str | None,
+    curated_verbs: Mapping[str, Iterable[str]],
+    leadctl_version: str,
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The index and the schema bundle of a (validated) OpenAPI document.
+
+    ``curated_verbs`` maps each curated group to its verb names (or to nothing for a
+    single command such as ``api``): generated verbs never take those names.
+    """
+    doc = Document(document)
+    taken = {group: set(verbs) for group, verbs in curated_verbs.items()}
+    tag_help = {
+        str(tag.get("name")): str(tag.get("description") or "") for tag in document.get("tags", ())
+    }
+    operations = []
+    groups: dict[str, dict[str, Any]] = {}
+    bodies: dict[str, Any] = {}
+    param_schemas: dict[str, dict[str, Any]] = {}
+    refs: set[str] = set()
+    for path, method, spec, path_params in _operations(doc):
+        tag = (spec.get("tags") or [None])[0]
+        group, tag_words = _group_for(tag, path, taken)
+        entry = groups.setdefault(
+            group, {"tag": tag, "help": _first_sentence(tag_help.get(str(tag), "")), "aliases": []}
+        )
+        if tag is not None and kebab(str(tag)) != group:
+            alias = kebab(str(tag))
+            if alias not in entry["aliases"] and alias not in taken:
+                entry["aliases"].append(alias)
+        op = _compile_operation(doc, path, method, spec, path_params, group, tag_words)
+        if op["curated"] is None:
+            body_schema = _body_schema(doc, spec)
+            if body_schema is not None:
+                bodies[op["id"]] = body_schema
+                refs |= _refs_in(doc, body_schema)
+            checked = {p["name"]: p.pop("schema") for p in op["params"] if "schema" in p}
+            if checked:
+                param_schemas[op["id"]] = checked
+                for schema in checked.values():
+                    refs |= _refs_in(doc, schema)
+        for p in op["params"]:
+            p.pop("schema", None)
+        if op["curated"] is not None:
+            # Listed for `contract show` and `--wait`; the curated command has the rest.
+            op = {key: op[key] for key in CURATED_KEYS}
+        operations.append(op)
+    _assign_verbs(operations, taken)
+    _link_pending(operations)
+    new_groups = [
+        [name, entry["help"] or f"Operations tagged {entry['tag']} in the service's contract."]
+        for name, entry in groups.items()
+        if name not in taken and any(op["group"] == name and not op["curated"] for op in operations)
+    ]
+    index = {
+        "format": INDEX_FORMAT,
+        "leadctl": leadctl_version,
+        "contract": {
+            "title": str(document.get("info", {}).get("title", "")),
+            "version": str(document.get("info", {}).get("version", "")),
+            "openapi": str(document.get("openapi", "")),
+            "sha256": contract_hash(raw),
+            "source": source,
+            "importedAt": imported_at,
+        },
+        "groups": groups,
+        "newGroups": new_groups,
+        "operations": operations,
+    }
+    schemas = {"bundle": _bundle(doc, refs), "bodies": bodies, "params": param_schemas}
+    return index, schemas
+
+
+def _operations(
+    doc: Document,
+) -> Iterator[tuple[str, str, Mapping[str, Any], list[Mapping[str, Any]]]]:
+    for path, raw_item in (doc.document.get("paths") or {}).items():
+        item = doc.resolve(raw_item)
+        shared = [doc.resolve(p) for p in item.get("parameters", ())]
+        for method in HTTP_METHODS:
+            spec = item.get(method)
+            if not isinstance(spec, Mapping):
+                continue
+            own = [doc.resolve(p) for p in spec.get("parameters", ())]
+            keys = {(p.get("name"), p.get("in")) for p in own}
+            params = [p for p in shared if (p.get("name"), p.get("in")) not in keys] + own
+            yield str(path), method.upper(), spec, params
+
+
+def _group_for(tag: Any, path: str, taken: Mapping[str, set[str]]) -> tuple[str, list[list[str]]]:
+    """The group's name, and the word runs a verb drops when it repeats them."""
+    if tag is None:
+        first = next((s for s in path.strip("/").split("/") if s and "{" not in s), "default")
+        name = kebab(first) or "default"
+        return name, [words(first)]
+    tag_text = str(tag)
+    name = TAG_GROUPS.get(tag_text, kebab(tag_text) or "default")
+    if name in taken and not taken[name]:
+        name = f"{name}-operations"  # a single command (e.g. `api`) cannot hold verbs
+    return name, [words(tag_text), name.split("-")]
+
+
+def _first_sentence(text: str) -> str:
+    text = " ".join(text.split())
+    end = text.find(". ")
+    return text[: end + 1] if end >= 0 else text
+
+
+def _compile_operation(
+    doc: Document,
+    path: str,
+    method: str,
+    spec: Mapping[str, Any],
+    path_params: list[Mapping[str, Any]],
+    group: str,
+    tag_words: list[list[str]],
+) -> dict[str, Any]:
+    operation_id = spec.get("operationId")
+    op_id = str(operation_id) if operation_id else f"{method} {path}"
+    curated = CURATED_OPERATIONS.get(op_id)
+    if curated is not None:
+        group = curated[0]
+    retry_mark = spec.get("x-leadctl-retry-safe")
+    kinds = spec.get("x-leadctl-credential-kinds") or list(DEFAULT_CREDENTIAL_KINDS)
+    body = _body(doc, spec)
+    response = _response(doc, spec, paged=bool(body and body.get("paged")))
+    return {
+        "id": op_id,
+        "operationId": str(operation_id) if operation_id else None,
+        "group": group,
+        "verb": curated[1] if curated else None,
+        "curated": " ".join(curated) if curated else None,
+        "words": verb_words(str(operation_id) if operation_id else None, method, path, tag_words),
+        "fallback": fallback_verb(str(operation_id) if operation_id else None, method, path),
+        "method": method,
+        "path": path,
+        "summary": " ".join(str(spec.get("summary") or "").split()),
+        "description": str(spec.get("description") or "").strip(),
+        "deprecated": bool(spec.get("deprecated", False)),
+        "assumed": bool(spec.get("x-leadctl-assumed", False)),
+        "retrySafe": retry_mark if isinstance(retry_mark, bool) else None,
+        "kinds": [str(k) for k in kinds],
+        "params": _params(doc, path_params),
+        "body": body,
+        "response": response,
+        "pending": _pending(spec.get("x-leadctl-pending")),
+    }
+
+
+def _params(doc: Document, params: list[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    flags: set[str] = set()
+    for param in params:
+        where = param.get("in")
+        name = str(param.get("name", ""))
+        if where not in ("path", "query", "header") or not name:
+            continue  # cookies: a CLI has no cookie jar to speak of
+        if where == "header" and name.lower() in ("authorization", "content-type", "accept"):
+            continue  # leadctl sets these itself
+        schema = param.get("schema") or {}
+        kind = doc.type_of(schema) or "string"
+        item_kind = None
+        if kind == "array":
+            item_kind = doc.type_of(doc.keyword(schema, "items") or {}) or "string"
+        enum = doc.keyword(schema if kind != "array" else doc.keyword(schema, "items"), "enum")
+        entry: dict[str, Any] = {
+            "name": name,
+            "in": where,
+            "required": bool(param.get("required", where == "path")),
+            "type": kind if kind in (*SCALAR_TYPES, "array") else "string",
+            "description": " ".join(str(param.get("description") or "").split()),
+        }
+        if item_kind is not None:
+            entry["items"] = item_kind if item_kind in SCALAR_TYPES else "string"
+        if isinstance(enum, list) and enum and all(isinstance(v, str) for v in enum):
+            entry["enum"] = enum
+        default = doc.keyword(schema, "default")
+        if isinstance(default, (str, int, float, bool)):
+            entry["default"] = default
+        if where == "path":
+            entry["metavar"] = metavar(name)
+        else:
+            flag = option_name(name)
+            if flag in RESERVED_FLAGS or flag in flags:
+                flag = f"--{where}-{flag[2:]}"
+            flags.add(flag)
+            entry["flag"] = flag
+        if _has_constraints(doc, schema):
+            entry["schema"] = schema  # moved to the schema file by compile_index
+            entry["checked"] = True
+        out.append(entry)
+    return out
+
+
+_CONSTRAINTS = frozenset(
+    {
+        "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf",
+        "minLength", "maxLength", "pattern", "format", "minItems", "maxItems", "uniqueItems",
+        "const", "not", "oneOf", "anyOf",
+    }
+)  # fmt: skip
+
+
+def _has_constraints(doc: Document, schema: Any) -> bool:
+    """Whether a value needs more checking than its type and enum (which the flag does)."""
+    for branch in doc.branches(schema):
+        if _CONSTRAINTS.intersection(branch):
+            return True
+        items = branch.get("items")
+        if isinstance(items, Mapping) and _has_constraints(doc, items):
+            return True
+    return False
+
+
+def _json_content(content: Any) -> tuple[str, Mapping[str, Any]] | None:
+    if not isinstance(content, Mapping):
+        return None
+    for media, spec in content.items():
+        base = str(media).split(";")[0].strip().lower()
+        if base == JSON_MEDIA or base.endswith("+json"):
+            return str(media), spec if isinstance(spec, Mapping) else {}
+    return None
+
+
+def _body_schema(doc: Document, spec: Mapping[str, Any]) -> Any:
+    request = doc.resolve(spec.get("requestBody"))
+    if not isinstance(request, Mapping):
+        return None
+    found = _json_content(request.get("content"))
+    if found is None:
+        return None
+    return found[1].get("schema")
+
+
+def _body(doc: Document, spec: Mapping[str, Any]) -> dict[str, Any] | None:
+    request = doc.resolve(spec.get("requestBody"))
+    if not isinstance(request, Mapping):
+        return None
+    found = _json_content(request.get("content"))
+    if found is None:
+        media = next(iter(request.get("content") or {}), "")
+        return {"required": bool(request.get("required")), "media": str(media), "json": False}
+    schema = found[1].get("schema") or {}
+    props = doc.properties(schema)
+    required = doc.required(schema)
+    return {
+        "required": bool(request.get("required")),
+        "media": found[0],
+        "json": True,
+        "paged": "continuationToken" in props and "pageSize" in props,
+        "description": " ".join(str(request.get("description") or "").split()),
+        "fields": [_field(doc, name, sub, name in required) for name, sub in props.items()],
+    }
+
+
+def _field(doc: Document, name: str, schema: Any, required: bool) -> dict[str, Any]:
+    kind = doc.type_of(schema) or "any"
+    shown = kind
+    if kind == "array":
+        shown = f"array of {doc.type_of(doc.keyword(schema, 'items') or {}) or 'any'}"
+    fmt = doc.keyword(schema, "format")
+    if kind == "string" and isinstance(fmt, str):
+        shown = fmt
+    entry: dict[str, Any] = {"name": name, "type": shown, "required": required}
+    enum = doc.keyword(schema, "enum")
+    if isinstance(enum, list):
+        entry["enum"] = [v for v in enum if v is not None]
+    description = doc.keyword(schema, "description")
+    if isinstance(description, str):
+        entry["description"] = _first_sentence(description)
+    return entry
+
+
+def _response(doc: Document, spec: Mapping[str, Any], *, paged: bool) -> dict[str, Any]:
+    responses = spec.get("responses") or {}
+    success = sorted(str(s) for s in responses if str(s).startswith("2"))
+    for status in success:
+        response = doc.resolve(responses[status])
+        found = _json_content(response.get("content") if isinstance(response, Mapping) else None)
+        if found is None:
+            continue
+        schema = found[1].get("schema") or {}
+        if paged and "items" in doc.properties(schema):
+            items = doc.keyword(doc.properties(schema)["items"], "items") or {}
+            return {"kind": "collection", "columns": _columns(doc, items, LIST_COLUMNS)}
+        if doc.type_of(schema) == "array":
+            items = doc.keyword(schema, "items") or {}
+            return {"kind": "array", "columns": _columns(doc, items, LIST_COLUMNS)}
+        return {"kind": "object", "columns": _columns(doc, schema, OBJECT_COLUMNS)}
+    return {"kind": "empty" if success else "object", "columns": []}
+
+
+def _columns(doc: Document, schema: Any, limit: int) -> list[list[str]]:
+    """Table columns for a resource: its scalar fields (and the name of id/name pairs),
+    id first, in the schema's order."""
+    columns: list[list[str]] = []
+    for name, sub in doc.properties(schema).items():
+        kind = doc.type_of(sub)
+        if kind in SCALAR_TYPES:
+            columns.append([name, _column_kind(doc, name, sub, kind)])
+        elif kind == "object" and {"id", "name"} <= set(doc.properties(sub)):
+            columns.append([f"{name}.name", "text"])
+    columns.sort(key=lambda column: _column_rank(column[0]))
+    return columns[:limit]
+
+
+def _column_rank(path: str) -> int:
+    """id, then what names a thing, then its status, then the rest in schema order."""
+    name = path.split(".")[0].lower()
+    if name == "id":
+        return 0
+    if name in ("name", "title", "displayname", "to", "from"):
+        return 1
+    if "status" in name:
+        return 2
+    return 3
+
+
+def _column_kind(doc: Document, name: str, schema: Any, kind: str | None) -> str:
+    if name.lower() in SECRET_NAMES or doc.keyword(schema, "format") == "password":
+        return "secret"
+    if kind == "boolean":
+        return "bool"
+    if name.lower() == "color":
+        return "color"
+    if kind in ("integer", "number"):
+        return "number"
+    if doc.keyword(schema, "format") == "date-time":
+        return "datetime"
+    return "text"
+
+
+def _pending(raw: Any) -> dict[str, Any] | None:
+    """x-leadctl-pending (assumed, leadctl's own extension): how to wait for the outcome.
+
+    {"field": "processingStatus", "pending": ["Pending"], "failed": ["Rejected"],
+     "poll": "getLead", "idField": "id", "reasonField": "processingError"}: the answer's
+    ``field`` holds a status; while it is one of ``pending`` the resource is read again
+    with ``poll`` (a GET taking the ``idField`` value as its one path parameter); one of
+    ``failed`` ends in exit 6, with ``reasonField`` (optional) as the reason.
+    """
+    if not isinstance(raw, Mapping) or not isinstance(raw.get("field"), str):
+        return None
+    return {
+        "field": raw["field"],
+        "pending": [str(v) for v in raw.get("pending", ())],
+        "failed": [str(v) for v in raw.get("failed", ())],
+        "poll": str(raw["poll"]) if raw.get("poll") else None,
+        "idField": str(raw.get("idField") or "id"),
+        "reasonField": str(raw["reasonField"]) if raw.get("reasonField") else None,
+    }
+
+
+def _assign_verbs(operations: list[dict[str, Any]], taken: Mapping[str, set[str]]) -> None:
+    """Short verbs where they are unique in their group and free; the fallback otherwise."""
+    generated = [op for op in operations if op["curated"] is None]
+    counts: dict[tuple[str, str], int] = {}
+    for op in generated:
+        key = (op["group"], "-".join(op["words"]))
+        counts[key] = counts.get(key, 0) + 1
+    used: dict[str, set[str]] = {group: set(verbs) for group, verbs in taken.items()}
+    for op in generated:
+        short = "-".join(op["words"])
+        group_used = used.setdefault(op["group"], set())
+        verb = short
+        if counts[(op["group"], short)] > 1 or verb in group_used:
+            verb = op["fallback"]
+        base, suffix = verb, 2
+        while verb in group_used:
+            verb, suffix = f"{base}-{suffix}", suffix + 1
+        group_used.add(verb)
+        op["verb"] = verb
+    for op in operations:
+        del op["words"], op["fallback"]
+
+
+def _link_pending(operations: list[dict[str, Any]]) -> None:
+    """Drop a pending rule whose poll operation is missing or does not take one id."""
+    by_id = {op["operationId"]: op for op in operations if op["operationId"]}
+    for op in operations:
+        rule = op["pending"]
+        if rule is None or rule["poll"] is None:
+            continue
+        poll = by_id.get(rule["poll"])
+        path_params = [p for p in poll["params"] if p["in"] == "path"] if poll else []
+        if poll is None or poll["method"] != "GET" or len(path_params) != 1:
+            rule["poll"] = None
+
+
+def _refs_in(doc: Document, schema: Any) -> set[str]:
+    """Every local $ref reachable from ``schema``."""
+    found: set[str] = set()
+    stack = [schema]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Mapping):
+            ref = node.get("$ref")
+            if isinstance(ref, str) and ref not in found:
+                found.add(ref)
+                stack.append(doc.pointer(ref))
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return found
+
+
+def _bundle(doc: Document, refs: set[str]) -> dict[str, Any]:
+    """A document holding just the referenced components, at their own pointers, so the
+    bodies' $refs resolve against it unchanged."""
+    bundle: dict[str, Any] = {}
+    for ref in sorted(refs):
+        parts = ref[2:].split("/")
+        # The whole named component: a pointer into it resolves inside the copy.
+        top = parts[:3] if parts[0] == "components" else parts[:1]
+        node: Any = doc.document
+        target = bundle
+        for index, raw in enumerate(top):
+            part = raw.replace("~1", "/").replace("~0", "~")
+            node = node[part]
+            if index == len(top) - 1:
+                target[part] = node
+            else:
+                target = target.setdefault(part, {})
+    return bundle
+
+
+# -- the bundled contract's prebuilt index ------------------------------------------------
+
+
+def curated_command_names() -> dict[str, list[str]]:
+    """Each curated group's verb names (empty for single commands), from the command tree."""
+    import importlib
+
+    import typer
+
+    from leadctl.groups import GROUPS
+
+    names: dict[str, list[str]] = {}
+    for group, (module_name, _help) in GROUPS.items():
+        command = typer.main.get_command(importlib.import_module(module_name).app)
+        names[group] = sorted(getattr(command, "commands", {}))
+    return names
+
+
+def build_bundled() -> tuple[dict[str, Any], dict[str, Any]]:
+    from leadctl.contract import CONTRACT_FILE
+
+    raw = CONTRACT_FILE.read_bytes()
+    return compile_index(
+        json.loads(raw),
+        raw=raw,
+        source="bundled",
+        imported_at=None,
+        curated_verbs=curated_command_names(),
+        # Shipped with the code it belongs to: no version to check it against.
+        leadctl_version="bundled",
+    )
+
+
+def dump(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=False) + "\n"
+
+
+def main() -> int:
+    from leadctl.contract.store import groups_text
+
+    index, schemas = build_bundled()
+    BUNDLED_INDEX_FILE.write_text(dump(index), encoding="utf-8")
+    BUNDLED_SCHEMAS_FILE.write_text(dump(schemas), encoding="utf-8")
+    BUNDLED_GROUPS_FILE.write_text(groups_text(index), encoding="utf-8")
+    print(
+        f"wrote {BUNDLED_INDEX_FILE.name}, {BUNDLED_SCHEMAS_FILE.name}, {BUNDLED_GROUPS_FILE.name}"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

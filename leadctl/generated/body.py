@@ -1,0 +1,151 @@
+"""A generated verb's JSON body: built from ``--data`` and ``--field``, checked against the
+contract's schema before anything is sent (a bad body is exit 2 and no request).
+
+Validation uses jsonschema-rs (JSON Schema 2020-12, the dialect of OpenAPI 3.1): it loads
+in a few milliseconds where the pure-Python jsonschema takes about seventy.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+from leadctl.errors import UsageError
+
+STRING_TYPES = frozenset({"string", "date-time", "date", "email", "uri", "uuid", "password"})
+SECRET_NAMES = frozenset({"secret", "apikey", "token", "password", "accesstoken", "clientsecret"})
+
+
+class BodyInvalid(UsageError):
+    """The body does not match the contract's schema; nothing was sent."""
+
+    def __init__(self, errors: dict[str, list[str]]) -> None:
+        super().__init__(
+            "the request body does not match the contract's schema; nothing was sent",
+            hint="see the fields in --help, or `leadctl contract show`",
+        )
+        self.errors = errors
+
+    def detail_lines(self) -> list[str]:
+        lines = [
+            f"  {field}: {message}"
+            for field, messages in self.errors.items()
+            for message in messages
+        ]
+        return lines + super().detail_lines()
+
+    def to_json(self) -> dict[str, Any]:
+        body = super().to_json()
+        body["errors"] = self.errors
+        return body
+
+
+def merge_over(base: Mapping[str, Any], top: Mapping[str, Any]) -> dict[str, Any]:
+    """``top`` merged over ``base``: nested objects merge, anything else is replaced."""
+    merged = dict(base)
+    for key, value in top.items():
+        below = merged.get(key)
+        if isinstance(below, Mapping) and isinstance(value, Mapping):
+            merged[key] = merge_over(below, value)
+        else:
+            merged[key] = value
+    return merged
+
+
+def _top_key(raw: str) -> str:
+    key = raw.partition("=")[0].strip()
+    return key.split("[", 1)[0].split(".", 1)[0]
+
+
+def build_body(
+    fields_meta: Sequence[Mapping[str, Any]],
+    *,
+    fields: Sequence[str],
+    data: str | None,
+    stdin: TextIO | None,
+) -> dict[str, Any] | None:
+    """The object ``--data`` and ``--field`` describe, or None when neither was given.
+
+    A field the contract types as a string keeps its text (``--field zip=02134``); the
+    others are typed like ``api -F``.
+    """
+    if not fields and data is None:
+        return None
+    from leadctl.fields import build_fields, load_data_option
+
+    base: Any = {}
+    if data is not None:
+        base = load_data_option(data, stdin=stdin)
+        if not isinstance(base, dict):
+            raise UsageError("--data must be a JSON object")
+    strings = {str(f["name"]) for f in fields_meta if f.get("type") in STRING_TYPES}
+    raw = [f for f in fields if _top_key(f) in strings and not f.partition("=")[2].startswith("@")]
+    typed = [f for f in fields if f not in raw]
+    built = build_fields(
+        raw_fields=raw, typed_fields=typed, stdin=stdin, raw_flag="--field", typed_flag="--field"
+    )
+    return merge_over(base, built)
+
+
+def load_schemas(path: Path) -> dict[str, Any]:
+    """The schema file of the active contract (read only when something is validated)."""
+    try:
+        with path.open(encoding="utf-8") as handle:
+            found: dict[str, Any] = json.load(handle)
+    except (OSError, ValueError) as error:
+        raise UsageError(
+            f"cannot read the contract's schemas ({path}): {error}",
+            hint="import the contract again with `leadctl contract import` or `pull`",
+        ) from None
+    return found
+
+
+def check_body(schemas: Mapping[str, Any], operation_id: str, body: Any) -> None:
+    """Raise BodyInvalid unless ``body`` matches the operation's request body schema."""
+    schema = schemas.get("bodies", {}).get(operation_id)
+    if schema is None:
+        return
+    errors = _errors(schemas.get("bundle", {}), schema, body)
+    if errors:
+        raise BodyInvalid(errors)
+
+
+def check_params(schemas: Mapping[str, Any], operation_id: str, values: Mapping[str, Any]) -> None:
+    """Raise UsageError when a parameter breaks its schema (pattern, range, format...)."""
+    checked = schemas.get("params", {}).get(operation_id) or {}
+    for name, value in values.items():
+        schema = checked.get(name)
+        if schema is None:
+            continue
+        for field, messages in _errors(schemas.get("bundle", {}), schema, value).items():
+            where = name if field == "body" else f"{name}{field}"
+            raise UsageError(f"parameter {where}: {messages[0]}; nothing was sent")
+
+
+def _errors(bundle: Mapping[str, Any], schema: Any, instance: Any) -> dict[str, list[str]]:
+    import jsonschema_rs
+
+    root = {**bundle, "allOf": [schema]}
+    validator = jsonschema_rs.Draft202012Validator(root, validate_formats=True)
+    errors: dict[str, list[str]] = {}
+    for error in validator.iter_errors(instance):
+        path = list(error.instance_path)
+        field = _field_path(path)
+        secret = any(str(part).lower() in SECRET_NAMES for part in path)
+        message = "is not valid here" if secret else error.message
+        messages = errors.setdefault(field, [])
+        if message not in messages:
+            messages.append(message)
+    return errors
+
+
+def _field_path(parts: Sequence[Any]) -> str:
+    text = ""
+    for part in parts:
+        if isinstance(part, int):
+            text += f"[{part}]"
+        else:
+            text += f".{part}" if text else str(part)
+    return text or "body"

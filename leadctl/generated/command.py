@@ -1,0 +1,297 @@
+"""One generated verb as a Typer command, built from its index entry.
+
+Path parameters become arguments, query and header parameters options (enums become
+choices, arrays repeatable options), a JSON body ``--field``/``--data``, a
+RequestDataOptions body leadctl's paging and query options, and an operation whose
+answer carries a pending status ``--wait``/``--wait-timeout``.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Mapping, Sequence
+from enum import Enum
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from leadctl.commands._paging import (
+    AllOption,
+    CountOption,
+    CursorOption,
+    LimitOption,
+    PageSizeOption,
+)
+
+if TYPE_CHECKING:
+    from leadctl.generated.tree import GeneratedTree
+
+DEFAULT_WAIT_TIMEOUT = 60.0
+FIELD_LINE_WIDTH = 74
+_SCALARS: dict[str, type] = {"string": str, "integer": int, "number": float, "boolean": bool}
+
+FieldsOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--field",
+        metavar="KEY=VALUE",
+        help="A body field (repeatable): typed like `api -F` (true/false/null, numbers, JSON, "
+        "@FILE) unless the contract says the field is a string; a.b and a[]=x nest.",
+    ),
+]
+DataOption = Annotated[
+    str | None,
+    typer.Option(
+        "--data",
+        metavar="JSON|@FILE|-",
+        help="The body as a JSON object; --field values are merged over it.",
+    ),
+]
+SearchOption = Annotated[
+    str | None, typer.Option("--search", metavar="TEXT", help="Full-text search (search).")
+]
+FilterOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--filter",
+        metavar="FIELD=VALUE",
+        help="Keep items whose FIELD equals VALUE (repeatable; filters).",
+    ),
+]
+RangeOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--range",
+        metavar="'FIELD>=VALUE'",
+        help="Keep items with FIELD in a range (repeatable; > >= < <=; rangeFilters).",
+    ),
+]
+OrderOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--order-by", metavar="FIELD", help="Sort by FIELD (repeatable; '-FIELD' descending)."
+    ),
+]
+WaitOption = Annotated[
+    bool,
+    typer.Option(
+        "--wait",
+        help="Poll until the status leaves its pending values (spinner on a terminal); "
+        "exit 6 when it ends failed, 8 when --wait-timeout passes first.",
+    ),
+]
+WaitTimeoutOption = Annotated[
+    float,
+    typer.Option(
+        "--wait-timeout",
+        metavar="SECONDS",
+        min=0.1,
+        help="How long --wait waits in all (each request still has --timeout).",
+    ),
+]
+
+PAGED_OPTIONS: tuple[tuple[str, Any, Any], ...] = (
+    ("page_size", PageSizeOption, None),
+    ("limit", LimitOption, None),
+    ("all_pages", AllOption, False),
+    ("cursor", CursorOption, None),
+    ("count", CountOption, False),
+    ("search", SearchOption, None),
+    ("filters", FilterOption, None),
+    ("ranges", RangeOption, None),
+    ("order_by", OrderOption, None),
+)
+
+
+# Types built at run time: typed as Any, since here they are values, not annotations.
+_ANNOTATED: Any = Annotated
+_LIST: Any = list
+
+
+def _choice(values: Sequence[str]) -> Any:
+    """An enum whose values are the choices (Typer takes enums as items of lists too)."""
+    return Enum("Choice", [(f"v{index}", value) for index, value in enumerate(values)])
+
+
+def _param_annotation(spec: Mapping[str, Any]) -> Any:
+    """The Python type Typer turns into the parameter's click type."""
+    if spec["type"] == "array":
+        item = _choice(spec["enum"]) if "enum" in spec else _SCALARS[spec.get("items", "string")]
+        return _LIST[item]
+    if "enum" in spec:
+        return _choice(spec["enum"])
+    return _SCALARS.get(spec["type"], str)
+
+
+def _param_help(spec: Mapping[str, Any]) -> str:
+    text = spec.get("description") or ""
+    if spec["in"] == "header":
+        text = f"{text} (header {spec['name']})".strip()
+    elif spec["in"] == "query" and spec.get("flag") != f"--{spec['name']}":
+        text = f"{text} (query {spec['name']})".strip()
+    return text
+
+
+def _parameters(op: Mapping[str, Any]) -> tuple[list[inspect.Parameter], list[tuple[str, Any]]]:
+    """The callback's parameters and, per parameter name, the spec it carries."""
+    keyword = inspect.Parameter.KEYWORD_ONLY
+    out: list[inspect.Parameter] = []
+    bindings: list[tuple[str, Any]] = []
+    path = [p for p in op["params"] if p["in"] == "path"]
+    others = [p for p in op["params"] if p["in"] != "path"]
+    for index, spec in enumerate(path):
+        name = f"path_{index}"
+        info = typer.Argument(metavar=spec["metavar"], help=spec.get("description") or None)
+        annotation = _ANNOTATED[_param_annotation(spec), info]
+        out.append(
+            inspect.Parameter(name, inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=annotation)
+        )
+        bindings.append((name, spec))
+    for index, spec in enumerate(others):
+        name = f"param_{index}"
+        python_type = _param_annotation(spec)
+        flag = spec["flag"]
+        decls = [f"{flag}/--no-{flag[2:]}"] if spec["type"] == "boolean" else [flag]
+        info = typer.Option(*decls, help=_param_help(spec) or None, show_default=False)
+        if spec.get("required"):
+            annotation = _ANNOTATED[python_type, info]
+            out.append(inspect.Parameter(name, keyword, annotation=annotation))
+        else:
+            annotation = _ANNOTATED[python_type | None, info]
+            out.append(inspect.Parameter(name, keyword, annotation=annotation, default=None))
+        bindings.append((name, spec))
+    body = op.get("body")
+    if body:
+        out.append(inspect.Parameter("fields", keyword, annotation=FieldsOption, default=None))
+        out.append(inspect.Parameter("data", keyword, annotation=DataOption, default=None))
+        if body.get("paged"):
+            for name, annotation, default in PAGED_OPTIONS:
+                out.append(inspect.Parameter(name, keyword, annotation=annotation, default=default))
+    pending = op.get("pending")
+    if pending and pending.get("poll"):
+        out.append(inspect.Parameter("wait", keyword, annotation=WaitOption, default=False))
+        out.append(
+            inspect.Parameter(
+                "wait_timeout", keyword, annotation=WaitTimeoutOption, default=DEFAULT_WAIT_TIMEOUT
+            )
+        )
+    return out, bindings
+
+
+def build_verb(op: Mapping[str, Any], tree: GeneratedTree) -> Any:
+    """The click command of ``op`` (Typer's public API, from a synthesized signature)."""
+    parameters, bindings = _parameters(op)
+
+    def callback(typer_ctx: typer.Context, **values: Any) -> None:
+        from leadctl.generated.run import run_operation
+
+        run_operation(typer_ctx, op, tree, values, bindings)
+
+    context = inspect.Parameter(
+        "typer_ctx", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=typer.Context
+    )
+    signature = inspect.Signature([context, *parameters], return_annotation=None)
+    callback.__signature__ = signature  # type: ignore[attr-defined]
+    callback.__annotations__ = {p.name: p.annotation for p in signature.parameters.values()}
+    callback.__annotations__["return"] = None
+    app = typer.Typer(add_completion=False, rich_markup_mode=None)
+    app.command(
+        op["verb"],
+        help=help_text(op),
+        short_help=short_help(op),
+        epilog=epilog(op),
+        deprecated=bool(op.get("deprecated")),
+    )(callback)
+    return typer.main.get_command(app)
+
+
+# -- help ---------------------------------------------------------------------------------
+
+
+def short_help(op: Mapping[str, Any]) -> str:
+    summary = str(op.get("summary") or "").strip()
+    if summary:
+        return summary.rstrip(".") + "."
+    description = str(op.get("description") or "").strip()
+    if description:
+        first = description.split(". ", 1)[0]
+        return first.rstrip(".") + "."
+    return f"{op['method']} {op['path']}."
+
+
+def help_text(op: Mapping[str, Any]) -> str:
+    parts = [short_help(op)]
+    description = str(op.get("description") or "").strip()
+    if description and description.rstrip(".") != parts[0].rstrip("."):
+        parts.append(description)
+    safe = op.get("retrySafe")
+    if safe is None:
+        safe = op["method"] in ("GET", "HEAD", "OPTIONS", "PUT", "DELETE")
+    retry = (
+        "Retried on 429, 5xx and network failures (retry-safe)."
+        if safe
+        else "Not retried once sent (not retry-safe): a failure after sending is exit 9."
+    )
+    parts.append(
+        f"{op['method']} {op['path']} (operationId {op['id']}), generated from the service's "
+        f"contract. {retry} The profile keys retry_safe_operations and "
+        "retry_unsafe_operations override this."
+    )
+    if op.get("assumed"):
+        parts.append("Assumed by leadctl (x-leadctl-assumed): the reference does not show it.")
+    body = op.get("body")
+    if body and not body.get("json"):
+        parts.append(f"The body is {body.get('media')}: leadctl sends only JSON bodies.")
+    elif body and body.get("paged"):
+        parts.append(
+            "The body is RequestDataOptions, built from --search, --filter, --range and "
+            "--order-by (the syntax of `leads list`) and paged with --page-size, --limit, "
+            "--all and --cursor; --data and --field add anything else it takes."
+        )
+    elif body and body.get("fields"):
+        lines = ["\b", "Body fields (JSON; --field KEY=VALUE or --data):"]
+        for field in body["fields"]:
+            lines.append("  " + _field_line(field))
+        parts.append("\n".join(lines))
+    pending = op.get("pending")
+    if pending and pending.get("poll"):
+        parts.append(
+            f"--wait polls {pending['poll']} until {pending['field']} is no longer "
+            f"{' or '.join(pending['pending'])}; "
+            f"{' or '.join(pending['failed']) or 'no value'} ends in exit 6."
+        )
+    return "\n\n".join(parts)
+
+
+def _field_line(field: Mapping[str, Any]) -> str:
+    kind = str(field["type"])
+    if field.get("enum"):
+        kind = "one of " + ", ".join(str(v) for v in field["enum"])
+    note = ", required" if field.get("required") else ""
+    text = f"{field['name']} ({kind}{note})"
+    if field.get("description"):
+        text += f": {field['description']}"
+    # Kept on one line (the block is not rewrapped), so cut to fit a terminal.
+    return text if len(text) <= FIELD_LINE_WIDTH else text[: FIELD_LINE_WIDTH - 1] + "…"
+
+
+def epilog(op: Mapping[str, Any]) -> str:
+    command = f"leadctl {op['group']} {op['verb']}"
+    args = "".join(f" {p['metavar']}" for p in op["params"] if p["in"] == "path")
+    examples = []
+    body = op.get("body") or {}
+    if body.get("paged"):
+        examples.append(f"{command}{args} --all -o ndjson | jq -c .")
+        examples.append(f"{command}{args} --limit 50 -o csv > items.csv")
+    elif body.get("json"):
+        required = [f["name"] for f in body.get("fields", ()) if f.get("required")]
+        fields = "".join(f" --field {name}=..." for name in required) or " --field KEY=VALUE"
+        examples.append(f"{command}{args}{fields}")
+        examples.append(f"{command}{args} --data @body.json -o json")
+    else:
+        examples.append(f"{command}{args}")
+        examples.append(f"{command}{args} -o json | jq .")
+    pending = op.get("pending")
+    if pending and pending.get("poll") and not body.get("paged"):
+        examples.append(f"{examples[0]} --wait --wait-timeout 120")
+    return "Examples:\n\n" + "\n\n".join(f"  {line}" for line in examples)

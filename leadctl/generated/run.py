@@ -1,0 +1,283 @@
+"""Running a generated verb: its request through leadctl's client (auth, retries, errors,
+``--dry-run``), paging through ``print_paged``, output through the output layer."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from enum import Enum
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlencode
+
+from leadctl.commands._common import get_context
+from leadctl.contract import RETRY_SAFE_METHODS
+from leadctl.errors import UsageError
+from leadctl.operations import Operation
+
+if TYPE_CHECKING:
+    import typer
+
+    from leadctl.context import Context, Settings
+    from leadctl.generated.tree import GeneratedTree
+    from leadctl.output import Column
+
+
+def listed_operations(value: Any) -> set[str]:
+    """The operationIds of a comma-separated profile value."""
+    if not isinstance(value, str):
+        return set()
+    return {part.strip() for part in value.split(",") if part.strip()}
+
+
+def retry_safe(op: Mapping[str, Any], settings: Settings) -> bool:
+    """The profile's word first, then the contract's mark, then the method."""
+    if op["id"] in listed_operations(settings.get("retry_unsafe_operations")):
+        return False
+    if op["id"] in listed_operations(settings.get("retry_safe_operations")):
+        return True
+    marked = op.get("retrySafe")
+    if isinstance(marked, bool):
+        return marked
+    return str(op["method"]) in RETRY_SAFE_METHODS
+
+
+def to_operation(op: Mapping[str, Any], settings: Settings, *, query: str = "") -> Operation:
+    body = op.get("body") or {}
+    return Operation(
+        id=str(op["id"]),
+        method=str(op["method"]),
+        path=str(op["path"]) + (f"?{query}" if query else ""),
+        retry_safe=retry_safe(op, settings),
+        kinds=frozenset(op.get("kinds") or ("org", "user")),
+        paged=bool(body.get("paged")),
+    )
+
+
+def _plain(value: Any) -> Any:
+    """A choice's value (choices are enums), anything else as it is."""
+    return value.value if isinstance(value, Enum) else value
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def columns_of(op: Mapping[str, Any]) -> list[Column]:
+    from leadctl.output import Column
+
+    return [Column(path, kind=kind) for path, kind in (op.get("response") or {}).get("columns", ())]
+
+
+def run_operation(
+    typer_ctx: typer.Context,
+    op: Mapping[str, Any],
+    tree: GeneratedTree,
+    values: Mapping[str, Any],
+    bindings: Sequence[tuple[str, Mapping[str, Any]]],
+) -> None:
+    ctx = get_context(typer_ctx)
+    path_params: dict[str, str] = {}
+    query: dict[str, Any] = {}
+    headers: list[tuple[str, str]] = []
+    typed: dict[str, Any] = {}
+    for name, spec in bindings:
+        value = values.get(name)
+        if value is None or value == []:
+            continue
+        value = [_plain(v) for v in value] if isinstance(value, list) else _plain(value)
+        typed[spec["name"]] = value
+        if spec["in"] == "path":
+            path_params[spec["name"]] = _text(value)
+        elif spec["in"] == "query":
+            query[spec["name"]] = (
+                [_text(v) for v in value] if isinstance(value, list) else _text(value)
+            )
+        else:
+            headers.append((spec["name"], _text(value)))
+    schemas: dict[str, Any] | None = None
+    if any(p.get("checked") for p in op["params"] if p["name"] in typed):
+        from leadctl.generated.body import check_params, load_schemas
+
+        schemas = load_schemas(tree.active.schemas_path)
+        check_params(schemas, op["id"], typed)
+    body_meta = op.get("body") or {}
+    if body_meta and not body_meta.get("json"):
+        raise UsageError(
+            f"{op['method']} {op['path']} takes a {body_meta.get('media')} body; "
+            "leadctl sends only JSON bodies"
+        )
+    if body_meta.get("paged"):
+        _run_paged(ctx, op, tree, values, path_params, query)
+        return
+    body = _body(ctx, op, tree, values, schemas)
+    operation = to_operation(op, ctx.settings)
+    client = ctx.client()
+    response = client.call(
+        operation,
+        path_params=path_params or None,
+        params=query or None,
+        json_body=body,
+        headers=headers,
+    )
+    data = _decode(ctx, response)
+    if data is _RAW:
+        return
+    pending = op.get("pending")
+    if values.get("wait") and pending and pending.get("poll"):
+        data = _wait(ctx, op, tree, data, timeout=float(values["wait_timeout"]))
+    _emit(ctx, op, data, response.status_code)
+
+
+def _body(
+    ctx: Context,
+    op: Mapping[str, Any],
+    tree: GeneratedTree,
+    values: Mapping[str, Any],
+    schemas: dict[str, Any] | None,
+) -> Any:
+    body_meta = op.get("body") or {}
+    if not body_meta:
+        return None
+    from leadctl.generated.body import build_body, check_body, load_schemas
+
+    body = build_body(
+        body_meta.get("fields", ()),
+        fields=values.get("fields") or [],
+        data=values.get("data"),
+        stdin=ctx.ios.stdin,
+    )
+    if body is None:
+        if body_meta.get("required"):
+            needed = [f["name"] for f in body_meta.get("fields", ()) if f.get("required")]
+            example = " ".join(f"--field {name}=..." for name in needed) or "--field KEY=VALUE"
+            raise UsageError(
+                "nothing to send: this operation needs a JSON body",
+                hint=f"give {example}, or --data JSON|@FILE|-",
+            )
+        return None
+    check_body(schemas or load_schemas(tree.active.schemas_path), op["id"], body)
+    return body
+
+
+def _run_paged(
+    ctx: Context,
+    op: Mapping[str, Any],
+    tree: GeneratedTree,
+    values: Mapping[str, Any],
+    path_params: Mapping[str, str],
+    query: Mapping[str, Any],
+) -> None:
+    from leadctl.commands._paging import print_paged
+    from leadctl.generated.body import build_body, check_body, load_schemas, merge_over
+
+    if values.get("count") and (values.get("limit") is not None or values.get("all_pages")):
+        raise UsageError("--count prints only the total: it takes no --limit or --all")
+    query_flags = ("search", "filters", "ranges", "order_by")
+    body: dict[str, Any] = {}
+    if any(values.get(name) for name in query_flags):
+        # The same RequestDataOptions syntax as `leads list`.
+        from leadctl.commands.leads import list_body
+
+        body = list_body(
+            search=values.get("search"),
+            search_fields=[],
+            filters=values.get("filters") or [],
+            ranges=values.get("ranges") or [],
+            order_by=values.get("order_by") or [],
+            direction_key=str(ctx.settings.get("order_direction_key") or "direction"),
+            stdin=ctx.ios.stdin,
+        )
+
+    given = build_body(
+        (op.get("body") or {}).get("fields", ()),
+        fields=values.get("fields") or [],
+        data=values.get("data"),
+        stdin=ctx.ios.stdin,
+    )
+    if given is not None:
+        body = merge_over(given, body)
+    page_size = values.get("page_size")
+    if body or page_size is not None:
+        # Only what the user typed needs checking; an empty query is valid by construction.
+        checked = {**body, "pageSize": page_size} if page_size is not None else body
+        check_body(load_schemas(tree.active.schemas_path), op["id"], checked)
+    operation = to_operation(op, ctx.settings, query=urlencode(query, doseq=True))
+    print_paged(
+        ctx,
+        operation,
+        body,
+        columns=columns_of(op),
+        page_size=page_size,
+        limit=values.get("limit"),
+        all_pages=bool(values.get("all_pages")),
+        cursor=values.get("cursor"),
+        count=bool(values.get("count")),
+        path_params=path_params or None,
+    )
+
+
+_RAW = object()
+
+
+def _decode(ctx: Context, response: Any) -> Any:
+    """The JSON answer, None for no content, or _RAW once a non-JSON answer was printed."""
+    if not response.content:
+        return None
+    content_type = response.headers.get("Content-Type", "")
+    if "json" in content_type:
+        from leadctl.client import decode_json
+
+        return decode_json(response, trace=None)
+    ctx.ios.stdout.write(response.text)
+    if not response.text.endswith("\n"):
+        ctx.ios.stdout.write("\n")
+    return _RAW
+
+
+def _emit(ctx: Context, op: Mapping[str, Any], data: Any, status: int) -> None:
+    from leadctl.output import emit_list, emit_object
+
+    if data is None:
+        ctx.ios.info(f"done: {op['method']} {op['path']} answered {status} with no content")
+    elif isinstance(data, list):
+        emit_list(ctx, data, columns=columns_of(op))
+    elif isinstance(data, dict):
+        emit_object(ctx, data, columns=columns_of(op))
+    else:
+        import json
+
+        ctx.ios.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
+
+
+def poll_function(ctx: Context, poll_op: Mapping[str, Any]) -> Any:
+    """``poll(id)`` reading a resource with a GET that takes its id as the one path
+    parameter."""
+    operation = to_operation(poll_op, ctx.settings)
+    name = next(p["name"] for p in poll_op["params"] if p["in"] == "path")
+    client = ctx.client()
+
+    def poll(ident: str) -> Any:
+        return client.call_json(operation, path_params={name: ident})
+
+    return poll
+
+
+def _wait(
+    ctx: Context, op: Mapping[str, Any], tree: GeneratedTree, data: Any, *, timeout: float
+) -> Any:
+    from leadctl.waiting import PendingRule, wait_for
+
+    rule_raw = op["pending"]
+    poll_op = tree.operation(rule_raw["poll"])
+    if poll_op is None:
+        return data
+    what = str(op["group"])
+    return wait_for(
+        ctx,
+        data,
+        PendingRule.from_index(rule_raw),
+        poll_function(ctx, poll_op),
+        timeout=timeout,
+        what=what,
+    )

@@ -1,0 +1,206 @@
+"""Which generated groups and verbs exist for this invocation, and their lazy commands.
+
+The root group asks this module at ``get_command`` time. Only the active index is read
+(see ``leadctl.contract.store``), and a verb's command is built only when that verb is
+looked up, so the start-up cost does not grow with the size of the contract.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Collection, Iterator, Mapping, MutableMapping
+from typing import Any
+
+from leadctl.contract.store import ActiveIndex, active_index
+
+META_KEY = "leadctl.generated"
+Prepare = Callable[[Any], None]
+
+
+class LazyVerbs(MutableMapping[str, Any]):
+    """A group's ``commands``: the built ones, then generated verbs built on first lookup,
+    always listed in that order (curated verbs first, then the contract's)."""
+
+    def __init__(self, built: Mapping[str, Any], pending: Mapping[str, Callable[[], Any]]):
+        self._built = dict(built)
+        self._pending = {k: v for k, v in pending.items() if k not in self._built}
+        self._order = [*self._built, *self._pending]
+
+    def __getitem__(self, name: str) -> Any:
+        if name not in self._built:
+            factory = self._pending.pop(name)  # KeyError: no such verb
+            self._built[name] = factory()
+        return self._built[name]
+
+    def __setitem__(self, name: str, command: Any) -> None:
+        self._pending.pop(name, None)
+        if name not in self._built:
+            self._order.append(name)
+        self._built[name] = command
+
+    def __delitem__(self, name: str) -> None:
+        if name in self._built:
+            del self._built[name]
+        else:
+            del self._pending[name]
+        self._order.remove(name)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(list(self._order))
+
+    def __len__(self) -> int:
+        return len(self._order)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._built or name in self._pending
+
+
+class GeneratedTree:
+    def __init__(self, active: ActiveIndex) -> None:
+        self.active = active
+        index = active.index
+        self._groups: Mapping[str, Mapping[str, Any]] = index.get("groups", {})
+        self._by_group: dict[str, list[Mapping[str, Any]]] = {}
+        self._by_id: dict[str, Mapping[str, Any]] = {}
+        for op in index.get("operations", ()):
+            if op.get("operationId"):
+                self._by_id[op["operationId"]] = op
+            if op.get("curated") is None:
+                self._by_group.setdefault(op["group"], []).append(op)
+        self._aliases = {
+            alias: name
+            for name, group in self._groups.items()
+            for alias in group.get("aliases", ())
+        }
+
+    def canonical(self, name: str) -> str:
+        """The group a name stands for: the kebab-case tag of a renamed group is an alias."""
+        return str(self._aliases.get(name, name))
+
+    def new_groups(self, curated: Collection[str]) -> list[str]:
+        """Groups that only generated verbs make up, in contract order."""
+        return [name for name in self._by_group if name not in curated]
+
+    def short_help(self, group: str) -> str:
+        text = str(self._groups.get(group, {}).get("help") or "")
+        return text or f"Operations of the service's {group} group (from its contract)."
+
+    def operation(self, operation_id: str) -> Mapping[str, Any] | None:
+        return self._by_id.get(operation_id)
+
+    def single_read(self, collection: str) -> Mapping[str, Any] | None:
+        """A GET of ``collection/{id}`` (one path parameter), e.g. GET /leads/{id}."""
+        for op in self._by_id.values():
+            path = str(op["path"])
+            rest = path[len(collection) + 1 :] if path.startswith(collection + "/") else ""
+            if (
+                op["method"] == "GET"
+                and rest.startswith("{")
+                and rest.endswith("}")
+                and "/" not in rest
+            ):
+                return op
+        return None
+
+    def verbs(self, group: str) -> list[Mapping[str, Any]]:
+        return list(self._by_group.get(group, ()))
+
+    def _factories(self, group: str, prepare: Prepare) -> dict[str, Callable[[], Any]]:
+        def factory(op: Mapping[str, Any]) -> Callable[[], Any]:
+            def build() -> Any:
+                from leadctl.generated.command import build_verb
+
+                command = build_verb(op, self)
+                prepare(command)
+                return command
+
+            return build
+
+        return {op["verb"]: factory(op) for op in self._by_group.get(group, ())}
+
+    def group_command(self, name: str, prepare: Prepare) -> Any | None:
+        """A group made only of generated verbs, or None when there is no such group."""
+        if name not in self._by_group:
+            return None
+        from typer.core import TyperGroup
+
+        tag = self._groups.get(name, {}).get("tag")
+        help_text = self.short_help(name)
+        if tag:
+            help_text += f"\n\nGenerated from the operations tagged {tag} in the service's contract"
+            help_text += " (see `leadctl contract show`)."
+        group = TyperGroup(
+            name=name,
+            help=help_text,
+            short_help=self.short_help(name),
+            no_args_is_help=True,
+            rich_markup_mode=None,
+        )
+        group.commands = LazyVerbs({}, self._factories(name, prepare))
+        return group
+
+    def add_verbs(self, command: Any, group: str, prepare: Prepare) -> None:
+        """Give a curated group the generated verbs it lacks; a curated verb always wins."""
+        if group not in self._by_group or not isinstance(getattr(command, "commands", None), dict):
+            return
+        command.commands = LazyVerbs(command.commands, self._factories(group, prepare))
+
+
+def pin_bundled(click_ctx: Any) -> None:
+    """Build this invocation's tree from the bundled contract, whatever any profile
+    imported: for artifacts generated from the command tree (completions, man pages)."""
+    from leadctl.contract.store import bundled_index
+
+    click_ctx.find_root().meta[META_KEY] = GeneratedTree(bundled_index())
+
+
+def generated_tree(click_ctx: Any) -> GeneratedTree:
+    """The tree of this invocation, read once and kept on the root context."""
+    root = click_ctx.find_root()
+    found = root.meta.get(META_KEY)
+    if isinstance(found, GeneratedTree):
+        return found
+    obj = root.obj
+    env: Mapping[str, str] = getattr(obj, "env", None) or os.environ
+    params: Mapping[str, Any] = root.params or {}
+
+    def profile() -> str:
+        explicit = params.get("profile") or env.get("LEADCTL_PROFILE")
+        if explicit:
+            return str(explicit)
+        from leadctl.config import load_config
+        from leadctl.errors import LeadctlError
+
+        try:
+            return load_config(env).current_profile or "default"
+        except LeadctlError:
+            return "default"  # the command itself reports a broken config
+
+    tree = GeneratedTree(active_index(env, profile))
+    if tree.active.problem:
+        ios = getattr(obj, "ios", None)
+        if ios is not None:
+            ios.warn(tree.active.problem)
+        else:
+            sys.stderr.write(f"warning: {tree.active.problem}\n")
+    root.meta[META_KEY] = tree
+    return tree
+
+
+def write_help_sections(click_ctx: Any, formatter: Any) -> None:
+    """The generated groups in `leadctl --help`, from the small groups files only."""
+    from leadctl.contract.store import help_groups
+
+    root = click_ctx.find_root()
+    env: Mapping[str, str] = getattr(root.obj, "env", None) or os.environ
+    explicit = (root.params or {}).get("profile") or env.get("LEADCTL_PROFILE")
+    active, by_profile = help_groups(env, explicit)
+    if active:
+        with formatter.section("Generated from the service's contract"):
+            formatter.write_dl(active)
+    if by_profile:
+        with formatter.section(
+            "Generated from imported contracts (`leadctl -p PROFILE GROUP --help`)"
+        ):
+            formatter.write_dl([(name, ", ".join(groups)) for name, groups in by_profile])

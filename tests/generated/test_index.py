@@ -1,0 +1,176 @@
+"""The compiled index: groups, verbs, curated operations, the bundled prebuilt copy."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+import typer
+
+from leadctl.app import root
+from leadctl.contract.curated import CURATED_OPERATIONS
+from leadctl.contract.index import (
+    BUNDLED_GROUPS_FILE,
+    BUNDLED_INDEX_FILE,
+    BUNDLED_SCHEMAS_FILE,
+    build_bundled,
+    compile_index,
+    curated_command_names,
+    dump,
+)
+from leadctl.contract.store import groups_text
+from leadctl.operations import OPERATIONS
+from leadctl.sandbox.published import published_contract
+from tests.generated.contracts import widgets
+
+
+def compiled(document: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    return compile_index(
+        document,
+        raw=json.dumps(document).encode(),
+        source="test",
+        imported_at=None,
+        curated_verbs=curated_command_names(),
+        leadctl_version="test",
+    )
+
+
+def commands(index: dict[str, Any]) -> dict[str, str]:
+    return {op["id"]: f"{op['group']} {op['verb']}" for op in index["operations"]}
+
+
+def test_the_sandbox_contract_gives_the_commands_the_issue_names() -> None:
+    index, _ = compiled(published_contract())
+    generated = {k: v for k, v in commands(index).items() if k not in CURATED_OPERATIONS}
+    assert generated == {
+        "sendSms": "sms send",
+        "getSms": "sms get",
+        "cancelSms": "sms cancel",
+        "listTags": "tags list",
+        "createTag": "tags create",
+        "listSources": "sources list",
+        "getSource": "sources get",
+        "getLead": "leads get",
+    }
+
+
+def test_operations_with_a_curated_command_are_listed_as_curated_only() -> None:
+    index, schemas = compiled(published_contract())
+    by_id = {op["id"]: op for op in index["operations"]}
+    for operation_id, (group, verb) in CURATED_OPERATIONS.items():
+        assert (by_id[operation_id]["group"], by_id[operation_id]["verb"]) == (group, verb)
+        assert by_id[operation_id]["curated"] == f"{group} {verb}"
+        assert operation_id not in schemas["bodies"]
+    # The rule for `leads create --wait` comes with the curated entry.
+    assert by_id["createLead"]["pending"]["poll"] == "getLead"
+
+
+def test_the_curated_table_covers_the_client_operations_and_names_real_commands() -> None:
+    assert set(CURATED_OPERATIONS) == set(OPERATIONS)
+    tree = curated_command_names()
+    for group, verb in CURATED_OPERATIONS.values():
+        assert verb in tree[group], (group, verb)
+
+
+def test_renamed_groups_keep_their_tag_name_as_an_alias() -> None:
+    index, _ = compiled(published_contract())
+    assert index["groups"]["numbers"]["aliases"] == ["phone-numbers"]
+    assert index["groups"]["status-changes"]["aliases"] == ["lead-status-changes"]
+    assert index["groups"]["sms"] == {
+        "tag": "Sms",
+        "help": "Sending SMS/MMS, MMS media upload, cancelling scheduled messages",
+        "aliases": [],
+    }
+
+
+def test_paged_operations_pending_rules_and_columns() -> None:
+    index, _ = compiled(published_contract())
+    by_id = {op["id"]: op for op in index["operations"]}
+    assert by_id["listTags"]["body"]["paged"] is True
+    assert by_id["listTags"]["response"] == {
+        "kind": "collection",
+        "columns": [
+            ["id", "text"],
+            ["name", "text"],
+            ["normalizedName", "text"],
+            ["color", "color"],
+        ],
+    }
+    assert by_id["createTag"]["body"]["paged"] is False
+    assert by_id["sendSms"]["pending"] == {
+        "field": "status",
+        "pending": ["Queued"],
+        "failed": ["Failed"],
+        "poll": "getSms",
+        "idField": "id",
+        "reasonField": "failureReason",
+    }
+    assert by_id["cancelSms"]["retrySafe"] is True
+    assert by_id["sendSms"]["retrySafe"] is None  # unmarked: decided by method at run time
+    assert by_id["getSms"]["kinds"] == ["org", "user"]
+
+
+def test_verbs_that_collide_fall_back_to_longer_names() -> None:
+    index, _ = compiled(widgets())
+    found = commands(index)
+    assert found["listLeads"] == "leads list-leads"  # `leads list` is curated
+    assert found["searchPhoneNumbers"] == "numbers search"
+    assert found["POST /widgets/{widgetId}/refresh"] == "widgets post-refresh"
+
+
+def test_parameters_flags_and_checked_schemas() -> None:
+    index, schemas = compiled(widgets())
+    by_id = {op["id"]: op for op in index["operations"]}
+    params = {p["name"]: p for p in by_id["listWidgets"]["params"]}
+    assert params["state"]["enum"] == ["open", "closed"] and params["state"]["required"]
+    assert params["include"] == {
+        "name": "include",
+        "in": "query",
+        "required": False,
+        "type": "array",
+        "description": "",
+        "items": "string",
+        "enum": ["a", "b"],
+        "flag": "--include",
+    }
+    assert params["maxItems"]["checked"] is True
+    assert schemas["params"]["listWidgets"] == {
+        "maxItems": {"type": "integer", "minimum": 1, "maximum": 10}
+    }
+    assert "WidgetCreate" in schemas["bundle"]["components"]["schemas"]
+    assert "Widget" not in schemas["bundle"]["components"]["schemas"]  # responses need none
+
+
+def test_a_pending_rule_whose_poll_is_unusable_is_dropped() -> None:
+    document = widgets()
+    document["paths"]["/widgets/{widgetId}/build"]["post"]["x-leadctl-pending"]["poll"] = (
+        "deleteWidget"
+    )
+    index, _ = compiled(document)
+    build = next(op for op in index["operations"] if op["id"] == "buildWidget")
+    assert build["pending"]["poll"] is None
+
+
+def test_the_bundled_index_shipped_with_leadctl_is_up_to_date() -> None:
+    index, schemas = build_bundled()
+    assert BUNDLED_INDEX_FILE.read_text(encoding="utf-8") == dump(index), (
+        "run `uv run python -m leadctl.contract.index`"
+    )
+    assert BUNDLED_SCHEMAS_FILE.read_text(encoding="utf-8") == dump(schemas)
+    assert BUNDLED_GROUPS_FILE.read_text(encoding="utf-8") == groups_text(index)
+
+
+def test_the_bundled_contract_generates_no_verbs() -> None:
+    """All twelve operations of the reference have curated commands."""
+    index = json.loads(BUNDLED_INDEX_FILE.read_text(encoding="utf-8"))
+    assert all(op["curated"] for op in index["operations"])
+    assert len(index["operations"]) == len(OPERATIONS)
+
+
+@pytest.mark.parametrize("group", ["sms", "tags"])
+def test_generated_groups_are_not_in_the_tree_of_the_bundled_contract(group: str) -> None:
+    command: Any = typer.main.get_command(root)
+    ctx = typer.Context(command, info_name="leadctl")
+    assert group not in command.list_commands(ctx)
+    assert command.get_command(ctx, group) is None

@@ -1,0 +1,103 @@
+"""Imported contracts per profile under the cache dir, and the index lookup at start-up."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import platformdirs
+import pytest
+
+from leadctl.contract.store import (
+    INDEX_FILE,
+    active_index,
+    cache_dir,
+    imported_profiles,
+    profile_dir,
+    remove,
+    save,
+)
+from tests.generated.contracts import widgets
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="computed natively on POSIX only")
+@pytest.mark.parametrize("xdg", [None, "/tmp/xdg-cache-test"])
+def test_the_cache_dir_is_platformdirs_own(
+    monkeypatch: pytest.MonkeyPatch, xdg: str | None
+) -> None:
+    monkeypatch.delenv("LEADCTL_CACHE_DIR")
+    if xdg is None:
+        monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    else:
+        monkeypatch.setenv("XDG_CACHE_HOME", xdg)
+    import os
+
+    expected = Path(platformdirs.user_cache_dir("leadctl", appauthor=False))
+    assert cache_dir(os.environ) == expected
+
+
+def test_without_imports_the_bundled_index_is_used_and_no_profile_is_asked(
+    cache_dir: Path,
+) -> None:
+    env = {"LEADCTL_CACHE_DIR": str(cache_dir)}
+
+    def profile() -> str:
+        raise AssertionError("the profile is needed only when a contract was imported")
+
+    found = active_index(env, profile)
+    assert found.profile is None
+    assert found.index["contract"]["source"] == "bundled"
+
+
+def test_save_then_load_per_profile(cache_dir: Path) -> None:
+    env = {"LEADCTL_CACHE_DIR": str(cache_dir)}
+    raw = json.dumps(widgets()).encode()
+    saved = save(
+        env, "staging", raw, widgets(), source="w.json", imported_at="2026-01-01T00:00:00Z"
+    )
+    assert imported_profiles(env) == ["staging"]
+    directory = profile_dir(env, "staging")
+    assert (directory.stat().st_mode & 0o777) == 0o700
+    assert (saved.schemas_path.stat().st_mode & 0o777) == 0o600
+    assert saved.contract_path.read_bytes() == raw
+    loaded = active_index(env, lambda: "staging")
+    assert loaded.profile == "staging" and loaded.index == saved.index
+    assert active_index(env, lambda: "default").profile is None
+    assert remove(env, "staging") is True and remove(env, "staging") is False
+
+
+def test_a_new_import_replaces_the_old_files(cache_dir: Path) -> None:
+    env = {"LEADCTL_CACHE_DIR": str(cache_dir)}
+    first = save(env, "p", b"{}", widgets(), source="a", imported_at=None)
+    changed = widgets()
+    changed["info"]["version"] = "3.0"
+    second = save(env, "p", json.dumps(changed).encode(), changed, source="b", imported_at=None)
+    assert not first.schemas_path.parent.exists()
+    assert second.schemas_path.exists()
+
+
+def test_an_index_of_another_leadctl_version_is_rebuilt(cache_dir: Path) -> None:
+    env = {"LEADCTL_CACHE_DIR": str(cache_dir)}
+    save(env, "p", json.dumps(widgets()).encode(), widgets(), source="w.json", imported_at=None)
+    index_path = profile_dir(env, "p") / INDEX_FILE
+    old = json.loads(index_path.read_text())
+    old["leadctl"] = "0.0.1"
+    old["operations"] = []
+    index_path.write_text(json.dumps(old))
+    found = active_index(env, lambda: "p")
+    assert found.problem is None
+    assert len(found.index["operations"]) == 10
+    assert json.loads(index_path.read_text())["leadctl"] != "0.0.1"
+    assert found.index["contract"]["source"] == "w.json"
+
+
+def test_an_unusable_import_falls_back_to_the_bundled_contract_with_a_reason(
+    cache_dir: Path,
+) -> None:
+    env = {"LEADCTL_CACHE_DIR": str(cache_dir)}
+    save(env, "p", json.dumps(widgets()).encode(), widgets(), source="w.json", imported_at=None)
+    (profile_dir(env, "p") / INDEX_FILE).write_text("{not json")
+    found = active_index(env, lambda: "p")
+    assert found.profile is None
+    assert found.problem is not None and "profile 'p'" in found.problem
