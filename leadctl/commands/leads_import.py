@@ -1,0 +1,124 @@
+"""``leadctl leads import``: a file of leads to intake, one POST /leads per row.
+
+Registered on the ``leads`` group by leadctl/commands/leads.py; the work is in
+leadctl/bulk/, imported only when the command runs.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Annotated
+
+import typer
+
+from leadctl.commands._common import get_context
+
+DEFAULT_CONCURRENCY = 4
+MAX_CONCURRENCY = 64
+
+IMPORT_EPILOG = (
+    "Examples:\n\n"
+    "  leadctl leads import leads.csv --report leads.report.ndjson\n\n"
+    "  leadctl leads import leads.csv --resume leads.report.ndjson\n\n"
+    "  jq -c '.leads[]' export.json | leadctl -p intake leads import - --report - "
+    "| jq -c 'select(.outcome != \"created\")'"
+)
+
+
+class InputFormat(str, Enum):
+    csv = "csv"
+    ndjson = "ndjson"
+
+
+def import_leads(
+    typer_ctx: typer.Context,
+    file: Annotated[
+        str,
+        typer.Argument(
+            metavar="FILE|-",
+            help="CSV with a header row, or NDJSON (one JSON object per line); - reads stdin.",
+        ),
+    ],
+    fmt: Annotated[
+        InputFormat | None,
+        typer.Option(
+            "--format",
+            help="Input format [default: by the extension (.csv; .ndjson, .jsonl, .json), "
+            "else by the first character: { is NDJSON].",
+        ),
+    ] = None,
+    concurrency: Annotated[
+        int,
+        typer.Option(
+            "--concurrency",
+            min=1,
+            max=MAX_CONCURRENCY,
+            metavar="N",
+            help="Requests in flight at most.",
+        ),
+    ] = DEFAULT_CONCURRENCY,
+    report: Annotated[
+        str | None,
+        typer.Option(
+            "--report",
+            metavar="FILE",
+            help="Append each row's outcome as an NDJSON line: row, outcome (created, "
+            "rejected, invalid, unknown), id, error, digest. - writes it to stdout. "
+            "[default: the --resume file]",
+        ),
+    ] = None,
+    resume: Annotated[
+        str | None,
+        typer.Option(
+            "--resume",
+            metavar="REPORT",
+            help="Skip the rows REPORT has as created or unknown, and append to it.",
+        ),
+    ] = None,
+    retry_unknown: Annotated[
+        bool,
+        typer.Option(
+            "--retry-unknown",
+            help="With --resume, send rows whose outcome was unknown again (they may have "
+            "been created: this can make duplicates).",
+        ),
+    ] = False,
+) -> None:
+    """Import leads from a CSV or NDJSON file: one POST /leads per row, at the service's pace.
+
+    Rows are numbered from 1, counting data rows only (a CSV header is not a row). CSV
+    cells are sent as strings, as written; an empty cell leaves the field out; a column
+    `address.city` nests, and `tags[]` columns (repeatable) make a list. NDJSON values keep
+    their JSON types. A phone is checked and sent in E.164 (national numbers use the
+    profile's region), as with `leads create`.
+
+    Up to --concurrency requests are in flight. When the service answers 429 every worker
+    pauses for its Retry-After, then sending resumes at the rate the service accepted, and
+    slowly grows. Invalid rows (bad JSON, wrong number of CSV fields, an empty line, a bad
+    phone) are reported and skipped; the import goes on.
+
+    POST /leads is not retry-safe: only 429 answers and failures to connect are sent again.
+    A row sent without an answer (timeout, dropped connection, 5xx) is reported "unknown"
+    and never sent twice: --resume skips it unless --retry-unknown is given. The import
+    stops early on 401, 403 or 404, when the service cannot be reached, or after 10
+    unknown outcomes in a row; Ctrl-C stops it after the answers in flight. A row given 20
+    429s is reported rejected (a --resume sends it again).
+
+    A progress bar is drawn on a terminal's stderr. The summary (created, rejected,
+    invalid, unknown, time, rate) goes to stderr. Exit 0 when every row was created, 6 when
+    some were rejected or invalid, 9 when any outcome is unknown (it wins over 6).
+    """
+    ctx = get_context(typer_ctx)
+    from leadctl.bulk.runner import ImportOptions, run_import
+
+    run_import(
+        ctx,
+        ImportOptions(
+            file=file,
+            fmt=fmt.value if fmt is not None else None,
+            concurrency=concurrency,
+            report=report,
+            resume=resume,
+            retry_unknown=retry_unknown,
+        ),
+    )
