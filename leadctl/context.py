@@ -162,9 +162,17 @@ class Context:
 
     def credential(self) -> Credential | None:
         """The credential by the lookup order of cli.md, or None when there is none."""
-        if "credential" not in self.__dict__:
-            self.__dict__["credential"] = self._lookup_credential()
-        found: Credential | None = self.__dict__["credential"]
+        # Not cached as "credential": that instance attribute would shadow this method, and
+        # a client built after the first lookup would get the Credential, not a callable.
+        if "_found_credential" not in self.__dict__:
+            self.__dict__["_found_credential"] = self._lookup_credential()
+        found: Credential | None = self.__dict__["_found_credential"]
+        return found
+
+    def looked_up_credential(self) -> Credential | None:
+        """The credential if it was already looked up; never looks it up (reporting an
+        error must not reach the keyring)."""
+        found: Credential | None = self.__dict__.get("_found_credential")
         return found
 
     def _lookup_credential(self) -> Credential | None:

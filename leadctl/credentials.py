@@ -102,9 +102,10 @@ def _clean(value: str, *, source: str) -> str | None:
     cleaned = value.strip()
     if not cleaned:
         return None
-    if any(ch.isspace() or not ch.isprintable() for ch in cleaned):
+    # Non-ASCII too: an HTTP header carries ASCII only, and httpx would fail mid-request.
+    if any(ch.isspace() or not ch.isprintable() or not ch.isascii() for ch in cleaned):
         raise NotAuthenticated(
-            f"the credential from {source} contains whitespace or control characters",
+            f"the credential from {source} contains whitespace, control or non-ASCII characters",
             hint="it must be the bare token, on one line",
         )
     return cleaned

@@ -150,6 +150,8 @@ class ApiError(LeadctlError):
         self.exit_code = exit_code_for_status(status)
         # How many times the request was sent before this answer (retries included).
         self.attempts = 1
+        # Seconds a 429 asked the client to wait (Retry-After), when it said.
+        self.retry_after: float | None = None
         super().__init__(self._headline(), hint=hint)
 
     def _headline(self) -> str:
@@ -180,5 +182,8 @@ class ApiError(LeadctlError):
             body.setdefault("title", self.title)
         if self.detail is not None:
             body.setdefault("detail", self.detail)
+        if self.hint:
+            # What leadctl adds (retries spent, where to resume), as in the text form.
+            body.setdefault("hint", self.hint)
         body["exitCode"] = int(self.exit_code)
         return body

@@ -88,11 +88,20 @@ class Pager:
                 f"{self._op.method} {self._op.path} answered with {type(data).__name__}, "
                 "not a collection object"
             )
-        items = data.get("items")
+        if "items" not in data:
+            # Required by the contract: without it this is not a page of the collection.
+            raise BadResponse(
+                f"{self._op.method} {self._op.path} answered with an object that has no "
+                "items: not a collection page",
+                hint="run with --debug to see the response",
+            )
+        items = data["items"]
         if items is None:
             items = []
         if not isinstance(items, list):
             raise BadResponse("the collection's items is not a list")
+        if not all(isinstance(item, dict) for item in items):
+            raise BadResponse("the collection's items are not all objects")
         next_token = data.get("continuationToken") or None
         if next_token is not None and not isinstance(next_token, str):
             raise BadResponse("the collection's continuationToken is not a string")
@@ -145,6 +154,14 @@ class Pager:
             if pending is None:
                 return
             token = next_token
+
+    def note_resume_point(self, error: LeadctlError) -> None:
+        """A failure after some pages were written: the error says where to resume, so
+        nothing already written has to be fetched again and nothing is skipped."""
+        if self.pages == 0 or self.next_cursor is None:
+            return
+        resume = f"the items before it were written; resume with: --cursor {self.next_cursor}"
+        error.hint = f"{error.hint}; {resume}" if error.hint else resume
 
     def interruption_error(self) -> Interrupted:
         if self.next_cursor is None:

@@ -50,7 +50,7 @@ def print_paged(
     ``table_view`` reshapes items for the default table only (never for json or csv,
     which carry the service's items unchanged), shown with ``table_columns``.
     """
-    from leadctl.errors import BadResponse
+    from leadctl.errors import BadResponse, LeadctlError
     from leadctl.output import emit_list
     from leadctl.paging import Pager, PageRequest
 
@@ -71,7 +71,11 @@ def print_paged(
         columns = table_columns or columns
     if all_pages and _progress_wanted(ctx):
         items = _with_progress(ctx, pager, items)
-    emit_list(ctx, items, columns=columns, footer=lambda: _next_page_hint(pager))
+    try:
+        emit_list(ctx, items, columns=columns, footer=lambda: _next_page_hint(pager))
+    except LeadctlError as error:
+        pager.note_resume_point(error)
+        raise
     if pager.interrupted:
         raise pager.interruption_error()
 

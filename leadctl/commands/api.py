@@ -9,7 +9,7 @@ from typing import Annotated, Any
 import typer
 
 from leadctl.commands._common import get_context
-from leadctl.errors import UsageError
+from leadctl.errors import LeadctlError, UsageError
 
 app = typer.Typer()
 
@@ -158,6 +158,10 @@ def _paginate(ctx: Any, op: Any, path: str, body: Any, content: bytes | None) ->
         raise UsageError("--paginate needs a JSON object body (RequestDataOptions)")
     paged_op = dataclasses.replace(op, path=path, paged=True)
     pager = Pager(ctx.client(), paged_op, body or {}, PageRequest(all_pages=True))
-    emit_list(ctx, pager, columns=[])
+    try:
+        emit_list(ctx, pager, columns=[])
+    except LeadctlError as error:
+        pager.note_resume_point(error)
+        raise
     if pager.interrupted:
         raise pager.interruption_error()

@@ -36,6 +36,9 @@ def _read_token(ctx: Context, with_token: bool) -> str:
         raise UsageError("no credential given")
     if any(c.isspace() for c in token):
         raise UsageError("the credential contains whitespace: paste exactly one token")
+    if not token.isascii() or not token.isprintable():
+        # An HTTP header carries ASCII only; the value is not echoed.
+        raise UsageError("the credential contains non-ASCII or control characters")
     return token
 
 
@@ -54,20 +57,29 @@ def _kind_of(token: str, declared: Kind | None) -> CredentialKind:
 
 def _verify(ctx: Context, base_url: str, credential: Credential) -> None:
     """One cheap read with the new credential, before anything is saved."""
-    from leadctl.client import Client, RetryPolicy
+    from leadctl.client import Client, RetryPolicy, tls_verification
+    from leadctl.context import DEFAULT_TIMEOUT
     from leadctl.operations import OPERATIONS
+    from leadctl.shapes import require_objects
 
+    # Not ctx.settings: the profile this login creates does not exist yet, and settings
+    # refuses a named profile that is not configured.
+    values = ctx.config.profiles.get(ctx.profile_name, {})
+    timeout = ctx.options.timeout or float(values.get("timeout", DEFAULT_TIMEOUT))
     client = Client(
         base_url=base_url,
         credential=lambda: credential,
-        timeout=ctx.settings.timeout,
+        timeout=timeout,
+        verify=tls_verification(values.get("ca_bundle"), ctx.env),
         policy=RetryPolicy(max_retries=ctx.options.max_retries),
         sleep=ctx.clock.sleep,
         notify=ctx.ios.info,
         transport=ctx.transport,
     )
     try:
-        client.call(OPERATIONS["listLeadStatuses"])
+        answer = client.call_json(OPERATIONS["listLeadStatuses"])
+        # A 200 that is not the statuses (a captive portal, a proxy) proved nothing.
+        require_objects(answer, what="lead statuses")
     except ApiError as error:
         if error.status == 401:
             raise NotAuthenticated(

@@ -127,12 +127,14 @@ def runs(
     data = ctx.client().call_json(
         OPERATIONS["listAutomationRuns"], path_params={"id": automation_id}
     )
-    if not isinstance(data, dict) or not isinstance(data.get("runs", []), list):
+    if not isinstance(data, dict) or not isinstance(data.get("runs"), list):
         raise BadResponse(
             "the service's run history is not an object with a runs array",
             hint="run with --debug, or `leadctl -o json api GET /automations/ID/runs`",
         )
-    all_runs = [run for run in data.get("runs") or [] if isinstance(run, dict)]
+    from leadctl.shapes import require_objects
+
+    all_runs = require_objects(data["runs"], what="runs")
     if run_id is not None:
         _show_run(ctx, automation_id, run_id, all_runs)
         return

@@ -69,6 +69,9 @@ def list_(typer_ctx: typer.Context) -> None:
         raise BadResponse(
             f"GET /lead-statuses answered with {type(statuses).__name__}, not an array"
         )
+    from leadctl.shapes import require_objects
+
+    require_objects(statuses, what="lead statuses")
     if ctx.output_format in ORDERED_FORMATS:
         statuses = display_order(statuses)
     emit_list(ctx, statuses, columns=STATUS_COLUMNS)

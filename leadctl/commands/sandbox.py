@@ -22,7 +22,8 @@ app = typer.Typer(
     epilog="Examples:\n\n"
     "  leadctl sandbox serve\n\n"
     "  leadctl sandbox serve --memory --port 0 --seed 7 --faults -o json\n\n"
-    "  leadctl sandbox serve --rate-limit 5 --data-dir ./sandbox-state",
+    "  leadctl sandbox serve --rate-limit 5 --data-dir ./sandbox-state\n\n"
+    "  leadctl sandbox serve --memory --leads 100000 --rate-limit 200",
 )
 def serve(
     typer_ctx: typer.Context,
@@ -79,6 +80,17 @@ def serve(
             help="How long a new lead stays Pending before it is processed.",
         ),
     ] = 1.0,
+    leads: Annotated[
+        int,
+        typer.Option(
+            "--leads",
+            min=0,
+            max=5_000_000,
+            metavar="N",
+            help="Add N generated leads to the demo organization (first start only), for "
+            "load tests.",
+        ),
+    ] = 0,
     print_json: Annotated[
         bool,
         typer.Option(
@@ -106,6 +118,7 @@ def serve(
         faults=faults,
         allow_remote=allow_remote,
         intake_delay=intake_delay,
+        leads=leads,
     )
     run(options, ios=ctx.ios, env=ctx.env, as_json=as_json)
 

@@ -176,8 +176,14 @@ def update(
             "requiresConsentCertificate": requires_consent_certificate,
         },
     )
-    source = ctx.client().call_json(
-        OPERATIONS["updateSource"], path_params={"id": source_id}, json_body=body
+    from leadctl.shapes import require_object
+
+    source = require_object(
+        ctx.client().call_json(
+            OPERATIONS["updateSource"], path_params={"id": source_id}, json_body=body
+        ),
+        what="the updated source",
+        required=("id",),
     )
     emit_object(ctx, source, columns=SOURCE_COLUMNS)
 

@@ -213,8 +213,14 @@ def update(
         },
         zone_name=ctx.settings.get("timezone"),
     )
-    entry = ctx.client().call_json(
-        OPERATIONS["updateLeadStatusChange"], path_params={"id": change_id}, json_body=body
+    from leadctl.shapes import require_object
+
+    entry = require_object(
+        ctx.client().call_json(
+            OPERATIONS["updateLeadStatusChange"], path_params={"id": change_id}, json_body=body
+        ),
+        what="the updated status change",
+        required=("id",),
     )
     emit_object(ctx, entry, columns=STATUS_CHANGE_COLUMNS)
 
@@ -259,7 +265,15 @@ def delete(
     is_json = "json" in response.headers.get("Content-Type", "")
     if response.content and is_json and ctx.output_format in ("json", "ndjson"):
         from leadctl.client import decode_json
+        from leadctl.errors import BadResponse
         from leadctl.output import emit_object
 
-        emit_object(ctx, decode_json(response, trace=None), columns=())
+        try:
+            answer = decode_json(response, trace=None)
+        except BadResponse:
+            # The 2xx is what says it was deleted; an unreadable body must not turn that
+            # into a failure a script would retry or alert on.
+            ctx.ios.warn("the service's answer had a body that is not JSON; not shown")
+        else:
+            emit_object(ctx, answer, columns=())
     ctx.ios.info(f"deleted status change {change_id}")

@@ -92,6 +92,11 @@ def compliance(
     )
     from leadctl.operations import OPERATIONS
     from leadctl.output import emit_object
+    from leadctl.shapes import require_object
 
-    user = ctx.client().call_json(OPERATIONS["updateUserCompliance"], json_body=body)
+    user = require_object(
+        ctx.client().call_json(OPERATIONS["updateUserCompliance"], json_body=body),
+        what="the updated user",
+        required=("id",),
+    )
     emit_object(ctx, user, columns=USER_COLUMNS)

@@ -30,6 +30,8 @@ class ServeOptions:
     faults: bool = False
     allow_remote: bool = False
     intake_delay: float = DEFAULT_INTAKE_DELAY
+    # Generated leads added to the demo organization on first start (load tests).
+    leads: int = 0
 
 
 def state_file(options: ServeOptions, env: Mapping[str, str]) -> Path | None:
@@ -62,6 +64,7 @@ def serve(options: ServeOptions, *, ios: IOStreams, env: Mapping[str, str], as_j
     with _on_sigterm(stop.set):
         state = open_state(path, seed=options.seed)
         try:
+            _add_bulk_leads(state, options.leads, ios)
             _serve_state(state, path, options, ios=ios, as_json=as_json, stop=stop)
         finally:
             state.close()
@@ -103,6 +106,23 @@ def _serve_state(
             pass  # Ctrl-C is how a foreground server is meant to stop
     finally:
         server.stop()
+
+
+def _add_bulk_leads(state: SandboxState, count: int, ios: IOStreams) -> None:
+    if count <= 0:
+        return
+    if not state.seeded_now:
+        ios.warn(
+            f"the state was seeded before; --leads {count} is ignored "
+            "(run `leadctl sandbox reset` first, or use --memory)"
+        )
+        return
+    from leadctl.sandbox.db import transaction
+    from leadctl.sandbox.seed_bulk import seed_bulk_leads
+    from leadctl.sandbox.times import utcnow
+
+    with transaction(state.conn, immediate=True):
+        seed_bulk_leads(state.conn, org_id=state.org_id, count=count, seed=state.seed, now=utcnow())
 
 
 @contextlib.contextmanager

@@ -1,0 +1,81 @@
+"""What a command imports, read from ``python -X importtime`` of a real run.
+
+A read command with LEADCTL_TOKEN loads httpx and leadctl's own modules; never rich (that
+is for tables), keyring (the token is in the environment), phonenumbers (no phone
+involved), the sandbox's SQLite and Starlette, pydantic, nor the click/rich/pygments of
+httpx's own command-line tool.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Mapping, Sequence
+
+import pytest
+
+from tests.e2e.conftest import CredentialEnv
+from tests.support.e2e import base_env
+
+pytestmark = pytest.mark.e2e
+
+NEVER_FOR_READS = (
+    "rich", "click", "pygments", "keyring", "phonenumbers", "sqlite3", "starlette", "uvicorn",
+    "pydantic", "leadctl.sandbox",
+)  # fmt: skip
+
+
+def imported(
+    args: Sequence[str], env: Mapping[str, str] | None = None, stdin: str | None = None
+) -> set[str]:
+    proc = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "leadctl", *args],
+        input=stdin,
+        stdin=None if stdin is not None else subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        env=base_env(env),
+        timeout=60,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    names = set()
+    for line in proc.stderr.splitlines():
+        if line.startswith("import time:") and "|" in line:
+            name = line.rsplit("|", 1)[1].strip()
+            if name != "imported package":
+                names.add(name)
+    return names
+
+
+def loaded(names: set[str], packages: Sequence[str]) -> list[str]:
+    return sorted(p for p in packages if any(n == p or n.startswith(p + ".") for n in names))
+
+
+def test_a_read_command_with_a_token_loads_only_what_it_uses(org_env: CredentialEnv) -> None:
+    names = imported(["lead-statuses", "list", "-o", "json"], org_env)
+    assert "httpx" in names
+    assert loaded(names, NEVER_FOR_READS) == []
+
+
+def test_streaming_every_page_loads_no_more(org_env: CredentialEnv) -> None:
+    names = imported(["leads", "list", "--all", "--page-size", "200", "-o", "ndjson"], org_env)
+    assert loaded(names, NEVER_FOR_READS) == []
+
+
+def test_a_piped_import_draws_no_progress_bar_and_loads_no_rich(org_env: CredentialEnv) -> None:
+    row = json.dumps({"email": "startup-imports@e2e.example"}) + "\n"
+    names = imported(["leads", "import", "-"], org_env, stdin=row)
+    assert loaded(names, ("rich", "keyring", "phonenumbers", "sqlite3")) == []
+
+
+def test_version_loads_no_command_tree() -> None:
+    names = imported(["--version"])
+    assert loaded(names, ("typer", "httpx", "leadctl.app")) == []
+
+
+def test_help_loads_no_http_client() -> None:
+    names = imported(["--help"])
+    assert "typer" in names
+    assert loaded(names, ("httpx", "rich", "keyring")) == []
