@@ -6,10 +6,10 @@
 # Subcommands of a command path.
 _leadctl_commands() {
     case $1 in
-    '') REPLY='auth profile leads sources status-changes lead-statuses numbers automations notifications users a2a api sandbox completion' ;;
+    '') REPLY='auth profile leads sources status-changes lead-statuses numbers automations notifications users a2a contract api sandbox completion' ;;
     'auth') REPLY='login status logout token' ;;
     'profile') REPLY='list use show set unset delete' ;;
-    'leads') REPLY='list create' ;;
+    'leads') REPLY='list create import' ;;
     'sources') REPLY='update rotate' ;;
     'status-changes') REPLY='update delete' ;;
     'lead-statuses') REPLY='list' ;;
@@ -18,6 +18,7 @@ _leadctl_commands() {
     'notifications') REPLY='announcements' ;;
     'users') REPLY='compliance' ;;
     'a2a') REPLY='call' ;;
+    'contract') REPLY='show import pull diff reset' ;;
     'sandbox') REPLY='serve reset' ;;
     *) REPLY='' ;;
     esac
@@ -41,7 +42,8 @@ _leadctl_options() {
     'profile delete') REPLY='--yes -o --output --columns -q --quiet -h --help' ;;
     'leads') REPLY='-h --help' ;;
     'leads list') REPLY='--search --search-field --filter --range --order-by --page-size --limit --all --cursor --count -o --output --columns -q --quiet -h --help' ;;
-    'leads create') REPLY='--field --data -o --output --columns -q --quiet -h --help' ;;
+    'leads create') REPLY='--field --data --wait --wait-timeout -o --output --columns -q --quiet -h --help' ;;
+    'leads import') REPLY='--format --concurrency --report --resume --retry-unknown -o --output --columns -q --quiet -h --help' ;;
     'sources') REPLY='-h --help' ;;
     'sources update') REPLY='--name --description --allowed-state --allowed-product --default-tag-id --default-tag-name --requires-consent-certificate --no-requires-consent-certificate --data -o --output --columns -q --quiet -h --help' ;;
     'sources rotate') REPLY='--yes -y --secret-only --secret-file --save-profile -o --output --columns -q --quiet -h --help' ;;
@@ -60,9 +62,15 @@ _leadctl_options() {
     'users compliance') REPLY='--accepted-terms --no-accepted-terms --accepted-to-subscription --no-accepted-to-subscription --accepted-sms --no-accepted-sms --accepted-baa --no-accepted-baa --accepted-email --no-accepted-email --source -o --output --columns -q --quiet -h --help' ;;
     'a2a') REPLY='-h --help' ;;
     'a2a call') REPLY='--params --id -o --output --columns -q --quiet -h --help' ;;
+    'contract') REPLY='-h --help' ;;
+    'contract show') REPLY='--operations -o --output --columns -q --quiet -h --help' ;;
+    'contract import') REPLY='-o --output --columns -q --quiet -h --help' ;;
+    'contract pull') REPLY='-o --output --columns -q --quiet -h --help' ;;
+    'contract diff') REPLY='-o --output --columns -q --quiet -h --help' ;;
+    'contract reset') REPLY='-o --output --columns -q --quiet -h --help' ;;
     'api') REPLY='-f --raw-field -F --field --input -H --header --paginate -i --include -o --output --columns -q --quiet -h --help' ;;
     'sandbox') REPLY='-h --help' ;;
-    'sandbox serve') REPLY='--host --port --data-dir --memory --rate-limit --seed --faults --allow-remote --intake-delay --print-json -o --output --columns -q --quiet -h --help' ;;
+    'sandbox serve') REPLY='--host --port --data-dir --memory --rate-limit --seed --faults --allow-remote --intake-delay --leads --print-json -o --output --columns -q --quiet -h --help' ;;
     'sandbox reset') REPLY='--data-dir -o --output --columns -q --quiet -h --help' ;;
     'completion') REPLY='-o --output --columns -q --quiet -h --help' ;;
     *) REPLY='' ;;
@@ -81,14 +89,16 @@ _leadctl_option_value() {
         'leads list|--filter' | 'leads list|--range' | 'leads list|--order-by' | \
         'leads list|--page-size' | 'leads list|--limit' | 'leads list|--cursor' | \
         'leads list|--columns' | 'leads create|--field' | 'leads create|--data' | \
-        'leads create|--columns' | 'sources update|--name' | 'sources update|--description' | \
-        'sources update|--allowed-state' | 'sources update|--allowed-product' | \
-        'sources update|--default-tag-id' | 'sources update|--default-tag-name' | \
-        'sources update|--data' | 'sources update|--columns' | 'sources rotate|--columns' | \
-        'status-changes update|--type' | 'status-changes update|--outcome' | \
-        'status-changes update|--notes' | 'status-changes update|--reason' | \
-        'status-changes update|--follow-up-status' | 'status-changes update|--callback-at' | \
-        'status-changes update|--task-due-at' | 'status-changes update|--appointment-start-at' | \
+        'leads create|--wait-timeout' | 'leads create|--columns' | 'leads import|--concurrency' | \
+        'leads import|--resume' | 'leads import|--columns' | 'sources update|--name' | \
+        'sources update|--description' | 'sources update|--allowed-state' | \
+        'sources update|--allowed-product' | 'sources update|--default-tag-id' | \
+        'sources update|--default-tag-name' | 'sources update|--data' | 'sources update|--columns' | \
+        'sources rotate|--columns' | 'status-changes update|--type' | \
+        'status-changes update|--outcome' | 'status-changes update|--notes' | \
+        'status-changes update|--reason' | 'status-changes update|--follow-up-status' | \
+        'status-changes update|--callback-at' | 'status-changes update|--task-due-at' | \
+        'status-changes update|--appointment-start-at' | \
         'status-changes update|--appointment-end-at' | 'status-changes update|--appointment-notes' | \
         'status-changes update|--data' | 'status-changes update|--columns' | \
         'status-changes delete|--columns' | 'lead-statuses list|--columns' | \
@@ -98,9 +108,11 @@ _leadctl_option_value() {
         'notifications announcements|--limit' | 'notifications announcements|--cursor' | \
         'notifications announcements|--columns' | 'users compliance|--source' | \
         'users compliance|--columns' | 'a2a call|--params' | 'a2a call|--id' | 'a2a call|--columns' | \
-        'api|-f' | 'api|--raw-field' | 'api|-F' | 'api|--field' | 'api|-H' | 'api|--header' | \
-        'api|--columns' | 'sandbox serve|--host' | 'sandbox serve|--port' | \
-        'sandbox serve|--rate-limit' | 'sandbox serve|--seed' | 'sandbox serve|--intake-delay' | \
+        'contract show|--columns' | 'contract import|--columns' | 'contract pull|--columns' | \
+        'contract diff|--columns' | 'contract reset|--columns' | 'api|-f' | 'api|--raw-field' | \
+        'api|-F' | 'api|--field' | 'api|-H' | 'api|--header' | 'api|--columns' | \
+        'sandbox serve|--host' | 'sandbox serve|--port' | 'sandbox serve|--rate-limit' | \
+        'sandbox serve|--seed' | 'sandbox serve|--intake-delay' | 'sandbox serve|--leads' | \
         'sandbox serve|--columns' | 'sandbox reset|--columns' | 'completion|--columns') REPLY='text' ;;
     '|-o' | '|--output' | 'auth login|-o' | 'auth login|--output' | 'auth status|-o' | \
         'auth status|--output' | 'auth logout|-o' | 'auth logout|--output' | 'auth token|-o' | \
@@ -108,18 +120,22 @@ _leadctl_option_value() {
         'profile use|--output' | 'profile show|-o' | 'profile show|--output' | 'profile set|-o' | \
         'profile set|--output' | 'profile unset|-o' | 'profile unset|--output' | 'profile delete|-o' | \
         'profile delete|--output' | 'leads list|-o' | 'leads list|--output' | 'leads create|-o' | \
-        'leads create|--output' | 'sources update|-o' | 'sources update|--output' | \
-        'sources rotate|-o' | 'sources rotate|--output' | 'status-changes update|-o' | \
-        'status-changes update|--output' | 'status-changes delete|-o' | \
+        'leads create|--output' | 'leads import|-o' | 'leads import|--output' | 'sources update|-o' | \
+        'sources update|--output' | 'sources rotate|-o' | 'sources rotate|--output' | \
+        'status-changes update|-o' | 'status-changes update|--output' | 'status-changes delete|-o' | \
         'status-changes delete|--output' | 'lead-statuses list|-o' | 'lead-statuses list|--output' | \
         'numbers status|-o' | 'numbers status|--output' | 'automations runs|-o' | \
         'automations runs|--output' | 'notifications announcements|-o' | \
         'notifications announcements|--output' | 'users compliance|-o' | 'users compliance|--output' | \
-        'a2a call|-o' | 'a2a call|--output' | 'api|-o' | 'api|--output' | 'sandbox serve|-o' | \
-        'sandbox serve|--output' | 'sandbox reset|-o' | 'sandbox reset|--output' | 'completion|-o' | \
-        'completion|--output') REPLY='words table json ndjson csv tsv value' ;;
+        'a2a call|-o' | 'a2a call|--output' | 'contract show|-o' | 'contract show|--output' | \
+        'contract import|-o' | 'contract import|--output' | 'contract pull|-o' | \
+        'contract pull|--output' | 'contract diff|-o' | 'contract diff|--output' | \
+        'contract reset|-o' | 'contract reset|--output' | 'api|-o' | 'api|--output' | \
+        'sandbox serve|-o' | 'sandbox serve|--output' | 'sandbox reset|-o' | \
+        'sandbox reset|--output' | 'completion|-o' | 'completion|--output') REPLY='words table json ndjson csv tsv value' ;;
     'auth login|--kind') REPLY='words user org source' ;;
-    'sources rotate|--secret-file' | 'api|--input') REPLY='file' ;;
+    'leads import|--format') REPLY='words csv ndjson' ;;
+    'leads import|--report' | 'sources rotate|--secret-file' | 'api|--input') REPLY='file' ;;
     'status-changes update|--category') REPLY='words Open Qualified Converted Lost Invalid Duplicate' ;;
     'sandbox serve|--data-dir' | 'sandbox reset|--data-dir') REPLY='directory' ;;
     *) REPLY='' ;;
@@ -130,11 +146,11 @@ _leadctl_option_value() {
 _leadctl_argument_value() {
     case $1 in
     'profile use|0' | 'profile show|0' | 'profile delete|0') REPLY='profile' ;;
-    'profile set|0' | 'profile unset|0') REPLY='words base_url output timeout region timezone ca_bundle source_key_header phone_status_window_days_param phone_status_start_param phone_status_end_param order_direction_key' ;;
+    'profile set|0' | 'profile unset|0') REPLY='words base_url output timeout region timezone ca_bundle source_key_header phone_status_window_days_param phone_status_start_param phone_status_end_param order_direction_key contract_url retry_safe_operations retry_unsafe_operations' ;;
     'profile set|1' | 'sources update|0' | 'sources rotate|0' | 'status-changes update|0' | \
         'status-changes delete|0' | 'numbers status|0' | 'automations runs|0' | 'a2a call|0' | \
         'api|0') REPLY='text' ;;
-    'api|1') REPLY='file' ;;
+    'leads import|0' | 'contract import|0' | 'contract diff|0' | 'api|1') REPLY='file' ;;
     'completion|0') REPLY='words bash zsh fish' ;;
     *) REPLY='' ;;
     esac

@@ -7,13 +7,13 @@
 function __leadctl_commands
     switch $argv[1]
         case ''
-            printf '%s\t%s\n' 'auth' 'Log in, show and remove the credential of a profile' 'profile' 'List, switch and edit profiles' 'leads' 'List, create and import leads' 'sources' 'Update lead sources and rotate their intake keys' 'status-changes' 'Update or delete entries of a lead\'s status history' 'lead-statuses' 'List the organization\'s lead statuses' 'numbers' 'Inspect phone numbers: capacity, warmup, traffic' 'automations' 'Inspect automation runs' 'notifications' 'Read announcements' 'users' 'Update the current user\'s compliance settings' 'a2a' 'Call an agent operation over JSON-RPC' 'api' 'Call any API operation with a raw request' 'sandbox' 'Run the local sandbox server' 'completion' 'Print the completion script for SHELL'
+            printf '%s\t%s\n' 'auth' 'Log in, show and remove the credential of a profile' 'profile' 'List, switch and edit profiles' 'leads' 'List, create and import leads' 'sources' 'Update lead sources and rotate their intake keys' 'status-changes' 'Update or delete entries of a lead\'s status history' 'lead-statuses' 'List the organization\'s lead statuses' 'numbers' 'Inspect phone numbers: capacity, warmup, traffic' 'automations' 'Inspect automation runs' 'notifications' 'Read announcements' 'users' 'Update the current user\'s compliance settings' 'a2a' 'Call an agent operation over JSON-RPC' 'contract' 'Show, import, pull and diff the service\'s OpenAPI contract' 'api' 'Call any API operation with a raw request' 'sandbox' 'Run the local sandbox server' 'completion' 'Print the completion script for SHELL'
         case 'auth'
             printf '%s\t%s\n' 'login' 'Store a credential for the profile (-p), checked with one read...' 'status' 'Show the profile, base URL, credential kind, masked preview and store' 'logout' 'Remove the profile\'s stored credential (keyring or file)' 'token' 'Print the profile\'s credential, for scripts: TOKEN=$(leadctl auth token)'
         case 'profile'
             printf '%s\t%s\n' 'list' 'List the configured profiles; the one in effect is marked current' 'use' 'Make NAME the current profile (used when no --profile is given)' 'show' 'Show one profile\'s settings' 'set' 'Set KEY to VALUE on the profile in effect (-p), creating the profile...' 'unset' 'Remove KEY from the profile in effect (-p), back to its default' 'delete' 'Delete profile NAME and remove its credential from the keyring or...'
         case 'leads'
-            printf '%s\t%s\n' 'list' 'List the organization\'s leads (POST /leads/all/my), newest first...' 'create' 'Send one lead to intake (POST /leads) and print its id and...'
+            printf '%s\t%s\n' 'list' 'List the organization\'s leads (POST /leads/all/my), newest first...' 'create' 'Send one lead to intake (POST /leads) and print its id and...' 'import' 'Import leads from a CSV or NDJSON file: one POST /leads per row, at...'
         case 'sources'
             printf '%s\t%s\n' 'update' 'Update a lead source (PUT /sources/{id}) and print it' 'rotate' 'Rotate a source\'s intake key (POST /sources/{id}/credentials/rotate)'
         case 'status-changes'
@@ -30,6 +30,8 @@ function __leadctl_commands
             printf '%s\t%s\n' 'compliance' 'Update the current user\'s compliance settings (PUT /users/compliance)'
         case 'a2a'
             printf '%s\t%s\n' 'call' 'Call an agent operation with a JSON-RPC 2.0 request (POST /a2a)...'
+        case 'contract'
+            printf '%s\t%s\n' 'show' 'Show the active contract: where it came from, its version...' 'import' 'Validate an OpenAPI 3.1 contract and make it the profile\'s active one' 'pull' 'Fetch the service\'s contract and make it the profile\'s active one' 'diff' 'Show operations added, removed or changed in FILE against the active...' 'reset' 'Forget the profile\'s imported contract: the bundled one is active again'
         case 'sandbox'
             printf '%s\t%s\n' 'serve' 'Serve the sandbox in the foreground and print its URL and demo...' 'reset' 'Wipe the sandbox state; the next start seeds fresh demo data'
     end
@@ -69,7 +71,9 @@ function __leadctl_options
         case 'leads list'
             printf '%s\t%s\n' '--search' 'Full-text search' '--search-field' 'Search only this field (repeatable): firstName, lastName, email, phone' '--filter' 'Keep leads whose FIELD equals VALUE (repeatable)' '--range' 'Keep leads with FIELD in a range (repeatable; > >= < <=)' '--order-by' 'Sort by FIELD (repeatable)' '--page-size' 'Items per request (pageSize)' '--limit' 'Stop after N items' '--all' 'Follow every page' '--cursor' 'Resume from a continuation token' '--count' 'Print only the total count (includeCount)' '-o' 'Output format: table, json, ndjson, csv, tsv, value' '--output' 'Output format: table, json, ndjson, csv, tsv, value' '--columns' 'Fields to show (comma-separated dot paths) for table/csv/tsv/value' '-q' 'No informational messages on stderr' '--quiet' 'No informational messages on stderr' '-h' 'Show this message and exit' '--help' 'Show this message and exit'
         case 'leads create'
-            printf '%s\t%s\n' '--field' 'A lead field (repeatable), typed like `api -F`: true/false/null...' '--data' 'The lead as a JSON object; --field values are merged over it' '-o' 'Output format: table, json, ndjson, csv, tsv, value' '--output' 'Output format: table, json, ndjson, csv, tsv, value' '--columns' 'Fields to show (comma-separated dot paths) for table/csv/tsv/value' '-q' 'No informational messages on stderr' '--quiet' 'No informational messages on stderr' '-h' 'Show this message and exit' '--help' 'Show this message and exit'
+            printf '%s\t%s\n' '--field' 'A lead field (repeatable), typed like `api -F`: true/false/null...' '--data' 'The lead as a JSON object; --field values are merged over it' '--wait' 'Poll until the status leaves its pending values (spinner on a...' '--wait-timeout' 'How long --wait waits in all (each request still has --timeout)' '-o' 'Output format: table, json, ndjson, csv, tsv, value' '--output' 'Output format: table, json, ndjson, csv, tsv, value' '--columns' 'Fields to show (comma-separated dot paths) for table/csv/tsv/value' '-q' 'No informational messages on stderr' '--quiet' 'No informational messages on stderr' '-h' 'Show this message and exit' '--help' 'Show this message and exit'
+        case 'leads import'
+            printf '%s\t%s\n' '--format' 'Input format [default: by the extension (.csv; .ndjson, .jsonl...' '--concurrency' 'Requests in flight at most' '--report' 'Append each row\'s outcome as an NDJSON line: row, outcome (created...' '--resume' 'Skip the rows REPORT has as created or unknown, and append to it' '--retry-unknown' 'With --resume, send rows whose outcome was unknown again (they may...' '-o' 'Output format: table, json, ndjson, csv, tsv, value' '--output' 'Output format: table, json, ndjson, csv, tsv, value' '--columns' 'Fields to show (comma-separated dot paths) for table/csv/tsv/value' '-q' 'No informational messages on stderr' '--quiet' 'No informational messages on stderr' '-h' 'Show this message and exit' '--help' 'Show this message and exit'
         case 'sources'
             printf '%s\t%s\n' '-h' 'Show this message and exit' '--help' 'Show this message and exit'
         case 'sources update'
@@ -106,12 +110,24 @@ function __leadctl_options
             printf '%s\t%s\n' '-h' 'Show this message and exit' '--help' 'Show this message and exit'
         case 'a2a call'
             printf '%s\t%s\n' '--params' 'The method\'s params: a JSON object or array' '--id' 'The request id: digits are sent as a number, anything else as a...' '-o' 'Output format: table, json, ndjson, csv, tsv, value' '--output' 'Output format: table, json, ndjson, csv, tsv, value' '--columns' 'Fields to show (comma-separated dot paths) for table/csv/tsv/value' '-q' 'No informational messages on stderr' '--quiet' 'No informational messages on stderr' '-h' 'Show this message and exit' '--help' 'Show this message and exit'
+        case 'contract'
+            printf '%s\t%s\n' '-h' 'Show this message and exit' '--help' 'Show this message and exit'
+        case 'contract show'
+            printf '%s\t%s\n' '--operations' 'List every operation and its command instead' '-o' 'Output format: table, json, ndjson, csv, tsv, value' '--output' 'Output format: table, json, ndjson, csv, tsv, value' '--columns' 'Fields to show (comma-separated dot paths) for table/csv/tsv/value' '-q' 'No informational messages on stderr' '--quiet' 'No informational messages on stderr' '-h' 'Show this message and exit' '--help' 'Show this message and exit'
+        case 'contract import'
+            printf '%s\t%s\n' '-o' 'Output format: table, json, ndjson, csv, tsv, value' '--output' 'Output format: table, json, ndjson, csv, tsv, value' '--columns' 'Fields to show (comma-separated dot paths) for table/csv/tsv/value' '-q' 'No informational messages on stderr' '--quiet' 'No informational messages on stderr' '-h' 'Show this message and exit' '--help' 'Show this message and exit'
+        case 'contract pull'
+            printf '%s\t%s\n' '-o' 'Output format: table, json, ndjson, csv, tsv, value' '--output' 'Output format: table, json, ndjson, csv, tsv, value' '--columns' 'Fields to show (comma-separated dot paths) for table/csv/tsv/value' '-q' 'No informational messages on stderr' '--quiet' 'No informational messages on stderr' '-h' 'Show this message and exit' '--help' 'Show this message and exit'
+        case 'contract diff'
+            printf '%s\t%s\n' '-o' 'Output format: table, json, ndjson, csv, tsv, value' '--output' 'Output format: table, json, ndjson, csv, tsv, value' '--columns' 'Fields to show (comma-separated dot paths) for table/csv/tsv/value' '-q' 'No informational messages on stderr' '--quiet' 'No informational messages on stderr' '-h' 'Show this message and exit' '--help' 'Show this message and exit'
+        case 'contract reset'
+            printf '%s\t%s\n' '-o' 'Output format: table, json, ndjson, csv, tsv, value' '--output' 'Output format: table, json, ndjson, csv, tsv, value' '--columns' 'Fields to show (comma-separated dot paths) for table/csv/tsv/value' '-q' 'No informational messages on stderr' '--quiet' 'No informational messages on stderr' '-h' 'Show this message and exit' '--help' 'Show this message and exit'
         case 'api'
             printf '%s\t%s\n' '-f' 'A string field' '--raw-field' 'A string field' '-F' 'A typed field: true/false/null, numbers, JSON, @FILE' '--field' 'A typed field: true/false/null, numbers, JSON, @FILE' '--input' 'Request body from a file or stdin' '-H' 'An extra header' '--header' 'An extra header' '--paginate' 'Follow continuationToken over every page' '-i' 'Print the status line and headers too' '--include' 'Print the status line and headers too' '-o' 'Output format: table, json, ndjson, csv, tsv, value' '--output' 'Output format: table, json, ndjson, csv, tsv, value' '--columns' 'Fields to show (comma-separated dot paths) for table/csv/tsv/value' '-q' 'No informational messages on stderr' '--quiet' 'No informational messages on stderr' '-h' 'Show this message and exit' '--help' 'Show this message and exit'
         case 'sandbox'
             printf '%s\t%s\n' '-h' 'Show this message and exit' '--help' 'Show this message and exit'
         case 'sandbox serve'
-            printf '%s\t%s\n' '--host' 'Address to listen on; non-loopback needs --allow-remote' '--port' 'Port to listen on (0: any free port)' '--data-dir' 'Where the state lives [default: the user data dir\'s sandbox/]' '--memory' 'Keep the state in memory only' '--rate-limit' 'Allow N requests per second per credential; more get 429 with...' '--seed' 'Seed of the demo data (first start only)' '--faults' 'Enable fault injection (X-Leadctl-Fault header, /_sandbox/ endpoints)' '--allow-remote' 'Allow a non-loopback --host' '--intake-delay' 'How long a new lead stays Pending before it is processed' '--print-json' 'Print the ready line as JSON (baseUrl, credentials), as -o json' '-o' 'Output format: table, json, ndjson, csv, tsv, value' '--output' 'Output format: table, json, ndjson, csv, tsv, value' '--columns' 'Fields to show (comma-separated dot paths) for table/csv/tsv/value' '-q' 'No informational messages on stderr' '--quiet' 'No informational messages on stderr' '-h' 'Show this message and exit' '--help' 'Show this message and exit'
+            printf '%s\t%s\n' '--host' 'Address to listen on; non-loopback needs --allow-remote' '--port' 'Port to listen on (0: any free port)' '--data-dir' 'Where the state lives [default: the user data dir\'s sandbox/]' '--memory' 'Keep the state in memory only' '--rate-limit' 'Allow N requests per second per credential; more get 429 with...' '--seed' 'Seed of the demo data (first start only)' '--faults' 'Enable fault injection (X-Leadctl-Fault header, /_sandbox/ endpoints)' '--allow-remote' 'Allow a non-loopback --host' '--intake-delay' 'How long a new lead stays Pending before it is processed' '--leads' 'Add N generated leads to the demo organization (first start only)...' '--print-json' 'Print the ready line as JSON (baseUrl, credentials), as -o json' '-o' 'Output format: table, json, ndjson, csv, tsv, value' '--output' 'Output format: table, json, ndjson, csv, tsv, value' '--columns' 'Fields to show (comma-separated dot paths) for table/csv/tsv/value' '-q' 'No informational messages on stderr' '--quiet' 'No informational messages on stderr' '-h' 'Show this message and exit' '--help' 'Show this message and exit'
         case 'sandbox reset'
             printf '%s\t%s\n' '--data-dir' 'The state to wipe [default: the user data dir\'s sandbox/]' '-o' 'Output format: table, json, ndjson, csv, tsv, value' '--output' 'Output format: table, json, ndjson, csv, tsv, value' '--columns' 'Fields to show (comma-separated dot paths) for table/csv/tsv/value' '-q' 'No informational messages on stderr' '--quiet' 'No informational messages on stderr' '-h' 'Show this message and exit' '--help' 'Show this message and exit'
         case 'completion'
@@ -132,14 +148,16 @@ function __leadctl_option_value
             'leads list|--filter' 'leads list|--range' 'leads list|--order-by' \
             'leads list|--page-size' 'leads list|--limit' 'leads list|--cursor' \
             'leads list|--columns' 'leads create|--field' 'leads create|--data' \
-            'leads create|--columns' 'sources update|--name' 'sources update|--description' \
-            'sources update|--allowed-state' 'sources update|--allowed-product' \
-            'sources update|--default-tag-id' 'sources update|--default-tag-name' \
-            'sources update|--data' 'sources update|--columns' 'sources rotate|--columns' \
-            'status-changes update|--type' 'status-changes update|--outcome' \
-            'status-changes update|--notes' 'status-changes update|--reason' \
-            'status-changes update|--follow-up-status' 'status-changes update|--callback-at' \
-            'status-changes update|--task-due-at' 'status-changes update|--appointment-start-at' \
+            'leads create|--wait-timeout' 'leads create|--columns' 'leads import|--concurrency' \
+            'leads import|--resume' 'leads import|--columns' 'sources update|--name' \
+            'sources update|--description' 'sources update|--allowed-state' \
+            'sources update|--allowed-product' 'sources update|--default-tag-id' \
+            'sources update|--default-tag-name' 'sources update|--data' 'sources update|--columns' \
+            'sources rotate|--columns' 'status-changes update|--type' \
+            'status-changes update|--outcome' 'status-changes update|--notes' \
+            'status-changes update|--reason' 'status-changes update|--follow-up-status' \
+            'status-changes update|--callback-at' 'status-changes update|--task-due-at' \
+            'status-changes update|--appointment-start-at' \
             'status-changes update|--appointment-end-at' 'status-changes update|--appointment-notes' \
             'status-changes update|--data' 'status-changes update|--columns' \
             'status-changes delete|--columns' 'lead-statuses list|--columns' \
@@ -149,10 +167,12 @@ function __leadctl_option_value
             'notifications announcements|--limit' 'notifications announcements|--cursor' \
             'notifications announcements|--columns' 'users compliance|--source' \
             'users compliance|--columns' 'a2a call|--params' 'a2a call|--id' 'a2a call|--columns' \
-            'api|-f' 'api|--raw-field' 'api|-F' 'api|--field' 'api|-H' 'api|--header' \
-            'api|--columns' 'sandbox serve|--host' 'sandbox serve|--port' \
-            'sandbox serve|--rate-limit' 'sandbox serve|--seed' 'sandbox serve|--intake-delay' \
-            'sandbox serve|--columns' 'sandbox reset|--columns' 'completion|--columns'
+            'contract show|--columns' 'contract import|--columns' 'contract pull|--columns' \
+            'contract diff|--columns' 'contract reset|--columns' 'api|-f' 'api|--raw-field' 'api|-F' \
+            'api|--field' 'api|-H' 'api|--header' 'api|--columns' 'sandbox serve|--host' \
+            'sandbox serve|--port' 'sandbox serve|--rate-limit' 'sandbox serve|--seed' \
+            'sandbox serve|--intake-delay' 'sandbox serve|--leads' 'sandbox serve|--columns' \
+            'sandbox reset|--columns' 'completion|--columns'
             echo 'text'
         case '|-o' '|--output' 'auth login|-o' 'auth login|--output' 'auth status|-o' \
             'auth status|--output' 'auth logout|-o' 'auth logout|--output' 'auth token|-o' \
@@ -160,20 +180,25 @@ function __leadctl_option_value
             'profile use|--output' 'profile show|-o' 'profile show|--output' 'profile set|-o' \
             'profile set|--output' 'profile unset|-o' 'profile unset|--output' 'profile delete|-o' \
             'profile delete|--output' 'leads list|-o' 'leads list|--output' 'leads create|-o' \
-            'leads create|--output' 'sources update|-o' 'sources update|--output' \
-            'sources rotate|-o' 'sources rotate|--output' 'status-changes update|-o' \
-            'status-changes update|--output' 'status-changes delete|-o' \
+            'leads create|--output' 'leads import|-o' 'leads import|--output' 'sources update|-o' \
+            'sources update|--output' 'sources rotate|-o' 'sources rotate|--output' \
+            'status-changes update|-o' 'status-changes update|--output' 'status-changes delete|-o' \
             'status-changes delete|--output' 'lead-statuses list|-o' 'lead-statuses list|--output' \
             'numbers status|-o' 'numbers status|--output' 'automations runs|-o' \
             'automations runs|--output' 'notifications announcements|-o' \
             'notifications announcements|--output' 'users compliance|-o' 'users compliance|--output' \
-            'a2a call|-o' 'a2a call|--output' 'api|-o' 'api|--output' 'sandbox serve|-o' \
+            'a2a call|-o' 'a2a call|--output' 'contract show|-o' 'contract show|--output' \
+            'contract import|-o' 'contract import|--output' 'contract pull|-o' \
+            'contract pull|--output' 'contract diff|-o' 'contract diff|--output' 'contract reset|-o' \
+            'contract reset|--output' 'api|-o' 'api|--output' 'sandbox serve|-o' \
             'sandbox serve|--output' 'sandbox reset|-o' 'sandbox reset|--output' 'completion|-o' \
             'completion|--output'
             echo 'words table json ndjson csv tsv value'
         case 'auth login|--kind'
             echo 'words user org source'
-        case 'sources rotate|--secret-file' 'api|--input'
+        case 'leads import|--format'
+            echo 'words csv ndjson'
+        case 'leads import|--report' 'sources rotate|--secret-file' 'api|--input'
             echo 'file'
         case 'status-changes update|--category'
             echo 'words Open Qualified Converted Lost Invalid Duplicate'
@@ -188,11 +213,11 @@ function __leadctl_argument_value
         case 'profile use|0' 'profile show|0' 'profile delete|0'
             echo 'profile'
         case 'profile set|0' 'profile unset|0'
-            echo 'words base_url output timeout region timezone ca_bundle source_key_header phone_status_window_days_param phone_status_start_param phone_status_end_param order_direction_key'
+            echo 'words base_url output timeout region timezone ca_bundle source_key_header phone_status_window_days_param phone_status_start_param phone_status_end_param order_direction_key contract_url retry_safe_operations retry_unsafe_operations'
         case 'profile set|1' 'sources update|0' 'sources rotate|0' 'status-changes update|0' \
             'status-changes delete|0' 'numbers status|0' 'automations runs|0' 'a2a call|0' 'api|0'
             echo 'text'
-        case 'api|1'
+        case 'leads import|0' 'contract import|0' 'contract diff|0' 'api|1'
             echo 'file'
         case 'completion|0'
             echo 'words bash zsh fish'
