@@ -349,10 +349,10 @@ def write_private_file(path: Path, data: bytes) -> None:
         if isinstance(error, OSError):
             raise LeadctlError(f"cannot write {path}: {error.strerror or error}") from None
         raise
-    _sync_dir(path.parent)
+    sync_dir(path.parent)
 
 
-def _sync_dir(directory: Path) -> None:
+def sync_dir(directory: Path) -> None:
     # Makes the rename itself durable; not possible (nor needed) on every platform.
     if os.name != "posix":
         return

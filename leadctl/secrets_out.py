@@ -23,6 +23,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any, TextIO
 
+from leadctl.config import sync_dir
 from leadctl.errors import LeadctlError, UsageError
 
 RECOVERY_DIR = "recovered-secrets"
@@ -90,7 +91,7 @@ class PendingSecretFile:
             os.fsync(handle.fileno())
         os.replace(self._tmp, self.path)
         self._tmp = None
-        _sync_dir(self.path.parent)
+        sync_dir(self.path.parent)
 
     def discard(self) -> None:
         """Remove the temporary file when :meth:`commit` did not happen; idempotent."""
@@ -102,18 +103,6 @@ class PendingSecretFile:
             with contextlib.suppress(OSError):
                 os.unlink(self._tmp)
             self._tmp = None
-
-
-def _sync_dir(directory: Path) -> None:
-    # Makes the rename itself durable; not possible (nor needed) on every platform.
-    if os.name != "posix":
-        return
-    with contextlib.suppress(OSError):
-        fd = os.open(directory, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
 
 
 # -- recovery files ---------------------------------------------------------------------

@@ -114,7 +114,11 @@ def _show(ios: IOStreams, renderable: RenderableType) -> None:
     width = ios.terminal_width() if ios.stdout_is_tty else UNBOUNDED_WIDTH
     buffer = io.StringIO()
     _console(ios, buffer, width=width).print(renderable)
-    rendered = buffer.getvalue()
+    write_rendered(ios, buffer.getvalue())
+
+
+def write_rendered(ios: IOStreams, rendered: str) -> None:
+    """Text rich drew for stdout: through the pager when taller than the terminal."""
     if not ios.stdout_color:
         # rich pads every cell to its column width; without styling that padding is only
         # trailing blanks, which get in the way of grep and diff on saved output.

@@ -42,16 +42,8 @@ def make_console(ios: IOStreams, file: io.StringIO) -> Console:
 
 def show(ios: IOStreams, renderable: RenderableType) -> None:
     """Draw ``renderable`` on stdout, through the pager when it is taller than the terminal."""
+    from leadctl.output.table import write_rendered
+
     buffer = io.StringIO()
     make_console(ios, buffer).print(renderable)
-    rendered = buffer.getvalue()
-    if not ios.stdout_color:
-        # Without styling rich's cell padding is only trailing blanks; they get in the way
-        # of grep and diff on saved output.
-        rendered = "\n".join(line.rstrip(" ") for line in rendered.split("\n"))
-    if ios.pager_command() is not None and rendered.count("\n") > ios.terminal_height():
-        with ios.paged_stdout() as pager:
-            pager.write(rendered)
-        return
-    ios.stdout.write(rendered)
-    ios.stdout.flush()
+    write_rendered(ios, buffer.getvalue())
