@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -128,3 +128,28 @@ def load_data_option(value: str, *, stdin: TextIO | None, flag: str = "--data") 
     else:
         text = value
     return parse_json_text(text, what=flag)
+
+
+def merge_over(base: Mapping[str, Any], top: Mapping[str, Any]) -> dict[str, Any]:
+    """``top`` merged over ``base``: nested objects merge, anything else is replaced."""
+    merged = dict(base)
+    for key, value in top.items():
+        below = merged.get(key)
+        if isinstance(below, Mapping) and isinstance(value, Mapping):
+            merged[key] = merge_over(below, value)
+        else:
+            merged[key] = value
+    return merged
+
+
+def json_kind(value: Any) -> str:
+    """How an error message names a JSON value that is not the object it wanted."""
+    if isinstance(value, list):
+        return "an array"
+    if value is None:
+        return "null"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, bool):
+        return "a boolean"
+    return "a number"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -278,22 +278,10 @@ def _direction_key(value: Any) -> str:
 # -- create -----------------------------------------------------------------------------
 
 
-def merge_over(base: Mapping[str, Any], top: Mapping[str, Any]) -> dict[str, Any]:
-    """``top`` merged over ``base``: nested objects merge, anything else is replaced."""
-    merged = dict(base)
-    for key, value in top.items():
-        below = merged.get(key)
-        if isinstance(below, Mapping) and isinstance(value, Mapping):
-            merged[key] = merge_over(below, value)
-        else:
-            merged[key] = value
-    return merged
-
-
 def create_body(
     *, typed_fields: Sequence[str], data: str | None, stdin: TextIO | None, region: Any
 ) -> dict[str, Any]:
-    from leadctl.fields import build_fields, load_data_option
+    from leadctl.fields import build_fields, json_kind, load_data_option, merge_over
 
     if not typed_fields and data is None:
         raise UsageError(
@@ -304,7 +292,7 @@ def create_body(
     if data is not None:
         base = load_data_option(data, stdin=stdin)
         if not isinstance(base, dict):
-            raise UsageError(f"--data must be a JSON object, not {_json_kind(base)}")
+            raise UsageError(f"--data must be a JSON object, not {json_kind(base)}")
     fields = build_fields(typed_fields=typed_fields, stdin=stdin, typed_flag="--field")
     body = merge_over(base, fields)
     phone = body.get("phone")
@@ -316,18 +304,6 @@ def create_body(
 
         body["phone"] = to_e164(phone, region=check_region(region), what="phone")
     return body
-
-
-def _json_kind(value: Any) -> str:
-    if isinstance(value, list):
-        return "an array"
-    if value is None:
-        return "null"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, bool):
-        return "a boolean"
-    return "a number"
 
 
 @app.command(

@@ -42,18 +42,6 @@ class BodyInvalid(UsageError):
         return body
 
 
-def merge_over(base: Mapping[str, Any], top: Mapping[str, Any]) -> dict[str, Any]:
-    """``top`` merged over ``base``: nested objects merge, anything else is replaced."""
-    merged = dict(base)
-    for key, value in top.items():
-        below = merged.get(key)
-        if isinstance(below, Mapping) and isinstance(value, Mapping):
-            merged[key] = merge_over(below, value)
-        else:
-            merged[key] = value
-    return merged
-
-
 def _top_key(raw: str) -> str:
     key = raw.partition("=")[0].strip()
     return key.split("[", 1)[0].split(".", 1)[0]
@@ -73,7 +61,7 @@ def build_body(
     """
     if not fields and data is None:
         return None
-    from leadctl.fields import build_fields, load_data_option
+    from leadctl.fields import build_fields, load_data_option, merge_over
 
     base: Any = {}
     if data is not None:

@@ -169,7 +169,8 @@ def _run_paged(
     query: Mapping[str, Any],
 ) -> None:
     from leadctl.commands._paging import print_paged
-    from leadctl.generated.body import build_body, check_body, load_schemas, merge_over
+    from leadctl.fields import merge_over
+    from leadctl.generated.body import build_body, check_body, load_schemas
 
     if values.get("count") and (values.get("limit") is not None or values.get("all_pages")):
         raise UsageError("--count prints only the total: it takes no --limit or --all")
