@@ -10,6 +10,7 @@ printed for resuming points exactly at the next page: no gap, no repeat.
 
 from __future__ import annotations
 
+import queue
 import signal
 import threading
 from collections.abc import Iterator, Mapping
@@ -175,17 +176,33 @@ class Pager:
 class _PageFetch:
     """Fetches one page in a daemon thread while the caller writes the previous one.
 
-    A daemon thread, so an abandoned fetch (Ctrl-C, a closed pipe) never delays exit.
+    One thread serves every fetch, started with the first: a thread started per page made
+    the writer wait for it to be scheduled (over a millisecond a page on a busy machine),
+    which cost more than fetching ahead saved. A daemon thread, so an abandoned fetch
+    (Ctrl-C, a closed pipe) never delays exit.
     """
+
+    _jobs: queue.SimpleQueue[tuple[_PageFetch, Pager, str]] = queue.SimpleQueue()
+    _worker: threading.Thread | None = None
+    _worker_lock = threading.Lock()
 
     def __init__(self, pager: Pager, token: str) -> None:
         self._done = threading.Event()
         self._page: tuple[list[Any], str | None] | None = None
         self._error: BaseException | None = None
-        self._thread = threading.Thread(
-            target=self._run, args=(pager, token), name="leadctl-page", daemon=True
-        )
-        self._thread.start()
+        _PageFetch._jobs.put((self, pager, token))
+        with _PageFetch._worker_lock:
+            if _PageFetch._worker is None or not _PageFetch._worker.is_alive():
+                _PageFetch._worker = threading.Thread(
+                    target=_PageFetch._serve, name="leadctl-page", daemon=True
+                )
+                _PageFetch._worker.start()
+
+    @staticmethod
+    def _serve() -> None:
+        while True:
+            fetch, pager, token = _PageFetch._jobs.get()
+            fetch._run(pager, token)
 
     def _run(self, pager: Pager, token: str) -> None:
         try:

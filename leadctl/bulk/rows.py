@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import IO, Any
 
 from leadctl.errors import UsageError
+from leadctl.fields import json_kind
 
 FORMATS = ("csv", "ndjson")
 _EXTENSIONS = {".csv": "csv", ".ndjson": "ndjson", ".jsonl": "ndjson", ".json": "ndjson"}
@@ -105,7 +106,7 @@ def _ndjson_rows(lines: Iterable[bytes], prepare: Prepare) -> Iterator[Row]:
             yield Row(number, None, f"invalid JSON: {_json_reason(error)}", digest)
             continue
         if not isinstance(value, dict):
-            yield Row(number, None, f"not a JSON object but {_kind(value)}", digest)
+            yield Row(number, None, f"not a JSON object but {json_kind(value)}", digest)
             continue
         yield _prepared(number, value, digest, prepare)
 
@@ -114,18 +115,6 @@ def _json_reason(error: ValueError) -> str:
     if isinstance(error, json.JSONDecodeError):
         return f"{error.msg} at column {error.colno}"
     return str(error)
-
-
-def _kind(value: Any) -> str:
-    if isinstance(value, list):
-        return "an array"
-    if value is None:
-        return "null"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, bool):
-        return "a boolean"
-    return "a number"
 
 
 # -- CSV ---------------------------------------------------------------------------------

@@ -103,7 +103,6 @@ def run_import(ctx: Context, options: ImportOptions) -> None:
         rows = read_rows(itertools.chain(head, stream), fmt, prepare=prepare, source=source)
         tally = Tally()
         if resume is not None:
-            assert options.resume is not None
             if path is not None:
                 _verify_resume(path, fmt, resume, options)
             rows = _skipping(rows, resume, options, tally)

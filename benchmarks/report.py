@@ -1,0 +1,255 @@
+"""benchmarks/RESULTS.md from one run of benchmarks/run.py: machine, tables, targets, notes.
+
+The notes at the end (what stands in the way where a target is missed) are kept here, by
+hand, next to the code that writes the numbers they talk about.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+NOTES = """\
+## How these numbers were taken
+
+- Every timed child ran with bytecode compiled (`compileall` over leadctl, the benchmarks
+  and the venv's site-packages; the standard library ships compiled) and with
+  PYTHONDONTWRITEBYTECODE removed from its environment. The development environment sets
+  PYTHONDONTWRITEBYTECODE=1: without compiled bytecode every start-up compiles what it
+  imports and costs several times as much.
+- Start-up and the read: `hyperfine -N` (no shell), medians. `curl | jq` runs under
+  `bash -c` (a pipe needs a shell; bash adds about 1 ms). curl and HTTPie get the
+  credential from a header file / a read-only session file, never on a command line.
+- Export: wall time measured around each child; peak RSS by GNU time (`/usr/bin/time -f
+  %M`; for the curl+jq loop the largest process of the pipeline). Measured from a child
+  forked by the Python harness, Linux would report at least the harness's own RSS. Every
+  tool first wrote one run to a file that was checked: every lead exactly once. Then 5
+  runs taken in turns (leadctl, bare httpx, curl+jq; curl+jq only twice); the 100k ratio
+  is the median of each leadctl run against the bare run right after it. All three use
+  pageSize 200 (the sandbox's largest page).
+- Import: 10 000 NDJSON rows, `--concurrency 4` (the default), into a sandbox started with
+  `--rate-limit R` (a token bucket per credential: R requests per second, bursts of R,
+  Retry-After in whole seconds). "rows/s" divides the rows by the wall time of the whole
+  command (start-up and the initial burst included); "sending" is leadctl's own figure for
+  the sending phase. Lost and duplicated rows are counted by listing the leads afterwards
+  with plain httpx and another credential, by the unique e-mail every row carries.
+  "unlimited" is the same import without a rate limit: what this machine can do at all.
+- The sandbox runs on the same 2-core machine as the client, so server time is in every
+  number; the comparisons share it equally. Other work on the machine shows in the load
+  averages above; the spread column is min-max over the repeats.
+
+## What was changed for these numbers, and what stands in the way
+
+- `leadctl --version` alone is answered before Typer is imported (leadctl/__main__.py),
+  so it costs a bare interpreter start, far below `import typer`. `--help` must build the
+  command tree: Typer (with its vendored Click and `inspect`) is most of it, see the
+  `--help` profile; `python -c "import leadctl.app"` is the tree's import cost alone.
+- httpx imports its own command-line tool (click, rich, pygments: about 40 ms) whenever
+  those are installed, as they are beside Typer. leadctl imports httpx without it
+  (leadctl/_httpx.py); the bare httpx script, written as a user would, still pays it.
+  That, and no Typer, is why the two end up level.
+- What is left of the read: Typer (~25 ms) and httpx + httpcore + ssl (~45 ms) imported,
+  then httpx builds its TLS context (loading the CA bundle, 20-50 ms here) even for the
+  sandbox's http:// URL. The bare script pays the same TLS cost. Building the TLS context
+  only when an https:// URL is first used would save it for http:// only, so it was left.
+- Export: the sandbox renders every page from SQLite and is most of the wall time
+  (`sandbox serve --leads N` adds an index on the listing's order: without it each page of
+  100 000 leads was a full scan and sort, 350 ms a page instead of about 1.5 ms). leadctl
+  fetches the next page while it writes the current one. It used to start a thread per
+  page, and `Thread.start()` waits for the new thread to be scheduled: over a millisecond
+  a page on this busy 2-core machine, which made leadctl ~20% slower than the sequential
+  bare loop at 10k (A/B in one process: 492 ms against 405 ms). One fetch thread reused for
+  every page (leadctl/paging.py) brought it level (401 ms; at 100k 8.1 s against 9.0 s in
+  the same A/B). Still one page ahead, never more (tests/unit/test_paging_lookahead.py).
+  Run as commands, the two stay within about 10% of each other either way at 100k: the
+  server's time per page dominates, and this environment sets PYTHONUNBUFFERED=1, so both
+  make one write(2) per item. Peak RSS stays flat: each item is written as it arrives.
+  The curl+jq loop starts three processes and a new connection per page.
+- Import: the token bucket allows R per second with bursts of R and answers 429 with
+  `Retry-After: 1`. leadctl pauses every worker for exactly that, then paces at the rate
+  the service accepted over the previous cycle (pause included) and adds 5% of it per
+  second until the next 429: about one 429 storm (at most `--concurrency` refusals) every
+  few seconds, and the rate stays at R.
+"""
+
+
+def render(
+    machine: dict[str, str],
+    loads: Sequence[str],
+    profile: Any,
+    repeat: int,
+    quick: bool,
+    suites: Sequence[str],
+    results: Any,
+) -> str:
+    lines = ["# leadctl benchmarks", ""]
+    command = "uv run python benchmarks/run.py" + (" --quick" if quick else "")
+    if repeat > 1:
+        command += f" --repeat {repeat}"
+    lines += [
+        f"Measured {machine['date']} with `{command}` (suites: {', '.join(suites)}; "
+        f"each repeated {repeat}x, medians of the repeats, spread = min-max).",
+        "",
+        "| machine | |",
+        "|---|---|",
+        f"| CPU | {machine['cpu']}, {machine['nproc']} cores (nproc) |",
+        f"| memory | {machine['memory']} |",
+        f"| Python | {machine['python']} |",
+        f"| OS | {machine['os']} |",
+        f"| leadctl | commit {machine['commit']} |",
+        f"| tools | {machine['hyperfine']}; {machine['curl'].split(' (')[0]}; "
+        f"{machine['jq']}; HTTPie {machine['httpie']} |",
+        f"| load average (1/5/15 min) | before {loads[0]}; after {loads[-1]} |",
+        "",
+    ]
+    lines += _targets(results, profile)
+    lines += _tables(results, profile)
+    if results.others:
+        lines += ["## 5. The directory's other benchmarks (run once)", ""]
+        for script, output in results.others.items():
+            lines += [f"`benchmarks/{script}`:", "", "```"]
+            lines += output or ["(no output)"]
+            lines += ["```", ""]
+    for title, rows in results.profiles.items():
+        lines += [
+            f"### `python -X importtime` of `{title}` (slowest, nesting shown by ·)",
+            "",
+            "| module | self ms | cumulative ms |",
+            "|---|---:|---:|",
+        ]
+        lines += [
+            f"| {name} | {own / 1000:.1f} | {total / 1000:.1f} |" for name, own, total in rows
+        ]
+        lines.append("")
+    lines.append(NOTES)
+    return "\n".join(lines)
+
+
+def _targets(results: Any, profile: Any) -> list[str]:
+    values = results.values
+    large, small = _size(profile.export_sizes[-1]), _size(profile.export_sizes[0])
+    checks = [
+        ('`leadctl --version` ≤ 1.1x `python -c "import typer"`', "ratio version/typer", 1.1),
+        ("read ≤ 1.25x bare httpx script", "ratio read leadctl/bare httpx", 1.25),
+        ("read ≤ 0.8x HTTPie", "ratio read leadctl/httpie", 0.8),
+        (
+            f"export peak RSS at {large} within 10% of {small}",
+            "ratio export rss large/small",
+            1.10,
+        ),
+        (
+            f"export wall at {large} ≤ 1.2x bare httpx loop",
+            "ratio export large leadctl/bare httpx",
+            1.2,
+        ),
+    ]
+    lines = [
+        "## Targets",
+        "",
+        "| target | measured | spread | met |",
+        "|---|---:|---:|---|",
+    ]
+    for label, name, limit in checks:
+        if name not in values:
+            continue
+        found = results.median(name)
+        verdict = "yes" if found <= limit else f"**no**, by {(found / limit - 1) * 100:.0f}%"
+        lines.append(f"| {label} | {found:.2f}x | {results.spread(name)} | {verdict} |")
+    if "ratio import rate/R" in values:
+        found = results.median("ratio import rate/R")
+        lost = max(values["import lost"])
+        twice = max(values["import duplicated"])
+        met = found >= 0.9 and lost == 0 and twice == 0
+        verdict = "yes" if met else "**no**"
+        lines.append(
+            f"| import ≥ 0.9 R, 0 lost, 0 duplicated | {found:.2f} R, {lost:.0f} lost, "
+            f"{twice:.0f} duplicated | {results.spread('ratio import rate/R')} | {verdict} |"
+        )
+    lines.append("")
+    return lines
+
+
+def _tables(results: Any, profile: Any) -> list[str]:
+    values = results.values
+    lines: list[str] = []
+    if "startup typer ms" in values:
+        lines += ["## 1. Start-up", "", "| command | median ms | spread |", "|---|---:|---:|"]
+        for name, label in (
+            ("typer", '`python -c "import typer"`'),
+            ("version", "`leadctl --version`"),
+            ("help", "`leadctl --help`"),
+            ("import leadctl.app", '`python -c "import leadctl.app"`'),
+        ):
+            lines.append(_row(results, f"startup {name} ms", label))
+        lines += [
+            "",
+            f"`--help` is {results.median('ratio help/typer'):.2f}x `import typer`; importing "
+            f"the command tree is {results.median('ratio import app/typer'):.2f}x.",
+            "",
+        ]
+    if "read leadctl ms" in values:
+        lines += [
+            "## 2. One read: the organization's lead statuses",
+            "",
+            "| command | median ms | spread |",
+            "|---|---:|---:|",
+        ]
+        for name, label in (
+            ("leadctl", "`leadctl lead-statuses list -o json`"),
+            ("bare httpx", "`python benchmarks/bare_httpx_get.py`"),
+            ("httpie", "`http GET …/lead-statuses` (HTTPie)"),
+            ("curl | jq", "`curl … | jq .`"),
+        ):
+            lines.append(_row(results, f"read {name} ms", label))
+        lines.append("")
+    if any(name.startswith("export ") for name in values):
+        lines += [
+            "## 3. Export: `leads list --all -o ndjson` (pageSize 200)",
+            "",
+            "| leads | tool | wall s | spread | peak RSS MiB | spread |",
+            "|---:|---|---:|---:|---:|---:|",
+        ]
+        for size in profile.export_sizes:
+            label = _size(size)
+            for tool in ("leadctl", "bare httpx", "curl+jq"):
+                seconds = f"export {label} {tool} s"
+                memory = f"export {label} {tool} MiB"
+                if seconds in values:
+                    lines.append(
+                        f"| {label} (+240 demo) | {tool} | {results.median(seconds):.2f} | "
+                        f"{results.spread(seconds)} | {results.median(memory):.1f} | "
+                        f"{results.spread(memory)} |"
+                    )
+        lines.append("")
+    if "import rows/s" in values:
+        rate = results.median("import limit R")
+        lines += [
+            f"## 4. Import of {profile.import_rows} rows at R = {rate:.0f} requests/s",
+            "",
+            "| measure | median | spread |",
+            "|---|---:|---:|",
+            _row(results, "import rows/s", "rows/s, whole command", digits=1),
+            _row(results, "import sending rows/s", "rows/s while sending (leadctl's summary)", 1),
+            _row(results, "ratio import rate/R", "whole command / R", digits=3),
+            _row(results, "import 429 answers", "429 answers", digits=0),
+            _row(results, "import lost", "rows lost", digits=0),
+            _row(results, "import duplicated", "rows created twice", digits=0),
+            _row(
+                results,
+                "import unlimited rows/s",
+                f"rows/s without a rate limit ({profile.capacity_rows} rows)",
+                digits=1,
+            ),
+            "",
+        ]
+    return lines
+
+
+def _row(results: Any, name: str, label: str, digits: int = 1) -> str:
+    if name not in results.values:
+        return f"| {label} | - | - |"
+    return f"| {label} | {results.median(name):.{digits}f} | {results.spread(name)} |"
+
+
+def _size(size: int) -> str:
+    return f"{size // 1000}k" if size >= 1000 else str(size)
