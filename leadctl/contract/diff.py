@@ -13,8 +13,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from leadctl.contract import HTTP_METHODS
-from leadctl.contract.index import Document
+from leadctl.contract.index import Document, walk_operations
 
 EXTENSIONS = ("x-leadctl-retry-safe", "x-leadctl-credential-kinds", "x-leadctl-pending")
 
@@ -49,19 +48,12 @@ class _Op:
 
 def _operations(doc: Document) -> dict[str, _Op]:
     found: dict[str, _Op] = {}
-    for path, raw_item in (doc.document.get("paths") or {}).items():
-        item = doc.resolve(raw_item)
-        shared = [doc.resolve(p) for p in item.get("parameters", ())]
-        for method in HTTP_METHODS:
-            spec = item.get(method)
-            if not isinstance(spec, Mapping):
-                continue
-            params = {(str(p.get("in")), str(p.get("name"))): p for p in shared}
-            for p in spec.get("parameters", ()):
-                resolved = doc.resolve(p)
-                params[(str(resolved.get("in")), str(resolved.get("name")))] = resolved
-            key = str(spec.get("operationId") or f"{method.upper()} {path}")
-            found[key] = _Op(key, method.upper(), str(path), spec, params)
+    for path, method, spec, shared, own in walk_operations(doc):
+        params = {(str(p.get("in")), str(p.get("name"))): p for p in shared}
+        for p in own:
+            params[(str(p.get("in")), str(p.get("name")))] = p
+        key = str(spec.get("operationId") or f"{method} {path}")
+        found[key] = _Op(key, method, path, spec, params)
     return found
 
 

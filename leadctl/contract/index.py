@@ -204,9 +204,10 @@ def compile_index(
     return index, schemas
 
 
-def _operations(
+def walk_operations(
     doc: Document,
-) -> Iterator[tuple[str, str, Mapping[str, Any], list[Mapping[str, Any]]]]:
+) -> Iterator[tuple[str, str, Mapping[str, Any], list[Mapping[str, Any]], list[Mapping[str, Any]]]]:
+    """Each operation: path, METHOD, spec, and its path-level and own parameters, resolved."""
     for path, raw_item in (doc.document.get("paths") or {}).items():
         item = doc.resolve(raw_item)
         shared = [doc.resolve(p) for p in item.get("parameters", ())]
@@ -215,9 +216,17 @@ def _operations(
             if not isinstance(spec, Mapping):
                 continue
             own = [doc.resolve(p) for p in spec.get("parameters", ())]
-            keys = {(p.get("name"), p.get("in")) for p in own}
-            params = [p for p in shared if (p.get("name"), p.get("in")) not in keys] + own
-            yield str(path), method.upper(), spec, params
+            yield str(path), method.upper(), spec, shared, own
+
+
+def _operations(
+    doc: Document,
+) -> Iterator[tuple[str, str, Mapping[str, Any], list[Mapping[str, Any]]]]:
+    """Each operation with its parameters; its own ones replace path-level ones of the same name."""
+    for path, method, spec, shared, own in walk_operations(doc):
+        keys = {(p.get("name"), p.get("in")) for p in own}
+        params = [p for p in shared if (p.get("name"), p.get("in")) not in keys] + own
+        yield path, method, spec, params
 
 
 def _group_for(tag: Any, path: str, taken: Mapping[str, set[str]]) -> tuple[str, list[list[str]]]:
