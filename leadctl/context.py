@@ -184,8 +184,13 @@ class Context:
             env=self.env,
             profile=self.settings.profile,
             profile_settings=self.settings.profile_values,
-            warn=self.ios.warn,
+            warn=self._plain_file_note,
         )
+
+    def _plain_file_note(self, message: str) -> None:
+        # Said at login and shown by `auth status`; -q keeps cron mail free of it.
+        if not self.ios.quiet:
+            self.ios.warn(message)
 
     def require_credential(self) -> Credential:
         found = self.credential()
