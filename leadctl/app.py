@@ -19,6 +19,7 @@ from leadctl.context import DEFAULT_MAX_RETRIES, Context, GlobalOptions
 from leadctl.errors import DryRunDone, ExitCode, LeadctlError, UsageError
 from leadctl.groups import GROUPS
 from leadctl.helpformat import HelpContext, use_leadctl_help
+from leadctl.hints import carry_profile
 from leadctl.hoisting import OptionNames, hoist_global_options
 from leadctl.iostreams import IOStreams
 from leadctl.suggest import unknown_command
@@ -525,6 +526,7 @@ def invoke(
         _quiet_broken_pipe(bootstrap.ios)
         return int(ExitCode.OK)
     except LeadctlError as error:
+        carry_profile(error, bootstrap.context)
         return report_error(
             error,
             bootstrap.ios,

@@ -381,10 +381,10 @@ def create(
     if wait:
         return
     if isinstance(lead, dict) and lead.get("processingStatus") == "Pending" and lead.get("id"):
-        ctx.ios.info(
-            f"intake is processing the lead: check it with "
-            f"`leadctl leads list --filter id={lead['id']}`"
-        )
+        from leadctl.hints import command_line
+
+        check = command_line(ctx, f"leads list --filter id={lead['id']}")
+        ctx.ios.info(f"intake is processing the lead: check it with `{check}`")
 
 
 app.command("import", epilog=IMPORT_EPILOG)(import_leads)
