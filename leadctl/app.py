@@ -480,6 +480,35 @@ def parse_order(args: Sequence[str], *, env: Mapping[str, str]) -> list[str]:
     return _with_global_options_first(typer.main.get_command(root), args, bootstrap)
 
 
+def _report(error: LeadctlError, bootstrap: _Bootstrap) -> int:
+    carry_profile(error, bootstrap.context)
+    return report_error(
+        error,
+        bootstrap.ios,
+        as_json=_json_errors_wanted(bootstrap.context, bootstrap.env),
+        secrets=_known_secrets(bootstrap.context),
+    )
+
+
+def _picked_argument(error: BaseException, bootstrap: _Bootstrap) -> str | None:
+    """A value picked on the terminal for an argument Click found missing, if one applies."""
+    param = getattr(error, "param", None)
+    click_ctx = getattr(error, "ctx", None)
+    context = bootstrap.context
+    if (
+        type(error).__name__ != "MissingParameter"
+        or getattr(param, "param_type_name", None) != "argument"
+        or click_ctx is None
+        or context is None
+    ):
+        return None
+    from leadctl.picker import can_pick, pick_missing_argument
+
+    if not can_pick(context):
+        return None
+    return pick_missing_argument(context, click_ctx, param)
+
+
 def _quiet_broken_pipe(ios: IOStreams) -> None:
     """Point stdout at /dev/null so the interpreter's final flush cannot fail noisily."""
     if ios.stdout is sys.stdout:
@@ -526,13 +555,7 @@ def invoke(
         _quiet_broken_pipe(bootstrap.ios)
         return int(ExitCode.OK)
     except LeadctlError as error:
-        carry_profile(error, bootstrap.context)
-        return report_error(
-            error,
-            bootstrap.ios,
-            as_json=_json_errors_wanted(bootstrap.context, bootstrap.env),
-            secrets=_known_secrets(bootstrap.context),
-        )
+        return _report(error, bootstrap)
     except (KeyboardInterrupt, typer.Abort):
         bootstrap.ios.stderr.write("interrupted\n")
         return int(ExitCode.INTERRUPTED)
@@ -544,6 +567,23 @@ def invoke(
             # `leadctl` or `leadctl leads` alone: the help is the answer, not a usage error.
             bootstrap.ios.stdout.write(error.ctx.get_help() + "\n")  # type: ignore[attr-defined]
             return int(ExitCode.OK)
+        try:
+            picked = _picked_argument(error, bootstrap)
+        except LeadctlError as failed:  # the list read failed: say why, as any command would
+            return _report(failed, bootstrap)
+        except KeyboardInterrupt:
+            bootstrap.ios.stderr.write("interrupted\n")
+            return int(ExitCode.INTERRUPTED)
+        if picked is not None:
+            # Run the line again with the picked value as the missing (last) argument.
+            rest = [picked] if "--" in args else ["--", picked]
+            return invoke(
+                [*args, *rest],
+                ios=bootstrap.ios,
+                env=bootstrap.env,
+                transport=transport,
+                clock=clock,
+            )
         if _is_click_exception(error):
             usage = UsageError(
                 str(error.format_message()),  # type: ignore[attr-defined]

@@ -120,3 +120,26 @@ def test_a_name_like_nothing_gets_the_help_pointer() -> None:
     assert result.exit_code == 2
     assert "did you mean" not in result.stderr
     assert "`leadctl --help`" in result.stderr
+
+
+def test_a_missing_id_without_a_list_operation_stays_a_usage_error(
+    httpx_mock: HTTPXMock,
+) -> None:
+    # The bundled contract has no list of status changes: nothing to pick from.
+    result = run_cli(["status-changes", "update", "--notes", "x"], env=token_env(), tty=True)
+    assert result.exit_code == 2
+    assert "Missing argument 'ID'" in result.stderr
+    assert httpx_mock.get_requests() == []
+
+
+def test_the_picker_library_loads_only_when_a_picker_is_shown() -> None:
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys, contextlib, io\nfrom leadctl.app import invoke\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n    invoke(['leads', '--help'])\n"
+        "print(any(m in sys.modules for m in ('questionary', 'prompt_toolkit')))"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert out.stdout.strip().splitlines()[-1] == "False"
