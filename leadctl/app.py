@@ -197,9 +197,14 @@ class LazyGroup(TyperGroup):
         if ctx.resilient_parsing or name.startswith("-"):
             return super().resolve_command(ctx, args)
         command = self.get_command(ctx, name)
-        if command is None:
-            raise unknown_command(name, self.list_commands(ctx), command_path="leadctl")
         verb = args[1] if len(args) > 1 else None
+        if command is None:
+            raise unknown_command(
+                name,
+                self.list_commands(ctx),
+                command_path="leadctl",
+                spell=lambda group: self._with_verb(ctx, group, verb),
+            )
         if hasattr(command, "list_commands") and verb and not verb.startswith("-"):
             sub_ctx = typer.Context(command, parent=ctx, info_name=name)
             if command.get_command(sub_ctx, verb) is None:
@@ -207,6 +212,17 @@ class LazyGroup(TyperGroup):
                     verb, command.list_commands(sub_ctx), command_path=f"leadctl {name}"
                 )
         return name, command, args[1:]
+
+    def _with_verb(self, ctx: Any, group: str, verb: str | None) -> str:
+        """``leads list`` for `lead list`: the suggested group with the verb typed after it,
+        when that group has it."""
+        if not verb or verb.startswith("-"):
+            return group
+        command = self.get_command(ctx, group)
+        if not hasattr(command, "list_commands"):
+            return group
+        sub_ctx = typer.Context(command, parent=ctx, info_name=group)
+        return f"{group} {verb}" if command.get_command(sub_ctx, verb) is not None else group
 
     def format_commands(self, ctx: Any, formatter: Any) -> None:
         rows = [(name, short_help) for name, (_module, short_help) in GROUPS.items()]

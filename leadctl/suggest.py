@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from leadctl.errors import UsageError
 
@@ -25,9 +25,19 @@ def close_matches(word: str, candidates: Iterable[str]) -> list[str]:
     return list(dict.fromkeys([*exact_but_case, *found, *prefixed]))[:MAX_SUGGESTIONS]
 
 
-def did_you_mean(word: str, candidates: Iterable[str], *, command_path: str) -> str | None:
-    """``did you mean `leadctl sources`?`` or None when nothing is close."""
-    matches = close_matches(word, candidates)
+def did_you_mean(
+    word: str,
+    candidates: Iterable[str],
+    *,
+    command_path: str,
+    spell: Callable[[str], str] | None = None,
+) -> str | None:
+    """``did you mean `leadctl sources`?`` or None when nothing is close.
+
+    ``spell`` turns a suggested name into what to show, e.g. ``leads`` into ``leads list``
+    when the user went on to type a verb of that group.
+    """
+    matches = [spell(name) if spell else name for name in close_matches(word, candidates)]
     if not matches:
         return None
     spelled = [f"`{command_path} {name}`" for name in matches]
@@ -36,9 +46,15 @@ def did_you_mean(word: str, candidates: Iterable[str], *, command_path: str) -> 
     return f"did you mean {', '.join(spelled[:-1])} or {spelled[-1]}?"
 
 
-def unknown_command(word: str, candidates: Iterable[str], *, command_path: str) -> UsageError:
+def unknown_command(
+    word: str,
+    candidates: Iterable[str],
+    *,
+    command_path: str,
+    spell: Callable[[str], str] | None = None,
+) -> UsageError:
     """The usage error for a name that is no command of ``command_path``."""
-    hint = did_you_mean(word, candidates, command_path=command_path)
+    hint = did_you_mean(word, candidates, command_path=command_path, spell=spell)
     return UsageError(
         f"unknown command {word!r} for `{command_path}`",
         hint=hint or f"run `{command_path} --help` for its commands",

@@ -98,9 +98,10 @@ def test_nothing_asked_prints_the_help_and_exits_0(argv: list[str]) -> None:
 @pytest.mark.parametrize(
     ("argv", "unknown", "suggestion"),
     [
-        (["sorces", "update", "x"], "'sorces'", "`leadctl sources`"),
-        (["status-change", "update", "x"], "'status-change'", "`leadctl status-changes`"),
-        (["lead", "list"], "'lead'", "`leadctl leads`"),
+        (["sorces", "update", "x"], "'sorces'", "`leadctl sources update`"),
+        (["status-change", "update", "x"], "'status-change'", "`leadctl status-changes update`"),
+        (["lead", "list"], "'lead'", "`leadctl leads list`"),
+        (["sorces", "nosuchverb"], "'sorces'", "`leadctl sources`"),
         (["leads", "lst"], "'lst'", "`leadctl leads list`"),
         (["status-changes", "updte", "x"], "'updte'", "`leadctl status-changes update`"),
     ],
