@@ -320,7 +320,8 @@ class Client:
                         "`leadctl profile set ca_bundle PATH`",
                     ) from None
                 # Nothing reached the service: safe to retry any operation.
-                reason = f"cannot connect: {_describe(error, secrets)}"
+                where = request.url.copy_with(query=None, fragment=None)
+                reason = f"cannot connect to {where}: {_describe(error, secrets)}"
                 self._trace_line(f"! {reason}")
                 if self._retry_allowed(attempt):
                     self._wait(self.policy.backoff(attempt), reason)

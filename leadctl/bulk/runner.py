@@ -308,7 +308,10 @@ def _send_all(
         client.close()
     ctx.ios.info(_summary(tally, options))
     if failure is not None and report_target not in (None, STDIN):
-        ctx.ios.info(f"to go on: leadctl leads import {options.file} --resume {report_target}")
+        from leadctl.hints import command_line
+
+        resume = command_line(ctx, f"leads import {options.file} --resume {report_target}")
+        ctx.ios.info(f"to go on: {resume}")
     _finish(tally, options, report_target, failure, interrupted=importer.interrupted)
 
 

@@ -102,8 +102,8 @@ def runs(
     by their first 8 characters; `--run` takes the full id or any unique prefix of at
     least 4 characters.
 
-    `--status` filters on this side: the reference neither names a status query
-    parameter nor lists the status values, so any word is accepted and compared
+    `--status` filters on this side: the API docs neither name a status query
+    parameter nor list the status values, so any word is accepted and compared
     case-insensitively with each run's status and status display text.
 
     `-o json` prints the service's object unchanged ({automationId, runs}); with

@@ -225,7 +225,7 @@ def list_(
             "--order-by",
             metavar="FIELD",
             help="Sort by FIELD (repeatable). A leading '-' sorts descending; assumed: the "
-            "reference shows only `field`, leadctl sends direction=desc (profile key "
+            "API docs show only `field`, leadctl sends direction=desc (profile key "
             "order_direction_key names another property).",
         ),
     ] = None,
@@ -242,7 +242,7 @@ def list_(
     footer tells how to get the next one. The table shows id, lastName, phone, state,
     status.name, processingStatus and createdAt; --columns picks others (firstName, email,
     product, sourceId, tags...). These lead fields are the contract's assumption: the
-    reference does not show lead records.
+    API docs do not show lead records.
     """
     ctx = get_context(typer_ctx)
     if count and (limit is not None or all_pages):
@@ -343,7 +343,7 @@ def create(
     profile may run. It is not retried after the request was sent (a retry could create
     the lead twice): if the outcome is unknown, leadctl exits 9 and says what to check.
     The lead fields (firstName, lastName, email, phone, state, product, sourceId, tags,
-    consentCertificate) are the contract's assumption: the reference does not show them.
+    consentCertificate) are the contract's assumption: the API docs do not show them.
     With --wait the lead is read back until intake settles it (GET /leads/{id} when the
     active contract has it, else `leads list --filter id=ID`) and printed then: exit 6
     when it is Rejected, 8 after --wait-timeout; not with a source key, which may not
@@ -381,10 +381,10 @@ def create(
     if wait:
         return
     if isinstance(lead, dict) and lead.get("processingStatus") == "Pending" and lead.get("id"):
-        ctx.ios.info(
-            f"intake is processing the lead: check it with "
-            f"`leadctl leads list --filter id={lead['id']}`"
-        )
+        from leadctl.hints import command_line
+
+        check = command_line(ctx, f"leads list --filter id={lead['id']}")
+        ctx.ios.info(f"intake is processing the lead: check it with `{check}`")
 
 
 app.command("import", epilog=IMPORT_EPILOG)(import_leads)
