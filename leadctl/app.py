@@ -79,7 +79,7 @@ QUIET_HELP = "No informational messages on stderr."
 JQ_HELP = (
     "Filter the JSON output with a jq expression (strings print raw, other values as "
     "JSON, one per line). A list is one array (--jq '.[].id'); with --all the "
-    "expression runs on each item as it arrives (--jq .id)."
+    "expression runs on each item as it arrives (--jq .id), as with api --paginate."
 )
 UTC_HELP = "Show times in UTC (default: the profile's timezone, else the system's)."
 

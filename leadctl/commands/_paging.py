@@ -72,7 +72,13 @@ def print_paged(
     if all_pages and _progress_wanted(ctx):
         items = _with_progress(ctx, pager, items)
     try:
-        emit_list(ctx, items, columns=columns, footer=lambda: _next_page_hint(pager))
+        emit_list(
+            ctx,
+            items,
+            columns=columns,
+            footer=lambda: _next_page_hint(pager),
+            streamed=all_pages,
+        )
     except LeadctlError as error:
         pager.note_resume_point(error)
         raise
