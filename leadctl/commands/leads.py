@@ -23,20 +23,22 @@ from leadctl.generated.command import DEFAULT_WAIT_TIMEOUT, WaitOption, WaitTime
 from leadctl.output.columns import Column
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Iterator
     from typing import TextIO
 
 app = typer.Typer(help="List, create and import leads.", no_args_is_help=True)
 
 # The Lead schema is an assumption of the contract (the reference shows no lead records).
-# The default columns fit a 120-column terminal with whole ids (a narrower table cuts
-# every column); --columns shows any others, e.g. firstName, email, product, tags.
+# Most wanted first: on a narrow terminal the columns from the right are left out (and
+# named), never cut; --columns shows any others, e.g. email, product, sourceId.
 LEAD_COLUMNS = (
     Column("id"),
+    Column("firstName"),
     Column("lastName"),
     Column("phone"),
     Column("state"),
-    Column("status.name"),
+    Column("status.name", header="status", color_path="status.color"),
+    Column("tags[].name", header="tags"),
     Column("processingStatus", header="processing"),
     Column("createdAt", kind="datetime"),
 )
@@ -239,10 +241,14 @@ def list_(
 
     Filters, ranges, search and sort go to the service as RequestDataOptions and stay the
     same on every page. Without --all or --limit one page is printed; on a terminal the
-    footer tells how to get the next one. The table shows id, lastName, phone, state,
-    status.name, processingStatus and createdAt; --columns picks others (firstName, email,
-    product, sourceId, tags...). These lead fields are the contract's assumption: the
-    reference does not show lead records.
+    footer tells how to get the next one, and a page written to a file from a terminal
+    says on stderr that more exist. The table shows id, firstName, lastName, phone, state,
+    status (in the lead status's color), tag names, processingStatus and createdAt (in the
+    profile's timezone; --utc for UTC), leaving out from the right what the terminal has
+    no room for; --columns picks others (email, product, sourceId, tags[].name...).
+    Range values that are times (2026-11-01, 2026-11-01T09:00, today, yesterday, -7d,
+    -2h) are read in the profile's timezone (else the system's) and sent in UTC. These
+    lead fields are the contract's assumption: the reference does not show lead records.
     """
     ctx = get_context(typer_ctx)
     if count and (limit is not None or all_pages):
@@ -268,7 +274,46 @@ def list_(
         all_pages=all_pages,
         cursor=cursor,
         count=count,
+        table_view=_with_status_colors(ctx),
     )
+
+
+def _with_status_colors(ctx: Any) -> Any:
+    """For the default table on a color terminal: each lead's status gets the color its
+    lead status has (one GET /lead-statuses, made once the first lead is in)."""
+
+    def view(leads: Iterable[Any]) -> Iterator[Any]:
+        colors: dict[Any, str] | None = None
+        for lead in leads:
+            status = lead.get("status") if isinstance(lead, dict) else None
+            if isinstance(status, dict) and ctx.ios.stdout_color:
+                if colors is None:
+                    colors = _status_colors(ctx)
+                color = colors.get(status.get("id"))
+                if color and "color" not in status:
+                    lead = {**lead, "status": {**status, "color": color}}
+            yield lead
+
+    return view
+
+
+def _status_colors(ctx: Any) -> dict[Any, str]:
+    """Lead status id -> color; empty when the statuses cannot be read (colors are a
+    nicety: the list still prints)."""
+    from leadctl.errors import LeadctlError
+    from leadctl.operations import OPERATIONS
+
+    try:
+        statuses = ctx.client().call_json(OPERATIONS["listLeadStatuses"])
+    except LeadctlError:
+        return {}
+    if not isinstance(statuses, list):
+        return {}
+    return {
+        status.get("id"): status["color"]
+        for status in statuses
+        if isinstance(status, dict) and isinstance(status.get("color"), str)
+    }
 
 
 def _direction_key(value: Any) -> str:

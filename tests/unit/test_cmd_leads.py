@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import json
+import os
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 from pytest_httpx import HTTPXMock
 
-from tests.support.cli import BASE_URL, ORG_KEY, run_cli, token_env
+from leadctl.app import invoke
+from leadctl.iostreams import IOStreams
+from tests.support.cli import BASE_URL, ORG_KEY, FakeClock, run_cli, token_env
 
 LIST_URL = f"{BASE_URL}/leads/all/my"
 CREATE_URL = f"{BASE_URL}/leads"
@@ -285,36 +289,67 @@ def test_cursor_resumes_from_the_token(httpx_mock: HTTPXMock) -> None:
 def test_one_page_by_default_and_the_terminal_footer_tells_the_cursor(
     httpx_mock: HTTPXMock,
 ) -> None:
+    tagged = {
+        **LEAD_A,
+        "tags": [{"id": "t1", "name": "Spanish speaking"}, {"id": "t2", "name": "Web"}],
+    }
     httpx_mock.add_response(
-        method="POST", url=LIST_URL, json={"items": [LEAD_A, LEAD_B], "continuationToken": "t1"}
+        method="POST", url=LIST_URL, json={"items": [tagged, LEAD_B], "continuationToken": "t1"}
     )
-    result = run_cli(["--no-color", "leads", "list"], env=token_env(), tty=True)
+    result = run_cli(
+        ["--no-color", "leads", "list"], env={**token_env(), "COLUMNS": "200"}, tty=True
+    )
     assert result.exit_code == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[0].split() == [
         "id",
+        "firstName",
         "lastName",
         "phone",
         "state",
-        "status.name",
+        "status",
+        "tags",
         "processing",
         "createdAt",
     ]
-    assert lines[1].split() == [
-        "lead_a",
-        "Lovelace",
-        "+15125550143",
-        "TX",
-        "New",
-        "Accepted",
-        "2026-11-20",
-        "09:30",
-        "UTC",
-    ]
-    assert "Grace" not in result.stdout and "Hopper" in result.stdout
-    assert "futureField" not in result.stdout
+    # First and last name, tags by name (not JSON), the time whole.
+    assert re.match(
+        r"lead_a\s+Ada\s+Lovelace\s+\+15125550143\s+TX\s+New\s+Spanish speaking, Web\s+"
+        r"Accepted\s+2026-11-20 09:30 UTC$",
+        lines[1],
+    ), lines[1]
+    assert "Grace" in result.stdout and "Hopper" in result.stdout
+    assert "futureField" not in result.stdout and '"name"' not in result.stdout
     assert "--cursor t1" in result.stderr
-    assert len(httpx_mock.get_requests()) == 1
+    assert len(httpx_mock.get_requests()) == 1  # no color: no lead statuses needed
+
+
+def test_the_default_table_colors_statuses_like_lead_statuses(httpx_mock: HTTPXMock) -> None:
+    httpx_mock.add_response(method="POST", url=LIST_URL, json={"items": [LEAD_A, LEAD_B]})
+    httpx_mock.add_response(
+        method="GET",
+        url=f"{BASE_URL}/lead-statuses",
+        json=[{"id": "st_new", "name": "New", "color": "#3b82f6"}],
+    )
+    env = {**token_env(), "COLUMNS": "200", "COLORTERM": "truecolor", "TERM": "xterm"}
+    result = run_cli(["leads", "list"], env=env, tty=True)
+    assert result.exit_code == 0, result.stderr
+    assert "\x1b[38;2;59;130;246mNew" in result.stdout
+
+
+def test_the_default_table_leaves_out_what_an_80_column_terminal_cannot_fit(
+    httpx_mock: HTTPXMock,
+) -> None:
+    uuid = "28249c04-240c-4db0-9b47-35e18d6f1a2b"
+    httpx_mock.add_response(method="POST", url=LIST_URL, json={"items": [{**LEAD_A, "id": uuid}]})
+    result = run_cli(
+        ["--no-color", "leads", "list"], env={**token_env(), "COLUMNS": "80"}, tty=True
+    )
+    assert result.exit_code == 0, result.stderr
+    header, row = result.stdout.splitlines()
+    assert row.split()[:4] == [uuid, "Ada", "Lovelace", "+15125550143"]
+    assert "createdAt" not in header
+    assert "not shown at 80 columns:" in result.stderr and "createdAt" in result.stderr
 
 
 def test_filtered_csv_export(httpx_mock: HTTPXMock) -> None:
@@ -551,3 +586,33 @@ def test_order_direction_property_can_be_renamed_by_the_profile(httpx_mock: HTTP
     assert json.loads(request.content)["orderBy"] == [
         {"field": "createdAt", "sortDirection": "desc"}
     ]
+
+
+@pytest.mark.parametrize(("stderr_tty", "noted"), [(True, True), (False, False)])
+def test_one_page_written_to_a_file_from_a_terminal_says_more_exist(
+    httpx_mock: HTTPXMock, stderr_tty: bool, noted: bool
+) -> None:
+    httpx_mock.add_response(
+        method="POST", url=LIST_URL, json={"items": [LEAD_A, LEAD_B], "continuationToken": "t1"}
+    )
+    merged = {**os.environ, **token_env()}
+    ios = IOStreams.for_test(stdout_tty=False, stderr_tty=stderr_tty, env=merged)
+    code = invoke(["leads", "list", "-o", "csv"], ios=ios, env=merged, clock=FakeClock())
+    assert code == 0
+    err = ios.stderr.getvalue()  # type: ignore[attr-defined]
+    assert ios.stdout.getvalue().count("\n") == 3  # type: ignore[attr-defined]
+    if noted:
+        assert err == (
+            "wrote 2 items, one page; more exist: add --all for every page, "
+            "or --cursor t1 for the next\n"
+        )
+    else:
+        assert err == ""
+
+
+def test_no_note_when_the_one_page_was_the_last(httpx_mock: HTTPXMock) -> None:
+    httpx_mock.add_response(method="POST", url=LIST_URL, json={"items": [LEAD_A]})
+    merged = {**os.environ, **token_env()}
+    ios = IOStreams.for_test(stdout_tty=False, stderr_tty=True, env=merged)
+    assert invoke(["leads", "list", "-o", "csv"], ios=ios, env=merged, clock=FakeClock()) == 0
+    assert ios.stderr.getvalue() == ""  # type: ignore[attr-defined]
