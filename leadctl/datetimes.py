@@ -208,14 +208,20 @@ def parse_instant(text: str, *, zone: tzinfo | None, now: datetime | None = None
 
 
 def datetime_option(
-    flag: str, value: str, *, zone: tzinfo | None, now: datetime | None = None
+    flag: str,
+    given: str,
+    *,
+    zone: tzinfo | None,
+    now: datetime | None = None,
+    value: str | None = None,
 ) -> Instant:
-    """``parse_instant`` for a command-line flag: a usage error names the flag and value."""
+    """``parse_instant`` for a command-line flag: a usage error names the flag and what
+    was given (``value``, when it is only part of ``given``, is what is parsed)."""
     try:
-        return parse_instant(value, zone=zone, now=now)
+        return parse_instant(given if value is None else value, zone=zone, now=now)
     except InvalidDateTime as error:
         raise UsageError(
-            f"{flag} {value!r}: {error}",
+            f"{flag} {given!r}: {error}",
             hint=f"use ISO 8601, e.g. {EXAMPLES}",
         ) from None
 

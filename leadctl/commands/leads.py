@@ -24,6 +24,7 @@ from leadctl.output.columns import Column
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
+    from datetime import datetime, tzinfo
     from typing import TextIO
 
 app = typer.Typer(help="List, create and import leads.", no_args_is_help=True)
@@ -128,15 +129,32 @@ def parse_range(raw: str) -> tuple[str, str, str]:
     return field, RANGE_OPERATORS[operator], value
 
 
-def parse_ranges(raw_ranges: Iterable[str], *, stdin: TextIO | None) -> list[dict[str, Any]]:
-    """RangeFilter objects, one per field: bounds on the same field merge into one."""
+def parse_ranges(
+    raw_ranges: Iterable[str],
+    *,
+    stdin: TextIO | None,
+    zone: tzinfo | None = None,
+    now: datetime | None = None,
+) -> list[dict[str, Any]]:
+    """RangeFilter objects, one per field: bounds on the same field merge into one.
+
+    A bound that is a time (a date shape or a relative form such as ``yesterday`` or
+    ``-7d``) is read in ``zone`` (None: the system's) and sent in UTC; an impossible date
+    is a usage error rather than a query that quietly matches nothing.
+    """
+    from leadctl.datetimes import datetime_option, looks_like_datetime
+
     by_field: dict[str, dict[str, Any]] = {}
     for raw in raw_ranges:
         field, bound, value = parse_range(raw)
         entry = by_field.setdefault(field, {"field": field})
         if bound in entry:
             raise UsageError(f"--range {raw!r}: {field} already has a {bound} bound")
-        entry[bound] = query_value(value, field=field, flag="--range", stdin=stdin)
+        if looks_like_datetime(value):
+            instant = datetime_option("--range", raw, zone=zone, now=now, value=value)
+            entry[bound] = instant.isoformat()
+        else:
+            entry[bound] = query_value(value, field=field, flag="--range", stdin=stdin)
     return list(by_field.values())
 
 
@@ -162,6 +180,8 @@ def list_body(
     order_by: Sequence[str],
     direction_key: str,
     stdin: TextIO | None,
+    zone: tzinfo | None = None,
+    now: datetime | None = None,
 ) -> dict[str, Any]:
     """The RequestDataOptions of `leads list`, without paging fields; empty parts are left out."""
     if search_fields and search is None:
@@ -176,7 +196,7 @@ def list_body(
     if filters:
         body["filters"] = parse_filters(filters, stdin=stdin)
     if ranges:
-        body["rangeFilters"] = parse_ranges(ranges, stdin=stdin)
+        body["rangeFilters"] = parse_ranges(ranges, stdin=stdin, zone=zone, now=now)
     if order_by:
         body["orderBy"] = parse_order_by(order_by, direction_key=direction_key)
     return body
@@ -263,6 +283,8 @@ def list_(
         order_by=order_by or [],
         direction_key=_direction_key(ctx.settings.get("order_direction_key")),
         stdin=ctx.ios.stdin,
+        zone=_input_zone(ctx) if ranges else None,
+        now=ctx.clock.now(),
     )
     print_paged(
         ctx,
@@ -314,6 +336,12 @@ def _status_colors(ctx: Any) -> dict[Any, str]:
         for status in statuses
         if isinstance(status, dict) and isinstance(status.get("color"), str)
     }
+
+
+def _input_zone(ctx: Any) -> tzinfo | None:
+    from leadctl.datetimes import input_zone
+
+    return input_zone(ctx.settings.get("timezone"), ctx.env)
 
 
 def _direction_key(value: Any) -> str:

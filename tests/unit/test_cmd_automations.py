@@ -162,7 +162,7 @@ def stub(httpx_mock: HTTPXMock, body: Any = None, url: str = RUNS_URL) -> None:
 def run(*args: str, tty: bool = False, env: dict[str, str] | None = None) -> Any:
     return run_cli(
         ["automations", "runs", *args],
-        env={**token_env(), "LEADCTL_PAGER": "cat", **(env or {})},
+        env={**token_env(), "LEADCTL_PAGER": "cat", "TZ": "UTC", **(env or {})},
         tty=tty,
     )
 
@@ -532,3 +532,18 @@ def test_table_on_a_pipe_when_asked(httpx_mock: HTTPXMock) -> None:
     assert result.exit_code == 0, result.stderr
     assert "\x1b" not in result.stdout
     assert result.stdout.startswith("Automation aut_1")
+
+
+def test_runs_table_shows_times_in_the_local_zone_or_utc(httpx_mock: HTTPXMock) -> None:
+    stub(httpx_mock)
+    env = {"NO_COLOR": "1", "COLUMNS": "200", "TZ": "America/Chicago"}
+    local = run(AUTOMATION, tty=True, env=env).stdout
+    failed = next(line for line in local.splitlines() if line.startswith("run_failed"))
+    assert "2026-11-20 03:00 CST" in failed and "UTC" not in failed
+    httpx_mock.add_response(url=RUNS_URL, json=history())
+    utc = run_cli(
+        ["--utc", "automations", "runs", AUTOMATION],
+        env={**token_env(), "LEADCTL_PAGER": "cat", **env},
+        tty=True,
+    ).stdout
+    assert "2026-11-20 09:00 UTC" in utc

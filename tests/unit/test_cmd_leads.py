@@ -96,7 +96,7 @@ def test_list_sends_every_query_option(httpx_mock: HTTPXMock) -> None:
             "--page-size",
             "50",
         ],
-        env=token_env(),
+        env={**token_env(), "TZ": "UTC"},
     )
     assert result.exit_code == 0, result.stderr
     assert sent_json(httpx_mock) == [
@@ -110,8 +110,8 @@ def test_list_sends_every_query_option(httpx_mock: HTTPXMock) -> None:
             "rangeFilters": [
                 {
                     "field": "createdAt",
-                    "greaterThanOrEqual": "2026-11-01",
-                    "lessThan": "2026-12-01",
+                    "greaterThanOrEqual": "2026-11-01T00:00:00Z",
+                    "lessThan": "2026-12-01T00:00:00Z",
                 },
                 {"field": "lastName", "greaterThan": "A", "lessThanOrEqual": "M"},
             ],
@@ -148,10 +148,10 @@ def test_filter_values_are_typed_like_api_F(httpx_mock: HTTPXMock, raw: str, val
 @pytest.mark.parametrize(
     ("raw", "expected"),
     [
-        ("createdAt>2026-01-01", {"greaterThan": "2026-01-01"}),
-        ("createdAt>=2026-01-01", {"greaterThanOrEqual": "2026-01-01"}),
-        ("createdAt<2026-01-01", {"lessThan": "2026-01-01"}),
-        ("createdAt<=2026-01-01", {"lessThanOrEqual": "2026-01-01"}),
+        ("createdAt>2026-01-01", {"greaterThan": "2026-01-01T00:00:00Z"}),
+        ("createdAt>=2026-01-01", {"greaterThanOrEqual": "2026-01-01T00:00:00Z"}),
+        ("createdAt<2026-01-01", {"lessThan": "2026-01-01T00:00:00Z"}),
+        ("createdAt<=2026-01-01", {"lessThanOrEqual": "2026-01-01T00:00:00Z"}),
         (" createdAt >= 2026-01-01T00:00:00Z ", {"greaterThanOrEqual": "2026-01-01T00:00:00Z"}),
         ("score>=10", {"greaterThanOrEqual": 10}),
         ('zip<"10000"', {"lessThan": "10000"}),
@@ -159,7 +159,7 @@ def test_filter_values_are_typed_like_api_F(httpx_mock: HTTPXMock, raw: str, val
 )
 def test_each_range_operator(httpx_mock: HTTPXMock, raw: str, expected: dict[str, Any]) -> None:
     httpx_mock.add_response(method="POST", url=LIST_URL, json={"items": []})
-    result = run_cli(["leads", "list", "--range", raw], env=token_env())
+    result = run_cli(["leads", "list", "--range", raw], env={**token_env(), "TZ": "UTC"})
     assert result.exit_code == 0, result.stderr
     field = raw.strip().split(">")[0].split("<")[0].strip()
     assert sent_json(httpx_mock) == [{"rangeFilters": [{"field": field, **expected}]}]
@@ -173,6 +173,8 @@ BAD_LIST_INPUT = [
     (["--range", "createdAt>="], "no value after '>='"),
     (["--range", "createdAt"], "no operator"),
     (["--range", "createdAt=2026"], "'=' alone is not a range operator"),
+    (["--range", "createdAt>=2026-02-30"], "--range 'createdAt>=2026-02-30': day is out of range"),
+    (["--range", "createdAt>=2026-13-01"], "month must be in 1..12"),
     (["--range", "created At>1"], "'created At' is not a field name"),
     (["--range", "a>1", "--range", "a>2"], "a already has a greaterThan bound"),
     (["--filter", "state"], "expected KEY=VALUE"),
@@ -297,7 +299,9 @@ def test_one_page_by_default_and_the_terminal_footer_tells_the_cursor(
         method="POST", url=LIST_URL, json={"items": [tagged, LEAD_B], "continuationToken": "t1"}
     )
     result = run_cli(
-        ["--no-color", "leads", "list"], env={**token_env(), "COLUMNS": "200"}, tty=True
+        ["--no-color", "leads", "list"],
+        env={**token_env(), "COLUMNS": "200", "TZ": "UTC"},
+        tty=True,
     )
     assert result.exit_code == 0, result.stderr
     lines = result.stdout.splitlines()
@@ -616,3 +620,61 @@ def test_no_note_when_the_one_page_was_the_last(httpx_mock: HTTPXMock) -> None:
     ios = IOStreams.for_test(stdout_tty=False, stderr_tty=True, env=merged)
     assert invoke(["leads", "list", "-o", "csv"], ios=ios, env=merged, clock=FakeClock()) == 0
     assert ios.stderr.getvalue() == ""  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("zone_setting", "raw", "sent"),
+    [
+        # A time without an offset is in the profile's zone, else the system's (TZ).
+        ({"TZ": "America/Chicago"}, "createdAt>=2026-12-01T09:30", "2026-12-01T15:30:00Z"),
+        ({"TZ": "America/Chicago"}, "createdAt>=2026-07-01", "2026-07-01T05:00:00Z"),
+        ({"TZ": "UTC", "profile": "Asia/Tokyo"}, "createdAt<2026-12-01", "2026-11-30T15:00:00Z"),
+        ({"TZ": "America/Chicago"}, "createdAt>=2026-12-01T09:30Z", "2026-12-01T09:30:00Z"),
+        # Relative forms count from the clock (2026-11-21 12:00 UTC in tests).
+        ({"TZ": "UTC"}, "createdAt>=-7d", "2026-11-14T12:00:00Z"),
+        ({"TZ": "UTC"}, "createdAt>=-2h", "2026-11-21T10:00:00Z"),
+        ({"TZ": "America/Chicago"}, "createdAt>=today", "2026-11-21T06:00:00Z"),
+        ({"TZ": "America/Chicago"}, "createdAt>=yesterday", "2026-11-20T06:00:00Z"),
+    ],
+)
+def test_range_times_are_read_in_the_local_zone_and_sent_in_utc(
+    httpx_mock: HTTPXMock, tmp_path: Path, zone_setting: dict[str, str], raw: str, sent: str
+) -> None:
+    httpx_mock.add_response(method="POST", url=LIST_URL, json={"items": []})
+    env = {**token_env(), "TZ": zone_setting["TZ"], "LEADCTL_CONFIG_DIR": str(tmp_path)}
+    args = ["leads", "list", "--range", raw]
+    if "profile" in zone_setting:
+        (tmp_path / "config.toml").write_text(
+            f'[profiles.default]\ntimezone = "{zone_setting["profile"]}"\n'
+        )
+    result = run_cli(args, env=env)
+    assert result.exit_code == 0, result.stderr
+    bound = next(
+        iter(v for k, v in sent_json(httpx_mock)[0]["rangeFilters"][0].items() if k != "field")
+    )
+    assert bound == sent
+
+
+@pytest.mark.parametrize(
+    ("args", "env", "shown"),
+    [
+        ([], {"TZ": "America/Chicago"}, "2026-11-20 03:30 CST"),
+        (["--utc"], {"TZ": "America/Chicago"}, "2026-11-20 09:30 UTC"),
+        ([], {"TZ": "UTC", "profile": "Europe/Berlin"}, "2026-11-20 10:30 CET"),
+        (["--utc"], {"TZ": "UTC", "profile": "Europe/Berlin"}, "2026-11-20 09:30 UTC"),
+    ],
+)
+def test_times_are_shown_in_the_profiles_or_the_systems_zone(
+    httpx_mock: HTTPXMock, tmp_path: Path, args: list[str], env: dict[str, str], shown: str
+) -> None:
+    httpx_mock.add_response(method="POST", url=LIST_URL, json={"items": [LEAD_A]})
+    if "profile" in env:
+        (tmp_path / "config.toml").write_text(
+            f'[profiles.default]\ntimezone = "{env["profile"]}"\n'
+        )
+    result = run_cli(
+        [*args, "leads", "list", "-o", "table", "--columns", "id,createdAt"],
+        env={**token_env(), "TZ": env["TZ"], "LEADCTL_CONFIG_DIR": str(tmp_path)},
+    )
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines()[1].split(None, 1) == ["lead_a", shown]

@@ -63,7 +63,7 @@ def make_ctx(
     columns: list[str] | None = None,
     env: Mapping[str, str] | None = None,
 ) -> Context:
-    merged = {"COLUMNS": "120", "LINES": "40", **(env or {})}
+    merged = {"COLUMNS": "120", "LINES": "40", "TZ": "UTC", **(env or {})}
     return Context(
         ios=IOStreams.for_test(tty=tty, env=merged),
         options=GlobalOptions(output=output, columns=columns),
