@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from leadctl.client import Client
     from leadctl.config import Config
     from leadctl.credentials import Credential
-    from leadctl.sandbox.embedded import EmbeddedSandbox
+    from leadctl.sandbox_entry import EmbeddedSandbox
 
 OUTPUT_FORMATS = ("table", "json", "ndjson", "csv", "tsv", "value")
 SANDBOX_PROFILE = "sandbox"
@@ -91,9 +91,8 @@ class Context:
         name = self.profile_name
         values = self.config.profiles.get(name)
         explicitly_named = self.options.profile is not None
-        embedded = name == SANDBOX_PROFILE and values is None
         if values is None:
-            if explicitly_named and not embedded:
+            if explicitly_named and name != SANDBOX_PROFILE:
                 known = ", ".join(sorted(self.config.profiles)) or "none yet"
                 raise UsageError(
                     f"unknown profile {name!r} (configured: {known})",
@@ -117,7 +116,9 @@ class Context:
             base_url=base_url,
             timeout=timeout,
             output=values.get("output"),
-            embedded_sandbox=embedded and self.options.base_url is None,
+            # Settings of the sandbox profile (region, output...) are layered on the embedded
+            # sandbox; only a base URL of its own points it at a server instead.
+            embedded_sandbox=name == SANDBOX_PROFILE and base_url is None,
         )
 
     @cached_property
@@ -143,11 +144,9 @@ class Context:
     def sandbox(self) -> EmbeddedSandbox:
         """The sandbox server embedded in this process (``--profile sandbox``)."""
         if self._sandbox is None:
-            from leadctl.sandbox.embedded import EmbeddedSandbox
+            from leadctl.sandbox_entry import start_embedded
 
-            sandbox = EmbeddedSandbox(env=self.env)
-            sandbox.start()
-            self._sandbox = sandbox
+            self._sandbox = start_embedded(self.env)
         return self._sandbox
 
     def base_url(self) -> str:
