@@ -9,7 +9,7 @@ function __leadctl_commands
         case ''
             printf '%s\t%s\n' 'auth' 'Log in, show and remove the credential of a profile' 'profile' 'List, switch and edit profiles' 'leads' 'List, create and import leads' 'sources' 'Update lead sources and rotate their intake keys' 'status-changes' 'Update or delete entries of a lead\'s status history' 'lead-statuses' 'List the organization\'s lead statuses' 'numbers' 'Inspect phone numbers: capacity, warmup, traffic' 'automations' 'Inspect automation runs' 'notifications' 'Read announcements' 'users' 'Update the current user\'s compliance settings' 'a2a' 'Call an agent operation over JSON-RPC' 'contract' 'Show, import, pull and diff the service\'s OpenAPI contract' 'api' 'Call any API operation with a raw request' 'sandbox' 'Run the local sandbox server' 'completion' 'Print the completion script for SHELL'
         case 'auth'
-            printf '%s\t%s\n' 'login' 'Store a credential for the profile (-p), checked with one read...' 'status' 'Check the profile\'s credential with the service and show what it is' 'logout' 'Remove the profile\'s stored credential (keyring or file)' 'token' 'Print the profile\'s credential, for scripts: TOKEN=$(leadctl auth token)'
+            printf '%s\t%s\n' 'login' 'Store a credential for the profile (-p), checked with one read...' 'status' 'Check the profile\'s credential with the service and show what it is' 'logout' 'Remove the profile\'s stored credential (keyring or file)' 'refresh' 'Refresh the profile\'s OAuth access token now (it is otherwise...' 'token' 'Print the profile\'s credential, for scripts: TOKEN=$(leadctl auth token)'
         case 'profile'
             printf '%s\t%s\n' 'list' 'List the configured profiles; the one in effect is marked current' 'use' 'Make NAME the current profile (used when no --profile is given)' 'show' 'Show one profile\'s settings' 'set' 'Set KEY to VALUE on the profile in effect (-p), creating the profile...' 'unset' 'Remove KEY from the profile in effect (-p), back to its default' 'delete' 'Delete profile NAME and remove its credential from the keyring or...'
         case 'leads'
@@ -45,10 +45,12 @@ function __leadctl_options
         case 'auth'
             printf '%s\t%s\n' '-h' 'Show this message and exit' '--help' 'Show this message and exit'
         case 'auth login'
-            printf '%s\t%s\n' '--base-url' 'Save this base URL too' '--with-token' 'Read the credential from stdin' '--kind' 'user, org or source (detected when omitted)' '--insecure-storage' 'Store in a 0600 file under the config dir instead of the OS keyring' '--no-verify' 'Save without checking with the service' '-o' 'Output format: table, json, ndjson, csv, tsv, value' '--output' 'Output format: table, json, ndjson, csv, tsv, value' '--columns' 'Fields to show (comma-separated dot paths) for table/csv/tsv/value' '-q' 'No informational messages on stderr' '--quiet' 'No informational messages on stderr' '-h' 'Show this message and exit' '--help' 'Show this message and exit'
+            printf '%s\t%s\n' '--base-url' 'Save this base URL too' '--with-token' 'Read the credential from stdin' '--kind' 'user, org or source (detected when omitted)' '--insecure-storage' 'Store in a 0600 file under the config dir instead of the OS keyring' '--no-verify' 'Save without checking with the service' '--device' 'Sign in with the service\'s OAuth server: a one-time code to enter in...' '--web' 'Sign in with the service\'s OAuth server in a browser on this machine...' '--client-id' 'OAuth client id (default: the profile\'s oauth_client_id, else...' '--scope' 'OAuth scopes, space-separated (default: the profile\'s oauth_scopes...' '--open' 'With --device: open the verification page in a browser' '-o' 'Output format: table, json, ndjson, csv, tsv, value' '--output' 'Output format: table, json, ndjson, csv, tsv, value' '--columns' 'Fields to show (comma-separated dot paths) for table/csv/tsv/value' '-q' 'No informational messages on stderr' '--quiet' 'No informational messages on stderr' '-h' 'Show this message and exit' '--help' 'Show this message and exit'
         case 'auth status'
             printf '%s\t%s\n' '-o' 'Output format: table, json, ndjson, csv, tsv, value' '--output' 'Output format: table, json, ndjson, csv, tsv, value' '--columns' 'Fields to show (comma-separated dot paths) for table/csv/tsv/value' '-q' 'No informational messages on stderr' '--quiet' 'No informational messages on stderr' '-h' 'Show this message and exit' '--help' 'Show this message and exit'
         case 'auth logout'
+            printf '%s\t%s\n' '-o' 'Output format: table, json, ndjson, csv, tsv, value' '--output' 'Output format: table, json, ndjson, csv, tsv, value' '--columns' 'Fields to show (comma-separated dot paths) for table/csv/tsv/value' '-q' 'No informational messages on stderr' '--quiet' 'No informational messages on stderr' '-h' 'Show this message and exit' '--help' 'Show this message and exit'
+        case 'auth refresh'
             printf '%s\t%s\n' '-o' 'Output format: table, json, ndjson, csv, tsv, value' '--output' 'Output format: table, json, ndjson, csv, tsv, value' '--columns' 'Fields to show (comma-separated dot paths) for table/csv/tsv/value' '-q' 'No informational messages on stderr' '--quiet' 'No informational messages on stderr' '-h' 'Show this message and exit' '--help' 'Show this message and exit'
         case 'auth token'
             printf '%s\t%s\n' '-o' 'Output format: table, json, ndjson, csv, tsv, value' '--output' 'Output format: table, json, ndjson, csv, tsv, value' '--columns' 'Fields to show (comma-separated dot paths) for table/csv/tsv/value' '-q' 'No informational messages on stderr' '--quiet' 'No informational messages on stderr' '-h' 'Show this message and exit' '--help' 'Show this message and exit'
@@ -141,7 +143,8 @@ function __leadctl_option_value
         case '|-p' '|--profile' 'sources rotate|--save-profile'
             echo 'profile'
         case '|--base-url' '|--columns' '|--timeout' '|--max-retries' 'auth login|--base-url' \
-            'auth login|--columns' 'auth status|--columns' 'auth logout|--columns' \
+            'auth login|--client-id' 'auth login|--scope' 'auth login|--columns' \
+            'auth status|--columns' 'auth logout|--columns' 'auth refresh|--columns' \
             'auth token|--columns' 'profile list|--columns' 'profile use|--columns' \
             'profile show|--columns' 'profile set|--columns' 'profile unset|--columns' \
             'profile delete|--columns' 'leads list|--search' 'leads list|--search-field' \
@@ -175,14 +178,15 @@ function __leadctl_option_value
             'sandbox reset|--columns' 'completion|--columns'
             echo 'text'
         case '|-o' '|--output' 'auth login|-o' 'auth login|--output' 'auth status|-o' \
-            'auth status|--output' 'auth logout|-o' 'auth logout|--output' 'auth token|-o' \
-            'auth token|--output' 'profile list|-o' 'profile list|--output' 'profile use|-o' \
-            'profile use|--output' 'profile show|-o' 'profile show|--output' 'profile set|-o' \
-            'profile set|--output' 'profile unset|-o' 'profile unset|--output' 'profile delete|-o' \
-            'profile delete|--output' 'leads list|-o' 'leads list|--output' 'leads create|-o' \
-            'leads create|--output' 'leads import|-o' 'leads import|--output' 'sources update|-o' \
-            'sources update|--output' 'sources rotate|-o' 'sources rotate|--output' \
-            'status-changes update|-o' 'status-changes update|--output' 'status-changes delete|-o' \
+            'auth status|--output' 'auth logout|-o' 'auth logout|--output' 'auth refresh|-o' \
+            'auth refresh|--output' 'auth token|-o' 'auth token|--output' 'profile list|-o' \
+            'profile list|--output' 'profile use|-o' 'profile use|--output' 'profile show|-o' \
+            'profile show|--output' 'profile set|-o' 'profile set|--output' 'profile unset|-o' \
+            'profile unset|--output' 'profile delete|-o' 'profile delete|--output' 'leads list|-o' \
+            'leads list|--output' 'leads create|-o' 'leads create|--output' 'leads import|-o' \
+            'leads import|--output' 'sources update|-o' 'sources update|--output' \
+            'sources rotate|-o' 'sources rotate|--output' 'status-changes update|-o' \
+            'status-changes update|--output' 'status-changes delete|-o' \
             'status-changes delete|--output' 'lead-statuses list|-o' 'lead-statuses list|--output' \
             'numbers status|-o' 'numbers status|--output' 'automations runs|-o' \
             'automations runs|--output' 'notifications announcements|-o' \
@@ -213,7 +217,7 @@ function __leadctl_argument_value
         case 'profile use|0' 'profile show|0' 'profile delete|0'
             echo 'profile'
         case 'profile set|0' 'profile unset|0'
-            echo 'words base_url output timeout region timezone ca_bundle source_key_header phone_status_window_days_param phone_status_start_param phone_status_end_param order_direction_key contract_url retry_safe_operations retry_unsafe_operations'
+            echo 'words base_url output timeout region timezone ca_bundle source_key_header phone_status_window_days_param phone_status_start_param phone_status_end_param order_direction_key contract_url retry_safe_operations retry_unsafe_operations oauth_client_id oauth_scopes'
         case 'profile set|1' 'sources update|0' 'sources rotate|0' 'status-changes update|0' \
             'status-changes delete|0' 'numbers status|0' 'automations runs|0' 'a2a call|0' 'api|0'
             echo 'text'

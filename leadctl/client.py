@@ -110,6 +110,12 @@ def retry_after_seconds(response: httpx.Response, now: Callable[[], float]) -> f
 
 def problem_from_response(response: httpx.Response, *, hint: str | None = None) -> ApiError:
     """An ApiError from any error response: problem+json, other JSON, HTML or nothing."""
+    error = _problem(response, hint=hint)
+    error.challenge = response.headers.get("WWW-Authenticate")
+    return error
+
+
+def _problem(response: httpx.Response, *, hint: str | None) -> ApiError:
     status = response.status_code
     content_type = response.headers.get("Content-Type", "")
     body: Any = None
@@ -172,6 +178,7 @@ class Client:
         source_key_header: str | None = None,
         transport: httpx.BaseTransport | None = None,
         verify: ssl.SSLContext | bool = True,
+        reauthenticate: Callable[[Credential], Credential | None] | None = None,
     ) -> None:
         self._base_url = base_url
         self._credential = credential
@@ -185,6 +192,8 @@ class Client:
         self._source_key_header = source_key_header
         self._transport = transport
         self._verify = verify
+        # After a 401 invalid_token: a renewed credential (OAuth refresh), or None.
+        self._reauthenticate = reauthenticate
         self._http: httpx.Client | None = None
 
     @classmethod
@@ -203,6 +212,7 @@ class Client:
             source_key_header=ctx.settings.get("source_key_header"),
             transport=ctx.transport,
             verify=verify,
+            reauthenticate=ctx.refresh_credential,
         )
 
     # -- plumbing ------------------------------------------------------------------------
@@ -270,15 +280,38 @@ class Client:
             self._print_dry_run(op, path, params, body, extra_headers)
             raise DryRunDone("dry run")
         credential = self._authorize(op)
-        auth_name, auth_value = self._auth_header(credential)
-        request = self._client().build_request(
-            op.method,
-            path,
-            params=_query(params),
-            content=body,
-            headers=[*extra_headers, (auth_name, auth_value)],
+
+        def request_with(credential: Credential) -> httpx.Request:
+            auth_name, auth_value = self._auth_header(credential)
+            return self._client().build_request(
+                op.method,
+                path,
+                params=_query(params),
+                content=body,
+                headers=[*extra_headers, (auth_name, auth_value)],
+            )
+
+        try:
+            return self._send_with_retries(
+                op, request_with(credential), secrets=(credential.value,)
+            )
+        except ApiError as error:
+            # A 401 means the service did not act: sending again is safe for any operation.
+            renewed = self._renewed_after(error, credential)
+            if renewed is None:
+                raise
+        return self._send_with_retries(
+            op, request_with(renewed), secrets=(credential.value, renewed.value)
         )
-        return self._send_with_retries(op, request, secrets=(credential.value,))
+
+    def _renewed_after(self, error: ApiError, credential: Credential) -> Credential | None:
+        """A refreshed credential when the service said the token is invalid (RFC 6750
+        ``invalid_token``) and one can be had; once per invocation (the context's rule)."""
+        if error.status != 401 or self._reauthenticate is None:
+            return None
+        if "invalid_token" not in (error.challenge or ""):
+            return None
+        return self._reauthenticate(credential)
 
     def _print_dry_run(
         self,
