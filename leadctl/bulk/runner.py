@@ -24,6 +24,9 @@ if TYPE_CHECKING:
     from leadctl.context import Context
 
 STDIN = "-"
+# Answers every other row would get too: the import stops (a 404 to POST /leads is a
+# wrong base URL).
+STOPPING_STATUSES = frozenset({401, 403, 404})
 
 
 @dataclass(frozen=True)
@@ -39,6 +42,7 @@ class ImportOptions:
 @dataclass
 class Tally:
     created: int = 0
+    ok: int = 0
     rejected: int = 0
     invalid: int = 0
     unknown: int = 0
@@ -52,7 +56,7 @@ class Tally:
 
     @property
     def sent(self) -> int:
-        return self.created + self.rejected + self.unknown
+        return self.created + self.ok + self.rejected + self.unknown
 
     @property
     def rate(self) -> float:
@@ -253,9 +257,10 @@ def _send_all(
     total: int | None,
 ) -> None:
     from leadctl.bulk.pacer import Pacer
-    from leadctl.bulk.sender import Importer
-    from leadctl.client import Client, RetryPolicy
+    from leadctl.bulk.sender import Job, Plan, Sender
+    from leadctl.client import Client
     from leadctl.operations import OPERATIONS
+    from leadctl.retry import RetryPolicy
 
     ctx.require_credential()
     ctx.base_url()
@@ -266,13 +271,12 @@ def _send_all(
         report = ReportWriter(path=Path(report_target))
     display = _display(ctx, notes=report is None)
     client = Client.from_context(ctx)
-    # 429 and connection failures are this import's to handle: the pause is shared by all
-    # workers, and the client must not sleep on its own.
-    client.policy = RetryPolicy(max_retries=0)
-    backoff = RetryPolicy().backoff
     stop = threading.Event()
     clock = ctx.clock
-    pacer = Pacer(monotonic=clock.monotonic, sleep=clock.sleep, backoff=backoff, stop=stop)
+    # 429 and connection failures are the engine's to handle: the pause is shared by all
+    # workers, and the client sends each request once.
+    policy = RetryPolicy(max_retries=ctx.options.max_retries)
+    pacer = Pacer(monotonic=clock.monotonic, sleep=clock.sleep, backoff=policy.backoff, stop=stop)
 
     def on_outcome(outcome: Outcome) -> None:
         tally.add(outcome)
@@ -280,16 +284,17 @@ def _send_all(
             report.write(outcome)
         display.outcome(outcome, rate_limited=importer.rate_limited)
 
-    importer = Importer(
+    jobs = (Job(row.number, row.digest, problem=row.problem, body=row.body) for row in rows)
+    importer = Sender(
         client=client,
-        operation=OPERATIONS["createLead"],
-        rows=rows,
+        plan=Plan(OPERATIONS["createLead"], success="created", stopping=STOPPING_STATUSES),
+        jobs=jobs,
         concurrency=options.concurrency,
         pacer=pacer,
         on_outcome=on_outcome,
         stop=stop,
-        max_connect_retries=ctx.options.max_retries,
-        backoff=backoff,
+        policy=policy,
+        monotonic=clock.monotonic,
     )
     started = clock.monotonic()
     failure: LeadctlError | None = None
