@@ -231,7 +231,7 @@ def test_an_existing_report_is_not_mixed_with_a_new_import(
     result = import_cli(["-", "--report", str(report)], stdin=ndjson({"email": "a@x.test"}))
 
     assert result.exit_code == 2
-    assert f"continue that import with --resume {report}" in result.stderr
+    assert f"go on with --resume {report}" in result.stderr
     assert httpx_mock.get_requests() == []
 
 
