@@ -170,8 +170,12 @@ class Schemas:
             merged.update(branch.get("properties") or {})
         return merged
 
-    def example(self, schema: Any, depth: int = 0) -> Any:
-        """A value valid against ``schema``: the schema's own example where it gives one."""
+    def keyword(self, schema: Any, name: str) -> Any:
+        return next((b[name] for b in self.branches(schema) if name in b), None)
+
+    def example(self, schema: Any, depth: int = 0, *, required_only: bool = False) -> Any:
+        """A value valid against ``schema``: the schema's own example where it gives one.
+        ``required_only``: objects hold only their required properties, arrays their minimum."""
         node = self.resolve(schema)
         if not isinstance(node, Mapping):
             return None
@@ -185,18 +189,20 @@ class Schemas:
         for key in ("oneOf", "anyOf"):
             options = [o for o in node.get(key, ()) if self.resolve(o) != {"type": "null"}]
             if options:
-                return self.example(options[0], depth)
+                return self.example(options[0], depth, required_only=required_only)
         parts = [self.resolve(sub) for sub in node.get("allOf", ())]
         kind = self.type_of(node)
         if kind is None and (node.get("properties") or any("properties" in p for p in parts)):
             kind = "object"
         if kind is None and len(parts) == 1:
-            return self.example(parts[0], depth)
+            return self.example(parts[0], depth, required_only=required_only)
         if kind == "object":
-            return self._object_example(node, depth)
+            return self._object_example(node, depth, required_only)
         if kind == "array":
-            count = max(int(node.get("minItems", 0)), 1 if depth < 4 else 0)
-            return [self.example(node.get("items", {}), depth + 1) for _ in range(count)]
+            least = int(node.get("minItems", 0))
+            count = least if required_only else max(least, 1 if depth < 4 else 0)
+            items = node.get("items", {})
+            return [self.example(items, depth + 1, required_only=required_only)] * count
         if kind == "string":
             return self._string_example(node)
         if kind in ("integer", "number"):
@@ -207,7 +213,9 @@ class Schemas:
             return None
         return "value"
 
-    def _object_example(self, node: Mapping[str, Any], depth: int) -> dict[str, Any]:
+    def _object_example(
+        self, node: Mapping[str, Any], depth: int, required_only: bool
+    ) -> dict[str, Any]:
         required: set[str] = set()
         for branch in self.branches(node):
             required |= set(branch.get("required", ()))
@@ -215,9 +223,9 @@ class Schemas:
         for name, sub in self.properties(node).items():
             if name == "continuationToken" and name not in required:
                 continue  # the last page: paging ends
-            if depth >= 4 and name not in required:
+            if (required_only or depth >= 4) and name not in required:
                 continue
-            out[name] = self.example(sub, depth + 1)
+            out[name] = self.example(sub, depth + 1, required_only=required_only)
         return out
 
     def _string_example(self, node: Mapping[str, Any]) -> str:
