@@ -41,7 +41,7 @@ end
 function __leadctl_options
     switch $argv[1]
         case ''
-            printf '%s\t%s\n' '-p' 'Profile to use [env: LEADCTL_PROFILE]' '--profile' 'Profile to use [env: LEADCTL_PROFILE]' '--base-url' 'Service base URL [env: LEADCTL_BASE_URL]' '-o' 'Output format: table, json, ndjson, csv, tsv, value' '--output' 'Output format: table, json, ndjson, csv, tsv, value' '--columns' 'Fields to show (comma-separated dot paths) for table/csv/tsv/value' '-q' 'No informational messages on stderr' '--quiet' 'No informational messages on stderr' '--no-color' 'No color' '--no-input' 'Never prompt' '--debug' 'HTTP trace and tracebacks on stderr, credentials redacted [env...' '--timeout' 'Per-request timeout in seconds, default 30 [env: LEADCTL_TIMEOUT]' '--max-retries' 'Retries for retry-safe operations' '--dry-run' 'Print the request as a curl command; send nothing' '--allow-insecure-http' 'Permit a plain http:// base URL that is not loopback' '--version' 'Print the version' '-h' 'Show this message and exit' '--help' 'Show this message and exit'
+            printf '%s\t%s\n' '-p' 'Profile to use [env: LEADCTL_PROFILE]' '--profile' 'Profile to use [env: LEADCTL_PROFILE]' '--base-url' 'Service base URL [env: LEADCTL_BASE_URL]' '-o' 'Output format: table, json, ndjson, csv, tsv, value' '--output' 'Output format: table, json, ndjson, csv, tsv, value' '--columns' 'Fields to show (comma-separated dot paths) for table/csv/tsv/value' '--jq' 'Filter the JSON output with a jq expression (strings print raw...' '--utc' 'Show times in UTC (default: the profile\'s timezone, else the system\'s)' '-q' 'No informational messages on stderr' '--quiet' 'No informational messages on stderr' '--no-color' 'No color' '--no-input' 'Never prompt' '--debug' 'HTTP trace and tracebacks on stderr, credentials redacted [env...' '--timeout' 'Per-request timeout in seconds, default 30 [env: LEADCTL_TIMEOUT]' '--max-retries' 'Retries for retry-safe operations' '--dry-run' 'Print the request as a curl command; send nothing' '--allow-insecure-http' 'Permit a plain http:// base URL that is not loopback' '--version' 'Print the version' '-h' 'Show this message and exit' '--help' 'Show this message and exit'
         case 'auth'
             printf '%s\t%s\n' '-h' 'Show this message and exit' '--help' 'Show this message and exit'
         case 'auth login'
@@ -144,7 +144,7 @@ function __leadctl_option_value
     switch $argv[1]
         case '|-p' '|--profile' 'sources rotate|--save-profile'
             echo 'profile'
-        case '|--base-url' '|--columns' '|--timeout' '|--max-retries' 'auth login|--base-url' \
+        case '|--base-url' '|--columns' '|--jq' '|--timeout' '|--max-retries' 'auth login|--base-url' \
             'auth login|--client-id' 'auth login|--scope' 'auth login|--columns' \
             'auth status|--columns' 'auth logout|--columns' 'auth refresh|--columns' \
             'auth token|--columns' 'profile list|--columns' 'profile use|--columns' \
