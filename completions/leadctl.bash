@@ -46,7 +46,7 @@ _leadctl_options() {
     'leads import') REPLY='--format --concurrency --report --resume --retry-unknown -o --output --columns -q --quiet -h --help' ;;
     'sources') REPLY='-h --help' ;;
     'sources update') REPLY='--name --description --allowed-state --allowed-product --default-tag-id --default-tag-name --requires-consent-certificate --no-requires-consent-certificate --data -o --output --columns -q --quiet -h --help' ;;
-    'sources rotate') REPLY='--yes -y --secret-only --secret-file --save-profile -o --output --columns -q --quiet -h --help' ;;
+    'sources rotate') REPLY='--yes -y --secret-only --secret-file --save-profile --insecure-storage -o --output --columns -q --quiet -h --help' ;;
     'status-changes') REPLY='-h --help' ;;
     'status-changes update') REPLY='--type --outcome --category --notes --reason --follow-up-status --callback-at --task-due-at --appointment-start-at --appointment-end-at --appointment-notes --data -o --output --columns -q --quiet -h --help' ;;
     'status-changes delete') REPLY='--yes -y -o --output --columns -q --quiet -h --help' ;;

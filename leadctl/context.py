@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from leadctl.client import Client
     from leadctl.config import Config
     from leadctl.credentials import Credential
-    from leadctl.sandbox.embedded import EmbeddedSandbox
+    from leadctl.sandbox_entry import EmbeddedSandbox
 
 OUTPUT_FORMATS = ("table", "json", "ndjson", "csv", "tsv", "value")
 SANDBOX_PROFILE = "sandbox"
@@ -143,11 +143,9 @@ class Context:
     def sandbox(self) -> EmbeddedSandbox:
         """The sandbox server embedded in this process (``--profile sandbox``)."""
         if self._sandbox is None:
-            from leadctl.sandbox.embedded import EmbeddedSandbox
+            from leadctl.sandbox_entry import start_embedded
 
-            sandbox = EmbeddedSandbox(env=self.env)
-            sandbox.start()
-            self._sandbox = sandbox
+            self._sandbox = start_embedded(self.env)
         return self._sandbox
 
     def base_url(self) -> str:
@@ -186,8 +184,13 @@ class Context:
             env=self.env,
             profile=self.settings.profile,
             profile_settings=self.settings.profile_values,
-            warn=self.ios.warn,
+            warn=self._plain_file_note,
         )
+
+    def _plain_file_note(self, message: str) -> None:
+        # Said at login and shown by `auth status`; -q keeps cron mail free of it.
+        if not self.ios.quiet:
+            self.ios.warn(message)
 
     def require_credential(self) -> Credential:
         found = self.credential()

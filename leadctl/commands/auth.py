@@ -127,7 +127,7 @@ def login(
     is saved unchecked.
     """
     from leadctl.config import update_config, validate_profile_name
-    from leadctl.credentials import Credential, CredentialKind, save_credential
+    from leadctl.credentials import CredentialKind, check_store, make_credential, save_credential
     from leadctl.urls import validate_base_url
 
     ctx = get_context(typer_ctx)
@@ -137,10 +137,12 @@ def login(
     if url is None:
         raise UsageError(f"profile {profile!r} has no base URL", hint="pass --base-url https://...")
     url = validate_base_url(url, allow_insecure_http=ctx.options.allow_insecure_http)
+    # Before the secret is typed: a keyring that cannot take it is found now, not after.
+    check_store(env=ctx.env, profile=profile, insecure=insecure_storage)
     token = _read_token(ctx, with_token)
     credential_kind = _kind_of(token, kind)
     kind_value = credential_kind.value
-    credential = Credential(token, credential_kind, "login")
+    credential = make_credential(token, credential_kind, "login", declared=True)
     if credential_kind is CredentialKind.SOURCE:
         ctx.ios.info("source keys cannot be checked without creating a lead: saved unchecked")
     elif not no_verify:
@@ -160,6 +162,7 @@ def login(
 
     update_config(ctx.env, remember)
     if insecure_storage:
+        # Said once, here; later uses say it only without -q, and `auth status` shows it.
         ctx.ios.warn(f"the credential is stored unencrypted in {where}")
     ctx.ios.info(f"logged in: profile {profile}, {kind_value} credential, stored in {where}")
 
@@ -170,10 +173,17 @@ def login(
     "  leadctl -p prod auth status -o json | jq -r .kind",
 )
 def status(typer_ctx: typer.Context) -> None:
-    """Show the profile, base URL, credential kind, masked preview and store.
+    """Check the profile's credential with the service and show what it is.
 
-    Exits 3 when no credential is configured.
+    Shows the profile, base URL, credential kind, a masked preview, where it is stored,
+    when it expires (user tokens) and, when the active contract has a read of the current
+    user, whose it is. An organization key or user token is checked with one read (the
+    current-user read, else GET /lead-statuses): exit 3 when the service refuses it, or
+    when no credential is configured. A source key is never sent anywhere but lead
+    intake, so it is shown unchecked; a value that is neither an sk_ key nor a JWT is
+    shown as "unknown" unless the profile was saved with --kind source.
     """
+    from leadctl.credentials import CredentialKind
     from leadctl.output import Column, emit_object
 
     ctx = get_context(typer_ctx)
@@ -184,23 +194,91 @@ def status(typer_ctx: typer.Context) -> None:
             hint="run `leadctl auth login`, or set LEADCTL_TOKEN",
         )
     base_url = ctx.base_url() if not ctx.settings.embedded_sandbox else "(embedded sandbox)"
+    shown: dict[str, object] = {
+        "profile": ctx.profile_name,
+        "baseUrl": base_url,
+        "kind": credential.kind.value if credential.recognised else "unknown",
+        "preview": credential.preview(),
+        "store": _store_text(ctx, credential),
+        "checked": None,
+        "expiresAt": _timestamp(credential.expires_at),
+        "account": None,
+        "organization": None,
+    }
+    if credential.kind is CredentialKind.SOURCE:
+        shown["checked"] = (
+            "no: a source key can only be checked by creating a lead"
+            if credential.recognised
+            else "no: not an organization key (sk_...) or a JWT; leadctl would send it "
+            "only to lead intake, as a source key"
+        )
+    else:
+        shown.update(_check_with_service(ctx, credential))
+        # The check may have refreshed an OAuth token: show the one in use now.
+        current = ctx.credential() or credential
+        shown["expiresAt"] = _timestamp(current.expires_at)
+        shown["preview"] = current.preview()
     emit_object(
         ctx,
-        {
-            "profile": ctx.profile_name,
-            "baseUrl": base_url,
-            "kind": credential.kind.value,
-            "preview": credential.preview(),
-            "store": credential.origin,
-        },
+        shown,
         columns=[
             Column("profile"),
             Column("baseUrl", "base URL"),
             Column("kind"),
             Column("preview"),
             Column("store"),
+            Column("checked"),
+            Column("expiresAt", "expires", kind="datetime"),
+            Column("account"),
+            Column("organization"),
         ],
     )
+
+
+def _store_text(ctx: Context, credential: Credential) -> str:
+    if ctx.settings.get("credential_store") == "file" and credential.origin.startswith("file "):
+        return f"{credential.origin}, unencrypted (--insecure-storage)"
+    return credential.origin
+
+
+def _timestamp(seconds: float | None) -> str | None:
+    if seconds is None:
+        return None
+    from datetime import datetime, timezone
+
+    moment = datetime.fromtimestamp(seconds, timezone.utc).replace(microsecond=0)
+    return moment.isoformat().replace("+00:00", "Z")
+
+
+def _check_with_service(ctx: Context, credential: Credential) -> dict[str, object]:
+    """One read with the credential: the current-user read where the contract has one."""
+    from leadctl.contract.store import active_index
+    from leadctl.generated.run import to_operation
+    from leadctl.operations import OPERATIONS
+    from leadctl.whoami import current_user_operation, identity
+
+    me = current_user_operation(active_index(ctx.env, lambda: ctx.profile_name).index)
+    op = to_operation(me, ctx.settings) if me is not None else OPERATIONS["listLeadStatuses"]
+    try:
+        answer = ctx.client().call_json(op)
+    except ApiError as error:
+        if error.status == 401:
+            raise NotAuthenticated(
+                f"the service refused the credential of profile {ctx.profile_name!r} (401)",
+                hint=_login_hint(ctx),
+            ) from None
+        raise
+    found: dict[str, object] = {"checked": f"yes ({op.method} {op.path})"}
+    if me is not None:
+        found.update(identity(answer))
+    return found
+
+
+def _login_hint(ctx: Context) -> str:
+    if ctx.env.get("LEADCTL_TOKEN") or ctx.env.get("LEADCTL_TOKEN_FILE"):
+        return "the credential comes from LEADCTL_TOKEN / LEADCTL_TOKEN_FILE: replace it"
+    profile = "" if ctx.profile_name == "default" else f" -p {ctx.profile_name}"
+    return f"log in again with `leadctl{profile} auth login`"
 
 
 @app.command(
