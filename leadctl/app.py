@@ -20,7 +20,7 @@ from leadctl.errors import DryRunDone, ExitCode, LeadctlError, UsageError
 from leadctl.groups import GROUPS
 from leadctl.helpformat import HelpContext, use_leadctl_help
 from leadctl.hints import carry_profile
-from leadctl.hoisting import global_options_first
+from leadctl.hoisting import OptionNames, global_options_first, group_index
 from leadctl.iostreams import IOStreams
 from leadctl.suggest import unknown_command
 
@@ -179,6 +179,19 @@ class LazyGroup(TyperGroup):
         _prepare_loaded_command(command, _verb_output_params())
         tree.add_verbs(command, cmd_name, _prepare_generated_verb)
         return command
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        given = list(args)
+        rest: list[str] = super().parse_args(ctx, args)
+        # `leadctl -p prod` names no group: the help (with that profile's generated groups)
+        # is the answer, as for `leadctl` alone.
+        names_no_group = group_index(given, OptionNames.of(self.params)) >= len(given)
+        if names_no_group and not ctx.resilient_parsing:
+            bootstrap = ctx.obj
+            out = bootstrap.ios.stdout if isinstance(bootstrap, _Bootstrap) else sys.stdout
+            out.write(ctx.get_help() + "\n")
+            raise typer.Exit()
+        return rest
 
     def invoke(self, ctx: Any) -> Any:
         # Typer's own handlers would turn these into a bare exit 1 and a silent 130; leadctl

@@ -85,15 +85,21 @@ def needs_hoisting(args: Sequence[str], root: OptionNames) -> bool:
     return False
 
 
+def group_index(args: Sequence[str], root: OptionNames) -> int:
+    """Where the first token that is no root option (nor its value) is; len(args) if none."""
+    index = 0
+    while index < len(args) and (found := root.match(args[index])) is not None:
+        index += 2 if found[0] and not found[1] else 1
+    return index
+
+
 def hoist_global_options(args: Sequence[str], root: OptionNames, resolve: Resolve) -> list[str]:
     """``args`` with every root option given after the group name moved before it."""
     args = list(args)
     if not needs_hoisting(args, root):
         return args
     # Root options already before the group name stay where they are.
-    index = 0
-    while index < len(args) and (found := root.match(args[index])) is not None:
-        index += 2 if found[0] and not found[1] else 1
+    index = group_index(args, root)
     if index >= len(args) or args[index].startswith("-"):
         return args  # an unknown option up front: Click reports it
     head, group_at = args[:index], index

@@ -95,6 +95,13 @@ def test_nothing_asked_prints_the_help_and_exits_0(argv: list[str]) -> None:
     assert result.stderr == ""
 
 
+@pytest.mark.parametrize("argv", [["--debug"], ["-p", "nope", "-q"]])
+def test_only_global_options_print_the_help_and_exit_0(argv: list[str]) -> None:
+    result = run_cli(argv)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.startswith("Usage: leadctl [OPTIONS] COMMAND")
+
+
 @pytest.mark.parametrize(
     ("argv", "unknown", "suggestion"),
     [
