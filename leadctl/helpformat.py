@@ -17,14 +17,13 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from leadctl.docgen.text import EXAMPLES_HEADING
-
 if TYPE_CHECKING:
     from typer._click.formatting import HelpFormatter as _ClickFormatter
 else:
     # Typer vendors Click privately; its formatter class is reached through the public Context.
     _ClickFormatter = typer.Context.formatter_class
 
+EXAMPLES_HEADING = re.compile(r"^\s*examples?:\s*$", re.IGNORECASE)
 RAW_BLOCK = "\b"
 EXAMPLE_INDENT = 2
 CONTINUATION_INDENT = 4

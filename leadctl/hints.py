@@ -9,7 +9,6 @@ profile in use is not the one leadctl picks without a flag (the current profile,
 from __future__ import annotations
 
 import re
-import shlex
 from typing import TYPE_CHECKING
 
 from leadctl.errors import ApiError, LeadctlError
@@ -32,7 +31,11 @@ def profile_flag(context: Context | None) -> str:
         implicit = context.config.current_profile or DEFAULT_PROFILE
     except LeadctlError:
         implicit = DEFAULT_PROFILE  # a broken config file: say it explicitly
-    return "" if name == implicit else f"-p {shlex.quote(name)}"
+    if name == implicit:
+        return ""
+    import shlex
+
+    return f"-p {shlex.quote(name)}"
 
 
 def command_line(context: Context | None, rest: str) -> str:

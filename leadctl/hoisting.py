@@ -143,10 +143,12 @@ class _Silent:
         pass
 
 
-@dataclass
 class _LookAheadObj:
-    env: Mapping[str, str]
-    ios: _Silent
+    """What the generated tree reads from the root's obj: the environment and the streams."""
+
+    def __init__(self, env: Mapping[str, str]) -> None:
+        self.env = env
+        self.ios = _Silent()
 
 
 def _profile_given(command: Any, args: Sequence[str]) -> str | None:
@@ -175,9 +177,7 @@ def look_ahead(command: Any, args: Sequence[str], env: Mapping[str, str]) -> Res
     import typer
 
     cache: dict[tuple[str, ...], Any] = {}
-    root_ctx = typer.Context(
-        command, info_name="leadctl", obj=_LookAheadObj(env=env, ios=_Silent())
-    )
+    root_ctx = typer.Context(command, info_name="leadctl", obj=_LookAheadObj(env))
     root_ctx.params["profile"] = _profile_given(command, args)
 
     def resolve(path: Sequence[str]) -> Any:
