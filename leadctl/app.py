@@ -83,6 +83,12 @@ def _split_columns(value: str) -> list[str]:
 OUTPUT_HELP = "Output format: table, json, ndjson, csv, tsv, value."
 COLUMNS_HELP = "Fields to show (comma-separated dot paths) for table/csv/tsv/value."
 QUIET_HELP = "No informational messages on stderr."
+JQ_HELP = (
+    "Filter the JSON output with a jq expression (strings print raw, other values as "
+    "JSON, one per line). A list is one array (--jq '.[].id'); with --all the "
+    "expression runs on each item as it arrives (--jq .id), as with api --paginate."
+)
+UTC_HELP = "Show times in UTC (default: the profile's timezone, else the system's)."
 
 
 def _verb_output_params() -> list[Any]:
@@ -292,6 +298,8 @@ def main_callback(
     columns: Annotated[
         str | None, typer.Option("--columns", metavar="a,b.c", help=COLUMNS_HELP)
     ] = None,
+    jq: Annotated[str | None, typer.Option("--jq", metavar="EXPR", help=JQ_HELP)] = None,
+    utc: Annotated[bool, typer.Option("--utc", help=UTC_HELP)] = False,
     quiet: Annotated[bool, typer.Option("-q", "--quiet", help=QUIET_HELP)] = False,
     no_color: Annotated[bool, typer.Option("--no-color", help="No color.")] = False,
     no_input: Annotated[bool, typer.Option("--no-input", help="Never prompt.")] = False,
@@ -357,6 +365,8 @@ def main_callback(
         max_retries=max_retries,
         dry_run=dry_run,
         allow_insecure_http=allow_insecure_http,
+        jq=jq,
+        utc=utc,
     )
     ios = bootstrap.ios
     ios.no_color = no_color

@@ -16,7 +16,7 @@ import re
 import stat
 import threading
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -31,6 +31,8 @@ from leadctl.errors import KeyringUnavailable, LeadctlError, NotAuthenticated, U
 
 if TYPE_CHECKING:
     from keyring.backend import KeyringBackend
+
+    from leadctl.oauth.tokens import TokenSet
 
 T = TypeVar("T")
 
@@ -105,6 +107,8 @@ class Credential:
     kind_declared: bool = False
     # When the service stops accepting it (a JWT's exp, an OAuth token's expiry), if known.
     expires_at: float | None = None
+    # The whole OAuth token set when the value is an OAuth access token (refreshable).
+    oauth: TokenSet | None = field(default=None, compare=False)
 
     @property
     def recognised(self) -> bool:
@@ -310,9 +314,30 @@ def _keyring_delete(profile: str) -> bool:
 # -- the API ---------------------------------------------------------------------------
 
 
+def oauth_credential(tokens: TokenSet, origin: str) -> Credential:
+    """The credential sent for an OAuth sign-in: its access token, a user token."""
+    return Credential(
+        tokens.access_token,
+        CredentialKind.USER,
+        origin,
+        kind_declared=True,
+        expires_at=tokens.expires_at,
+        oauth=tokens,
+    )
+
+
 def _stored(
     value: str, origin: str, profile: str, profile_settings: Mapping[str, Any]
 ) -> Credential:
+    from leadctl.oauth.tokens import BadTokenSet, from_stored, is_stored_token_set
+
+    if is_stored_token_set(value):
+        try:
+            return oauth_credential(from_stored(value), origin)
+        except BadTokenSet as error:
+            raise NotAuthenticated(
+                f"{error} ({origin})", hint=_relogin(profile, "auth login --device")
+            ) from None
     recorded = profile_settings.get("credential_kind")
     if recorded is None:
         return make_credential(value, detect_kind(value), origin)
@@ -324,6 +349,11 @@ def _stored(
             hint="log in again with `leadctl auth login`",
         ) from None
     return make_credential(value, kind, origin, declared=True)
+
+
+def _relogin(profile: str, command: str) -> str:
+    flag = "" if profile == "default" else f" -p {profile}"
+    return f"log in again: leadctl{flag} {command}"
 
 
 def lookup_credential(
@@ -341,6 +371,17 @@ def lookup_credential(
     found = _from_env(env)
     if found is not None:
         return found
+    return stored_credential(env=env, profile=profile, profile_settings=profile_settings, warn=warn)
+
+
+def stored_credential(
+    *,
+    env: Mapping[str, str],
+    profile: str,
+    profile_settings: Mapping[str, Any],
+    warn: Callable[[str], None] = lambda _message: None,
+) -> Credential | None:
+    """The profile's own stored credential, ignoring LEADCTL_TOKEN (logout, refresh)."""
     if profile_settings.get("credential_store") == "file":
         path = credential_file(env, profile)
         value = _read_file_store(path, profile)
