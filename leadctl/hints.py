@@ -44,6 +44,11 @@ def command_line(context: Context | None, rest: str) -> str:
     return f"leadctl {flag} {rest}" if flag else f"leadctl {rest}"
 
 
+def for_profile(context: Context | None, command: str) -> str:
+    """``command`` (a ``leadctl ...`` line) with ``-p NAME`` when this invocation needs it."""
+    return with_profile(f"`{command}`", profile_flag(context))[1:-1]
+
+
 def with_profile(text: str, flag: str) -> str:
     """``text`` with ``flag`` added to each quoted leadctl command that names no profile."""
     if not flag:
