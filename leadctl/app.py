@@ -20,7 +20,7 @@ from leadctl.errors import DryRunDone, ExitCode, LeadctlError, UsageError
 from leadctl.groups import GROUPS
 from leadctl.helpformat import HelpContext, use_leadctl_help
 from leadctl.hints import carry_profile
-from leadctl.hoisting import OptionNames, hoist_global_options
+from leadctl.hoisting import OptionNames, global_options_first, group_index
 from leadctl.iostreams import IOStreams
 from leadctl.suggest import unknown_command
 
@@ -185,6 +185,19 @@ class LazyGroup(TyperGroup):
         _prepare_loaded_command(command, _verb_output_params())
         tree.add_verbs(command, cmd_name, _prepare_generated_verb)
         return command
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        given = list(args)
+        rest: list[str] = super().parse_args(ctx, args)
+        # `leadctl -p prod` names no group: the help (with that profile's generated groups)
+        # is the answer, as for `leadctl` alone.
+        names_no_group = group_index(given, OptionNames.of(self.params)) >= len(given)
+        if names_no_group and not ctx.resilient_parsing:
+            bootstrap = ctx.obj
+            out = bootstrap.ios.stdout if isinstance(bootstrap, _Bootstrap) else sys.stdout
+            out.write(ctx.get_help() + "\n")
+            raise typer.Exit()
+        return rest
 
     def invoke(self, ctx: Any) -> Any:
         # Typer's own handlers would turn these into a bare exit 1 and a silent 130; leadctl
@@ -435,75 +448,9 @@ def _is_help_request(error: BaseException) -> bool:
     return type(error).__name__ == "NoArgsIsHelpError" and hasattr(error, "ctx")
 
 
-class _Silent:
-    """Stands in for the IOStreams while looking ahead: the real parse says it all again."""
-
-    def warn(self, message: str) -> None:
-        pass
-
-
-@dataclass
-class _LookAheadObj:
-    env: Mapping[str, str]
-    ios: _Silent
-
-
-def _profile_given(command: Any, args: Sequence[str]) -> str | None:
-    """The last value of the root's profile option anywhere before ``--``."""
-    names: list[str] = next((p.opts for p in command.params if p.name == "profile"), [])
-    value = None
-    for index, token in enumerate(args):
-        if token == "--":
-            break
-        for name in names:
-            if token == name and index + 1 < len(args):
-                value = args[index + 1]
-            elif name.startswith("--") and token.startswith(name + "="):
-                value = token[len(name) + 1 :]
-            elif not name.startswith("--") and token.startswith(name) and len(token) > 2:
-                value = token[2:]
-    return value
-
-
-def _look_ahead(command: Any, args: Sequence[str], bootstrap: _Bootstrap) -> Any:
-    """Finds the group and verb a line names, to tell their options from global ones.
-
-    Only called when a global option may follow the group name. The profile decides which
-    generated commands exist, so the look-ahead uses the one given anywhere on the line.
-    """
-    cache: dict[tuple[str, ...], Any] = {}
-    root_ctx = typer.Context(
-        command, info_name="leadctl", obj=_LookAheadObj(env=bootstrap.env, ios=_Silent())
-    )
-    root_ctx.params["profile"] = _profile_given(command, args)
-
-    def resolve(path: Sequence[str]) -> Any:
-        key = tuple(path)
-        if key not in cache:
-            ctx, current = root_ctx, command
-            for name in path:
-                current = current.get_command(ctx, name) if current is not None else None
-                if current is None:
-                    break
-                ctx = typer.Context(current, parent=ctx, info_name=name)
-            cache[key] = current
-        return cache[key]
-
-    return resolve
-
-
-def _with_global_options_first(
-    command: Any, args: Sequence[str], bootstrap: _Bootstrap
-) -> list[str]:
-    return hoist_global_options(
-        args, OptionNames.of(command.params), _look_ahead(command, args, bootstrap)
-    )
-
-
 def parse_order(args: Sequence[str], *, env: Mapping[str, str]) -> list[str]:
     """``args`` as Click will parse them: global options moved before the group name."""
-    bootstrap = _Bootstrap(ios=IOStreams.system(env=env), env=env)
-    return _with_global_options_first(typer.main.get_command(root), args, bootstrap)
+    return global_options_first(typer.main.get_command(root), args, env)
 
 
 def _report(error: LeadctlError, bootstrap: _Bootstrap) -> int:
@@ -565,7 +512,7 @@ def invoke(
     # Help fills the terminal (COLUMNS, else its real width), like the tables do.
     help_width = max(bootstrap.ios.terminal_width() - 2, MIN_HELP_WIDTH)
     try:
-        args = _with_global_options_first(command, args, bootstrap)
+        args = global_options_first(command, args, bootstrap.env)
         result = command.main(
             args=args,
             prog_name="leadctl",

@@ -17,14 +17,13 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from leadctl.docgen.text import EXAMPLES_HEADING
-
 if TYPE_CHECKING:
     from typer._click.formatting import HelpFormatter as _ClickFormatter
 else:
     # Typer vendors Click privately; its formatter class is reached through the public Context.
     _ClickFormatter = typer.Context.formatter_class
 
+EXAMPLES_HEADING = re.compile(r"^\s*examples?:\s*$", re.IGNORECASE)
 RAW_BLOCK = "\b"
 EXAMPLE_INDENT = 2
 CONTINUATION_INDENT = 4
@@ -38,10 +37,14 @@ _BARE_NAME = re.compile(r"(?<=\[)([a-z_][a-z0-9_]*)(?=\])|^([a-z_][a-z0-9_]*)$")
 
 def shell_words(line: str) -> list[str]:
     """The words of a command line, quotes kept; plain split when the quoting is broken."""
-    words = _SHELL_WORD.findall(line)
-    if "".join(words) != "".join(line.split()):
-        return line.split()
-    return list(words)
+    words: list[str] = []
+    end = 0
+    for match in _SHELL_WORD.finditer(line):
+        if line[end : match.start()].strip():
+            return line.split()  # an unclosed quote: no word boundaries to trust
+        words.append(match.group())
+        end = match.end()
+    return words if not line[end:].strip() else line.split()
 
 
 def wrap_command(line: str, width: int) -> list[str]:

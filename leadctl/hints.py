@@ -9,7 +9,6 @@ profile in use is not the one leadctl picks without a flag (the current profile,
 from __future__ import annotations
 
 import re
-import shlex
 from typing import TYPE_CHECKING
 
 from leadctl.errors import ApiError, LeadctlError
@@ -32,13 +31,22 @@ def profile_flag(context: Context | None) -> str:
         implicit = context.config.current_profile or DEFAULT_PROFILE
     except LeadctlError:
         implicit = DEFAULT_PROFILE  # a broken config file: say it explicitly
-    return "" if name == implicit else f"-p {shlex.quote(name)}"
+    if name == implicit:
+        return ""
+    import shlex
+
+    return f"-p {shlex.quote(name)}"
 
 
 def command_line(context: Context | None, rest: str) -> str:
     """``leadctl [-p NAME] rest``: a command to show the user for this profile."""
     flag = profile_flag(context)
     return f"leadctl {flag} {rest}" if flag else f"leadctl {rest}"
+
+
+def for_profile(context: Context | None, command: str) -> str:
+    """``command`` (a ``leadctl ...`` line) with ``-p NAME`` when this invocation needs it."""
+    return with_profile(f"`{command}`", profile_flag(context))[1:-1]
 
 
 def with_profile(text: str, flag: str) -> str:

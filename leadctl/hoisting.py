@@ -12,7 +12,7 @@ comes after ``--``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -85,15 +85,21 @@ def needs_hoisting(args: Sequence[str], root: OptionNames) -> bool:
     return False
 
 
+def group_index(args: Sequence[str], root: OptionNames) -> int:
+    """Where the first token that is no root option (nor its value) is; len(args) if none."""
+    index = 0
+    while index < len(args) and (found := root.match(args[index])) is not None:
+        index += 2 if found[0] and not found[1] else 1
+    return index
+
+
 def hoist_global_options(args: Sequence[str], root: OptionNames, resolve: Resolve) -> list[str]:
     """``args`` with every root option given after the group name moved before it."""
     args = list(args)
     if not needs_hoisting(args, root):
         return args
     # Root options already before the group name stay where they are.
-    index = 0
-    while index < len(args) and (found := root.match(args[index])) is not None:
-        index += 2 if found[0] and not found[1] else 1
+    index = group_index(args, root)
     if index >= len(args) or args[index].startswith("-"):
         return args  # an unknown option up front: Click reports it
     head, group_at = args[:index], index
@@ -125,3 +131,73 @@ def hoist_global_options(args: Sequence[str], root: OptionNames, resolve: Resolv
             command = resolve(path)
     kept.extend(args[index:])
     return [*head, *hoisted, *kept]
+
+
+# -- finding the group and verb a line names, before Click parses it ---------------------
+
+
+class _Silent:
+    """Stands in for the IOStreams while looking ahead: the real parse says it all again."""
+
+    def warn(self, message: str) -> None:
+        pass
+
+
+class _LookAheadObj:
+    """What the generated tree reads from the root's obj: the environment and the streams."""
+
+    def __init__(self, env: Mapping[str, str]) -> None:
+        self.env = env
+        self.ios = _Silent()
+
+
+def _profile_given(command: Any, args: Sequence[str]) -> str | None:
+    """The last value of the root's profile option anywhere before ``--``."""
+    names: list[str] = next((p.opts for p in command.params if p.name == "profile"), [])
+    value = None
+    for index, token in enumerate(args):
+        if token == "--":
+            break
+        for name in names:
+            if token == name and index + 1 < len(args):
+                value = args[index + 1]
+            elif name.startswith("--") and token.startswith(name + "="):
+                value = token[len(name) + 1 :]
+            elif not name.startswith("--") and token.startswith(name) and len(token) > 2:
+                value = token[2:]
+    return value
+
+
+def look_ahead(command: Any, args: Sequence[str], env: Mapping[str, str]) -> Resolve:
+    """Finds the group and verb a line names, to tell their options from global ones.
+
+    Only called when a global option may follow the group name. The profile decides which
+    generated commands exist, so the look-ahead uses the one given anywhere on the line.
+    """
+    import typer
+
+    cache: dict[tuple[str, ...], Any] = {}
+    root_ctx = typer.Context(command, info_name="leadctl", obj=_LookAheadObj(env))
+    root_ctx.params["profile"] = _profile_given(command, args)
+
+    def resolve(path: Sequence[str]) -> Any:
+        key = tuple(path)
+        if key not in cache:
+            ctx, current = root_ctx, command
+            for name in path:
+                current = current.get_command(ctx, name) if current is not None else None
+                if current is None:
+                    break
+                ctx = typer.Context(current, parent=ctx, info_name=name)
+            cache[key] = current
+        return cache[key]
+
+    return resolve
+
+
+def global_options_first(command: Any, args: Sequence[str], env: Mapping[str, str]) -> list[str]:
+    """``args`` of the root ``command`` with its options moved before the group name."""
+    root = OptionNames.of(command.params)
+    if not needs_hoisting(args, root):
+        return list(args)
+    return hoist_global_options(args, root, look_ahead(command, args, env))

@@ -4,6 +4,7 @@ group help with whole verb summaries, plain usage lines, no notes meant for deve
 from __future__ import annotations
 
 import re
+import shlex
 
 import pytest
 
@@ -47,6 +48,9 @@ def test_examples_are_whole_commands_at_any_width(
     assert shown_examples(text) == [" ".join(example.split()) for example in examples]
     tail = text.rsplit("Examples:", 1)[1]
     assert all(len(line) <= columns for line in tail.splitlines())
+    # Each line is whole shell words: a break never falls inside quotes.
+    for line in tail.splitlines():
+        shlex.split(line.removesuffix(" \\"))
 
 
 def test_help_uses_the_width_of_the_terminal(capsys: pytest.CaptureFixture[str]) -> None:

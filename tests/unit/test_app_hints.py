@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import httpx
 import pytest
@@ -78,3 +79,19 @@ def test_a_connection_error_names_the_url(httpx_mock: HTTPXMock) -> None:
     )
     assert result.exit_code == 8
     assert f"cannot connect to {BASE_URL}/lead-statuses" in result.stderr
+
+
+def test_the_resume_line_of_a_stopped_import_carries_the_profile(
+    httpx_mock: HTTPXMock, tmp_path: Path
+) -> None:
+    make_profile("intake")
+    httpx_mock.add_response(method="POST", url=CREATE_URL, status_code=401, json={"title": "No"})
+    rows = tmp_path / "rows.ndjson"
+    rows.write_text('{"email": "a@b.test"}\n', encoding="utf-8")
+    report = tmp_path / "report.ndjson"
+    result = run_cli(
+        ["-p", "intake", "leads", "import", str(rows), "--report", str(report)],
+        env={"LEADCTL_TOKEN": ORG_KEY},
+    )
+    assert result.exit_code == 3
+    assert f"to go on: leadctl -p intake leads import {rows} --resume {report}" in result.stderr

@@ -95,6 +95,13 @@ def test_nothing_asked_prints_the_help_and_exits_0(argv: list[str]) -> None:
     assert result.stderr == ""
 
 
+@pytest.mark.parametrize("argv", [["--debug"], ["-p", "nope", "-q"]])
+def test_only_global_options_print_the_help_and_exit_0(argv: list[str]) -> None:
+    result = run_cli(argv)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.startswith("Usage: leadctl [OPTIONS] COMMAND")
+
+
 @pytest.mark.parametrize(
     ("argv", "unknown", "suggestion"),
     [
@@ -144,3 +151,11 @@ def test_the_picker_library_loads_only_when_a_picker_is_shown() -> None:
     )
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert out.stdout.strip().splitlines()[-1] == "False"
+
+
+def test_options_added_to_the_root_later_move_too(httpx_mock: HTTPXMock) -> None:
+    # --jq came after the hoisting was written: it is found among the root's parameters.
+    httpx_mock.add_response(url=f"{BASE_URL}/lead-statuses", json=[{"id": "s1", "name": "New"}])
+    result = run_cli(["lead-statuses", "list", "--jq", ".[0].name"], env=token_env())
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == "New\n"
