@@ -226,7 +226,7 @@ def _progress_wanted(ctx: Context) -> bool:
 
 def _dry_run(ctx: Context, rows: Iterator[Row], tally: Tally) -> None:
     """Each valid row's request as a curl command; invalid rows on stderr; nothing sent."""
-    from leadctl.operations import OPERATIONS
+    from leadctl.operations import curated
 
     client = ctx.client()
     for row in rows:
@@ -235,7 +235,7 @@ def _dry_run(ctx: Context, rows: Iterator[Row], tally: Tally) -> None:
             ctx.ios.warn(describe(_invalid(row)))
             continue
         with contextlib.suppress(DryRunDone):
-            client.call(OPERATIONS["createLead"], json_body=row.body)
+            client.call(curated(ctx, "POST", "/leads"), json_body=row.body)
     if tally.invalid:
         ctx.ios.info(f"dry run: {tally.invalid} invalid rows would not be sent")
 
@@ -255,7 +255,7 @@ def _send_all(
     from leadctl.bulk.pacer import Pacer
     from leadctl.bulk.sender import Importer
     from leadctl.client import Client, RetryPolicy
-    from leadctl.operations import OPERATIONS
+    from leadctl.operations import curated
 
     ctx.require_credential()
     ctx.base_url()
@@ -282,7 +282,7 @@ def _send_all(
 
     importer = Importer(
         client=client,
-        operation=OPERATIONS["createLead"],
+        operation=curated(ctx, "POST", "/leads"),
         rows=rows,
         concurrency=options.concurrency,
         pacer=pacer,
