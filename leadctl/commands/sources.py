@@ -176,11 +176,12 @@ def update(
             "requiresConsentCertificate": requires_consent_certificate,
         },
     )
+    from leadctl.replace import replace_resource_json
     from leadctl.shapes import require_object
 
     source = require_object(
-        ctx.client().call_json(
-            curated(ctx, "PUT", "/sources/{id}"), path_params={"id": source_id}, json_body=body
+        replace_resource_json(
+            ctx, curated(ctx, "PUT", "/sources/{id}"), path_params={"id": source_id}, changes=body
         ),
         what="the updated source",
         required=("id",),

@@ -213,13 +213,15 @@ def update(
         },
         zone_name=ctx.settings.get("timezone"),
     )
+    from leadctl.replace import replace_resource_json
     from leadctl.shapes import require_object
 
     entry = require_object(
-        ctx.client().call_json(
+        replace_resource_json(
+            ctx,
             curated(ctx, "PUT", "/lead-status-changes/{id}"),
             path_params={"id": change_id},
-            json_body=body,
+            changes=body,
         ),
         what="the updated status change",
         required=("id",),
