@@ -176,9 +176,11 @@ def update(
 ) -> None:
     """Update an entry of a lead's status history (PUT /lead-status-changes/{id}).
 
-    Only the fields you give are sent; the others keep their value (the contract's
-    assumption: the reference does not say which fields are required). When the entry is
-    the lead's current one, the lead's status changes with it.
+    Only the fields you give are sent; the others keep their value (the bundled contract's
+    assumption: the reference does not say which fields are required). Where the active
+    contract's update requires fields you did not give, the entry is read first, your
+    changes are merged over it and the whole entry is sent (--dry-run shows it). When the
+    entry is the lead's current one, the lead's status changes with it.
 
     Date-times are ISO 8601: 2026-11-21T14:00:00Z, 2026-11-21T09:00-05:00, 2026-11-21T14:00
     or a date alone (midnight). Without an offset they are local time in the profile's
