@@ -100,6 +100,15 @@ def summary(active: ActiveIndex, profile: str) -> dict[str, Any]:
 def _print_summary(ctx: Context, data: Mapping[str, Any]) -> None:
     from leadctl.output import emit_list, emit_object
 
+    # Clashes of derived names are resolved quietly (-o json lists them all); one that
+    # overrules the contract's own x-cli-name is worth a line.
+    for clash in data.get("clashes", ()):
+        if clash.get("explicit"):
+            ctx.ios.warn(
+                f"name clash: {' and '.join(clash['operations'])} all want "
+                f"`{clash['group']} {clash['verb']}` (x-cli-name); they are "
+                + ", ".join(f"`{name}`" for name in clash["resolved"])
+            )
     if ctx.output_format in ("json", "ndjson"):
         emit_object(ctx, data, columns=())
         return
@@ -107,13 +116,6 @@ def _print_summary(ctx: Context, data: Mapping[str, Any]) -> None:
         emit_object(ctx, data, columns=SUMMARY_COLUMNS)
         ctx.ios.stdout.write("\n")
     emit_list(ctx, data["groups"], columns=GROUP_COLUMNS)
-    for clash in data.get("clashes", ()):
-        ctx.ios.warn(
-            f"name clash: {' and '.join(clash['operations'])} all want "
-            f"`{clash['group']} {clash['verb']}`; they are "
-            + ", ".join(f"`{name}`" for name in clash["resolved"])
-            + (" (an x-cli-name was not honoured)" if clash.get("explicit") else "")
-        )
 
 
 def _operation_rows(active: ActiveIndex) -> list[dict[str, Any]]:
