@@ -149,10 +149,13 @@ def update(
 ) -> None:
     """Update a lead source (PUT /sources/{id}) and print it.
 
-    Only the fields you give are sent. The reference does not show which fields the
-    current form of this update requires; leadctl follows the project's contract, which
-    assumes a partial update: fields left out keep their value. A list flag replaces the
-    whole list; to empty one, send it with --data '{"allowedStates": []}'.
+    Only the fields you give are sent when the active contract takes a partial update (the
+    bundled contract assumes one: the reference does not show which fields are required).
+    Where the contract's update requires fields you did not give, the source is read first
+    (GET /sources/{id}), your changes are merged over it and the whole source is sent, with
+    If-Match when the read carried an ETag (a change made meanwhile is exit 6); --dry-run
+    shows that body. A list flag replaces the whole list; to empty one, send it with
+    --data '{"allowedStates": []}'.
 
     --data carries anything else, including the older form's fields (enabled, businessId),
     which the reference says need the name too. A name over 255 characters is refused
@@ -176,11 +179,12 @@ def update(
             "requiresConsentCertificate": requires_consent_certificate,
         },
     )
+    from leadctl.replace import replace_resource_json
     from leadctl.shapes import require_object
 
     source = require_object(
-        ctx.client().call_json(
-            curated(ctx, "PUT", "/sources/{id}"), path_params={"id": source_id}, json_body=body
+        replace_resource_json(
+            ctx, curated(ctx, "PUT", "/sources/{id}"), path_params={"id": source_id}, changes=body
         ),
         what="the updated source",
         required=("id",),
