@@ -187,7 +187,8 @@ class Context:
             profile_settings=self.settings.profile_values,
             warn=self._plain_file_note,
         )
-        if found is not None and found.oauth is not None:
+        # A dry run sends nothing, not even a refresh.
+        if found is not None and found.oauth is not None and not self.options.dry_run:
             from leadctl.oauth.session import fresh
 
             found = fresh(self, found)  # refreshed first when it expires within 60 s

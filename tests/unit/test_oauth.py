@@ -448,3 +448,11 @@ def test_logout_deletes_even_when_revocation_fails(
     assert result.exit_code == 0, result.stderr
     assert "could not revoke" in result.stderr
     assert memory_keyring.store == {}
+
+
+def test_a_dry_run_sends_no_refresh(httpx_mock: HTTPXMock, memory_keyring: DictKeyring) -> None:
+    store_tokens(memory_keyring, signed_in(expires_in=10))
+    result = run_cli(["--dry-run", "lead-statuses", "list"])
+    assert result.exit_code == 0, result.stderr
+    assert "curl" in result.stdout and ACCESS_1 not in result.stdout
+    assert httpx_mock.get_requests() == []
