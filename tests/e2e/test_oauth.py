@@ -198,6 +198,16 @@ def test_ctrl_c_while_polling_is_exit_130_and_saves_nothing(sandbox: SandboxProc
     assert not (config / "config.toml").exists()
 
 
+def test_ctrl_c_while_waiting_for_the_browser_is_exit_130(sandbox: SandboxProcess) -> None:
+    running = start(login_args(sandbox, "web-interrupted", "--web", "--client-id", "leadctl"))
+    running.read_until(AUTHORIZE_URL)
+    running.process.send_signal(signal.SIGINT)
+    code, _out, err = running.finish()
+    assert code == 130, err
+    assert "Traceback" not in err
+    assert not (Path(os.environ["LEADCTL_CONFIG_DIR"]) / "credentials" / "web-interrupted").exists()
+
+
 # -- refreshing ---------------------------------------------------------------------------------
 
 
