@@ -7,7 +7,7 @@
 function __leadctl_commands
     switch $argv[1]
         case ''
-            printf '%s\t%s\n' 'auth' 'Log in, show and remove the credential of a profile' 'profile' 'List, switch and edit profiles' 'leads' 'List, create and import leads' 'sources' 'Update lead sources and rotate their intake keys' 'status-changes' 'Update or delete entries of a lead\'s status history' 'lead-statuses' 'List the organization\'s lead statuses' 'numbers' 'Inspect phone numbers: capacity, warmup, traffic' 'automations' 'Inspect automation runs' 'notifications' 'Read announcements' 'users' 'Update the current user\'s compliance settings' 'a2a' 'Call an agent operation over JSON-RPC' 'contract' 'Show, import, pull and diff the service\'s OpenAPI contract' 'api' 'Call any API operation with a raw request' 'sandbox' 'Run the local sandbox server' 'completion' 'Print the completion script for SHELL'
+            printf '%s\t%s\n' 'auth' 'Log in, show and remove the credential of a profile' 'profile' 'List, switch and edit profiles' 'leads' 'List, create and import leads' 'sources' 'Update lead sources and rotate their intake keys' 'status-changes' 'Update or delete entries of a lead\'s status history' 'lead-statuses' 'List the organization\'s lead statuses' 'numbers' 'Inspect phone numbers: capacity, warmup, traffic' 'automations' 'Inspect automation runs' 'notifications' 'Read announcements' 'users' 'Update the current user\'s compliance settings' 'a2a' 'Call an agent operation over JSON-RPC' 'contract' 'Show, import, pull and diff the service\'s OpenAPI contract' 'api' 'Call any API operation with a raw request' 'batch' 'Send one request of OPERATION per input line, at the pace the...' 'sandbox' 'Run the local sandbox server' 'completion' 'Print the completion script for SHELL'
         case 'auth'
             printf '%s\t%s\n' 'login' 'Store a credential for the profile (-p), checked with one read...' 'status' 'Check the profile\'s credential with the service and show what it is' 'logout' 'Remove the profile\'s stored credential (keyring or file)' 'refresh' 'Refresh the profile\'s OAuth access token now (it is otherwise...' 'token' 'Print the profile\'s credential, for scripts: TOKEN=$(leadctl auth token)'
         case 'profile'
@@ -41,7 +41,7 @@ end
 function __leadctl_options
     switch $argv[1]
         case ''
-            printf '%s\t%s\n' '-p' 'Profile to use [env: LEADCTL_PROFILE]' '--profile' 'Profile to use [env: LEADCTL_PROFILE]' '--base-url' 'Service base URL [env: LEADCTL_BASE_URL]' '-o' 'Output format: table, json, ndjson, csv, tsv, value' '--output' 'Output format: table, json, ndjson, csv, tsv, value' '--columns' 'Fields to show (comma-separated dot paths) for table/csv/tsv/value' '-q' 'No informational messages on stderr' '--quiet' 'No informational messages on stderr' '--no-color' 'No color' '--no-input' 'Never prompt' '--debug' 'HTTP trace and tracebacks on stderr, credentials redacted [env...' '--timeout' 'Per-request timeout in seconds, default 30 [env: LEADCTL_TIMEOUT]' '--max-retries' 'Retries for retry-safe operations' '--dry-run' 'Print the request as a curl command; send nothing' '--allow-insecure-http' 'Permit a plain http:// base URL that is not loopback' '--version' 'Print the version' '-h' 'Show this message and exit' '--help' 'Show this message and exit'
+            printf '%s\t%s\n' '-p' 'Profile to use [env: LEADCTL_PROFILE]' '--profile' 'Profile to use [env: LEADCTL_PROFILE]' '--base-url' 'Service base URL [env: LEADCTL_BASE_URL]' '-o' 'Output format: table, json, ndjson, csv, tsv, value' '--output' 'Output format: table, json, ndjson, csv, tsv, value' '--columns' 'Fields to show (comma-separated dot paths) for table/csv/tsv/value' '--jq' 'Filter the JSON output with a jq expression (strings print raw...' '--utc' 'Show times in UTC (default: the profile\'s timezone, else the system\'s)' '-q' 'No informational messages on stderr' '--quiet' 'No informational messages on stderr' '--no-color' 'No color' '--no-input' 'Never prompt' '--debug' 'HTTP trace and tracebacks on stderr, credentials redacted [env...' '--timeout' 'Per-request timeout in seconds, default 30 [env: LEADCTL_TIMEOUT]' '--max-retries' 'Retries for retry-safe operations' '--dry-run' 'Print the request as a curl command; send nothing' '--allow-insecure-http' 'Permit a plain http:// base URL that is not loopback' '--version' 'Print the version' '-h' 'Show this message and exit' '--help' 'Show this message and exit'
         case 'auth'
             printf '%s\t%s\n' '-h' 'Show this message and exit' '--help' 'Show this message and exit'
         case 'auth login'
@@ -126,6 +126,8 @@ function __leadctl_options
             printf '%s\t%s\n' '-o' 'Output format: table, json, ndjson, csv, tsv, value' '--output' 'Output format: table, json, ndjson, csv, tsv, value' '--columns' 'Fields to show (comma-separated dot paths) for table/csv/tsv/value' '-q' 'No informational messages on stderr' '--quiet' 'No informational messages on stderr' '-h' 'Show this message and exit' '--help' 'Show this message and exit'
         case 'api'
             printf '%s\t%s\n' '-f' 'A string field' '--raw-field' 'A string field' '-F' 'A typed field: true/false/null, numbers, JSON, @FILE' '--field' 'A typed field: true/false/null, numbers, JSON, @FILE' '--input' 'Request body from a file or stdin' '-H' 'An extra header' '--header' 'An extra header' '--paginate' 'Follow continuationToken over every page' '-i' 'Print the status line and headers too' '--include' 'Print the status line and headers too' '-o' 'Output format: table, json, ndjson, csv, tsv, value' '--output' 'Output format: table, json, ndjson, csv, tsv, value' '--columns' 'Fields to show (comma-separated dot paths) for table/csv/tsv/value' '-q' 'No informational messages on stderr' '--quiet' 'No informational messages on stderr' '-h' 'Show this message and exit' '--help' 'Show this message and exit'
+        case 'batch'
+            printf '%s\t%s\n' '--input' 'NDJSON, one request per line: path, query and body fields by name; a...' '--report' 'Append each line\'s outcome as an NDJSON line: row (the line number)...' '--resume' 'Skip the lines REPORT has as ok (and as unknown, unless the...' '--concurrency' 'Requests in flight at most, 1 to 32 (one connection pool)' '--retry-unknown' 'With --resume, send lines whose outcome was unknown again (for an...' '-o' 'Output format: table, json, ndjson, csv, tsv, value' '--output' 'Output format: table, json, ndjson, csv, tsv, value' '--columns' 'Fields to show (comma-separated dot paths) for table/csv/tsv/value' '-q' 'No informational messages on stderr' '--quiet' 'No informational messages on stderr' '-h' 'Show this message and exit' '--help' 'Show this message and exit'
         case 'sandbox'
             printf '%s\t%s\n' '-h' 'Show this message and exit' '--help' 'Show this message and exit'
         case 'sandbox serve'
@@ -142,7 +144,7 @@ function __leadctl_option_value
     switch $argv[1]
         case '|-p' '|--profile' 'sources rotate|--save-profile'
             echo 'profile'
-        case '|--base-url' '|--columns' '|--timeout' '|--max-retries' 'auth login|--base-url' \
+        case '|--base-url' '|--columns' '|--jq' '|--timeout' '|--max-retries' 'auth login|--base-url' \
             'auth login|--client-id' 'auth login|--scope' 'auth login|--columns' \
             'auth status|--columns' 'auth logout|--columns' 'auth refresh|--columns' \
             'auth token|--columns' 'profile list|--columns' 'profile use|--columns' \
@@ -172,10 +174,11 @@ function __leadctl_option_value
             'users compliance|--columns' 'a2a call|--params' 'a2a call|--id' 'a2a call|--columns' \
             'contract show|--columns' 'contract import|--columns' 'contract pull|--columns' \
             'contract diff|--columns' 'contract reset|--columns' 'api|-f' 'api|--raw-field' 'api|-F' \
-            'api|--field' 'api|-H' 'api|--header' 'api|--columns' 'sandbox serve|--host' \
-            'sandbox serve|--port' 'sandbox serve|--rate-limit' 'sandbox serve|--seed' \
-            'sandbox serve|--intake-delay' 'sandbox serve|--leads' 'sandbox serve|--columns' \
-            'sandbox reset|--columns' 'completion|--columns'
+            'api|--field' 'api|-H' 'api|--header' 'api|--columns' 'batch|--resume' \
+            'batch|--concurrency' 'batch|--columns' 'sandbox serve|--host' 'sandbox serve|--port' \
+            'sandbox serve|--rate-limit' 'sandbox serve|--seed' 'sandbox serve|--intake-delay' \
+            'sandbox serve|--leads' 'sandbox serve|--columns' 'sandbox reset|--columns' \
+            'completion|--columns'
             echo 'text'
         case '|-o' '|--output' 'auth login|-o' 'auth login|--output' 'auth status|-o' \
             'auth status|--output' 'auth logout|-o' 'auth logout|--output' 'auth refresh|-o' \
@@ -194,15 +197,16 @@ function __leadctl_option_value
             'a2a call|-o' 'a2a call|--output' 'contract show|-o' 'contract show|--output' \
             'contract import|-o' 'contract import|--output' 'contract pull|-o' \
             'contract pull|--output' 'contract diff|-o' 'contract diff|--output' 'contract reset|-o' \
-            'contract reset|--output' 'api|-o' 'api|--output' 'sandbox serve|-o' \
-            'sandbox serve|--output' 'sandbox reset|-o' 'sandbox reset|--output' 'completion|-o' \
-            'completion|--output'
+            'contract reset|--output' 'api|-o' 'api|--output' 'batch|-o' 'batch|--output' \
+            'sandbox serve|-o' 'sandbox serve|--output' 'sandbox reset|-o' 'sandbox reset|--output' \
+            'completion|-o' 'completion|--output'
             echo 'words table json ndjson csv tsv value'
         case 'auth login|--kind'
             echo 'words user org source'
         case 'leads import|--format'
             echo 'words csv ndjson'
-        case 'leads import|--report' 'sources rotate|--secret-file' 'api|--input'
+        case 'leads import|--report' 'sources rotate|--secret-file' 'api|--input' 'batch|--input' \
+            'batch|--report'
             echo 'file'
         case 'status-changes update|--category'
             echo 'words Open Qualified Converted Lost Invalid Duplicate'
@@ -219,7 +223,8 @@ function __leadctl_argument_value
         case 'profile set|0' 'profile unset|0'
             echo 'words base_url output timeout region timezone ca_bundle source_key_header phone_status_window_days_param phone_status_start_param phone_status_end_param order_direction_key contract_url retry_safe_operations retry_unsafe_operations oauth_client_id oauth_scopes'
         case 'profile set|1' 'sources update|0' 'sources rotate|0' 'status-changes update|0' \
-            'status-changes delete|0' 'numbers status|0' 'automations runs|0' 'a2a call|0' 'api|0'
+            'status-changes delete|0' 'numbers status|0' 'automations runs|0' 'a2a call|0' 'api|0' \
+            'batch|0'
             echo 'text'
         case 'leads import|0' 'contract import|0' 'contract diff|0' 'api|1'
             echo 'file'

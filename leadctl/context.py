@@ -46,6 +46,10 @@ class GlobalOptions:
     max_retries: int = DEFAULT_MAX_RETRIES
     dry_run: bool = False
     allow_insecure_http: bool = False
+    # A jq expression applied to the JSON output (gh's --jq); implies JSON.
+    jq: str | None = None
+    # Show times in UTC rather than the profile's or the system's zone.
+    utc: bool = False
 
 
 @dataclass
@@ -123,6 +127,8 @@ class Context:
 
     @cached_property
     def output_format(self) -> str:
+        if self.options.jq is not None:
+            return "json"
         chosen = self.options.output or self.settings_output_or_none()
         if chosen is None:
             return "table" if self.ios.stdout_is_tty else "json"

@@ -149,13 +149,13 @@ def update(
 ) -> None:
     """Update a lead source (PUT /sources/{id}) and print it.
 
-    Only the fields you give are sent. The reference does not show which fields the
+    Only the fields you give are sent. The API docs do not show which fields the
     current form of this update requires; leadctl follows the project's contract, which
     assumes a partial update: fields left out keep their value. A list flag replaces the
     whole list; to empty one, send it with --data '{"allowedStates": []}'.
 
     --data carries anything else, including the older form's fields (enabled, businessId),
-    which the reference says need the name too. A name over 255 characters is refused
+    which the API docs say need the name too. A name over 255 characters is refused
     before sending. Rotate the intake key with `leadctl sources rotate`.
     """
     from leadctl.fields import load_data_option
