@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import os
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 from pathlib import Path
 from urllib.parse import parse_qs
 
@@ -456,3 +458,32 @@ def test_a_dry_run_sends_no_refresh(httpx_mock: HTTPXMock, memory_keyring: DictK
     assert result.exit_code == 0, result.stderr
     assert "curl" in result.stdout and ACCESS_1 not in result.stdout
     assert httpx_mock.get_requests() == []
+
+
+@dataclass
+class MovableClock(FakeClock):
+    offset: float = 0.0
+
+    def now(self) -> datetime:
+        return self.start + timedelta(seconds=self.offset)
+
+
+def test_a_long_run_refreshes_when_the_token_nears_expiry_mid_way(
+    httpx_mock: HTTPXMock, memory_keyring: DictKeyring
+) -> None:
+    store_tokens(memory_keyring, signed_in(expires_in=3000))
+    clock = MovableClock()
+    page_url = f"{BASE_URL}/leads/all/my"
+
+    def first_page(request: httpx.Request) -> httpx.Response:
+        clock.offset = 2990  # the page took its time: the token now expires within 60 s
+        return httpx.Response(200, json={"items": [{"id": "a"}], "continuationToken": "c1"})
+
+    httpx_mock.add_callback(first_page, url=page_url)
+    httpx_mock.add_response(url=TOKEN_URL, json=token_answer(ACCESS_2, REFRESH_2))
+    httpx_mock.add_response(url=page_url, json={"items": [{"id": "b"}]})
+    result = run_cli(["api", "POST", "/leads/all/my", "--paginate", "-o", "ndjson"], clock=clock)
+    assert result.exit_code == 0, result.stderr
+    sent = [r.headers["Authorization"] for r in httpx_mock.get_requests(url=page_url)]
+    assert sent == [f"Bearer {ACCESS_1}", f"Bearer {ACCESS_2}"]
+    assert len(httpx_mock.get_requests(url=TOKEN_URL)) == 1
