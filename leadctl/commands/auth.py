@@ -199,7 +199,7 @@ def login(
             device=device,
             client_id=client_id or existing.get("oauth_client_id"),
             scope=" ".join(scope.replace(",", " ").split()) if scope else None,
-            open_browser=open_browser or (web and ctx.ios.stderr_is_tty),
+            open_browser=open_browser or (web and _at_a_desktop(ctx)),
             insecure_storage=insecure_storage,
             no_verify=no_verify,
         )
@@ -212,6 +212,12 @@ def login(
     elif not no_verify:
         _verify(ctx, url, credential)
     _save_login(ctx, url, token, credential_kind.value, insecure_storage=insecure_storage)
+
+
+def _at_a_desktop(ctx: Context) -> bool:
+    from leadctl.oauth.browser import desktop_browser
+
+    return ctx.ios.stderr_is_tty and desktop_browser(ctx.env)
 
 
 def _oauth_login(

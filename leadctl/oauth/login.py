@@ -142,9 +142,9 @@ def _run_grant(
             show(f"First copy your one-time code: {code.user_code}")
             show(f"Then open {code.verification_uri} and enter it to approve leadctl.")
             if request.open_browser:
-                import webbrowser
+                from leadctl.oauth.browser import open_in_browser
 
-                webbrowser.open(code.verification_uri_complete or code.verification_uri)
+                open_in_browser(code.verification_uri_complete or code.verification_uri)
             show("Waiting for the approval (Ctrl-C to stop)…")
             return poll_for_token(
                 client, metadata.token_endpoint, code, sleep=ctx.clock.sleep, relogin_hint=hint

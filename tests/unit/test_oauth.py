@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -487,3 +488,21 @@ def test_a_long_run_refreshes_when_the_token_nears_expiry_mid_way(
     sent = [r.headers["Authorization"] for r in httpx_mock.get_requests(url=page_url)]
     assert sent == [f"Bearer {ACCESS_1}", f"Bearer {ACCESS_2}"]
     assert len(httpx_mock.get_requests(url=TOKEN_URL)) == 1
+
+
+@pytest.mark.skipif(sys.platform in ("darwin", "win32"), reason="Linux display rules")
+@pytest.mark.parametrize(
+    ("env", "expected"),
+    [
+        ({}, False),
+        ({"DISPLAY": ":0"}, True),
+        ({"WAYLAND_DISPLAY": "w-0"}, True),
+        ({"BROWSER": "firefox"}, True),
+    ],
+)
+def test_the_browser_is_opened_only_where_it_would_not_take_over_the_terminal(
+    env: dict[str, str], expected: bool
+) -> None:
+    from leadctl.oauth.browser import desktop_browser
+
+    assert desktop_browser(env) is expected
