@@ -18,11 +18,15 @@ What it offers, at the sandbox's own base URL:
 - ``POST /oauth/revoke`` (RFC 7009): a refresh token, and the rest of its family.
 
 Access tokens are the HS256 user JWTs the sandbox's API already verifies (same signing
-key), short-lived: 300 s by default. The grants live in memory, for as long as the server
-runs. With ``--faults`` (tests), ``GET|POST /oauth/_sandbox`` shows the number of grants of
-each type (``?secrets=1``: also the device codes, codes and PKCE verifiers it saw, for the
-secret audit) and sets ``accessTokenLifetime``, ``deviceInterval``, ``deviceCodeLifetime``,
-``decision`` (``approve``/``deny`` for ``/oauth/authorize``) and ``revokeAll``.
+key), short-lived: 300 s by default. With the ``openid`` scope an ID token says who signed
+in (email, name, organization); its issuer is this server's, so the API refuses it. The
+grants live in memory, for as long as the server runs.
+
+With ``--faults`` (tests), ``GET|POST /oauth/_sandbox`` shows the number of grants of each
+type (``?secrets=1``: also the device codes, codes, PKCE verifiers and ID tokens it saw,
+for the secret audit) and sets ``accessTokenLifetime``, ``deviceInterval``,
+``deviceCodeLifetime``, ``decision`` (``approve``/``deny`` for ``/oauth/authorize``) and
+``revokeAll``.
 
 No secret is logged: the request log keeps no form body (it is not JSON), and code, token
 and verifier values are never written anywhere but the answers.
@@ -388,11 +392,12 @@ class AuthorizationServer:
         elif grant_type == DEVICE_GRANT:
             grant = self._redeem_device_code(client, form)
         elif grant_type == "refresh_token":
-            return self._refresh(client, form)
+            return self._refresh(client, form, issuer=self._base(request) + ISSUER_PATH)
         else:
             raise OAuthError("unsupported_grant_type", f"grant_type {grant_type!r}")
         self.grants_issued[str(grant_type)] += 1
-        return self._issue(grant, family=secrets.token_hex(8))
+        issuer = self._base(request) + ISSUER_PATH
+        return self._issue(grant, family=secrets.token_hex(8), issuer=issuer)
 
     def _redeem_code(self, client: _Client, form: dict[str, str]) -> _Grant:
         found = self.auth_codes.pop(form.get("code", ""), None)  # single use
@@ -433,7 +438,7 @@ class AuthorizationServer:
         assert pending.user_id is not None
         return _Grant(client.client_id, pending.user_id, pending.scope)
 
-    def _refresh(self, client: _Client, form: dict[str, str]) -> Response:
+    def _refresh(self, client: _Client, form: dict[str, str], *, issuer: str) -> Response:
         presented = form.get("refresh_token", "")
         found = self.refresh_tokens.get(presented)
         if found is None or found.grant.client_id != client.client_id:
@@ -446,9 +451,33 @@ class AuthorizationServer:
             raise OAuthError("invalid_grant", "the refresh token expired")
         found.active = False
         self.grants_issued["refresh_token"] += 1
-        return self._issue(found.grant, family=found.family)
+        return self._issue(found.grant, family=found.family, issuer=issuer)
 
-    def _issue(self, grant: _Grant, *, family: str) -> Response:
+    def _id_token(self, grant: _Grant, issuer: str, lifetime: int) -> str:
+        """OpenID Connect: who signed in (email, name, organization)."""
+        import jwt
+
+        row = self.state.conn.execute(
+            "SELECT u.email, u.first_name, u.last_name, o.id AS org_id, o.name AS org_name "
+            "FROM users u JOIN organizations o ON o.id = u.org_id WHERE u.id = ?",
+            (grant.user_id,),
+        ).fetchone()
+        issued = int(time.time())
+        name = " ".join(part for part in (row["first_name"], row["last_name"]) if part)
+        claims = {
+            "iss": issuer,
+            "sub": grant.user_id,
+            "aud": grant.client_id,
+            "iat": issued,
+            "exp": issued + lifetime,
+            "email": row["email"],
+            "name": name or None,
+            "org_id": row["org_id"],
+            "org_name": row["org_name"],
+        }
+        return jwt.encode(claims, self.state.secret, algorithm=keys.JWT_ALGORITHM)
+
+    def _issue(self, grant: _Grant, *, family: str, issuer: str) -> Response:
         row = self.state.conn.execute(
             "SELECT org_id, roles FROM users WHERE id = ?", (grant.user_id,)
         ).fetchone()
@@ -464,6 +493,9 @@ class AuthorizationServer:
             "expires_in": lifetime,
             "scope": grant.scope,
         }
+        if "openid" in grant.scope.split():
+            answer["id_token"] = self._id_token(grant, issuer, lifetime)
+            self._saw(answer["id_token"])
         if "offline_access" in grant.scope.split() or not grant.scope:
             refresh = secrets.token_urlsafe(32)
             self.refresh_tokens[refresh] = _RefreshToken(

@@ -289,10 +289,12 @@ def status(typer_ctx: typer.Context) -> None:
     """Check the profile's credential with the service and show what it is.
 
     Shows the profile, base URL, credential kind, a masked preview, where it is stored,
-    when it expires (user tokens) and, when the active contract has a read of the current
-    user, whose it is. An organization key or user token is checked with one read (the
-    current-user read, else GET /lead-statuses): exit 3 when the service refuses it, or
-    when no credential is configured. A source key is never sent anywhere but lead
+    when it expires (user tokens) and whose it is: from the active contract's read of the
+    current user where it has one, else from an OAuth sign-in's ID token.
+
+    An organization key or user token is checked with one read (the current-user read,
+    else GET /lead-statuses): exit 3 when the service refuses it, or when no credential
+    is configured. A source key is never sent anywhere but lead
     intake, so it is shown unchecked; a value that is neither an sk_ key nor a JWT is
     shown as "unknown" unless the profile was saved with --kind source.
     """
@@ -331,6 +333,10 @@ def status(typer_ctx: typer.Context) -> None:
         current = ctx.credential() or credential
         shown["expiresAt"] = _timestamp(current.expires_at)
         shown["preview"] = current.preview()
+        if current.oauth is not None:
+            # The contract had no current-user read: the sign-in's ID token says who.
+            shown["account"] = shown["account"] or current.oauth.account
+            shown["organization"] = shown["organization"] or current.oauth.organization
     emit_object(
         ctx,
         shown,

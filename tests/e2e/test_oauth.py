@@ -149,6 +149,8 @@ def test_device_login_with_dynamic_registration_then_commands_use_the_token(
     shown = json.loads(status.stdout)
     assert shown["kind"] == "user" and shown["expiresAt"]
     assert shown["checked"].startswith("yes")
+    # Who signed in, from the ID token (the sandbox's contract has no current-user read).
+    assert "@" in shown["account"] and shown["organization"]
 
 
 def test_browser_login_with_pkce_and_a_loopback_redirect(sandbox: SandboxProcess) -> None:

@@ -506,3 +506,38 @@ def test_the_browser_is_opened_only_where_it_would_not_take_over_the_terminal(
     from leadctl.oauth.browser import desktop_browser
 
     assert desktop_browser(env) is expected
+
+
+def _unsigned_jwt(claims: dict[str, object]) -> str:
+    import base64
+
+    def part(data: dict[str, object]) -> str:
+        return base64.urlsafe_b64encode(json.dumps(data).encode()).decode().rstrip("=")
+
+    return f"{part({'alg': 'HS256'})}.{part(claims)}.c2lnbmF0dXJlX2lk"
+
+
+def test_status_shows_who_signed_in_from_the_id_token(
+    httpx_mock: HTTPXMock, memory_keyring: DictKeyring
+) -> None:
+    id_token = _unsigned_jwt(
+        {
+            "sub": "u1",
+            "email": "ada@example.test",
+            "name": "Ada L",
+            "org_id": "o1",
+            "org_name": "Analytical",
+        }
+    )
+    advertise(httpx_mock)
+    httpx_mock.add_response(url=DEVICE_URL, json=device_answer(interval=1))
+    httpx_mock.add_response(url=TOKEN_URL, json={**token_answer(), "id_token": id_token})
+    login = run_cli(device_login("--client-id", "x", "--no-verify"))
+    assert login.exit_code == 0, login.stderr
+    assert id_token not in memory_keyring.store[("leadctl", "default")]  # not kept
+    httpx_mock.add_response(url=STATUSES_URL, json=[])
+    status = run_cli(["-o", "json", "auth", "status"])
+    assert status.exit_code == 0, status.stderr
+    shown = json.loads(status.stdout)
+    assert shown["account"] == "Ada L <ada@example.test>"
+    assert shown["organization"] == "Analytical (o1)"
