@@ -43,15 +43,23 @@ def commands(index: dict[str, Any]) -> dict[str, str]:
 def test_the_sandbox_contract_gives_the_commands_the_issue_names() -> None:
     index, _ = compiled(published_contract())
     generated = {k: v for k, v in commands(index).items() if k not in CURATED_OPERATIONS}
+    # The ASP.NET-style operationIds of the sandbox's reads, named by the naming rules.
     assert generated == {
-        "sendSms": "sms send",
-        "getSms": "sms get",
-        "cancelSms": "sms cancel",
-        "listTags": "tags list",
-        "createTag": "tags create",
-        "listSources": "sources list",
-        "getSource": "sources get",
-        "getLead": "leads get",
+        "Leads_GetForCurrentUser": "leads get-for-current-user",
+        "Sources_GetAllForCurrentUser": "sources get-all-for-current-user",
+        "Sources_GetForCurrentUser": "sources get-for-current-user",
+        "Automations_GetAllForCurrentOrganization": "automations get-all-for-current-organization",
+        "Automations_GetForCurrentOrganization": "automations get-for-current-organization",
+        "PhoneNumbers_GetAllForCurrentOrganization": "numbers get-all-for-current-organization",
+        "PhoneNumbers_GetForCurrentOrganization": "numbers get-for-current-organization",
+        "LeadStatusChanges_GetAllForCurrentUser": "status-changes get-all-for-current-user",
+        "LeadStatusChanges_GetForCurrentUser": "status-changes get-for-current-user",
+        "Tags_GetAllForCurrentOrganization": "tags get-all-for-current-organization",
+        "Tags_Create": "tags create",
+        "Sms_GetAllForCurrentOrganization": "sms get-all-for-current-organization",
+        "Sms_Send": "sms send",
+        "Sms_GetForCurrentOrganization": "sms get-for-current-organization",
+        "Sms_Cancel": "sms cancel",
     }
 
 
@@ -63,7 +71,7 @@ def test_operations_with_a_curated_command_are_listed_as_curated_only() -> None:
         assert by_id[operation_id]["curated"] == f"{group} {verb}"
         assert operation_id not in schemas["bodies"]
     # The rule for `leads create --wait` comes with the curated entry.
-    assert by_id["createLead"]["pending"]["poll"] == "getLead"
+    assert by_id["createLead"]["pending"]["poll"] == "Leads_GetForCurrentUser"
 
 
 def test_the_curated_table_covers_the_client_operations_and_names_real_commands() -> None:
@@ -87,8 +95,8 @@ def test_renamed_groups_keep_their_tag_name_as_an_alias() -> None:
 def test_paged_operations_pending_rules_and_columns() -> None:
     index, _ = compiled(published_contract())
     by_id = {op["id"]: op for op in index["operations"]}
-    assert by_id["listTags"]["body"]["paged"] is True
-    assert by_id["listTags"]["response"] == {
+    assert by_id["Tags_GetAllForCurrentOrganization"]["body"]["paged"] is True
+    assert by_id["Tags_GetAllForCurrentOrganization"]["response"] == {
         "kind": "collection",
         "columns": [
             ["id", "text"],
@@ -97,18 +105,18 @@ def test_paged_operations_pending_rules_and_columns() -> None:
             ["color", "color"],
         ],
     }
-    assert by_id["createTag"]["body"]["paged"] is False
-    assert by_id["sendSms"]["pending"] == {
+    assert by_id["Tags_Create"]["body"]["paged"] is False
+    assert by_id["Sms_Send"]["pending"] == {
         "field": "status",
         "pending": ["Queued"],
         "failed": ["Failed"],
-        "poll": "getSms",
+        "poll": "Sms_GetForCurrentOrganization",
         "idField": "id",
         "reasonField": "failureReason",
     }
-    assert by_id["cancelSms"]["retrySafe"] is True
-    assert by_id["sendSms"]["retrySafe"] is None  # unmarked: decided by method at run time
-    assert by_id["getSms"]["kinds"] == ["org", "user"]
+    assert by_id["Sms_Cancel"]["retrySafe"] is True
+    assert by_id["Sms_Send"]["retrySafe"] is None  # unmarked: decided by method at run time
+    assert by_id["Sms_GetForCurrentOrganization"]["kinds"] == ["org", "user"]
 
 
 def test_verbs_that_collide_fall_back_to_longer_names() -> None:
