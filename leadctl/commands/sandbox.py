@@ -85,7 +85,7 @@ def serve(
         typer.Option(
             "--leads",
             min=0,
-            max=5_000_000,
+            max=10_000_000,
             metavar="N",
             help="Add N generated leads to the demo organization (first start only), for "
             "load tests.",
