@@ -272,6 +272,7 @@ def lead_preparer(
     if shape is None:
         return None
     list_columns: list[str] = []
+    required = set(shape.missing({}))
     if header is not None:
         import csv
 
@@ -283,14 +284,15 @@ def lead_preparer(
             known = path in shape.leaves or path in shape.objects
             if not known and not shape.takes_other(path):
                 raise shape.unknown(path, "column")
-            if path in shape.leaves and shape.doc.type_of(shape.leaves[path]) == "array":
+            leaf = shape.leaves.get(path)
+            if path in required and leaf is not None and shape.doc.type_of(leaf) == "array":
                 list_columns.append(path)
     region = ctx.settings.get("region")
 
     def prepare(record: dict[str, Any]) -> dict[str, Any]:
         body = shape.retyped(record)
         for path in list_columns:
-            # The row reader leaves an empty cell out; in a list column it is an empty list.
+            # The row reader leaves an empty cell out; a required list is then empty.
             _set_default(body, path, [])
         missing = shape.missing(body)
         if missing:
