@@ -174,12 +174,6 @@ def typed_value(doc: Document, schema: Any, text: str, *, what: str) -> Any:
     return text
 
 
-def typed_extra(text: str, *, key: str, stdin: TextIO | None) -> Any:
-    from leadctl.fields import typed_value as api_typed
-
-    return api_typed(text, key=key, stdin=stdin)
-
-
 def is_phone(doc: Document, path: str, schema: Any) -> bool:
     """A phone number field: by its format, its E.164 pattern or description, or its name."""
     if doc.type_of(schema) not in ("string", None):
@@ -221,7 +215,14 @@ def lead_body(
 ) -> dict[str, Any] | None:
     """``leads create``'s body built on the operation's schema; None when the contract lists
     no lead fields (the caller then builds it as before)."""
-    from leadctl.fields import json_kind, load_data_option, merge_over, read_source, split_field
+    from leadctl.fields import (
+        build_fields,
+        json_kind,
+        load_data_option,
+        merge_over,
+        read_source,
+        split_field,
+    )
 
     if not typed_fields and data is None:
         return None  # nothing to send: the caller says so
@@ -234,23 +235,28 @@ def lead_body(
         if not isinstance(base, dict):
             raise UsageError(f"--data must be a JSON object, not {json_kind(base)}")
     given: dict[str, Any] = {}
+    extras: list[str] = []
     for raw in typed_fields:
         key, text = split_field(raw, flag="--field")
-        if text.startswith("@"):
-            text = read_source(text[1:], what=f"field {key!r}", stdin=stdin).rstrip("\n")
         append = key.endswith("[]")
         path = key[:-2] if append else key
         if path not in shape.leaves and path not in shape.objects:
             if not shape.takes_other(path):
                 raise shape.unknown(path, "--field")
-            # A field the schema does not list but allows: typed like `api -F`.
-            extra = typed_extra(text, key=key, stdin=stdin)
-            (_append if append else _set)(given, path, extra)
-        elif append:
+            extras.append(raw)  # a field the schema allows without listing it
+            continue
+        if text.startswith("@"):
+            text = read_source(text[1:], what=f"field {key!r}", stdin=stdin).rstrip("\n")
+        if append:
             items = shape.doc.keyword(shape.leaves.get(path, {}), "items") or {}
             _append(given, path, typed_value(shape.doc, items, text, what=path))
         else:
             _set(given, path, shape.typed(path, text))
+    if extras:
+        # Typed like `api -F`, with its key syntax (a.b, a[b], a[]).
+        given = merge_over(
+            build_fields(typed_fields=extras, stdin=stdin, typed_flag="--field"), given
+        )
     body = merge_over(base, given)
     missing = shape.missing(body)
     if missing:
