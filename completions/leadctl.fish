@@ -31,7 +31,7 @@ function __leadctl_commands
         case 'a2a'
             printf '%s\t%s\n' 'call' 'Call an agent operation with a JSON-RPC 2.0 request (POST /a2a)...'
         case 'contract'
-            printf '%s\t%s\n' 'show' 'Show the active contract: where it came from, its version...' 'import' 'Validate an OpenAPI 3.1 contract and make it the profile\'s active one' 'pull' 'Fetch the service\'s contract and make it the profile\'s active one' 'diff' 'Show operations added, removed or changed in FILE against the active...' 'reset' 'Forget the profile\'s imported contract: the bundled one is active again'
+            printf '%s\t%s\n' 'show' 'Show the active contract: where it came from, its version...' 'import' 'Validate an OpenAPI contract and make it the active one for the...' 'pull' 'Find the service\'s contract and make it the active one for every...' 'diff' 'Show operations added, removed or changed in FILE against the active...' 'reset' 'Forget the imported contract of the profile\'s service: the bundled...'
         case 'sandbox'
             printf '%s\t%s\n' 'serve' 'Serve the sandbox in the foreground and print its URL and demo...' 'reset' 'Wipe the sandbox state; the next start seeds fresh demo data'
     end
@@ -45,7 +45,7 @@ function __leadctl_options
         case 'auth'
             printf '%s\t%s\n' '-h' 'Show this message and exit' '--help' 'Show this message and exit'
         case 'auth login'
-            printf '%s\t%s\n' '--base-url' 'Save this base URL too' '--with-token' 'Read the credential from stdin' '--kind' 'user, org or source (detected when omitted)' '--insecure-storage' 'Store in a 0600 file under the config dir instead of the OS keyring' '--no-verify' 'Save without checking with the service' '-o' 'Output format: table, json, ndjson, csv, tsv, value' '--output' 'Output format: table, json, ndjson, csv, tsv, value' '--columns' 'Fields to show (comma-separated dot paths) for table/csv/tsv/value' '-q' 'No informational messages on stderr' '--quiet' 'No informational messages on stderr' '-h' 'Show this message and exit' '--help' 'Show this message and exit'
+            printf '%s\t%s\n' '--base-url' 'Save this base URL too' '--with-token' 'Read the credential from stdin' '--kind' 'user, org or source (detected when omitted)' '--insecure-storage' 'Store in a 0600 file under the config dir instead of the OS keyring' '--no-verify' 'Save without checking with the service' '--no-contract' 'Do not pull the service\'s contract' '-o' 'Output format: table, json, ndjson, csv, tsv, value' '--output' 'Output format: table, json, ndjson, csv, tsv, value' '--columns' 'Fields to show (comma-separated dot paths) for table/csv/tsv/value' '-q' 'No informational messages on stderr' '--quiet' 'No informational messages on stderr' '-h' 'Show this message and exit' '--help' 'Show this message and exit'
         case 'auth status'
             printf '%s\t%s\n' '-o' 'Output format: table, json, ndjson, csv, tsv, value' '--output' 'Output format: table, json, ndjson, csv, tsv, value' '--columns' 'Fields to show (comma-separated dot paths) for table/csv/tsv/value' '-q' 'No informational messages on stderr' '--quiet' 'No informational messages on stderr' '-h' 'Show this message and exit' '--help' 'Show this message and exit'
         case 'auth logout'

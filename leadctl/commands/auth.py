@@ -118,6 +118,9 @@ def login(
     no_verify: Annotated[
         bool, typer.Option("--no-verify", help="Save without checking with the service.")
     ] = False,
+    no_contract: Annotated[
+        bool, typer.Option("--no-contract", help="Do not pull the service's contract.")
+    ] = False,
 ) -> None:
     """Store a credential for the profile (-p), checked with one read before saving.
 
@@ -162,6 +165,10 @@ def login(
     if insecure_storage:
         ctx.ios.warn(f"the credential is stored unencrypted in {where}")
     ctx.ios.info(f"logged in: profile {profile}, {kind_value} credential, stored in {where}")
+    if not no_contract and not no_verify and credential_kind is not CredentialKind.SOURCE:
+        from leadctl.contract.discovery import pull_after_login
+
+        pull_after_login(ctx, url, credential)
 
 
 @app.command(
