@@ -31,7 +31,7 @@ function __leadctl_commands
         case 'a2a'
             printf '%s\t%s\n' 'call' 'Call an agent operation with a JSON-RPC 2.0 request (POST /a2a)...'
         case 'contract'
-            printf '%s\t%s\n' 'show' 'Show the active contract: where it came from, its version...' 'import' 'Validate an OpenAPI contract and make it the active one for the...' 'pull' 'Find the service\'s contract and make it the active one for every...' 'diff' 'Show operations added, removed or changed in FILE against the active...' 'reset' 'Forget the profile\'s imported contract: the bundled one is active again'
+            printf '%s\t%s\n' 'show' 'Show the active contract: where it came from, its version...' 'import' 'Validate an OpenAPI contract and make it the active one for the...' 'pull' 'Find the service\'s contract and make it the active one for every...' 'diff' 'Show operations added, removed or changed in FILE against the active...' 'reset' 'Forget the imported contract of the profile\'s service: the bundled...'
         case 'sandbox'
             printf '%s\t%s\n' 'serve' 'Serve the sandbox in the foreground and print its URL and demo...' 'reset' 'Wipe the sandbox state; the next start seeds fresh demo data'
     end
