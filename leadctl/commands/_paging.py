@@ -151,3 +151,5 @@ def _with_progress(progress: ProgressLine, pager: Pager, items: Iterable[Any]) -
     for count, item in enumerate(items, start=1):
         progress.update(count, pager.pages)
         yield item
+    # Every item is in: a table is drawn next, on a clean line.
+    progress.close()

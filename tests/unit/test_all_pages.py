@@ -147,3 +147,19 @@ def test_progress_says_count_pages_rate_and_elapsed_time(
     line = ProgressLine(io.StringIO(), clock=lambda: now[0])
     now[0] += elapsed
     assert line.text(items, pages) == text
+
+
+def test_a_table_on_the_same_terminal_starts_on_a_clean_line(httpx_mock: HTTPXMock) -> None:
+    """stdout and stderr are one terminal: the progress is gone before the table is drawn."""
+    httpx_mock.add_response(
+        method="POST", url=LIST_URL, json={"items": [lead(1)], "continuationToken": "t1"}
+    )
+    httpx_mock.add_response(method="POST", url=LIST_URL, json={"items": [lead(2)]})
+    merged = {**os.environ, **token_env(), "COLUMNS": "100", "LEADCTL_PAGER": "cat"}
+    ios = IOStreams.for_test(tty=True, env={**merged, "NO_COLOR": "1"})
+    ios.stderr = ios.stdout  # one terminal
+    args = ["leads", "list", "--all", "--columns", "id,phone"]
+    assert invoke(args, ios=ios, env=merged, clock=FakeClock()) == 0
+    screen = visible(ios.stdout.getvalue())  # type: ignore[attr-defined]
+    assert screen[0].split() == ["id", "phone"]
+    assert [line.split()[0] for line in screen[1:]] == ["lead_1", "lead_2"]
