@@ -72,7 +72,7 @@ def write_list_table(
                     widths=[row[index].cell_len for row in rows],
                     keep_whole=column.kind != "text"
                     or not is_free_text([row[index].plain for row in rows]),
-                    required=requested or index == 0,
+                    required=requested or index == 0 or column.keep,
                 )
                 for index, column in enumerate(columns)
             ],
