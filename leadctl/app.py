@@ -74,7 +74,10 @@ def _split_columns(value: str) -> list[str]:
 
 
 OUTPUT_HELP = "Output format: table, json, ndjson, csv, tsv, value."
-COLUMNS_HELP = "Fields to show (comma-separated dot paths) for table/csv/tsv/value."
+COLUMNS_HELP = (
+    "Fields to show for table/csv/tsv/value: comma-separated dot paths (status.name, "
+    "tags[].name); an unknown field is exit 2 naming the known ones."
+)
 QUIET_HELP = "No informational messages on stderr."
 JQ_HELP = (
     "Filter the JSON output with a jq expression (strings print raw, other values as "
