@@ -24,6 +24,10 @@ def elapsed_text(seconds: float) -> str:
     return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
 
 
+def _count(number: int, noun: str) -> str:
+    return f"{number:,} {noun}" + ("" if number == 1 else "s")
+
+
 class ProgressLine:
     def __init__(self, stream: TextIO, *, clock: Callable[[], float] = time.monotonic) -> None:
         self._stream = stream
@@ -38,7 +42,7 @@ class ProgressLine:
     def text(self, items: int, pages: int) -> str:
         elapsed = self._clock() - self._started
         rate = f", {items / elapsed:,.0f} items/s" if elapsed >= 1 else ""
-        return f"{items:,} items, {pages:,} pages{rate}, {elapsed_text(elapsed)}"
+        return f"{_count(items, 'item')}, {_count(pages, 'page')}{rate}, {elapsed_text(elapsed)}"
 
     def update(self, items: int, pages: int, *, force: bool = False) -> None:
         now = self._clock()

@@ -62,6 +62,7 @@ def write_list_table(
     )
     shown = list(range(len(columns)))
     widths: dict[int, int] = {}
+    dropped: list[str] = []
     if ios.stdout_is_tty:
         from leadctl.output.fit import FitColumn, fit_columns, is_free_text
 
@@ -81,9 +82,7 @@ def write_list_table(
         if fit.too_wide:
             _show_records(ios, rows, columns)
             return len(rows)
-        shown, widths = fit.shown, fit.widths
-        if fit.dropped:
-            note_dropped(ios, fit.dropped)
+        shown, widths, dropped = fit.shown, fit.widths, fit.dropped
     for index in shown:
         column = columns[index]
         table.add_column(
@@ -96,6 +95,8 @@ def write_list_table(
     for row in rows:
         table.add_row(*(row[index] for index in shown))
     _show(ios, table)
+    if dropped:
+        note_dropped(ios, dropped)  # under the table, where the eye is when it ends
     return len(rows)
 
 

@@ -135,6 +135,7 @@ def test_quiet_shows_no_progress(httpx_mock: HTTPXMock) -> None:
     ("elapsed", "items", "pages", "text"),
     [
         (0.4, 0, 0, "0 items, 0 pages, 0:00"),
+        (0.9, 1, 1, "1 item, 1 page, 0:00"),
         (2.0, 500, 3, "500 items, 3 pages, 250 items/s, 0:02"),
         (125.0, 100_000, 500, "100,000 items, 500 pages, 800 items/s, 2:05"),
         (3725.0, 7_450, 38, "7,450 items, 38 pages, 2 items/s, 1:02:05"),
