@@ -111,12 +111,10 @@ class ClosedPipe(io.StringIO):
 
 
 def test_a_closed_pipe_leaves_no_progress_behind(httpx_mock: HTTPXMock) -> None:
+    # One page: whether a next page would be fetched ahead before the pipe closes is a race.
     httpx_mock.add_response(
-        method="POST",
-        url=LIST_URL,
-        json={"items": [lead(n) for n in range(50)], "continuationToken": "t1"},
+        method="POST", url=LIST_URL, json={"items": [lead(n) for n in range(50)]}
     )
-    httpx_mock.add_response(method="POST", url=LIST_URL, json={"items": [lead(99)]})
 
     code, _, err = run_all(["-o", "ndjson"], stdout=ClosedPipe())
 
