@@ -27,7 +27,7 @@ _leadctl_commands() {
 # Options of a command path.
 _leadctl_options() {
     case $1 in
-    '') REPLY='-p --profile --base-url -o --output --columns -q --quiet --no-color --no-input --debug --timeout --max-retries --dry-run --allow-insecure-http --version -h --help' ;;
+    '') REPLY='-p --profile --base-url -o --output --columns --jq --utc -q --quiet --no-color --no-input --debug --timeout --max-retries --dry-run --allow-insecure-http --version -h --help' ;;
     'auth') REPLY='-h --help' ;;
     'auth login') REPLY='--base-url --with-token --kind --insecure-storage --no-verify -o --output --columns -q --quiet -h --help' ;;
     'auth status') REPLY='-o --output --columns -q --quiet -h --help' ;;
@@ -81,17 +81,17 @@ _leadctl_options() {
 _leadctl_option_value() {
     case $1 in
     '|-p' | '|--profile' | 'sources rotate|--save-profile') REPLY='profile' ;;
-    '|--base-url' | '|--columns' | '|--timeout' | '|--max-retries' | 'auth login|--base-url' | \
-        'auth login|--columns' | 'auth status|--columns' | 'auth logout|--columns' | \
-        'auth token|--columns' | 'profile list|--columns' | 'profile use|--columns' | \
-        'profile show|--columns' | 'profile set|--columns' | 'profile unset|--columns' | \
-        'profile delete|--columns' | 'leads list|--search' | 'leads list|--search-field' | \
-        'leads list|--filter' | 'leads list|--range' | 'leads list|--order-by' | \
-        'leads list|--page-size' | 'leads list|--limit' | 'leads list|--cursor' | \
-        'leads list|--columns' | 'leads create|--field' | 'leads create|--data' | \
-        'leads create|--wait-timeout' | 'leads create|--columns' | 'leads import|--concurrency' | \
-        'leads import|--resume' | 'leads import|--columns' | 'sources update|--name' | \
-        'sources update|--description' | 'sources update|--allowed-state' | \
+    '|--base-url' | '|--columns' | '|--jq' | '|--timeout' | '|--max-retries' | \
+        'auth login|--base-url' | 'auth login|--columns' | 'auth status|--columns' | \
+        'auth logout|--columns' | 'auth token|--columns' | 'profile list|--columns' | \
+        'profile use|--columns' | 'profile show|--columns' | 'profile set|--columns' | \
+        'profile unset|--columns' | 'profile delete|--columns' | 'leads list|--search' | \
+        'leads list|--search-field' | 'leads list|--filter' | 'leads list|--range' | \
+        'leads list|--order-by' | 'leads list|--page-size' | 'leads list|--limit' | \
+        'leads list|--cursor' | 'leads list|--columns' | 'leads create|--field' | \
+        'leads create|--data' | 'leads create|--wait-timeout' | 'leads create|--columns' | \
+        'leads import|--concurrency' | 'leads import|--resume' | 'leads import|--columns' | \
+        'sources update|--name' | 'sources update|--description' | 'sources update|--allowed-state' | \
         'sources update|--allowed-product' | 'sources update|--default-tag-id' | \
         'sources update|--default-tag-name' | 'sources update|--data' | 'sources update|--columns' | \
         'sources rotate|--columns' | 'status-changes update|--type' | \
