@@ -103,8 +103,8 @@ def runs(
     takes the full id or any unique prefix of at least 4 characters. Times are shown in
     the profile's timezone (else the system's), or UTC with --utc.
 
-    `--status` filters on this side: the reference neither names a status query
-    parameter nor lists the status values, so any word is accepted and compared
+    `--status` filters on this side: the API docs neither name a status query
+    parameter nor list the status values, so any word is accepted and compared
     case-insensitively with each run's status and status display text.
 
     `-o json` prints the service's object unchanged ({automationId, runs}); with

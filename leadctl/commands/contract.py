@@ -214,8 +214,8 @@ def import_(typer_ctx: typer.Context, source: SourceArgument) -> None:
 def pull(typer_ctx: typer.Context) -> None:
     """Fetch the service's contract and make it the profile's active one.
 
-    From the profile's contract_url, else <base_url>/openapi.json (assumed: the reference
-    says the contract is published as JSON, not where). Fetched with leadctl's client:
+    From the profile's contract_url, else <base_url>/openapi.json (assumed: the API docs
+    say the contract is published as JSON, not where). Fetched with leadctl's client:
     the profile's credential, TLS settings, retries and errors; only from the profile's
     host. Then validated and stored like `contract import`.
     """

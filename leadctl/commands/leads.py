@@ -247,7 +247,7 @@ def list_(
             "--order-by",
             metavar="FIELD",
             help="Sort by FIELD (repeatable). A leading '-' sorts descending; assumed: the "
-            "reference shows only `field`, leadctl sends direction=desc (profile key "
+            "API docs show only `field`, leadctl sends direction=desc (profile key "
             "order_direction_key names another property).",
         ),
     ] = None,
@@ -268,7 +268,7 @@ def list_(
     no room for; --columns picks others (email, product, sourceId, tags[].name...).
     Range values that are times (2026-11-01, 2026-11-01T09:00, today, yesterday, -7d,
     -2h) are read in the profile's timezone (else the system's) and sent in UTC. These
-    lead fields are the contract's assumption: the reference does not show lead records.
+    lead fields are the contract's assumption: the API docs do not show lead records.
     """
     ctx = get_context(typer_ctx)
     if count and (limit is not None or all_pages):
@@ -416,7 +416,7 @@ def create(
     profile may run. It is not retried after the request was sent (a retry could create
     the lead twice): if the outcome is unknown, leadctl exits 9 and says what to check.
     The lead fields (firstName, lastName, email, phone, state, product, sourceId, tags,
-    consentCertificate) are the contract's assumption: the reference does not show them.
+    consentCertificate) are the contract's assumption: the API docs do not show them.
     With --wait the lead is read back until intake settles it (GET /leads/{id} when the
     active contract has it, else `leads list --filter id=ID`) and printed then: exit 6
     when it is Rejected, 8 after --wait-timeout; not with a source key, which may not
@@ -454,10 +454,10 @@ def create(
     if wait:
         return
     if isinstance(lead, dict) and lead.get("processingStatus") == "Pending" and lead.get("id"):
-        ctx.ios.info(
-            f"intake is processing the lead: check it with "
-            f"`leadctl leads list --filter id={lead['id']}`"
-        )
+        from leadctl.hints import command_line
+
+        check = command_line(ctx, f"leads list --filter id={lead['id']}")
+        ctx.ios.info(f"intake is processing the lead: check it with `{check}`")
 
 
 app.command("import", epilog=IMPORT_EPILOG)(import_leads)

@@ -12,7 +12,7 @@ from leadctl.commands._common import get_context
 app = typer.Typer(
     help="Run the local sandbox server.",
     no_args_is_help=True,
-    # Plain help, as the root app's; also keeps rich out of `python -m leadctl.sandbox`.
+    # Plain help, as the root app's; keeps rich out of the sandbox commands.
     rich_markup_mode=None,
 )
 
@@ -103,12 +103,14 @@ def serve(
     With -o json (or --print-json) one JSON line {"baseUrl", "credentials"} is printed when
     the server is ready. Ctrl-C stops it.
     """
-    from leadctl.sandbox.serve import ServeOptions
-    from leadctl.sandbox.serve import serve as run
+    from leadctl import sandbox_entry
 
     ctx = get_context(typer_ctx)
     as_json = print_json or (ctx.output_explicit and ctx.output_format == "json")
-    options = ServeOptions(
+    sandbox_entry.serve(
+        ios=ctx.ios,
+        env=ctx.env,
+        as_json=as_json,
         host=host,
         port=port,
         data_dir=data_dir,
@@ -120,14 +122,13 @@ def serve(
         intake_delay=intake_delay,
         leads=leads,
     )
-    run(options, ios=ctx.ios, env=ctx.env, as_json=as_json)
 
 
 @app.command(
     "reset",
     epilog="Examples:\n\n"
     "  leadctl sandbox reset\n\n"
-    "  leadctl sandbox reset --data-dir ./sandbox-state",
+    "  leadctl sandbox reset --yes --data-dir ./sandbox-state",
 )
 def reset(
     typer_ctx: typer.Context,
@@ -139,14 +140,25 @@ def reset(
             help="The state to wipe [default: the user data dir's sandbox/].",
         ),
     ] = None,
+    yes: Annotated[
+        bool, typer.Option("--yes", "-y", help="Do not ask; required without a terminal.")
+    ] = False,
 ) -> None:
-    """Wipe the sandbox state; the next start seeds fresh demo data."""
-    from leadctl.sandbox.serve import reset as wipe
-    from leadctl.sandbox.state import default_state_dir
+    """Wipe the sandbox state; the next start seeds fresh demo data.
+
+    Asks for confirmation on a terminal and needs --yes without one. Refused while a
+    `leadctl sandbox serve` uses the state (the error names its pid).
+    """
+    from leadctl import sandbox_entry
 
     ctx = get_context(typer_ctx)
-    state_dir = data_dir or default_state_dir(ctx.env)
-    if wipe(state_dir):
+    state_dir = data_dir or sandbox_entry.default_state_dir(ctx.env)
+    if not sandbox_entry.has_state(state_dir):
+        ctx.ios.info(f"no sandbox state at {state_dir}")
+        return
+    sandbox_entry.check_not_served(state_dir)
+    ctx.ios.confirm(f"Wipe the sandbox state at {state_dir}?", assume_yes=yes)
+    if sandbox_entry.reset(state_dir):
         ctx.ios.info(f"sandbox state removed: {state_dir}")
     else:
         ctx.ios.info(f"no sandbox state at {state_dir}")

@@ -177,7 +177,7 @@ def update(
     """Update an entry of a lead's status history (PUT /lead-status-changes/{id}).
 
     Only the fields you give are sent; the others keep their value (the contract's
-    assumption: the reference does not say which fields are required). When the entry is
+    assumption: the API docs do not say which fields are required). When the entry is
     the lead's current one, the lead's status changes with it.
 
     Date-times are ISO 8601: 2026-11-21T14:00:00Z, 2026-11-21T09:00-05:00, 2026-11-21T14:00
@@ -186,7 +186,7 @@ def update(
     a local time the clocks skip is refused, a repeated one is its first occurrence. They
     are sent as UTC with a Z. An appointment that ends before it starts is refused.
     Allowed values of --type, --outcome and --follow-up-status are not shown by the
-    reference, so they are sent as given. Prints the updated entry.
+    API docs, so they are sent as given. Prints the updated entry.
     """
     from leadctl.fields import load_data_option
     from leadctl.operations import OPERATIONS

@@ -88,7 +88,7 @@ def compliance(
     """Update the current user's compliance settings (PUT /users/compliance), or show them.
 
     Only the flags given are sent; the other settings keep their value (the contract's
-    assumption: the reference does not say how a partial update behaves). With an
+    assumption: the API docs do not say how a partial update behaves). With an
     organization key the user is the key's owner (assumed). Prints the updated user.
     Without flags the current settings are shown, read with the active contract's
     current-user operation (GET /users/me or alike); the bundled contract has none, and

@@ -238,7 +238,7 @@ def help_text(op: Mapping[str, Any]) -> str:
         "retry_unsafe_operations override this."
     )
     if op.get("assumed"):
-        parts.append("Assumed by leadctl (x-leadctl-assumed): the reference does not show it.")
+        parts.append("Assumed by leadctl (x-leadctl-assumed): the API docs do not show it.")
     body = op.get("body")
     if body and not body.get("json"):
         parts.append(f"The body is {body.get('media')}: leadctl sends only JSON bodies.")

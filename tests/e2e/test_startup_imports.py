@@ -22,7 +22,7 @@ pytestmark = pytest.mark.e2e
 
 NEVER_FOR_READS = (
     "rich", "click", "pygments", "keyring", "phonenumbers", "sqlite3", "starlette", "uvicorn",
-    "pydantic", "leadctl.sandbox",
+    "pydantic", "leadctl_sandbox",
 )  # fmt: skip
 
 

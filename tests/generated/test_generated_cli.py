@@ -493,7 +493,7 @@ def test_eager_profile_help_lists_that_profiles_groups(
 
 
 def test_every_operation_of_the_active_contract_is_a_command(tmp_path: Path) -> None:
-    from leadctl.sandbox.published import published_contract
+    from leadctl_sandbox.published import published_contract
 
     path = write(tmp_path / "published.json", published_contract())
     assert run_cli(["contract", "import", str(path)]).exit_code == 0

@@ -21,7 +21,7 @@ from leadctl.contract.index import (
 )
 from leadctl.contract.store import groups_text
 from leadctl.operations import OPERATIONS
-from leadctl.sandbox.published import published_contract
+from leadctl_sandbox.published import published_contract
 from tests.generated.contracts import widgets
 
 

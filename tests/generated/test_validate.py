@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from leadctl.contract.validate import ContractInvalid, check_contract, problems_of
-from leadctl.sandbox.published import published_contract
+from leadctl_sandbox.published import published_contract
 from tests.generated.contracts import widgets
 
 
