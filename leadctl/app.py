@@ -355,6 +355,11 @@ def main_callback(
     for flag, given in (("--profile", profile), ("--base-url", base_url)):
         if given is not None and not given.strip():
             raise UsageError(f"{flag} was given an empty value")
+    if jq is not None:
+        # A mistyped expression is a usage error before anything is sent.
+        from leadctl.output.jq_filter import compile_jq
+
+        compile_jq(jq)
     options = GlobalOptions(
         profile=profile or env.get("LEADCTL_PROFILE") or None,
         base_url=base_url or env.get("LEADCTL_BASE_URL") or None,
