@@ -178,7 +178,7 @@ def _run_paged(
     body: dict[str, Any] = {}
     if any(values.get(name) for name in query_flags):
         # The same RequestDataOptions syntax as `leads list`.
-        from leadctl.commands.leads import list_body
+        from leadctl.query_options import list_body
 
         body = list_body(
             search=values.get("search"),
