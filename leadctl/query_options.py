@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from datetime import datetime, tzinfo
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from leadctl.errors import UsageError
+
+if TYPE_CHECKING:
+    from datetime import datetime, tzinfo
 
 # RangeFilter bound names, by the operator a user types.
 RANGE_OPERATORS = {

@@ -131,7 +131,7 @@ def list_(
     ctx = get_context(typer_ctx)
     if count and (limit is not None or all_pages):
         raise UsageError("--count prints only the total: it takes no --limit or --all")
-    from leadctl.operations import OPERATIONS
+    from leadctl.operations import curated
 
     body = list_body(
         search=search,
@@ -146,7 +146,7 @@ def list_(
     )
     print_paged(
         ctx,
-        OPERATIONS["listMyLeads"],
+        curated(ctx, "POST", "/leads/all/my"),
         body,
         columns=LEAD_COLUMNS,
         page_size=page_size,
@@ -181,10 +181,10 @@ def _status_colors(ctx: Any) -> dict[Any, str]:
     """Lead status id -> color; empty when the statuses cannot be read (colors are a
     nicety: the list still prints)."""
     from leadctl.errors import LeadctlError
-    from leadctl.operations import OPERATIONS
+    from leadctl.operations import curated
 
     try:
-        statuses = ctx.client().call_json(OPERATIONS["listLeadStatuses"])
+        statuses = ctx.client().call_json(curated(ctx, "GET", "/lead-statuses"))
     except LeadctlError:
         return {}
     if not isinstance(statuses, list):
@@ -287,7 +287,7 @@ def create(
         stdin=ctx.ios.stdin,
         region=ctx.settings.get("region"),
     )
-    from leadctl.operations import OPERATIONS
+    from leadctl.operations import curated
     from leadctl.output import emit_object
 
     credential = None if ctx.options.dry_run or not wait else ctx.credential()
@@ -299,7 +299,7 @@ def create(
     from leadctl.shapes import require_object
 
     lead = require_object(
-        ctx.client().call_json(OPERATIONS["createLead"], json_body=body),
+        ctx.client().call_json(curated(ctx, "POST", "/leads"), json_body=body),
         what="the new lead",
         required=("id",),
     )
