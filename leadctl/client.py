@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TextIO
 
 from leadctl import __version__
-from leadctl._httpx import httpx
+from leadctl._httpx import LazyTransport, httpx
 from leadctl.credentials import Credential, CredentialKind
 from leadctl.curl import curl_command
 from leadctl.errors import (
@@ -216,11 +216,22 @@ class Client:
 
     def _client(self) -> httpx.Client:
         if self._http is None:
+            base = self._base()
+            transport = self._transport
+            mounts: dict[str, httpx.BaseTransport] | None = None
+            if transport is None and base.lower().startswith("http://"):
+                # Plain http needs no certificate store: none is loaded unless an https URL
+                # is asked for, which goes through a verifying transport built then.
+                verify = self._verify
+                # verify=False only spares the store: this transport carries http:// alone.
+                transport = httpx.HTTPTransport(verify=False)
+                mounts = {"https://": LazyTransport(lambda: httpx.HTTPTransport(verify=verify))}
             self._http = httpx.Client(
-                base_url=self._base(),
+                base_url=base,
                 timeout=self._timeout,
                 headers={"User-Agent": USER_AGENT, "Accept": "application/json"},
-                transport=self._transport,
+                transport=transport,
+                mounts=mounts,
                 verify=self._verify,
                 follow_redirects=False,
             )

@@ -13,7 +13,7 @@ from pytest_httpx import HTTPXMock
 from leadctl.client import Client
 from leadctl.clock import Clock
 from leadctl.credentials import Credential, CredentialKind
-from leadctl.operations import OPERATIONS
+from leadctl.operations import OPERATIONS, Operation
 from leadctl.retry import Backoff, Delivery, RetryPolicy, may_resend, retry_after_seconds
 from tests.support.cli import BASE_URL, ORG_KEY, run_cli, token_env
 
@@ -138,3 +138,28 @@ def test_backoff_is_full_jitter_exponential_capped_at_20_seconds() -> None:
     assert asked == [(0.0, 0.5), (0.0, 1.0), (0.0, 2.0), (0.0, 20.0)]
     assert policy.wait(5, 3.0) == 3.0  # Retry-After exactly, no jitter
     assert policy.allows(3) and not policy.allows(4)
+
+
+def test_a_plain_http_base_url_loads_no_certificate_store(
+    httpx_mock: HTTPXMock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import ssl
+
+    loaded: list[object] = []
+    real = ssl.create_default_context
+
+    def counting(*args: object, **kwargs: object) -> ssl.SSLContext:
+        loaded.append(args or kwargs)
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(ssl, "create_default_context", counting)
+    credential = Credential(ORG_KEY, CredentialKind.ORG, "test")
+    http = Client(base_url="http://127.0.0.1:8765", credential=lambda: credential)
+    httpx_mock.add_response(url="http://127.0.0.1:8765/lead-statuses", json=[])
+    httpx_mock.add_response(url="https://docs.example.test/openapi.json", json={})
+    assert http.call_json(OPERATIONS["listLeadStatuses"]) == []
+    assert loaded == []
+    # An https URL still gets a verifying transport, built when it is first asked for.
+    absolute = Operation("pull", "GET", "https://docs.example.test/openapi.json", retry_safe=True)
+    assert http.call_json(absolute) == {}
+    assert len(loaded) == 1
