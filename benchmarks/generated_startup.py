@@ -55,7 +55,7 @@ def environment(work: Path) -> dict[str, str]:
 
 
 def import_sandbox_contract(work: Path, env: dict[str, str]) -> None:
-    from leadctl.sandbox.published import published_bytes
+    from leadctl_sandbox.published import published_bytes
 
     contract = work / "published.json"
     contract.write_bytes(published_bytes())

@@ -2,7 +2,7 @@
 
     uv run python benchmarks/sandbox_throughput.py [--duration 10] [--concurrency 4]
 
-Starts ``python -m leadctl.sandbox serve --memory`` as its own process (as users run it),
+Starts ``python -m leadctl sandbox serve --memory`` as its own process (as users run it),
 then keeps ``--concurrency`` keep-alive clients busy for ``--duration`` seconds, each reading
 the first page of leads, and prints the rate and latency percentiles. Client and server share
 the machine, so the number is a floor for the server alone.
@@ -27,7 +27,7 @@ def start_server() -> tuple[subprocess.Popen[bytes], str, str]:
     env = dict(os.environ, LEADCTL_DATA_DIR=tempfile.mkdtemp(prefix="leadctl-bench-"))
     serve = ["serve", "--memory", "--port", "0", "--seed", "1", "--print-json"]
     process = subprocess.Popen(
-        [sys.executable, "-m", "leadctl.sandbox", *serve],
+        [sys.executable, "-m", "leadctl", "sandbox", *serve],
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         env=env,

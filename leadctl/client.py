@@ -10,6 +10,7 @@ import json
 import ssl
 import threading
 import time
+import uuid
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TextIO
@@ -201,6 +202,8 @@ class Client:
             policy=RetryPolicy(max_retries=options.max_retries),
             sleep=ctx.clock.sleep,
             monotonic=ctx.clock.monotonic,
+            # Retry-After as an HTTP date is read against the invocation's clock.
+            wall_clock=lambda: ctx.clock.now().timestamp(),
             notify=ctx.ios.info,
             trace=_line_writer(ctx.ios.stderr) if options.debug else None,
             dry_run_out=_line_writer(ctx.ios.stdout) if options.dry_run else None,
@@ -242,12 +245,19 @@ class Client:
             self._http.close()
             self._http = None
 
-    def _auth_header(self, credential: Credential) -> tuple[str, str]:
-        if credential.kind is CredentialKind.SOURCE and self._source_key_header:
-            return self._source_key_header, credential.value
+    def _auth_header(self, credential: Credential, op: Operation | None) -> tuple[str, str]:
+        if credential.kind is CredentialKind.SOURCE:
+            # The profile's setting, else the header the contract's source-key scheme names.
+            header = self._source_key_header or (op.source_key_header if op else None)
+            if header:
+                return header, credential.value
         return "Authorization", f"Bearer {credential.value}"
 
-    def _authorize(self, op: Operation) -> Credential:
+    def _authorize(self, op: Operation) -> Credential | None:
+        """The credential to send; None for an operation that takes none (``security:
+        []``), whose credential is not even looked up."""
+        if op.anonymous:
+            return None
         credential = self._credential()
         if credential is None:
             raise NotAuthenticated(
@@ -255,10 +265,19 @@ class Client:
                 hint="run `leadctl auth login`, or set LEADCTL_TOKEN",
             )
         if credential.kind.value not in op.kinds:
+            if credential.kind is CredentialKind.SOURCE:
+                hint = (
+                    "source keys are only for lead intake (`leadctl leads create`, and any "
+                    "operation whose contract security names a source key); use an "
+                    "organization key or user token for everything else"
+                )
+            else:
+                hint = "the contract's security for this operation admits only " + " or ".join(
+                    f"{kind} credentials" for kind in sorted(op.kinds)
+                )
             raise Forbidden(
                 f"a {credential.kind.value} credential may not call {op.method} {op.path}",
-                hint="source keys are only for lead intake (`leadctl leads create`); "
-                "use an organization key or user token for everything else",
+                hint=hint,
             )
         return credential
 
@@ -300,6 +319,7 @@ class Client:
         path = op.path_for(**dict(path_params or {})) if path_params else op.path
         body = content
         extra_headers = list(headers)
+        json_body, extra_headers = with_idempotency_key(op, json_body, extra_headers)
         if json_body is not None:
             body = json.dumps(json_body, ensure_ascii=False).encode("utf-8")
             extra_headers.append(("Content-Type", "application/json"))
@@ -307,15 +327,16 @@ class Client:
             self._print_dry_run(op, path, params, body, extra_headers)
             raise DryRunDone("dry run")
         credential = self._authorize(op)
-        auth_name, auth_value = self._auth_header(credential)
+        auth = [self._auth_header(credential, op)] if credential is not None else []
         request = self._client().build_request(
             op.method,
             path,
             params=_query(params),
             content=body,
-            headers=[*extra_headers, (auth_name, auth_value)],
+            headers=[*extra_headers, *auth],
         )
-        return request, (credential.value,)
+        secrets = (credential.value,) if credential is not None else ()
+        return request, secrets
 
     def _print_dry_run(
         self,
@@ -326,16 +347,23 @@ class Client:
         headers: list[tuple[str, str]],
     ) -> None:
         credential = None
-        try:
-            credential = self._credential()
-        except LeadctlError:
-            credential = None  # a dry run never needs a working keyring
-        auth_name = self._auth_header(credential)[0] if credential else "Authorization"
+        if not op.anonymous:
+            try:
+                credential = self._credential()
+            except LeadctlError:
+                credential = None  # a dry run never needs a working keyring
+        auth_name = self._auth_header(credential, op)[0] if credential else "Authorization"
         # An absolute URL (on the profile's host, e.g. `contract pull`) is used as it is.
         url = httpx.URL(path if "://" in path else self._base() + path, params=_query(params))
         assert self._dry_run_out is not None
         self._dry_run_out(
-            curl_command(op.method, str(url), headers=headers, body=body, auth_header=auth_name)
+            curl_command(
+                op.method,
+                str(url),
+                headers=headers,
+                body=body,
+                auth_header=None if op.anonymous else auth_name,
+            )
         )
 
     def exchange(
@@ -627,17 +655,50 @@ def _transport_reason(error: httpx.TransportError, secrets: tuple[str, ...]) -> 
     return f"network error: {_describe(error, secrets)}"
 
 
+def with_idempotency_key(
+    op: Operation, json_body: Any, headers: list[tuple[str, str]]
+) -> tuple[Any, list[tuple[str, str]]]:
+    """The body and headers with a fresh idempotency key where the operation takes one and
+    the caller gave none. Made once per call, before the request is built, so every retry
+    of this call repeats the same key (cli.md "Retries")."""
+    idem = op.idempotency
+    if idem is None:
+        return json_body, headers
+    if idem.where == "header":
+        if any(name.lower() == idem.name.lower() for name, _value in headers):
+            return json_body, headers
+        return json_body, [*headers, (idem.name, str(uuid.uuid4()))]
+    if isinstance(json_body, dict) and json_body.get(idem.name) in (None, ""):
+        return {**json_body, idem.name: str(uuid.uuid4())}, headers
+    return json_body, headers
+
+
 def _outcome_unknown(op: Operation, reason: str) -> OutcomeUnknown:
     return OutcomeUnknown(
         f"{reason}; {op.method} {op.path} may or may not have taken effect",
-        hint=_CHECK_HINTS.get(op.id, "check the resource's state before trying again"),
+        hint=check_hint(op),
     )
 
 
+def check_hint(op: Operation) -> str:
+    """What to check before sending ``op`` again; its path may be a template or, for
+    ``leadctl api``, the concrete path."""
+    import re
+
+    from leadctl.operations import template_key
+
+    method, template = template_key(op.method, op.path.split("?", 1)[0])
+    for (hint_method, hint_path), hint in _CHECK_HINTS.items():
+        pattern = "^" + re.escape(hint_path).replace(r"\{\}", "[^/]+") + "/?$"
+        if method == hint_method and (template == hint_path or re.match(pattern, template)):
+            return hint
+    return "check the resource's state before trying again"
+
+
 _CHECK_HINTS = {
-    "createLead": "check with `leadctl leads list --search ...` whether the lead exists "
+    ("POST", "/leads"): "check with `leadctl leads list --search ...` whether the lead exists "
     "before sending it again",
-    "rotateSourceCredentials": "the old key may already be invalid: check the source's "
-    "apiKeyRotatedAt with the service, and rotate again only if it did not change",
-    "a2a": "check whether the agent operation took effect before calling it again",
+    ("POST", "/sources/{}/credentials/rotate"): "the old key may already be invalid: check the "
+    "source's apiKeyRotatedAt with the service, and rotate again only if it did not change",
+    ("POST", "/a2a"): "check whether the agent operation took effect before calling it again",
 }

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from leadctl.client import Client
     from leadctl.config import Config
     from leadctl.credentials import Credential
-    from leadctl.sandbox.embedded import EmbeddedSandbox
+    from leadctl.sandbox_entry import EmbeddedSandbox
 
 OUTPUT_FORMATS = ("table", "json", "ndjson", "csv", "tsv", "value")
 SANDBOX_PROFILE = "sandbox"
@@ -143,11 +143,9 @@ class Context:
     def sandbox(self) -> EmbeddedSandbox:
         """The sandbox server embedded in this process (``--profile sandbox``)."""
         if self._sandbox is None:
-            from leadctl.sandbox.embedded import EmbeddedSandbox
+            from leadctl.sandbox_entry import start_embedded
 
-            sandbox = EmbeddedSandbox(env=self.env)
-            sandbox.start()
-            self._sandbox = sandbox
+            self._sandbox = start_embedded(self.env)
         return self._sandbox
 
     def base_url(self) -> str:

@@ -59,7 +59,7 @@ def _verify(ctx: Context, base_url: str, credential: Credential) -> None:
     """One cheap read with the new credential, before anything is saved."""
     from leadctl.client import Client, RetryPolicy, tls_verification
     from leadctl.context import DEFAULT_TIMEOUT
-    from leadctl.operations import OPERATIONS
+    from leadctl.operations import curated
     from leadctl.shapes import require_objects
 
     # Not ctx.settings: the profile this login creates does not exist yet, and settings
@@ -77,7 +77,7 @@ def _verify(ctx: Context, base_url: str, credential: Credential) -> None:
         transport=ctx.transport,
     )
     try:
-        answer = client.call_json(OPERATIONS["listLeadStatuses"])
+        answer = client.call_json(curated(ctx, "GET", "/lead-statuses"))
         # A 200 that is not the statuses (a captive portal, a proxy) proved nothing.
         require_objects(answer, what="lead statuses")
     except ApiError as error:

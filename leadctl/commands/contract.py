@@ -27,6 +27,7 @@ SUMMARY_COLUMNS = (
     Column("importedAt", kind="datetime"),
     Column("sha256"),
     Column("operations", kind="number"),
+    Column("curated", kind="number"),
     Column("generated", kind="number"),
 )
 GROUP_COLUMNS = (
@@ -89,8 +90,10 @@ def summary(active: ActiveIndex, profile: str) -> dict[str, Any]:
         "importedAt": meta.get("importedAt"),
         "sha256": meta.get("sha256"),
         "operations": len(operations),
+        "curated": sum(1 for op in operations if op.get("curated")),
         "generated": sum(1 for op in operations if not op.get("curated")),
         "groups": list(groups.values()),
+        "clashes": index.get("clashes", []),
     }
 
 
@@ -104,6 +107,13 @@ def _print_summary(ctx: Context, data: Mapping[str, Any]) -> None:
         emit_object(ctx, data, columns=SUMMARY_COLUMNS)
         ctx.ios.stdout.write("\n")
     emit_list(ctx, data["groups"], columns=GROUP_COLUMNS)
+    for clash in data.get("clashes", ()):
+        ctx.ios.warn(
+            f"name clash: {' and '.join(clash['operations'])} all want "
+            f"`{clash['group']} {clash['verb']}`; they are "
+            + ", ".join(f"`{name}`" for name in clash["resolved"])
+            + (" (an x-cli-name was not honoured)" if clash.get("explicit") else "")
+        )
 
 
 def _operation_rows(active: ActiveIndex) -> list[dict[str, Any]]:
@@ -152,36 +162,48 @@ def show(
 
 def _load_checked(ctx: Context, source: str) -> tuple[bytes, str, dict[str, Any]]:
     from leadctl.contract.fetch import parse_contract, read_contract
+    from leadctl.contract.formats import to_31
     from leadctl.contract.validate import check_contract
 
     raw, label = read_contract(ctx, source)
     document = parse_contract(raw, what=label)
     check_contract(document, what=label)
-    return raw, label, document
+    return raw, label, to_31(document)
 
 
-def _store(ctx: Context, raw: bytes, label: str, document: dict[str, Any]) -> None:
+def _store(
+    ctx: Context, raw: bytes, label: str, document: dict[str, Any], etag: str | None = None
+) -> None:
     from leadctl.config import validate_profile_name
-    from leadctl.contract.store import save
+    from leadctl.contract.store import context_key, save
 
     profile = validate_profile_name(ctx.settings.profile)
-    if ctx.options.dry_run:
-        ctx.ios.info(f"dry run: {label} is a valid OpenAPI 3.1 contract; nothing was stored")
+    key = context_key(ctx)
+    if ctx.options.dry_run or key is None:
+        ctx.ios.info(f"dry run: {label} is a valid OpenAPI contract; nothing was stored")
         return
     active = save(
         ctx.env,
-        profile,
+        key,
         raw,
         document,
         source=label,
         imported_at=ctx.clock.now().isoformat(timespec="seconds").replace("+00:00", "Z"),
+        etag=etag,
     )
     data = summary(active, profile)
     _print_summary(ctx, data)
     ctx.ios.info(
-        f"profile {profile!r} now uses {label}: {data['operations']} operations, "
+        f"profile {profile!r} (and every profile of {_service(ctx)}) now uses {label}: "
+        f"{data['operations']} operations, {data['curated']} with curated commands, "
         f"{data['generated']} as generated commands"
     )
+
+
+def _service(ctx: Context) -> str:
+    if ctx.settings.embedded_sandbox:
+        return "the embedded sandbox"
+    return ctx.settings.base_url or f"profile {ctx.settings.profile!r}"
 
 
 @app.command(
@@ -293,11 +315,13 @@ def _compile(raw: bytes, document: dict[str, Any], label: str) -> dict[str, Any]
 def reset(typer_ctx: typer.Context) -> None:
     """Forget the profile's imported contract: the bundled one is active again."""
     from leadctl.config import validate_profile_name
-    from leadctl.contract.store import remove
+    from leadctl.contract.store import SANDBOX_KEY, context_key, remove
 
     ctx = get_context(typer_ctx)
     profile = validate_profile_name(ctx.settings.profile)
-    if remove(ctx.env, profile):
-        ctx.ios.info(f"profile {profile!r} uses the bundled contract again")
+    key = context_key(ctx)
+    if key is not None and remove(ctx.env, key):
+        again = "the sandbox's published" if key == SANDBOX_KEY else "the bundled"
+        ctx.ios.info(f"{_service(ctx)} uses {again} contract again (profile {profile!r})")
     else:
-        ctx.ios.info(f"profile {profile!r} had no imported contract")
+        ctx.ios.info(f"{_service(ctx)} had no imported contract (profile {profile!r})")

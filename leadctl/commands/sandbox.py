@@ -12,7 +12,7 @@ from leadctl.commands._common import get_context
 app = typer.Typer(
     help="Run the local sandbox server.",
     no_args_is_help=True,
-    # Plain help, as the root app's; also keeps rich out of `python -m leadctl.sandbox`.
+    # Plain help, as the root app's; keeps rich out of the sandbox commands.
     rich_markup_mode=None,
 )
 
@@ -103,12 +103,14 @@ def serve(
     With -o json (or --print-json) one JSON line {"baseUrl", "credentials"} is printed when
     the server is ready. Ctrl-C stops it.
     """
-    from leadctl.sandbox.serve import ServeOptions
-    from leadctl.sandbox.serve import serve as run
+    from leadctl import sandbox_entry
 
     ctx = get_context(typer_ctx)
     as_json = print_json or (ctx.output_explicit and ctx.output_format == "json")
-    options = ServeOptions(
+    sandbox_entry.serve(
+        ios=ctx.ios,
+        env=ctx.env,
+        as_json=as_json,
         host=host,
         port=port,
         data_dir=data_dir,
@@ -120,7 +122,6 @@ def serve(
         intake_delay=intake_delay,
         leads=leads,
     )
-    run(options, ios=ctx.ios, env=ctx.env, as_json=as_json)
 
 
 @app.command(
@@ -141,12 +142,11 @@ def reset(
     ] = None,
 ) -> None:
     """Wipe the sandbox state; the next start seeds fresh demo data."""
-    from leadctl.sandbox.serve import reset as wipe
-    from leadctl.sandbox.state import default_state_dir
+    from leadctl import sandbox_entry
 
     ctx = get_context(typer_ctx)
-    state_dir = data_dir or default_state_dir(ctx.env)
-    if wipe(state_dir):
+    state_dir = data_dir or sandbox_entry.default_state_dir(ctx.env)
+    if sandbox_entry.reset(state_dir):
         ctx.ios.info(f"sandbox state removed: {state_dir}")
     else:
         ctx.ios.info(f"no sandbox state at {state_dir}")

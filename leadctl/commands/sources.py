@@ -159,7 +159,7 @@ def update(
     before sending. Rotate the intake key with `leadctl sources rotate`.
     """
     from leadctl.fields import load_data_option
-    from leadctl.operations import OPERATIONS
+    from leadctl.operations import curated
     from leadctl.output import emit_object
 
     ctx = get_context(typer_ctx)
@@ -180,7 +180,7 @@ def update(
 
     source = require_object(
         ctx.client().call_json(
-            OPERATIONS["updateSource"], path_params={"id": source_id}, json_body=body
+            curated(ctx, "PUT", "/sources/{id}"), path_params={"id": source_id}, json_body=body
         ),
         what="the updated source",
         required=("id",),
@@ -407,7 +407,7 @@ def _rotate(
 ) -> tuple[Delivery, bool]:
     """Send the rotation and deliver the new key, with Ctrl-C held back from just before
     sending until the key is safe; returns the delivery and whether Ctrl-C was pressed."""
-    from leadctl.operations import OPERATIONS
+    from leadctl.operations import curated
     from leadctl.secrets_out import deferred_sigint, stderr_notice
 
     client = ctx.client()
@@ -415,7 +415,9 @@ def _rotate(
         ctx.ios.stderr, "interrupt: finishing the rotation first, so the new key is not lost"
     )
     with deferred_sigint(notice) as interrupts:
-        response = client.call(OPERATIONS["rotateSourceCredentials"], path_params={"id": source_id})
+        response = client.call(
+            curated(ctx, "POST", "/sources/{id}/credentials/rotate"), path_params={"id": source_id}
+        )
         rotation = _decode_rotation(ctx, response, source_id)
         secret: str = rotation["secret"]
         delivery = _store(ctx, source_id=source_id, secret=secret, pending=pending, target=target)

@@ -189,7 +189,7 @@ def update(
     reference, so they are sent as given. Prints the updated entry.
     """
     from leadctl.fields import load_data_option
-    from leadctl.operations import OPERATIONS
+    from leadctl.operations import curated
     from leadctl.output import emit_object
 
     ctx = get_context(typer_ctx)
@@ -217,7 +217,9 @@ def update(
 
     entry = require_object(
         ctx.client().call_json(
-            OPERATIONS["updateLeadStatusChange"], path_params={"id": change_id}, json_body=body
+            curated(ctx, "PUT", "/lead-status-changes/{id}"),
+            path_params={"id": change_id},
+            json_body=body,
         ),
         what="the updated status change",
         required=("id",),
@@ -244,14 +246,14 @@ def delete(
     on stdout (the contract assumes the service answers 204 with no body; a JSON body,
     if one comes, is printed under -o json).
     """
-    from leadctl.operations import OPERATIONS
+    from leadctl.operations import curated
 
     ctx = get_context(typer_ctx)
     if not ctx.options.dry_run:
         ctx.ios.confirm(f"Delete status change {change_id}?", assume_yes=yes)
     try:
         response = ctx.client().call(
-            OPERATIONS["deleteLeadStatusChange"], path_params={"id": change_id}
+            curated(ctx, "DELETE", "/lead-status-changes/{id}"), path_params={"id": change_id}
         )
     except ApiError as error:
         if error.status == 404 and error.attempts > 1:

@@ -6,7 +6,6 @@ and errors), so it must be on the profile's host: the credential never goes else
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
@@ -76,13 +75,6 @@ def fetch(ctx: Context, url: str) -> bytes:
 
 
 def parse_contract(raw: bytes, *, what: str) -> dict[str, Any]:
-    try:
-        document = json.loads(raw)
-    except (ValueError, UnicodeDecodeError) as error:
-        raise UsageError(
-            f"{what} is not JSON: {error}",
-            hint="leadctl reads OpenAPI 3.1 contracts published as JSON",
-        ) from None
-    if not isinstance(document, dict):
-        raise UsageError(f"{what} is not a JSON object")
-    return document
+    from leadctl.contract.formats import parse_document
+
+    return parse_document(raw, what=what)

@@ -23,7 +23,7 @@ pytestmark = pytest.mark.e2e
 
 NEVER_FOR_READS = (
     "rich", "click", "pygments", "keyring", "phonenumbers", "sqlite3", "starlette", "uvicorn",
-    "leadctl.sandbox", "tomllib", "jsonschema_rs", "leadctl.contract.index", "leadctl.bulk",
+    "leadctl_sandbox", "tomllib", "jsonschema_rs", "leadctl.contract.index", "leadctl.bulk",
 )  # fmt: skip
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import httpx
 
-from leadctl.sandbox.seed import MAIN_LEADS
+from leadctl_sandbox.seed import MAIN_LEADS
 from tests.support.sandbox_server import SandboxProcess, sandbox_server
 
 BULK = 1500

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import httpx
 
-from leadctl.sandbox.db import DB_FILE
+from leadctl_sandbox.db import DB_FILE
 from tests.support.sandbox_server import SandboxProcess, sandbox_server
 
-MODULE = (sys.executable, "-m", "leadctl.sandbox")
+MODULE = (sys.executable, "-m", "leadctl", "sandbox")
 LEADCTL = str(Path(sys.executable).with_name("leadctl"))
 
 
@@ -182,7 +182,7 @@ def _stop_and_stderr(sandbox: SandboxProcess) -> str:
 
 def test_reset_wipes_the_default_state_dir(tmp_path: Path) -> None:
     env = _env(tmp_path)
-    from leadctl.sandbox.embedded import EmbeddedSandbox
+    from leadctl_sandbox.embedded import EmbeddedSandbox
 
     embedded = EmbeddedSandbox(env=env)
     embedded.start()

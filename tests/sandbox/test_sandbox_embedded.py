@@ -9,8 +9,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from leadctl.sandbox.db import DB_FILE
-from leadctl.sandbox.embedded import EmbeddedSandbox
+from leadctl_sandbox.db import DB_FILE
+from leadctl_sandbox.embedded import EmbeddedSandbox
 from tests.support.cli import run_cli
 
 # Generous for a loaded CI machine; the measured warm start is reported by the benchmark.

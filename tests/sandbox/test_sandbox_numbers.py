@@ -10,7 +10,7 @@ from typing import Any
 
 import httpx
 
-from leadctl.sandbox.db import DB_FILE
+from leadctl_sandbox.db import DB_FILE
 from tests.support.sandbox_server import sandbox_server
 
 E164 = re.compile(r"^\+[1-9][0-9]{6,14}$")

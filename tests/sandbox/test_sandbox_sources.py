@@ -7,7 +7,7 @@ from typing import Any
 
 import httpx
 
-from leadctl.sandbox.db import DB_FILE
+from leadctl_sandbox.db import DB_FILE
 from tests.support.sandbox_server import SandboxProcess, sandbox_server
 
 LEAD = {"firstName": "Rory", "phone": "+15125550188", "state": "TX", "product": "solar"}

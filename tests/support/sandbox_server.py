@@ -173,7 +173,7 @@ def serve_command() -> tuple[str, ...]:
         )
         if probe.returncode == 0 and "--print-json" in probe.stdout:
             return (str(script), "sandbox", "serve", "--print-json")
-    return (sys.executable, "-m", "leadctl.sandbox", "serve", "--print-json")
+    return (sys.executable, "-m", "leadctl", "sandbox", "serve", "--print-json")
 
 
 def start_sandbox(

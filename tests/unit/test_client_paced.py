@@ -13,7 +13,7 @@ from pytest_httpx import HTTPXMock
 from leadctl.client import Client
 from leadctl.clock import Clock
 from leadctl.credentials import Credential, CredentialKind
-from leadctl.operations import OPERATIONS, Operation
+from leadctl.operations import Operation, bundled_operation
 from leadctl.retry import Backoff, Delivery, RetryPolicy, may_resend, retry_after_seconds
 from tests.support.cli import BASE_URL, ORG_KEY, run_cli, token_env
 
@@ -82,7 +82,9 @@ def test_a_single_read_still_gives_up_after_the_retry_budget(httpx_mock: HTTPXMo
 def test_exchange_reports_an_answer(httpx_mock: HTTPXMock) -> None:
     httpx_mock.add_response(status_code=503, headers={"Retry-After": "7"})
     http = client()
-    request, secrets = http.build(OPERATIONS["createLead"], json_body={"email": "a@x.test"})
+    request, secrets = http.build(
+        bundled_operation("POST", "/leads"), json_body={"email": "a@x.test"}
+    )
     sent = http.exchange(request, secrets=secrets)
     assert sent.delivery is Delivery.ANSWERED
     assert sent.status == 503
@@ -94,7 +96,9 @@ def test_exchange_reports_an_answer(httpx_mock: HTTPXMock) -> None:
 def test_exchange_reports_a_request_sent_without_an_answer(httpx_mock: HTTPXMock) -> None:
     httpx_mock.add_exception(httpx.ReadTimeout("slow"))
     http = client()
-    request, secrets = http.build(OPERATIONS["createLead"], json_body={"email": "a@x.test"})
+    request, secrets = http.build(
+        bundled_operation("POST", "/leads"), json_body={"email": "a@x.test"}
+    )
     sent = http.exchange(request, secrets=secrets)
     assert sent.delivery is Delivery.NO_ANSWER
     assert sent.status is None
@@ -104,7 +108,9 @@ def test_exchange_reports_a_request_sent_without_an_answer(httpx_mock: HTTPXMock
 def test_exchange_reports_a_request_never_sent(httpx_mock: HTTPXMock) -> None:
     httpx_mock.add_exception(httpx.ConnectError("refused"))
     http = client()
-    request, secrets = http.build(OPERATIONS["createLead"], json_body={"email": "a@x.test"})
+    request, secrets = http.build(
+        bundled_operation("POST", "/leads"), json_body={"email": "a@x.test"}
+    )
     sent = http.exchange(request, secrets=secrets)
     assert sent.delivery is Delivery.NOT_SENT
     assert may_resend(sent.delivery, None, retry_safe=False)
@@ -157,7 +163,7 @@ def test_a_plain_http_base_url_loads_no_certificate_store(
     http = Client(base_url="http://127.0.0.1:8765", credential=lambda: credential)
     httpx_mock.add_response(url="http://127.0.0.1:8765/lead-statuses", json=[])
     httpx_mock.add_response(url="https://docs.example.test/openapi.json", json={})
-    assert http.call_json(OPERATIONS["listLeadStatuses"]) == []
+    assert http.call_json(bundled_operation("GET", "/lead-statuses")) == []
     assert loaded == []
     # An https URL still gets a verifying transport, built when it is first asked for.
     absolute = Operation("pull", "GET", "https://docs.example.test/openapi.json", retry_safe=True)

@@ -1,7 +1,0 @@
-"""The sandbox: a stateful local stand-in for the Lead Management Service.
-
-It serves the operations of the bundled contract (``leadctl/contract/openapi.json``) on a
-real ASGI stack (Starlette request/response objects, served by uvicorn), keeps its state in
-SQLite and is seeded with demo data. ``leadctl sandbox serve`` runs it; ``--profile sandbox``
-embeds it (:mod:`leadctl.sandbox.embedded`).
-"""

@@ -1,0 +1,93 @@
+"""leadctl's one way into the sandbox (the ``leadctl_sandbox`` package).
+
+No other leadctl module imports ``leadctl_sandbox`` (tests/sandbox/test_import_boundary.py
+guards it), and ``leadctl_sandbox`` never imports leadctl: the sandbox is known to leadctl
+through what this module offers and the contract it publishes. The sandbox's imports stay
+inside the functions, so loading this module costs nothing at start-up.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+from leadctl.errors import LeadctlError, UsageError
+from leadctl.iostreams import IOStreams
+
+
+@contextlib.contextmanager
+def _as_leadctl_errors() -> Iterator[None]:
+    """The sandbox's errors as leadctl's: usage errors exit 2, the rest 1, never a traceback."""
+    from leadctl_sandbox.errors import SandboxError, SandboxUsageError
+
+    try:
+        yield
+    except SandboxUsageError as error:
+        raise UsageError(error.message, hint=error.hint) from None
+    except SandboxError as error:
+        raise LeadctlError(error.message, hint=error.hint) from None
+
+
+class EmbeddedSandbox:
+    """A sandbox server in this process on an ephemeral loopback port (``--profile sandbox``),
+    with its state in the user data dir, seeded on first use."""
+
+    def __init__(self, *, env: Mapping[str, str]) -> None:
+        self._env = env
+        self._inner: Any = None
+        self.base_url = ""
+        self.org_key = ""
+
+    def start(self) -> None:
+        from leadctl_sandbox.embedded import EmbeddedSandbox as Inner
+
+        inner = Inner(env=self._env)
+        with _as_leadctl_errors():
+            inner.start()
+        self._inner = inner
+        self.base_url = inner.base_url
+        self.org_key = inner.org_key
+
+    def stop(self) -> None:
+        if self._inner is not None:
+            self._inner.stop()
+            self._inner = None
+
+
+def start_embedded(env: Mapping[str, str]) -> EmbeddedSandbox:
+    sandbox = EmbeddedSandbox(env=env)
+    sandbox.start()
+    return sandbox
+
+
+def serve(*, ios: IOStreams, env: Mapping[str, str], as_json: bool, **options: Any) -> None:
+    """``sandbox serve``: run in the foreground until Ctrl-C or SIGTERM. ``options`` are the
+    fields of ``leadctl_sandbox.serve.ServeOptions``."""
+    from leadctl_sandbox.serve import ServeOptions
+    from leadctl_sandbox.serve import serve as run
+
+    with _as_leadctl_errors():
+        run(ServeOptions(**options), ios=ios, env=env, as_json=as_json)
+
+
+def default_state_dir(env: Mapping[str, str]) -> Path:
+    from leadctl_sandbox.state import default_state_dir as state_dir
+
+    return state_dir(env)
+
+
+def reset(state_dir: Path) -> bool:
+    """Remove the sandbox's state files at ``state_dir``; True when there were any."""
+    from leadctl_sandbox.serve import reset as wipe
+
+    with _as_leadctl_errors():
+        return wipe(state_dir)
+
+
+def published_contract() -> bytes:
+    """The OpenAPI document the sandbox publishes at ``GET /openapi.json`` (no server needed)."""
+    from leadctl_sandbox.published import published_bytes
+
+    return published_bytes()

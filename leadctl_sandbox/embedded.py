@@ -1,0 +1,47 @@
+"""The sandbox inside the leadctl process, for ``--profile sandbox``.
+
+State lives in ``config.data_dir(env)/sandbox`` and is seeded on first use; the server
+listens on an ephemeral loopback port for as long as the command runs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from leadctl_sandbox.db import DB_FILE
+from leadctl_sandbox.settings import SandboxSettings
+from leadctl_sandbox.state import SandboxState, default_state_dir, open_state
+
+
+class EmbeddedSandbox:
+    def __init__(self, *, env: Mapping[str, str]) -> None:
+        self.state_file = default_state_dir(env) / DB_FILE
+        self.base_url = ""
+        self.org_key = ""
+        self._state: SandboxState | None = None
+        self._server: object | None = None
+
+    def start(self) -> None:
+        from leadctl_sandbox.server import SandboxServer
+
+        state = open_state(self.state_file)
+        try:
+            self.org_key = state.org_key()
+            server = SandboxServer(state, SandboxSettings(), host="127.0.0.1", port=0, quiet=True)
+            server.start()
+        except BaseException:
+            state.close()
+            raise
+        self._state = state
+        self._server = server
+        self.base_url = server.base_url
+
+    def stop(self) -> None:
+        from leadctl_sandbox.server import SandboxServer
+
+        if isinstance(self._server, SandboxServer):
+            self._server.stop()
+        self._server = None
+        if self._state is not None:
+            self._state.close()
+            self._state = None

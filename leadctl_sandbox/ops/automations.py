@@ -1,0 +1,22 @@
+"""GET /automations/{id}/runs: the automation's recent runs, newest first."""
+
+from __future__ import annotations
+
+import json
+
+from leadctl_sandbox.ops import Call, Reply
+
+MAX_RUNS = 50
+
+
+def list_runs(call: Call) -> Reply:
+    automation_id = call.path["id"]
+    rows = call.conn.execute(
+        "SELECT body FROM automation_runs WHERE automation_id = ? AND org_id = ? "
+        "ORDER BY started_at DESC, id LIMIT ?",
+        (automation_id, call.principal.org_id, MAX_RUNS),
+    )
+    # The reference lists no 404 here: an id without runs in the organization has none.
+    return Reply(
+        200, {"automationId": automation_id, "runs": [json.loads(r["body"]) for r in rows]}
+    )

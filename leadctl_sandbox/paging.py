@@ -1,0 +1,284 @@
+"""Collections read with RequestDataOptions: search, filters, range filters, sorting, paging.
+
+Pages are cut by keyset (the last row's sort values), so rows added while a client pages do
+not shift later pages. The continuation token is opaque: signed, and bound to the search,
+filters, range filters and sort it was issued for (pageSize and includeCount may change
+between pages). A page holds at most pageSize items, and at most ``PAGE_CAP`` whatever
+pageSize says, so a full page is never a sign that the collection ended.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import hmac
+import json
+import sqlite3
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from leadctl_sandbox.problems import validation_problem
+from leadctl_sandbox.tags import normalize
+from leadctl_sandbox.times import iso, parse_date, parse_datetime, start_of_day
+
+DEFAULT_PAGE_SIZE = 25
+PAGE_CAP = 200
+TEXT = "text"
+DATETIME = "datetime"
+BOOL = "bool"
+TAGS = "tags"
+
+
+@dataclass(frozen=True)
+class Field:
+    expr: str
+    kind: str = TEXT
+
+
+@dataclass(frozen=True)
+class Collection:
+    """How one collection maps API field names onto SQL."""
+
+    select: str  # SELECT ... FROM ... (may hold placeholders, bound first)
+    scope: str  # the WHERE part every query has (organization, user)
+    fields: Mapping[str, Field]
+    search_fields: Sequence[str]
+    default_order: Sequence[tuple[str, str]]
+    id_field: str = "id"
+
+
+@dataclass
+class Page:
+    rows: list[sqlite3.Row]
+    page_size: int
+    total_count: int | None
+    continuation_token: str | None
+
+
+def collection_json(items: list[Any], page: Page) -> dict[str, Any]:
+    """The collection response of the contract."""
+    return {
+        "items": items,
+        "pageSize": page.page_size,
+        "totalCount": page.total_count,
+        "continuationToken": page.continuation_token,
+    }
+
+
+@dataclass
+class _Query:
+    where: list[str] = field(default_factory=list)
+    params: list[Any] = field(default_factory=list)
+
+
+def fetch_page(
+    conn: sqlite3.Connection,
+    collection: Collection,
+    options: Mapping[str, Any],
+    *,
+    scope_params: Sequence[Any],
+    secret: bytes,
+) -> Page:
+    order = _order(collection, options.get("orderBy"))
+    query = _Query(where=[collection.scope], params=list(scope_params))
+    _add_search(query, collection, options.get("search"), options.get("searchFields"))
+    for item in options.get("filters") or ():
+        _add_filter(query, collection, item["field"], item.get("value"))
+    for item in options.get("rangeFilters") or ():
+        _add_range(query, collection, item)
+    binding = _binding(secret, options, order)
+    # int(): JSON may spell an integer 1.0
+    page_size = min(int(options.get("pageSize") or DEFAULT_PAGE_SIZE), PAGE_CAP)
+    total = None
+    if options.get("includeCount"):
+        total = _count(conn, collection, query)
+    keyset = _Query(list(query.where), list(query.params))
+    token = options.get("continuationToken")
+    if token:
+        last = _decode_token(secret, token, binding, len(order))
+        _add_keyset(keyset, collection, order, last)
+    sort_exprs = [_sort_expr(collection.fields[name]) for name, _ in order]
+    keys = ", ".join(f"{expr} AS _k{i}" for i, expr in enumerate(sort_exprs))
+    order_sql = ", ".join(
+        f"_k{i} {'DESC' if direction == 'desc' else 'ASC'}"
+        for i, (_, direction) in enumerate(order)
+    )
+    sql = (
+        f"SELECT * FROM (SELECT q.*, {keys} FROM ({collection.select}) q) "
+        f"WHERE {' AND '.join(keyset.where)} ORDER BY {order_sql} LIMIT ?"
+    )
+    rows = conn.execute(sql, (*keyset.params, page_size + 1)).fetchall()
+    next_token = None
+    if len(rows) > page_size:
+        rows = rows[:page_size]
+        last_row = rows[-1]
+        values = [last_row[f"_k{i}"] for i in range(len(order))]
+        next_token = _encode_token(secret, binding, values)
+    return Page(rows, page_size, total, next_token)
+
+
+# -- options -> SQL ------------------------------------------------------------------------
+
+
+def _order(collection: Collection, order_by: Any) -> list[tuple[str, str]]:
+    order = [(item["field"], item.get("direction") or "asc") for item in order_by or ()]
+    if not order:
+        order = list(collection.default_order)
+    if all(name != collection.id_field for name, _ in order):
+        order.append((collection.id_field, "asc"))  # a total order, so keysets are exact
+    return order
+
+
+def _sort_expr(spec: Field) -> str:
+    return spec.expr if spec.kind == BOOL else f"COALESCE({spec.expr}, '')"
+
+
+def _add_search(query: _Query, collection: Collection, search: Any, fields: Any) -> None:
+    if not search:
+        return
+    names = fields or collection.search_fields
+    pattern = "%" + search.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+    clauses = [f"COALESCE({collection.fields[name].expr}, '') LIKE ? ESCAPE '\\'" for name in names]
+    query.where.append("(" + " OR ".join(clauses) + ")")
+    query.params.extend(pattern for _ in names)
+
+
+def _add_filter(query: _Query, collection: Collection, name: str, value: Any) -> None:
+    spec = collection.fields[name]
+    values = value if isinstance(value, list) else [value]
+    if not values:
+        query.where.append("0")
+        return
+    clauses = []
+    for item in values:
+        clause, params = _equals(spec, item)
+        clauses.append(clause)
+        query.params.extend(params)
+    query.where.append("(" + " OR ".join(clauses) + ")")
+
+
+def _equals(spec: Field, value: Any) -> tuple[str, list[Any]]:
+    if spec.kind == TAGS:
+        if not isinstance(value, str):
+            return "0", []
+        return (
+            f"EXISTS (SELECT 1 FROM json_each({spec.expr}) je JOIN tags t ON t.id = je.value "
+            "WHERE t.normalized_name = ?)",
+            [normalize(value)],
+        )
+    if spec.kind == BOOL:
+        truth = {True: 1, False: 0, "true": 1, "false": 0}.get(value) if _hashable(value) else None
+        if truth is None:
+            return "0", []
+        return f"{spec.expr} = ?", [truth]
+    if value is None:
+        return f"{spec.expr} IS NULL", []
+    return f"{spec.expr} = ? COLLATE NOCASE", [_comparable(spec, value)]
+
+
+def _hashable(value: Any) -> bool:
+    return isinstance(value, (str, bool, int, float)) or value is None
+
+
+_RANGE_OPERATORS = {
+    "greaterThan": ">",
+    "greaterThanOrEqual": ">=",
+    "lessThan": "<",
+    "lessThanOrEqual": "<=",
+}
+
+
+def _add_range(query: _Query, collection: Collection, item: Mapping[str, Any]) -> None:
+    spec = collection.fields[item["field"]]
+    for key, operator in _RANGE_OPERATORS.items():
+        bound = item.get(key)
+        if bound is None:
+            continue
+        query.where.append(f"({spec.expr} IS NOT NULL AND {spec.expr} {operator} ?)")
+        query.params.append(_comparable(spec, bound))
+
+
+def _comparable(spec: Field, value: Any) -> Any:
+    """A filter value as the stored text it is compared with."""
+    if isinstance(value, str):
+        if spec.kind == DATETIME:
+            moment = parse_datetime(value)
+            if moment is not None:
+                return iso(moment)
+            day = parse_date(value)
+            if day is not None:
+                return iso(start_of_day(day))
+        return value
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return json.dumps(value, separators=(",", ":"))
+
+
+def _count(conn: sqlite3.Connection, collection: Collection, query: _Query) -> int:
+    sql = f"SELECT COUNT(*) AS n FROM ({collection.select}) q WHERE {' AND '.join(query.where)}"
+    return int(conn.execute(sql, query.params).fetchone()["n"])
+
+
+def _add_keyset(
+    query: _Query, collection: Collection, order: Sequence[tuple[str, str]], last: list[Any]
+) -> None:
+    # (k0 > v0) OR (k0 = v0 AND k1 > v1) OR ... with > as < for descending keys.
+    alternatives = []
+    for i, (_, direction) in enumerate(order):
+        parts = [f"_k{j} = ?" for j in range(i)]
+        parts.append(f"_k{i} {'<' if direction == 'desc' else '>'} ?")
+        alternatives.append("(" + " AND ".join(parts) + ")")
+        query.params.extend([*last[:i], last[i]])
+    query.where.append("(" + " OR ".join(alternatives) + ")")
+
+
+# -- tokens --------------------------------------------------------------------------------
+
+
+def _binding(secret: bytes, options: Mapping[str, Any], order: list[tuple[str, str]]) -> str:
+    search = options.get("search") or None
+    bound = {
+        "search": search,
+        "searchFields": (options.get("searchFields") or None) if search else None,
+        "filters": options.get("filters") or [],
+        "rangeFilters": options.get("rangeFilters") or [],
+        "orderBy": order,
+    }
+    text = json.dumps(bound, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hmac.new(secret, text.encode("utf-8"), hashlib.sha256).hexdigest()[:24]
+
+
+def _sign(secret: bytes, payload: str) -> str:
+    digest = hmac.new(secret, b"token:" + payload.encode("ascii"), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest[:16]).decode("ascii").rstrip("=")
+
+
+def _encode_token(secret: bytes, binding: str, values: list[Any]) -> str:
+    raw = json.dumps({"b": binding, "k": values}, separators=(",", ":"), ensure_ascii=False)
+    payload = base64.urlsafe_b64encode(raw.encode("utf-8")).decode("ascii").rstrip("=")
+    return f"{payload}.{_sign(secret, payload)}"
+
+
+def _decode_token(secret: bytes, token: str, binding: str, width: int) -> list[Any]:
+    payload, _, signature = token.partition(".")
+    decoded: Any = None
+    try:
+        valid = hmac.compare_digest(_sign(secret, payload), signature)
+        decoded = json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
+    except (ValueError, UnicodeError, binascii.Error):
+        valid = False
+    if not valid or not isinstance(decoded, dict) or not isinstance(decoded.get("k"), list):
+        raise validation_problem({"continuationToken": ["is not a token this service issued"]})
+    if decoded.get("b") != binding or len(decoded["k"]) != width:
+        raise validation_problem(
+            {
+                "continuationToken": [
+                    "belongs to a different search, filters or sort: send the same ones as "
+                    "the request that returned it"
+                ]
+            }
+        )
+    values: list[Any] = decoded["k"]
+    return values

@@ -1,0 +1,50 @@
+"""The contract the sandbox serves and publishes at ``GET /openapi.json``.
+
+It is the reference's operations (``reference_contract.json``, the sandbox's own copy of the
+contract leadctl bundles) plus the operations the sandbox implements as assumed
+(``extended_contract.json``: lists and reads of every resource, sending and cancelling SMS,
+tags), so generated commands have something to do. This document is all leadctl knows of
+the sandbox, besides its one entry point (``leadctl/sandbox_entry.py``).
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from leadctl_sandbox.contract import iter_operations
+
+REFERENCE_FILE = Path(__file__).with_name("reference_contract.json")
+EXTENSION_FILE = Path(__file__).with_name("extended_contract.json")
+PUBLISHED_PATH = "/openapi.json"
+
+
+@lru_cache(maxsize=1)
+def published_contract() -> dict[str, Any]:
+    """The merged document; callers must not mutate it."""
+    with REFERENCE_FILE.open(encoding="utf-8") as handle:
+        document: dict[str, Any] = json.load(handle)
+    with EXTENSION_FILE.open(encoding="utf-8") as handle:
+        extension = json.load(handle)
+    info = document["info"]
+    info["description"] = f"{info['description']} {extension['description']}"
+    known = {tag["name"] for tag in document.get("tags", ())}
+    document.setdefault("tags", []).extend(
+        tag for tag in extension["tags"] if tag["name"] not in known
+    )
+    for path, item in extension["paths"].items():
+        document["paths"].setdefault(path, {}).update(item)
+    components = document.setdefault("components", {})
+    for kind, named in extension["components"].items():
+        components.setdefault(kind, {}).update(named)
+    by_id = {op.operation_id: op for op in iter_operations(document)}
+    for operation_id, fields in extension["operationExtensions"].items():
+        by_id[operation_id].spec.update(fields)
+    return document
+
+
+@lru_cache(maxsize=1)
+def published_bytes() -> bytes:
+    return json.dumps(published_contract(), ensure_ascii=False, indent=1).encode("utf-8")

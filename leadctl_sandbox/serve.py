@@ -1,0 +1,196 @@
+"""``leadctl sandbox serve`` and ``reset``: the work behind the two commands."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import signal
+import threading
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from leadctl_sandbox.console import Console
+from leadctl_sandbox.db import DB_FILE
+from leadctl_sandbox.errors import SandboxUsageError
+from leadctl_sandbox.server import SandboxServer, is_loopback
+from leadctl_sandbox.settings import DEFAULT_INTAKE_DELAY, SandboxSettings
+from leadctl_sandbox.state import STATE_FILES, SandboxState, default_state_dir, open_state
+
+
+@dataclass(frozen=True)
+class ServeOptions:
+    host: str = "127.0.0.1"
+    port: int = 8765
+    data_dir: Path | None = None
+    memory: bool = False
+    rate_limit: float | None = None
+    seed: int | None = None
+    faults: bool = False
+    allow_remote: bool = False
+    intake_delay: float = DEFAULT_INTAKE_DELAY
+    # Generated leads added to the demo organization on first start (load tests).
+    leads: int = 0
+
+
+def state_file(options: ServeOptions, env: Mapping[str, str]) -> Path | None:
+    if options.memory:
+        if options.data_dir is not None:
+            raise SandboxUsageError("--data-dir and --memory cannot be used together")
+        return None
+    return (options.data_dir or default_state_dir(env)) / DB_FILE
+
+
+def check_host(options: ServeOptions, ios: Console) -> None:
+    if is_loopback(options.host):
+        return
+    if not options.allow_remote:
+        raise SandboxUsageError(
+            f"refusing to listen on {options.host}: it is not a loopback address",
+            hint="the sandbox prints its credentials and has no real security; pass "
+            "--allow-remote to expose it to the network anyway",
+        )
+    ios.warn(f"the sandbox listens on {options.host}: anyone who can reach it can use it")
+
+
+def serve(options: ServeOptions, *, ios: Console, env: Mapping[str, str], as_json: bool) -> None:
+    check_host(options, ios)
+    if options.rate_limit is not None and options.rate_limit <= 0:
+        raise SandboxUsageError("--rate-limit must be a positive number of requests per second")
+    path = state_file(options, env)
+    stop = threading.Event()
+    # SIGTERM is caught from the start: a harness may send it as soon as it reads the URL.
+    with _on_sigterm(stop.set):
+        state = open_state(path, seed=options.seed)
+        try:
+            _add_bulk_leads(state, options.leads, ios)
+            _serve_state(state, path, options, ios=ios, as_json=as_json, stop=stop)
+        finally:
+            state.close()
+    ios.info("sandbox stopped")
+
+
+def _serve_state(
+    state: SandboxState,
+    path: Path | None,
+    options: ServeOptions,
+    *,
+    ios: Console,
+    as_json: bool,
+    stop: threading.Event,
+) -> None:
+    if options.seed is not None and not state.seeded_now and state.seed != options.seed:
+        ios.warn(
+            f"the state was seeded with --seed {state.seed}; --seed {options.seed} is "
+            "ignored (run `leadctl sandbox reset` to reseed)"
+        )
+    credentials = state.credentials().to_json()
+    names = _source_names(state)
+    settings = SandboxSettings(
+        intake_delay=options.intake_delay, rate_limit=options.rate_limit, faults=options.faults
+    )
+    server = SandboxServer(state, settings, host=options.host, port=options.port, quiet=False)
+    server.start()
+    try:
+        if as_json:
+            ios.stdout.write(json.dumps({"baseUrl": server.base_url, "credentials": credentials}))
+            ios.stdout.write("\n")
+        else:
+            ios.stdout.write(_human_block(server.base_url, path, credentials, names, options))
+        ios.stdout.flush()
+        try:
+            while server.alive() and not stop.wait(0.25):
+                pass
+        except KeyboardInterrupt:
+            pass  # Ctrl-C is how a foreground server is meant to stop
+    finally:
+        server.stop()
+
+
+def _add_bulk_leads(state: SandboxState, count: int, ios: Console) -> None:
+    if count <= 0:
+        return
+    if not state.seeded_now:
+        ios.warn(
+            f"the state was seeded before; --leads {count} is ignored "
+            "(run `leadctl sandbox reset` first, or use --memory)"
+        )
+        return
+    from leadctl_sandbox.db import transaction
+    from leadctl_sandbox.seed_bulk import seed_bulk_leads
+    from leadctl_sandbox.times import utcnow
+
+    with transaction(state.conn, immediate=True):
+        seed_bulk_leads(state.conn, org_id=state.org_id, count=count, seed=state.seed, now=utcnow())
+
+
+@contextlib.contextmanager
+def _on_sigterm(callback: Any) -> Iterator[None]:
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, lambda _signum, _frame: callback())
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _source_names(state: SandboxState) -> dict[str, str]:
+    rows = state.conn.execute("SELECT id, name FROM sources WHERE org_id = ?", (state.org_id,))
+    return {row["id"]: row["name"] for row in rows}
+
+
+def _human_block(
+    base_url: str,
+    path: Path | None,
+    credentials: dict[str, Any],
+    names: dict[str, str],
+    options: ServeOptions,
+) -> str:
+    where = "in memory (gone when it stops)" if path is None else str(path)
+    lines = [
+        f"leadctl sandbox listening on {base_url}",
+        f"  state: {where}",
+        "",
+        "Demo credentials (they work on this sandbox only):",
+        f"  organization key  {credentials['org']}",
+        f"  user token        {credentials['user']}",
+        f"  read-only token   {credentials['readOnlyUser']}",
+    ]
+    sources: dict[str, str] = credentials["sources"]
+    if sources:
+        lines.append("  source keys (lead intake only):")
+        width = max(len(names.get(i, "")) for i in sources)
+        for source_id, key in sources.items():
+            lines.append(f"    {names.get(source_id, ''):<{width}}  {source_id}  {key}")
+    lines += [
+        "",
+        "Try it:",
+        f"  export LEADCTL_BASE_URL={base_url} LEADCTL_TOKEN={credentials['org']}",
+        "  leadctl lead-statuses list",
+        "",
+    ]
+    if options.faults:
+        lines.append("Fault injection is on: X-Leadctl-Fault header and /_sandbox/ endpoints.")
+    if options.rate_limit:
+        lines.append(f"Rate limit: {options.rate_limit:g} requests per second per credential.")
+    lines.append("Press Ctrl-C to stop.")
+    return "\n".join(lines) + "\n"
+
+
+def reset(state_dir: Path) -> bool:
+    """Remove the sandbox's state files; True when there was something to remove.
+
+    Only the sandbox's own files go (never a directory tree), so a mistyped --data-dir
+    cannot wipe anything else.
+    """
+    removed = False
+    for name in STATE_FILES:
+        with contextlib.suppress(FileNotFoundError):
+            (state_dir / name).unlink()
+            removed = True
+    with contextlib.suppress(OSError):
+        state_dir.rmdir()  # only when empty
+    return removed
