@@ -172,7 +172,8 @@ class Client:
         dry_run_out: Callable[[str], None] | None = None,
         source_key_header: str | None = None,
         transport: httpx.BaseTransport | None = None,
-        verify: ssl.SSLContext | bool = True,
+        # A callable is called only when an https URL is first used.
+        verify: ssl.SSLContext | bool | Callable[[], ssl.SSLContext | bool] = True,
     ) -> None:
         self._base_url = base_url
         self._credential = credential
@@ -194,7 +195,14 @@ class Client:
     @classmethod
     def from_context(cls, ctx: Context) -> Client:
         options = ctx.options
-        verify = tls_verification(ctx.settings.get("ca_bundle"), ctx.env)
+        ca_bundle = ctx.settings.get("ca_bundle")
+
+        def verify() -> ssl.SSLContext | bool:
+            # Loaded with the first https URL: a plain-http base URL never reads a bundle
+            # (SSL_CERT_FILE is commonly set; loading it was most of a loopback read's
+            # start-up). A bad bundle is still an error before anything is sent.
+            return tls_verification(ca_bundle, ctx.env)
+
         return cls(
             base_url=ctx.base_url,
             credential=ctx.credential,
@@ -222,23 +230,34 @@ class Client:
             base = self._base()
             transport = self._transport
             mounts: dict[str, httpx.BaseTransport] | None = None
+            verify: ssl.SSLContext | bool = True
             if transport is None and base.lower().startswith("http://"):
                 # Plain http needs no certificate store: none is loaded unless an https URL
                 # is asked for, which goes through a verifying transport built then.
-                verify = self._verify
                 # verify=False only spares the store: this transport carries http:// alone.
                 transport = httpx.HTTPTransport(verify=False)
-                mounts = {"https://": LazyTransport(lambda: httpx.HTTPTransport(verify=verify))}
+                mounts = {
+                    "https://": LazyTransport(
+                        lambda: httpx.HTTPTransport(verify=self._resolved_verify())
+                    )
+                }
+            elif transport is None:
+                verify = self._resolved_verify()
             self._http = httpx.Client(
                 base_url=base,
                 timeout=self._timeout,
                 headers={"User-Agent": USER_AGENT, "Accept": "application/json"},
                 transport=transport,
                 mounts=mounts,
-                verify=self._verify,
+                verify=verify,
                 follow_redirects=False,
             )
         return self._http
+
+    def _resolved_verify(self) -> ssl.SSLContext | bool:
+        if callable(self._verify):
+            self._verify = self._verify()
+        return self._verify
 
     def close(self) -> None:
         if self._http is not None:

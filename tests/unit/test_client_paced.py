@@ -169,3 +169,16 @@ def test_a_plain_http_base_url_loads_no_certificate_store(
     absolute = Operation("pull", "GET", "https://docs.example.test/openapi.json", retry_safe=True)
     assert http.call_json(absolute) == {}
     assert len(loaded) == 1
+
+
+def test_ssl_cert_file_is_read_only_when_an_https_url_is_used(httpx_mock: HTTPXMock) -> None:
+    # A plain-http base URL never needs the bundle: even one that cannot be read is not
+    # touched (reading the usual one was most of a loopback read's start-up).
+    httpx_mock.add_response(url="http://127.0.0.1:8765/lead-statuses", json=[])
+    env = {**token_env(base_url="http://127.0.0.1:8765"), "SSL_CERT_FILE": "/nonexistent.pem"}
+    assert run_cli(["lead-statuses", "list", "-o", "json"], env=env).exit_code == 0
+    # With an https base URL the same bundle is an error before anything is sent.
+    https = {**token_env(base_url="https://api.example.test"), "SSL_CERT_FILE": "/nonexistent"}
+    refused = run_cli(["lead-statuses", "list", "-o", "json"], env=https)
+    assert refused.exit_code == 2
+    assert "SSL_CERT_FILE=/nonexistent" in refused.stderr
