@@ -48,10 +48,13 @@ NOTES = """\
   those are installed, as they are beside Typer. leadctl imports httpx without it
   (leadctl/_httpx.py); the bare httpx script, written as a user would, still pays it.
   That, and no Typer, is why the two end up level.
-- What is left of the read: Typer (~25 ms) and httpx + httpcore + ssl (~45 ms) imported,
-  then httpx builds its TLS context (loading the CA bundle, 20-50 ms here) even for the
-  sandbox's http:// URL. The bare script pays the same TLS cost. Building the TLS context
-  only when an https:// URL is first used would save it for http:// only, so it was left.
+- The read: Typer (~25 ms) and httpx + httpcore (~45 ms) are imported either way. httpx
+  builds a TLS context (loading the CA bundle: certifi's, or SSL_CERT_FILE's, 20-80 ms on
+  this machine) for every client, even for the sandbox's http:// URL. leadctl now gives a
+  plain-http base URL a transport with no certificate store and mounts https:// on a
+  transport built (and its bundle read) only when an https URL is first used
+  (leadctl/_httpx.py LazyTransport); the bare script still pays it. That, not a smaller
+  import, is most of the gap to the bare script.
 - Export: the sandbox renders every page from SQLite and is most of the wall time
   (`sandbox serve --leads N` adds an index on the listing's order: without it each page of
   100 000 leads was a full scan and sort, 350 ms a page instead of about 1.5 ms). leadctl
@@ -65,11 +68,18 @@ NOTES = """\
   server's time per page dominates, and this environment sets PYTHONUNBUFFERED=1, so both
   make one write(2) per item. Peak RSS stays flat: each item is written as it arrives.
   The curl+jq loop starts three processes and a new connection per page.
-- Import: the token bucket allows R per second with bursts of R and answers 429 with
-  `Retry-After: 1`. leadctl pauses every worker for exactly that, then paces at the rate
-  the service accepted over the previous cycle (pause included) and adds 5% of it per
-  second until the next 429: about one 429 storm (at most `--concurrency` refusals) every
-  few seconds, and the rate stays at R.
+- Import, batch, paging: one pacer (leadctl/bulk/pacer.py). A 429 starts a storm: every
+  worker waits exactly the Retry-After, or without one a full-jitter backoff (from one slot
+  of the current pace, at most 2 s between probes). The storm's end (the first answer to a
+  request sent after it began) measures the pace: answers since the previous storm's end
+  over the time between the two ends, so against a fixed window it is N/W whatever the
+  phase, against a token bucket the refill rate. The pace then grows by 5% per measured
+  period, doubling the growth for each quiet period. tests/unit/test_leads_import_pacer.py
+  simulates fixed windows (with and without Retry-After, four phases, four jitter seeds)
+  and token buckets on an injected clock.
+- Batch: the shell loop pays a process start (Typer, httpx) per line, so it stays far below
+  the limit; `xargs -P4` reaches it but each process retries its own 429s (at most
+  --max-retries 4, exit 7 when a window outlasts them: those lines are lost).
 """
 
 
