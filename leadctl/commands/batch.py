@@ -23,12 +23,10 @@ BATCH_EPILOG = (
     "  leadctl batch 'leads archive' --input ids.txt --report archive.ndjson\n\n"
     "\b\n"
     "  # add a tag to many leads\n"
-    "  jq -c '{id: .id, tagName: \"vip\"}' leads.ndjson \\\n"
-    "    | leadctl batch 'leads add-tag' --report tags.ndjson\n\n"
+    "  jq -c '{id, tagName: \"vip\"}' leads.ndjson | leadctl batch 'leads add-tag'\n\n"
     "\b\n"
     "  # check many numbers against the suppression list, keep the suppressed ones\n"
-    "  leadctl batch 'suppressions check' --input numbers.txt \\\n"
-    "    | jq -c 'select(.result.suppressed)'\n\n"
+    "  leadctl batch 'suppressions check' <nums.txt | jq 'select(.result.suppressed)'\n\n"
     "\b\n"
     "  # go on after an interruption: lines done (or unknown) are skipped\n"
     "  leadctl batch 'leads archive' --input ids.txt --resume archive.ndjson\n\n"
@@ -93,7 +91,7 @@ def batch(
         ),
     ] = False,
 ) -> None:
-    """Send one request of OPERATION per input line, at the pace the service allows.
+    """One request of OPERATION per input line, at the service's pace.
 
     Any operation of the active contract, curated or generated. Lines are numbered from
     1. A line that is not JSON, lacks a required parameter or names a field the
