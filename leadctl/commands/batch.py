@@ -4,8 +4,7 @@ The work is in leadctl/bulk/ (the engine ``leads import`` uses too), imported on
 the command runs.
 """
 
-from __future__ import annotations
-
+# No `from __future__ import annotations`: Typer would eval() each string annotation.
 from typing import Annotated
 
 import typer
