@@ -7,8 +7,9 @@
 - ``window``: ``leads import`` and ``leads list --all`` against a fixed window (N per W
   seconds), with and without Retry-After: the rate achieved against N/W, nothing lost.
 
-The generated ``leads get`` comes from the sandbox's published contract, pulled into the
-benchmark's scratch cache first.
+``GET /leads/{id}`` comes from the sandbox's published contract, pulled into the
+benchmark's scratch cache first; the shell loops call it by its verb, found in that
+contract (``leads get``, whatever the operationId).
 """
 
 from __future__ import annotations
@@ -40,6 +41,15 @@ def pull_contract(env: dict[str, str]) -> None:
     )
     if done.returncode != 0:
         raise SystemExit(f"contract pull failed: {done.stderr[-500:]}")
+
+
+def verb_for(env: dict[str, str], method: str, path: str) -> list[str]:
+    """The command words of an operation in the pulled contract (its index names them)."""
+    for index in Path(env["LEADCTL_CACHE_DIR"]).glob("contracts/*/index.json"):
+        for op in json.loads(index.read_text())["operations"]:
+            if op["method"] == method and op["path"] == path:
+                return [str(op["group"]), str(op["verb"])]
+    raise SystemExit(f"the pulled contract has no {method} {path}")
 
 
 def lead_ids(server: support.Sandbox, count: int) -> list[str]:
@@ -89,19 +99,21 @@ def batch(env: dict[str, str], profile: Any, work: Path, results: Any) -> None:
         served = server.env(env)
         pull_contract(served)
         ids = lead_ids(server, profile.batch_lines)
+        get = " ".join(verb_for(served, "GET", "/leads/{id}"))
         source = work / "batch-ids.txt"
         source.write_text("".join(f"{ident}\n" for ident in ids))
         report = work / "batch.report.ndjson"
         ways = {
             "leadctl batch": [
-                LEADCTL, "batch", "leads get", "--input", str(source), "--report", str(report),
+                LEADCTL, "batch", "GET /leads/{id}", "--input", str(source), "--report",
+                str(report),
             ],
             "shell loop": [
                 "bash", "-c",
-                f'while IFS= read -r id; do {LEADCTL} leads get "$id" -o ndjson; done < {source}',
+                f'while IFS= read -r id; do {LEADCTL} {get} "$id" -o ndjson; done < {source}',
             ],
             "xargs -P4": [
-                "bash", "-c", f"xargs -P4 -n1 {LEADCTL} leads get -o ndjson < {source}",
+                "bash", "-c", f"xargs -P4 -n1 {LEADCTL} {get} -o ndjson < {source}",
             ],
         }  # fmt: skip
         for name, argv in ways.items():

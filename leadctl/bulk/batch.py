@@ -53,7 +53,7 @@ class BatchOptions:
 
 def operation_names(tree: GeneratedTree) -> dict[str, Mapping[str, Any]]:
     """Every name an operation answers to: ``group verb``, the curated command, the
-    operationId and its kebab case."""
+    operationId and its kebab case, and ``METHOD /path/{template}``."""
     from leadctl.contract.naming import kebab
 
     names: dict[str, Mapping[str, Any]] = {}
@@ -64,6 +64,7 @@ def operation_names(tree: GeneratedTree) -> dict[str, Mapping[str, Any]]:
             op.get("operationId"),
             op.get("id"),
             kebab(str(op["operationId"])) if op.get("operationId") else None,
+            f"{op['method']} {op['path']}",
         ):
             if name:
                 names.setdefault(str(name), op)
@@ -74,6 +75,9 @@ def find_operation(tree: GeneratedTree, name: str) -> Mapping[str, Any]:
     """The index entry of OPERATION; exit 2 with the closest names when there is none."""
     wanted = " ".join(name.split())
     names = operation_names(tree)
+    method, _, path = wanted.partition(" ")
+    if path.startswith("/"):
+        wanted = f"{method.upper()} {path}"
     found = names.get(wanted)
     if found is not None:
         return found
@@ -88,7 +92,8 @@ def find_operation(tree: GeneratedTree, name: str) -> Mapping[str, Any]:
     hint = (
         "did you mean " + " or ".join(f"'{n}'" for n in close) + "?"
         if close
-        else "name it as `group verb` (e.g. 'leads get') or by operationId; "
+        else "name it as `group verb` (e.g. 'leads get'), by operationId, or as "
+        "'METHOD /path/{param}'; "
         f"{len(spaced)} operations: see `leadctl contract show`"
     )
     raise UsageError(f"unknown operation {name!r}", hint=hint)

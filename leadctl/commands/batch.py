@@ -42,7 +42,8 @@ def batch(
         str,
         typer.Argument(
             metavar="OPERATION",
-            help="The operation, as `group verb` (e.g. 'leads get') or its operationId.",
+            help="The operation: `group verb` (e.g. 'leads get'), its operationId, or "
+            "'METHOD /path/{param}' as in the contract.",
         ),
     ],
     input_file: Annotated[

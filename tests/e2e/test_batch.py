@@ -37,7 +37,8 @@ def test_a_batch_of_reads_by_bare_id(pulled_env: dict[str, str], tmp_path: Path)
     source = tmp_path / "ids.txt"
     source.write_text("".join(f"{ident}\n" for ident in [*ids, "no-such-lead"]))
 
-    result = run_leadctl(["batch", "leads get", "--input", str(source)], env=pulled_env)
+    # By METHOD and path: the verb's name depends on the contract's operationId.
+    result = run_leadctl(["batch", "GET /leads/{id}", "--input", str(source)], env=pulled_env)
 
     assert result.exit_code == 6, result.stderr
     found = outcomes(result.stdout)
@@ -58,7 +59,7 @@ def test_a_lost_answer_to_a_write_is_unknown_and_never_sent_again(
     sandbox.add_fault("/tags", "drop-after", method="POST", count=1)
 
     first = run_leadctl(
-        ["batch", "tags create", "--input", str(source), "--report", str(report)],
+        ["batch", "POST /tags", "--input", str(source), "--report", str(report)],
         env=pulled_env,
     )
 
@@ -76,7 +77,7 @@ def test_a_lost_answer_to_a_write_is_unknown_and_never_sent_again(
     assert posts() == 3  # each line once: the lost one was not sent again
 
     again = run_leadctl(
-        ["batch", "tags create", "--input", str(source), "--resume", str(report)],
+        ["batch", "POST /tags", "--input", str(source), "--resume", str(report)],
         env=pulled_env,
     )
     assert again.exit_code == 0, again.stderr

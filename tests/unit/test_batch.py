@@ -149,9 +149,14 @@ def test_concurrency_outside_1_to_32_is_exit_2(concurrency: str) -> None:
     assert "--concurrency" in result.stderr
 
 
-def test_operations_are_named_by_operation_id_too(httpx_mock: HTTPXMock) -> None:
+@pytest.mark.parametrize(
+    "name", ["getPhoneNumberStatus", "get /phone-numbers/{phoneNumber}/status"]
+)
+def test_operations_are_named_by_operation_id_or_method_and_path(
+    httpx_mock: HTTPXMock, name: str
+) -> None:
     httpx_mock.add_response(url=STATUS.format(3), json={})
-    result = batch(["getPhoneNumberStatus"], stdin='"+15125550103"\n')
+    result = batch([name], stdin='"+15125550103"\n')
     assert result.exit_code == 0, result.stderr
 
 
