@@ -35,7 +35,7 @@ from leadctl.errors import (
     OutcomeUnknown,
     ServiceFailure,
 )
-from leadctl.retry import Delivery, effect_unknown
+from leadctl.retry import Delivery, effect_unknown, may_resend
 
 if TYPE_CHECKING:
     from leadctl.bulk.pacer import Pacer
@@ -234,7 +234,9 @@ class Sender:
             self._pacer.answered(sent_at)
             if effect_unknown(sent.delivery, status):
                 failures += 1
-                if resendable and self._policy.allows(failures):
+                if may_resend(sent.delivery, status, retry_safe=resendable) and (
+                    self._policy.allows(failures)
+                ):
                     self._pacer.pause(self._policy.wait(failures, sent.retry_after))
                     continue
                 if not resendable:
