@@ -231,7 +231,8 @@ class Sender:
                     else sent.error
                 )
                 return False
-            self._pacer.answered(sent_at)
+            if sent.delivery is Delivery.ANSWERED:
+                self._pacer.answered(sent_at)
             if effect_unknown(sent.delivery, status):
                 failures += 1
                 if may_resend(sent.delivery, status, retry_safe=resendable) and (
