@@ -46,6 +46,10 @@ class GlobalOptions:
     max_retries: int = DEFAULT_MAX_RETRIES
     dry_run: bool = False
     allow_insecure_http: bool = False
+    # A jq expression applied to the JSON output (gh's --jq); implies JSON.
+    jq: str | None = None
+    # Show times in UTC rather than the profile's or the system's zone.
+    utc: bool = False
 
 
 @dataclass
@@ -123,6 +127,8 @@ class Context:
 
     @cached_property
     def output_format(self) -> str:
+        if self.options.jq is not None:
+            return "json"
         chosen = self.options.output or self.settings_output_or_none()
         if chosen is None:
             return "table" if self.ios.stdout_is_tty else "json"
@@ -181,12 +187,34 @@ class Context:
             self.env.get("LEADCTL_TOKEN") or self.env.get("LEADCTL_TOKEN_FILE")
         ):
             return Credential(self.sandbox().org_key, CredentialKind.ORG, "sandbox")
-        return lookup_credential(
+        found = lookup_credential(
             env=self.env,
             profile=self.settings.profile,
             profile_settings=self.settings.profile_values,
-            warn=self.ios.warn,
+            warn=self._plain_file_note,
         )
+        if found is not None and found.oauth is not None:
+            from leadctl.oauth.session import fresh
+
+            found = fresh(self, found)  # refreshed first when it expires within 60 s
+        return found
+
+    def refresh_credential(self, rejected: Credential) -> Credential | None:
+        """After a 401 invalid_token: the OAuth credential refreshed, once per invocation;
+        None when it is not an OAuth token or was already refreshed."""
+        if rejected.oauth is None or self.__dict__.get("_refreshed_after_401"):
+            return None
+        self.__dict__["_refreshed_after_401"] = True
+        from leadctl.oauth.session import refresh
+
+        renewed = refresh(self, rejected, force=True)
+        self.__dict__["_found_credential"] = renewed
+        return renewed
+
+    def _plain_file_note(self, message: str) -> None:
+        # Said at login and shown by `auth status`; -q keeps cron mail free of it.
+        if not self.ios.quiet:
+            self.ios.warn(message)
 
     def require_credential(self) -> Credential:
         found = self.credential()

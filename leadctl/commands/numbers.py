@@ -161,7 +161,7 @@ def status(
     the profile's region (`leadctl profile set region US`); an invalid number is refused
     (exit 2) and nothing is sent.
 
-    The reference does not name the three window query parameters. leadctl assumes
+    The API docs do not name the three window query parameters. leadctl assumes
     windowDays, startDate and endDate (the project's contract); if the service calls them
     something else, set the names in the profile: phone_status_window_days_param,
     phone_status_start_param, phone_status_end_param.
@@ -171,12 +171,14 @@ def status(
 
     e164 = to_e164(number, region=ctx.settings.get("region"))
     query = window_query(ctx, window_days=window_days, start=start, end=end)
-    from leadctl.operations import OPERATIONS
+    from leadctl.operations import curated
     from leadctl.shapes import require_object
 
     data = require_object(
         ctx.client().call_json(
-            OPERATIONS["getPhoneNumberStatus"], path_params={"phoneNumber": e164}, params=query
+            curated(ctx, "GET", "/phone-numbers/{phoneNumber}/status"),
+            path_params={"phoneNumber": e164},
+            params=query,
         ),
         what="a phone number's status",
         required=("number",),

@@ -76,7 +76,7 @@ def compliance(
     """Update the current user's compliance settings (PUT /users/compliance).
 
     Only the flags given are sent; the other settings keep their value (the contract's
-    assumption: the reference does not say how a partial update behaves). With an
+    assumption: the API docs do not say how a partial update behaves). With an
     organization key the user is the key's owner (assumed). Prints the updated user.
     """
     ctx = get_context(typer_ctx)
@@ -90,12 +90,12 @@ def compliance(
         },
         source,
     )
-    from leadctl.operations import OPERATIONS
+    from leadctl.operations import curated
     from leadctl.output import emit_object
     from leadctl.shapes import require_object
 
     user = require_object(
-        ctx.client().call_json(OPERATIONS["updateUserCompliance"], json_body=body),
+        ctx.client().call_json(curated(ctx, "PUT", "/users/compliance"), json_body=body),
         what="the updated user",
         required=("id",),
     )

@@ -9,7 +9,7 @@ import pytest
 import typer
 
 from leadctl.app import root
-from leadctl.contract.curated import CURATED_OPERATIONS
+from leadctl.contract.curated import CURATED_COMMANDS, CURATED_VERBS
 from leadctl.contract.index import (
     BUNDLED_GROUPS_FILE,
     BUNDLED_INDEX_FILE,
@@ -20,7 +20,7 @@ from leadctl.contract.index import (
     dump,
 )
 from leadctl.contract.store import groups_text
-from leadctl.operations import OPERATIONS
+from leadctl.operations import template_key
 from leadctl_sandbox.published import published_contract
 from tests.generated.contracts import widgets
 
@@ -42,43 +42,55 @@ def commands(index: dict[str, Any]) -> dict[str, str]:
 
 def test_the_sandbox_contract_gives_the_commands_the_issue_names() -> None:
     index, _ = compiled(published_contract())
-    generated = {k: v for k, v in commands(index).items() if k not in CURATED_OPERATIONS}
-    # The ASP.NET-style operationIds of the sandbox's reads, named by the naming rules.
+    generated = {
+        op["id"]: f"{op['group']} {op['verb']}" for op in index["operations"] if not op["curated"]
+    }
+    # ASP.NET-style operationIds: collection reads are `list`, reads by id `get`.
     assert generated == {
-        "Leads_GetForCurrentUser": "leads get-for-current-user",
-        "Sources_GetAllForCurrentUser": "sources get-all-for-current-user",
-        "Sources_GetForCurrentUser": "sources get-for-current-user",
-        "Automations_GetAllForCurrentOrganization": "automations get-all-for-current-organization",
-        "Automations_GetForCurrentOrganization": "automations get-for-current-organization",
-        "PhoneNumbers_GetAllForCurrentOrganization": "numbers get-all-for-current-organization",
-        "PhoneNumbers_GetForCurrentOrganization": "numbers get-for-current-organization",
-        "LeadStatusChanges_GetAllForCurrentUser": "status-changes get-all-for-current-user",
-        "LeadStatusChanges_GetForCurrentUser": "status-changes get-for-current-user",
-        "Tags_GetAllForCurrentOrganization": "tags get-all-for-current-organization",
+        "Leads_GetForCurrentUser": "leads get",
+        "Sources_GetAllForCurrentUser": "sources list",
+        "Sources_GetForCurrentUser": "sources get",
+        "Automations_GetAllForCurrentOrganization": "automations list",
+        "Automations_GetForCurrentOrganization": "automations get",
+        "PhoneNumbers_GetAllForCurrentOrganization": "numbers list",
+        "PhoneNumbers_GetForCurrentOrganization": "numbers get",
+        "LeadStatusChanges_GetAllForCurrentUser": "status-changes list",
+        "LeadStatusChanges_GetForCurrentUser": "status-changes get",
+        "Tags_GetAllForCurrentOrganization": "tags list",
         "Tags_Create": "tags create",
-        "Sms_GetAllForCurrentOrganization": "sms get-all-for-current-organization",
+        "Sms_GetAllForCurrentOrganization": "sms list",
         "Sms_Send": "sms send",
-        "Sms_GetForCurrentOrganization": "sms get-for-current-organization",
+        "Sms_GetForCurrentOrganization": "sms get",
         "Sms_Cancel": "sms cancel",
     }
 
 
 def test_operations_with_a_curated_command_are_listed_as_curated_only() -> None:
     index, schemas = compiled(published_contract())
+    by_template = {template_key(op["method"], op["path"]): op for op in index["operations"]}
     by_id = {op["id"]: op for op in index["operations"]}
-    for operation_id, (group, verb) in CURATED_OPERATIONS.items():
-        assert (by_id[operation_id]["group"], by_id[operation_id]["verb"]) == (group, verb)
-        assert by_id[operation_id]["curated"] == f"{group} {verb}"
-        assert operation_id not in schemas["bodies"]
+    for (method, path), (group, verb) in CURATED_COMMANDS.items():
+        entry = by_template[template_key(method, path)]
+        assert (entry["group"], entry["verb"]) == (group, verb)
+        assert entry["curated"] == f"{group} {verb}"
+        assert entry["id"] not in schemas["bodies"]
     # The rule for `leads create --wait` comes with the curated entry.
     assert by_id["createLead"]["pending"]["poll"] == "Leads_GetForCurrentUser"
 
 
-def test_the_curated_table_covers_the_client_operations_and_names_real_commands() -> None:
-    assert set(CURATED_OPERATIONS) == set(OPERATIONS)
-    tree = curated_command_names()
-    for group, verb in CURATED_OPERATIONS.values():
+def test_the_curated_bindings_name_real_commands_and_the_verb_list_matches_the_tree() -> None:
+    import importlib
+
+    from leadctl.groups import GROUPS
+
+    tree = {}
+    for group, (module_name, _help) in GROUPS.items():
+        command = typer.main.get_command(importlib.import_module(module_name).app)
+        tree[group] = sorted(getattr(command, "commands", {}))
+    for group, verb in CURATED_COMMANDS.values():
         assert verb in tree[group], (group, verb)
+    for group, verbs in tree.items():
+        assert set(verbs) <= set(CURATED_VERBS[group]), group
 
 
 def test_renamed_groups_keep_their_tag_name_as_an_alias() -> None:
@@ -115,14 +127,16 @@ def test_paged_operations_pending_rules_and_columns() -> None:
         "reasonField": "failureReason",
     }
     assert by_id["Sms_Cancel"]["retrySafe"] is True
-    assert by_id["Sms_Send"]["retrySafe"] is None  # unmarked: decided by method at run time
+    assert by_id["Sms_Send"]["retrySafe"] is False  # a POST that is no collection query
+    assert by_id["Sms_Send"]["retryReason"] == "not retry-safe"
     assert by_id["Sms_GetForCurrentOrganization"]["kinds"] == ["org", "user"]
 
 
 def test_verbs_that_collide_fall_back_to_longer_names() -> None:
     index, _ = compiled(widgets())
     found = commands(index)
-    assert found["listLeads"] == "leads list-leads"  # `leads list` is curated
+    # `leads list` is curated: the literal path word tells this one apart.
+    assert found["listLeads"] == "leads list-everything"
     assert found["searchPhoneNumbers"] == "numbers search"
     assert found["POST /widgets/{widgetId}/refresh"] == "widgets post-refresh"
 
@@ -173,7 +187,7 @@ def test_the_bundled_contract_generates_no_verbs() -> None:
     """All twelve operations of the reference have curated commands."""
     index = json.loads(BUNDLED_INDEX_FILE.read_text(encoding="utf-8"))
     assert all(op["curated"] for op in index["operations"])
-    assert len(index["operations"]) == len(OPERATIONS)
+    assert len(index["operations"]) == len(CURATED_COMMANDS)
 
 
 @pytest.mark.parametrize("group", ["sms", "tags"])
