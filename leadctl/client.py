@@ -110,6 +110,12 @@ def _trust_context(cafile: str, what: str, *, hint: str) -> ssl.SSLContext:
 
 def problem_from_response(response: httpx.Response, *, hint: str | None = None) -> ApiError:
     """An ApiError from any error response: problem+json, other JSON, HTML or nothing."""
+    error = _problem(response, hint=hint)
+    error.challenge = response.headers.get("WWW-Authenticate")
+    return error
+
+
+def _problem(response: httpx.Response, *, hint: str | None) -> ApiError:
     status = response.status_code
     content_type = response.headers.get("Content-Type", "")
     body: Any = None
@@ -174,6 +180,7 @@ class Client:
         transport: httpx.BaseTransport | None = None,
         # A callable is called only when an https URL is first used.
         verify: ssl.SSLContext | bool | Callable[[], ssl.SSLContext | bool] = True,
+        reauthenticate: Callable[[Credential], Credential | None] | None = None,
     ) -> None:
         self._base_url = base_url
         self._credential = credential
@@ -190,6 +197,8 @@ class Client:
         self._source_key_header = source_key_header
         self._transport = transport
         self._verify = verify
+        # After a 401 invalid_token: a renewed credential (OAuth refresh), or None.
+        self._reauthenticate = reauthenticate
         self._http: httpx.Client | None = None
 
     @classmethod
@@ -218,6 +227,7 @@ class Client:
             source_key_header=ctx.settings.get("source_key_header"),
             transport=ctx.transport,
             verify=verify,
+            reauthenticate=ctx.refresh_credential,
         )
 
     # -- plumbing ------------------------------------------------------------------------
@@ -313,15 +323,33 @@ class Client:
         headers: Iterable[tuple[str, str]] = (),
     ) -> httpx.Response:
         """Send ``op`` and return its 2xx response, retrying as cli.md says."""
-        request, secrets = self.build(
-            op,
-            path_params=path_params,
-            params=params,
-            json_body=json_body,
-            content=content,
-            headers=headers,
-        )
+        parts: dict[str, Any] = {
+            "path_params": path_params,
+            "params": params,
+            "json_body": json_body,
+            "content": content,
+            "headers": list(headers),
+        }
+        request, secrets = self.build(op, **parts)
+        try:
+            return self._send_with_retries(op, request, secrets=secrets)
+        except ApiError as error:
+            # A 401 means the service did not act: sending again is safe for any operation.
+            sent_with = self._authorize(op)
+            renewed = None if sent_with is None else self._renewed_after(error, sent_with)
+            if renewed is None:
+                raise
+        request, secrets = self.build(op, credential=renewed, **parts)
         return self._send_with_retries(op, request, secrets=secrets)
+
+    def _renewed_after(self, error: ApiError, credential: Credential) -> Credential | None:
+        """A refreshed credential when the service said the token is invalid (RFC 6750
+        ``invalid_token``) and one can be had; once per invocation (the context's rule)."""
+        if error.status != 401 or self._reauthenticate is None:
+            return None
+        if "invalid_token" not in (error.challenge or ""):
+            return None
+        return self._reauthenticate(credential)
 
     def build(
         self,
@@ -332,6 +360,7 @@ class Client:
         json_body: Any = None,
         content: bytes | None = None,
         headers: Iterable[tuple[str, str]] = (),
+        credential: Credential | None = None,
     ) -> tuple[httpx.Request, tuple[str, ...]]:
         """The request for ``op`` and the secrets to keep out of traces; with --dry-run,
         prints it and raises DryRunDone. Raises before sending when no credential fits."""
@@ -345,7 +374,8 @@ class Client:
         if self._dry_run_out is not None:
             self._print_dry_run(op, path, params, body, extra_headers)
             raise DryRunDone("dry run")
-        credential = self._authorize(op)
+        if credential is None:
+            credential = self._authorize(op)
         auth = [self._auth_header(credential, op)] if credential is not None else []
         request = self._client().build_request(
             op.method,
@@ -403,7 +433,8 @@ class Client:
                 return Exchange(
                     Delivery.NOT_SENT, error=failure, retryable=False, reason=failure.message
                 )
-            reason = f"cannot connect: {_describe(error, secrets)}"
+            where = request.url.copy_with(query=None, fragment=None)
+            reason = f"cannot connect to {where}: {_describe(error, secrets)}"
             self._trace_line(f"! {reason}")
             return Exchange(
                 Delivery.NOT_SENT,

@@ -14,9 +14,14 @@ from typing import Any
 from leadctl_sandbox.console import Console
 from leadctl_sandbox.db import DB_FILE
 from leadctl_sandbox.errors import SandboxUsageError
+from leadctl_sandbox.lock import holding
+from leadctl_sandbox.ratelimit import RateLimit, parse_rate_limit
 from leadctl_sandbox.server import SandboxServer, is_loopback
 from leadctl_sandbox.settings import DEFAULT_INTAKE_DELAY, SandboxSettings
 from leadctl_sandbox.state import STATE_FILES, SandboxState, default_state_dir, open_state
+
+# --leads at most: ten million seed in minutes and take a few GB of memory.
+MAX_BULK_LEADS = 10_000_000
 
 
 @dataclass(frozen=True)
@@ -25,7 +30,10 @@ class ServeOptions:
     port: int = 8765
     data_dir: Path | None = None
     memory: bool = False
-    rate_limit: float | None = None
+    # "N" per second or "N/WINDOWs" (ratelimit.parse_rate_limit), as --rate-limit gives it.
+    rate_limit: str | None = None
+    # Send 429s of the rate limit without Retry-After (clients must back off on their own).
+    no_retry_after: bool = False
     seed: int | None = None
     faults: bool = False
     allow_remote: bool = False
@@ -56,16 +64,20 @@ def check_host(options: ServeOptions, ios: Console) -> None:
 
 def serve(options: ServeOptions, *, ios: Console, env: Mapping[str, str], as_json: bool) -> None:
     check_host(options, ios)
-    if options.rate_limit is not None and options.rate_limit <= 0:
-        raise SandboxUsageError("--rate-limit must be a positive number of requests per second")
+    rate_limit = None if options.rate_limit is None else parse_rate_limit(options.rate_limit)
+    if not 0 <= options.leads <= MAX_BULK_LEADS:
+        raise SandboxUsageError(
+            f"--leads {options.leads}: must be between 0 and {MAX_BULK_LEADS:,}"
+        )
     path = state_file(options, env)
     stop = threading.Event()
     # SIGTERM is caught from the start: a harness may send it as soon as it reads the URL.
-    with _on_sigterm(stop.set):
+    # The lock keeps `sandbox reset` (and a second server) off the state while this runs.
+    with _on_sigterm(stop.set), _holding_state(path):
         state = open_state(path, seed=options.seed)
         try:
             _add_bulk_leads(state, options.leads, ios)
-            _serve_state(state, path, options, ios=ios, as_json=as_json, stop=stop)
+            _serve_state(state, path, options, rate_limit, ios=ios, as_json=as_json, stop=stop)
         finally:
             state.close()
     ios.info("sandbox stopped")
@@ -75,6 +87,7 @@ def _serve_state(
     state: SandboxState,
     path: Path | None,
     options: ServeOptions,
+    rate_limit: RateLimit | None,
     *,
     ios: Console,
     as_json: bool,
@@ -88,7 +101,10 @@ def _serve_state(
     credentials = state.credentials().to_json()
     names = _source_names(state)
     settings = SandboxSettings(
-        intake_delay=options.intake_delay, rate_limit=options.rate_limit, faults=options.faults
+        intake_delay=options.intake_delay,
+        rate_limit=rate_limit,
+        retry_after=not options.no_retry_after,
+        faults=options.faults,
     )
     server = SandboxServer(state, settings, host=options.host, port=options.port, quiet=False)
     server.start()
@@ -97,7 +113,9 @@ def _serve_state(
             ios.stdout.write(json.dumps({"baseUrl": server.base_url, "credentials": credentials}))
             ios.stdout.write("\n")
         else:
-            ios.stdout.write(_human_block(server.base_url, path, credentials, names, options))
+            ios.stdout.write(
+                _human_block(server.base_url, path, credentials, names, options, settings)
+            )
         ios.stdout.flush()
         try:
             while server.alive() and not stop.wait(0.25):
@@ -126,6 +144,15 @@ def _add_bulk_leads(state: SandboxState, count: int, ios: Console) -> None:
 
 
 @contextlib.contextmanager
+def _holding_state(path: Path | None) -> Iterator[None]:
+    if path is None:
+        yield
+        return
+    with holding(path.parent):
+        yield
+
+
+@contextlib.contextmanager
 def _on_sigterm(callback: Any) -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread():
         yield
@@ -148,6 +175,7 @@ def _human_block(
     credentials: dict[str, Any],
     names: dict[str, str],
     options: ServeOptions,
+    settings: SandboxSettings,
 ) -> str:
     where = "in memory (gone when it stops)" if path is None else str(path)
     lines = [
@@ -174,10 +202,23 @@ def _human_block(
     ]
     if options.faults:
         lines.append("Fault injection is on: X-Leadctl-Fault header and /_sandbox/ endpoints.")
-    if options.rate_limit:
-        lines.append(f"Rate limit: {options.rate_limit:g} requests per second per credential.")
+    if settings.rate_limit is not None:
+        without = "" if settings.retry_after else ", 429s without Retry-After"
+        lines.append(f"Rate limit: {settings.rate_limit.describe()}{without}.")
     lines.append("Press Ctrl-C to stop.")
     return "\n".join(lines) + "\n"
+
+
+def has_state(state_dir: Path) -> bool:
+    return any((state_dir / name).exists() for name in STATE_FILES)
+
+
+def check_not_served(state_dir: Path) -> None:
+    """StateInUse (naming the pid) when a `sandbox serve` holds the state; asked before a
+    reset prompts, so nobody confirms a wipe that is then refused."""
+    if state_dir.is_dir():
+        with holding(state_dir):
+            pass
 
 
 def reset(state_dir: Path) -> bool:
@@ -186,11 +227,15 @@ def reset(state_dir: Path) -> bool:
     Only the sandbox's own files go (never a directory tree), so a mistyped --data-dir
     cannot wipe anything else.
     """
+    if not state_dir.is_dir():
+        return False
     removed = False
-    for name in STATE_FILES:
-        with contextlib.suppress(FileNotFoundError):
-            (state_dir / name).unlink()
-            removed = True
+    # Refused (StateInUse, naming the pid) while a `sandbox serve` holds the state.
+    with holding(state_dir):
+        for name in STATE_FILES:
+            with contextlib.suppress(FileNotFoundError):
+                (state_dir / name).unlink()
+                removed = True
     with contextlib.suppress(OSError):
         state_dir.rmdir()  # only when empty
     return removed

@@ -89,11 +89,18 @@ def build_asgi(state: SandboxState, settings: SandboxSettings) -> Any:
 
         faults = FaultBook()
         control = ControlApp(faults=faults, log=log, state=state, settings=settings)
-    if settings.rate_limit:
-        from leadctl_sandbox.ratelimit import RateLimiter
+    if settings.rate_limit is not None:
+        from leadctl_sandbox.ratelimit import limiter_for
 
-        limiter = RateLimiter(settings.rate_limit)
-    return SandboxMiddleware(app, log=log, faults=faults, limiter=limiter, control=control)
+        limiter = limiter_for(settings.rate_limit)
+    return SandboxMiddleware(
+        app,
+        log=log,
+        faults=faults,
+        limiter=limiter,
+        control=control,
+        retry_after=settings.retry_after,
+    )
 
 
 class SandboxServer:

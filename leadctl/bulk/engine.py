@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from leadctl.bulk.display import Display
 from leadctl.bulk.report import Outcome, ReportWriter
 from leadctl.errors import ExitCode, LeadctlError
+from leadctl.hints import for_profile
 
 if TYPE_CHECKING:
     from leadctl.bulk.sender import Job, Plan
@@ -115,6 +116,8 @@ def run_jobs(
     from leadctl.client import Client
     from leadctl.retry import RetryPolicy
 
+    # The resume line is for this profile: `leadctl -p NAME ...` when it is not the implicit one.
+    words = replace(words, resume_command=for_profile(ctx, words.resume_command))
     ctx.require_credential()
     ctx.base_url()
     report = None

@@ -91,7 +91,7 @@ def batch(
         ),
     ] = False,
 ) -> None:
-    """One request of OPERATION per input line, at the service's pace.
+    """One request per NDJSON input line, paced to the service.
 
     Any operation of the active contract, curated or generated. Lines are numbered from
     1. A line that is not JSON, lacks a required parameter or names a field the

@@ -57,7 +57,8 @@ SourceArgument = Annotated[
     str,
     typer.Argument(
         metavar="FILE|URL|-",
-        help="An OpenAPI 3.1 JSON document: a file, - for stdin, or a URL on the profile's host.",
+        help="An OpenAPI 3.0, 3.1 or 3.2 document (JSON or YAML): a file, - for stdin, or an "
+        "https URL (the credential goes only to the profile's own host).",
     ),
 ]
 
@@ -100,6 +101,15 @@ def summary(active: ActiveIndex, profile: str) -> dict[str, Any]:
 def _print_summary(ctx: Context, data: Mapping[str, Any]) -> None:
     from leadctl.output import emit_list, emit_object
 
+    # Clashes of derived names are resolved quietly (-o json lists them all); one that
+    # overrules the contract's own x-cli-name is worth a line.
+    for clash in data.get("clashes", ()):
+        if clash.get("explicit"):
+            ctx.ios.warn(
+                f"name clash: {' and '.join(clash['operations'])} all want "
+                f"`{clash['group']} {clash['verb']}` (x-cli-name); they are "
+                + ", ".join(f"`{name}`" for name in clash["resolved"])
+            )
     if ctx.output_format in ("json", "ndjson"):
         emit_object(ctx, data, columns=())
         return
@@ -107,13 +117,6 @@ def _print_summary(ctx: Context, data: Mapping[str, Any]) -> None:
         emit_object(ctx, data, columns=SUMMARY_COLUMNS)
         ctx.ios.stdout.write("\n")
     emit_list(ctx, data["groups"], columns=GROUP_COLUMNS)
-    for clash in data.get("clashes", ()):
-        ctx.ios.warn(
-            f"name clash: {' and '.join(clash['operations'])} all want "
-            f"`{clash['group']} {clash['verb']}`; they are "
-            + ", ".join(f"`{name}`" for name in clash["resolved"])
-            + (" (an x-cli-name was not honoured)" if clash.get("explicit") else "")
-        )
 
 
 def _operation_rows(active: ActiveIndex) -> list[dict[str, Any]]:
@@ -214,12 +217,13 @@ def _service(ctx: Context) -> str:
     "  leadctl -p staging contract import https://staging.example.com/openapi.json",
 )
 def import_(typer_ctx: typer.Context, source: SourceArgument) -> None:
-    """Validate an OpenAPI 3.1 contract and make it the profile's active one.
+    """Validate an OpenAPI contract and make it the active one for the profile's service.
 
-    The document is checked against OpenAPI 3.1 (and leadctl's x-leadctl-* extensions);
-    an invalid one is exit 2 and changes nothing. It is stored per profile under the cache
-    dir (LEADCTL_CACHE_DIR), with the small index generated commands load from. A URL is
-    fetched with the profile's credential, so it must be on the profile's host.
+    OpenAPI 3.0, 3.1 and 3.2, JSON or YAML (Swagger 2.0 is refused). The document is checked
+    against its OpenAPI version (and leadctl's x-leadctl-* extensions); an invalid one is
+    exit 2 and changes nothing. It is stored per base URL under the cache dir
+    (LEADCTL_CACHE_DIR), so every profile of the service sees it. A URL on the profile's
+    host is fetched with its credential; any other https URL (a docs site) without one.
     """
     ctx = get_context(typer_ctx)
     ctx.settings  # noqa: B018 - an unknown --profile is exit 2 before anything is read
@@ -234,18 +238,42 @@ def import_(typer_ctx: typer.Context, source: SourceArgument) -> None:
     "  leadctl profile set contract_url https://api.example.com/v1/openapi.json",
 )
 def pull(typer_ctx: typer.Context) -> None:
-    """Fetch the service's contract and make it the profile's active one.
+    """Find the service's contract and make it the active one for every profile of it.
 
-    From the profile's contract_url, else <base_url>/openapi.json (assumed: the reference
-    says the contract is published as JSON, not where). Fetched with leadctl's client:
-    the profile's credential, TLS settings, retries and errors; only from the profile's
-    host. Then validated and stored like `contract import`.
+    Tried in order: the profile's contract_url; the URL a Link: rel="service-desc" header
+    of the base URL names; /openapi.json, /openapi/v1.json and /swagger/v1/swagger.json
+    under the base URL (the first that is found wins). The profile's credential goes only
+    to its own host (an organization key or user token, never a source key); a URL on
+    another host is fetched without one. The stored contract's ETag is sent as
+    If-None-Match: an unchanged contract is not fetched again. Then validated and stored
+    like `contract import`.
     """
-    from leadctl.contract.fetch import default_contract_url
+    from leadctl.contract.discovery import Discovery, label
+    from leadctl.contract.formats import to_31
+    from leadctl.contract.store import context_key
+    from leadctl.contract.validate import check_contract
+    from leadctl.operations import active_index_of
 
     ctx = get_context(typer_ctx)
-    raw, label, document = _load_checked(ctx, default_contract_url(ctx))
-    _store(ctx, raw, label, document)
+    ctx.settings  # noqa: B018 - an unknown --profile is exit 2 before anything is sent
+    meta = active_index_of(ctx).index.get("contract", {})
+    known = {}
+    if active_index_of(ctx).key == context_key(ctx) and meta.get("etag"):
+        known[str(meta.get("source"))] = str(meta["etag"])
+    found = Discovery.from_context(ctx).discover(etag_for=known)
+    source = label(found.url)
+    if found.raw is None:
+        ctx.ios.info(f"{source} is unchanged (ETag {found.etag}); nothing was stored")
+        return
+    document = parse_contract_document(found.raw, source)
+    check_contract(document, what=source)
+    _store(ctx, found.raw, source, to_31(document), etag=found.etag)
+
+
+def parse_contract_document(raw: bytes, source: str) -> dict[str, Any]:
+    from leadctl.contract.fetch import parse_contract
+
+    return parse_contract(raw, what=source)
 
 
 @app.command(

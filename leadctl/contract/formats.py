@@ -16,6 +16,8 @@ from typing import Any
 
 from leadctl.errors import UsageError
 
+# Where a rewritten document keeps the version it was published as.
+ORIGINAL_VERSION = "x-leadctl-original-openapi"
 # Keys whose values are schemas, or maps / lists of schemas.
 _SCHEMA_KEYS = ("items", "not", "additionalProperties", "contains", "propertyNames")
 _SCHEMA_LISTS = ("allOf", "anyOf", "oneOf", "prefixItems")
@@ -82,6 +84,7 @@ def to_31(document: Mapping[str, Any]) -> dict[str, Any]:
     if not (isinstance(version, str) and version.startswith("3.0")):
         return copied
     copied["openapi"] = "3.1.0"
+    copied[ORIGINAL_VERSION] = version  # what `contract show` reports
     components = copied.get("components")
     if isinstance(components, dict):
         for name, schema in (components.get("schemas") or {}).items():

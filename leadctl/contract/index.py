@@ -202,7 +202,9 @@ def compile_index(
         "contract": {
             "title": str(document.get("info", {}).get("title", "")),
             "version": str(document.get("info", {}).get("version", "")),
-            "openapi": str(document.get("openapi", "")),
+            "openapi": str(
+                document.get("x-leadctl-original-openapi") or document.get("openapi", "")
+            ),
             "sha256": contract_hash(raw),
             "source": source,
             "importedAt": imported_at,

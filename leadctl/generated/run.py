@@ -112,15 +112,27 @@ def run_operation(
     else:
         body = _body(ctx, op, tree, values, schemas)
     operation = to_operation(op, ctx.settings)
-    client = ctx.client()
-    response = client.call(
-        operation,
-        path_params=path_params or None,
-        params=query or None,
-        json_body=body,
-        content=content,
-        headers=headers,
-    )
+    if operation.method == "PUT" and isinstance(body, dict):
+        from leadctl.replace import replace_resource
+
+        # A PUT replaces the resource: what its schema requires and was not given is read.
+        response = replace_resource(
+            ctx,
+            operation,
+            path_params=path_params or None,
+            changes=body,
+            params=query or None,
+            headers=headers,
+        )
+    else:
+        response = ctx.client().call(
+            operation,
+            path_params=path_params or None,
+            params=query or None,
+            json_body=body,
+            content=content,
+            headers=headers,
+        )
     data = _decode(ctx, response)
     if data is _RAW:
         return
@@ -157,6 +169,10 @@ def _body(
                 hint=f"give {example}, or --data JSON|@FILE|-",
             )
         return None
+    if op["method"] == "PUT" and isinstance(body, dict):
+        required = [f["name"] for f in body_meta.get("fields", ()) if f.get("required")]
+        if any(name not in body for name in required):
+            return body  # leadctl.replace reads the rest and checks the whole body
     idem = op.get("idempotency")
     checked = body
     if idem and idem["in"] == "body" and isinstance(body, dict) and idem["name"] not in body:

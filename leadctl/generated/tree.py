@@ -171,10 +171,31 @@ class GeneratedTree:
 
     def add_verbs(self, command: Any, group: str, prepare: Prepare) -> None:
         """Give a curated group the generated verbs it lacks; a curated verb always wins."""
+        self.note_bundled(command, group)
         if group not in self._by_group or not isinstance(getattr(command, "commands", None), dict):
             return
         factories, aliases = self._factories(group, prepare, curated=command.commands)
         command.commands = LazyVerbs(command.commands, factories, aliases)
+
+    def note_bundled(self, command: Any, group: str) -> None:
+        """Tell in a curated command's --help when the active contract lacks its operation
+        (the command then works on leadctl's bundled description of it)."""
+        if self.active.key is None:
+            return  # the bundled contract itself
+        from leadctl.contract.curated import CURATED_COMMANDS
+        from leadctl.operations import find_entry
+
+        verbs = getattr(command, "commands", None)
+        for (method, path), (owner, verb) in CURATED_COMMANDS.items():
+            if owner != group or not isinstance(verbs, dict) or verb not in verbs:
+                continue
+            if find_entry(self.active.index, method, path) is None:
+                curated = verbs[verb]
+                note = (
+                    f"The active contract has no {method} {path}: this command uses "
+                    "leadctl's bundled description of that operation."
+                )
+                curated.help = f"{curated.help or ''}\n\n{note}".strip()
 
 
 def pin_bundled(click_ctx: Any) -> None:

@@ -69,7 +69,7 @@ def test_pull_then_send_an_sms_and_read_it_back(
 ) -> None:
     shown = json.loads(run_leadctl(["contract", "show", "-o", "json"], env=pulled).stdout)
     assert shown["source"] == sandbox.url("/openapi.json")
-    assert (shown["operations"], shown["generated"]) == (20, 8)
+    assert (shown["operations"], shown["generated"]) == (27, 15)
     start = last_seq(sandbox)
     sent = run_leadctl(
         [
@@ -242,7 +242,7 @@ def test_import_a_file_and_diff_against_the_bundled_contract(
     assert diff.exit_code == 0, diff.stderr
     rows = json.loads(diff.stdout)
     added = {row["operation"]: row["command"] for row in rows if row["change"] == "added"}
-    assert added["sendSms"] == "sms send" and len(added) == 8
+    assert added["Sms_Send"] == "sms send" and len(added) == 15
     changed = [row for row in rows if row["change"] == "changed"]
     assert [(r["operation"], r["details"]) for r in changed] == [
         (
@@ -266,6 +266,6 @@ def _pending() -> dict[str, Any]:
         "field": "processingStatus",
         "pending": ["Pending"],
         "failed": ["Rejected"],
-        "poll": "getLead",
+        "poll": "Leads_GetForCurrentUser",
         "reasonField": "processingError",
     }

@@ -390,24 +390,22 @@ def test_a_renamed_group_answers_to_its_tag_name_too(
 def test_pull_fetches_base_url_openapi_json_with_the_credential(
     httpx_mock: HTTPXMock, help_of: Callable[..., str]
 ) -> None:
+    httpx_mock.add_response(method="GET", url=f"{BASE_URL}/", json={})  # no Link header
     httpx_mock.add_response(method="GET", url=f"{BASE_URL}/openapi.json", json=widgets())
     result = run_cli(["contract", "pull"], env=token_env())
     assert result.exit_code == 0, result.stderr
-    assert httpx_mock.get_requests()[0].headers["Authorization"].startswith("Bearer sk_")
+    assert httpx_mock.get_requests()[1].headers["Authorization"].startswith("Bearer sk_")
     assert json.loads(result.stdout)["source"] == f"{BASE_URL}/openapi.json"
     assert "  build " in help_of("widgets")
 
 
-def test_pull_from_contract_url_and_never_from_another_host(httpx_mock: HTTPXMock) -> None:
+def test_pull_from_contract_url_on_the_profile_host_with_the_credential(
+    httpx_mock: HTTPXMock,
+) -> None:
     assert run_cli(["profile", "set", "contract_url", f"{BASE_URL}/v2/spec"]).exit_code == 0
     httpx_mock.add_response(method="GET", url=f"{BASE_URL}/v2/spec", json=widgets())
     assert run_cli(["contract", "pull"], env=token_env()).exit_code == 0
-    other = "https://evil.example.test/openapi.json"
-    assert run_cli(["profile", "set", "contract_url", other]).exit_code == 0
-    refused = run_cli(["contract", "pull"], env=token_env())
-    assert refused.exit_code == 2
-    assert "not on the profile's host" in refused.stderr
-    assert run_cli(["contract", "import", other], env=token_env()).exit_code == 2
+    assert httpx_mock.get_requests()[0].headers["Authorization"].startswith("Bearer sk_")
     assert len(httpx_mock.get_requests()) == 1
 
 
@@ -513,4 +511,4 @@ def test_every_operation_of_the_active_contract_is_a_command(tmp_path: Path) -> 
     operations = [
         m for item in published_contract()["paths"].values() for m in item if m in methods
     ]
-    assert len(shown) == len(operations) == 20
+    assert len(shown) == len(operations) == 27

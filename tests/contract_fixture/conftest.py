@@ -1,0 +1,84 @@
+"""The ASP.NET-style fixture contract served by a validating mock, and leadctl pointed at it.
+
+    def test_something(contract_mock: ContractMock, leadctl_env: CredentialEnv) -> None:
+        result = run_leadctl(["tags", "list"], env=leadctl_env)
+        assert not contract_mock.violations()
+
+``contract_version`` runs a test once per variant (3.1 and 3.0). ``leadctl_env`` has a
+profile whose base_url is the mock, LEADCTL_TOKEN an organization key, and the contract
+imported with ``leadctl contract import``; the per-test config, data and cache dirs come from
+tests/conftest.py.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.support.contract_mock import ContractMock, serve_contract
+from tests.support.e2e import run_leadctl
+
+CONTRACTS = Path(__file__).resolve().parents[1] / "fixtures" / "contracts"
+VERSIONS = ("3.1", "3.0")
+ORG_KEY = "sk_fixture_0123456789abcdef0123"
+SOURCE_KEY = "srckey_fixture_0123456789abcdef"
+CREDENTIALS = {"org": ORG_KEY, "source": SOURCE_KEY}
+SCHEME_KINDS = {"Bearer": {"org", "user"}, "SourceKey": {"source"}}
+
+
+def contract_path(version: str) -> Path:
+    return CONTRACTS / f"aspnet-{version}.json"
+
+
+@cache
+def _load(version: str) -> str:
+    return contract_path(version).read_text(encoding="utf-8")
+
+
+def load_contract(version: str) -> dict[str, Any]:
+    """A fresh copy of the fixture contract of that OpenAPI version."""
+    document: dict[str, Any] = json.loads(_load(version))
+    return document
+
+
+class CredentialEnv(dict[str, str]):
+    """Environment variables whose repr hides the credential."""
+
+    def __repr__(self) -> str:
+        shown = {k: "<hidden>" if k == "LEADCTL_TOKEN" else v for k, v in self.items()}
+        return f"CredentialEnv({shown!r})"
+
+
+VERSION_PARAMS = VERSIONS
+
+
+@pytest.fixture(params=VERSION_PARAMS, ids=lambda v: f"openapi-{v}")
+def contract_version(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+@pytest.fixture
+def contract_mock(contract_version: str) -> Iterator[ContractMock]:
+    with serve_contract(
+        load_contract(contract_version), credentials=CREDENTIALS, scheme_kinds=SCHEME_KINDS
+    ) as mock:
+        yield mock
+
+
+def leadctl_env_for(mock: ContractMock, version: str, token: str = ORG_KEY) -> CredentialEnv:
+    """Point the default profile at ``mock`` and import the fixture contract for it."""
+    configured = run_leadctl(["profile", "set", "base_url", mock.base_url])
+    assert configured.exit_code == 0, configured.stderr
+    imported = run_leadctl(["contract", "import", str(contract_path(version))])
+    assert imported.exit_code == 0, imported.stderr
+    return CredentialEnv({"LEADCTL_TOKEN": token})
+
+
+@pytest.fixture
+def leadctl_env(contract_mock: ContractMock, contract_version: str) -> CredentialEnv:
+    return leadctl_env_for(contract_mock, contract_version)

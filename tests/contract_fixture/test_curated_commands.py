@@ -1,0 +1,93 @@
+"""The curated commands against the fixture contract's validating mock, with the installed
+leadctl: each reaches its operation (bound by METHOD + path, whatever the operationId) with a
+request the contract accepts."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.contract_fixture.conftest import CredentialEnv
+from tests.support.contract_mock import ContractMock
+from tests.support.e2e import run_leadctl
+
+INTAKE = {
+    "metadata": {"consentCertificateUrl": "https://cert.example.com/c/1"},
+    "contact": {
+        "firstName": "Ada",
+        "lastName": "Lovelace",
+        "email": "ada@example.com",
+        "phone": {"number": "+15125550123"},
+    },
+    "customer": {"creditScore": 720, "homeowner": True},
+    "tagIds": [],
+    "tagNames": ["web"],
+}
+CURATED = {
+    "users compliance": (
+        ["users", "compliance", "--accepted-terms", "--source", "cli"],
+        ("PUT", "/users/compliance"),
+    ),
+    "sources update": (
+        [
+            "sources",
+            "update",
+            "s1",
+            "--name",
+            "Web",
+            "--allowed-state",
+            "TX",
+            "--allowed-product",
+            "auto",
+            "--default-tag-id",
+            "t1",
+            "--default-tag-name",
+            "web",
+        ],
+        ("PUT", "/sources/{id}"),
+    ),
+    "sources rotate": (
+        ["sources", "rotate", "s1", "--yes"],
+        ("POST", "/sources/{id}/credentials/rotate"),
+    ),
+    "status-changes update": (
+        ["status-changes", "update", "c1", "--type", "Call", "--outcome", "Reached"],
+        ("PUT", "/lead-status-changes/{id}"),
+    ),
+    "status-changes delete": (
+        ["status-changes", "delete", "c1", "--yes"],
+        ("DELETE", "/lead-status-changes/{id}"),
+    ),
+    "lead-statuses list": (["lead-statuses", "list"], ("GET", "/lead-statuses")),
+    "numbers status": (
+        ["numbers", "status", "+15125550123", "--window-days", "7"],
+        ("GET", "/phone-numbers/{phoneNumber}/status"),
+    ),
+    "automations runs": (["automations", "runs", "a1"], ("GET", "/automations/{id}/runs")),
+    "notifications announcements": (
+        ["notifications", "announcements"],
+        ("POST", "/notifications/announcements"),
+    ),
+    "a2a call": (["a2a", "call", "agent.ping", "--id", "1"], ("POST", "/a2a")),
+    "leads create": (["leads", "create", "--data", json.dumps(INTAKE)], ("POST", "/leads")),
+    "leads list": (["leads", "list"], ("POST", "/leads/all/my")),
+}
+
+
+@pytest.mark.e2e
+@pytest.mark.parametrize("name", list(CURATED))
+def test_curated_command_sends_a_valid_request(
+    name: str, contract_mock: ContractMock, leadctl_env: CredentialEnv
+) -> None:
+    args, (method, template) = CURATED[name]
+    if name == "a2a call":
+        contract_mock.reply(
+            "POST", "/a2a", body={"jsonrpc": "2.0", "result": {"pong": True}, "id": 1}
+        )
+
+    result = run_leadctl([*args, "-o", "json"], env=leadctl_env)
+
+    assert result.exit_code == 0, result.stderr
+    assert contract_mock.violations() == []
+    assert [(r.method, r.template) for r in contract_mock.requests] == [(method, template)]

@@ -1,0 +1,88 @@
+"""Issue 11: every generated operation of a real-style contract, invoked once with its required
+inputs against the validating mock, sends a request the contract accepts.
+
+One mock and one imported contract per variant (module scope); each operation is its own test,
+so a report shows passing / total. leadctl runs in-process (``invoke``) over the real socket:
+250 subprocess start-ups would cost minutes on a shared machine; the curated commands and
+issue 12's flows run the installed leadctl instead.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.contract_fixture.conftest import (
+    CREDENTIALS,
+    SCHEME_KINDS,
+    VERSION_PARAMS,
+    contract_path,
+    load_contract,
+)
+from tests.contract_fixture.sweep import arguments, credential_for, idempotency_keys, route_of
+from tests.support.cli import run_cli
+from tests.support.contract_mock import ContractMock, serve_contract
+
+OPERATIONS = [
+    (method.upper(), path)
+    for path, item in load_contract("3.1")["paths"].items()
+    for method in item
+]
+
+
+@dataclass
+class Sweep:
+    mock: ContractMock
+    env: dict[str, str]
+    entries: dict[tuple[str, str], dict[str, Any]]
+    workdir: Path
+
+
+@pytest.fixture(scope="module", params=VERSION_PARAMS, ids=lambda v: f"openapi-{v}")
+def sweep(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Sweep]:
+    version = str(request.param)
+    home = tmp_path_factory.mktemp(f"sweep-{version}")
+    env = {
+        "LEADCTL_CONFIG_DIR": str(home / "config"),
+        "LEADCTL_DATA_DIR": str(home / "data"),
+        "LEADCTL_CACHE_DIR": str(home / "cache"),
+    }
+    with serve_contract(
+        load_contract(version), credentials=CREDENTIALS, scheme_kinds=SCHEME_KINDS
+    ) as mock:
+        configured = run_cli(["profile", "set", "base_url", mock.base_url], env=env)
+        assert configured.exit_code == 0, configured.stderr
+        imported = run_cli(["contract", "import", str(contract_path(version))], env=env)
+        assert imported.exit_code == 0, imported.stderr
+        index = json.loads(next((home / "cache").rglob("index.json")).read_text("utf-8"))
+        entries = {(str(e["method"]), str(e["path"])): e for e in index["operations"]}
+        yield Sweep(mock, env, entries, home)
+
+
+@pytest.mark.parametrize(("method", "path"), OPERATIONS, ids=[f"{m} {p}" for m, p in OPERATIONS])
+def test_every_generated_operation_sends_a_valid_request(
+    sweep: Sweep, method: str, path: str
+) -> None:
+    entry = sweep.entries[(method, path)]
+    if entry.get("curated"):
+        pytest.skip(f"curated as `{entry['curated']}` (test_curated_commands.py)")
+    args = arguments(sweep.mock, entry, sweep.workdir)
+    token = credential_for(route_of(sweep.mock, method, path))
+    sweep.mock.clear()
+
+    result = run_cli([*args, "-o", "json"], env={**sweep.env, "LEADCTL_TOKEN": token})
+
+    assert result.exit_code == 0, (args, result.stderr)
+    assert sweep.mock.violations() == [], args
+    sent = sweep.mock.requests_to(method, path)
+    assert len(sent) == 1, [str(r) for r in sweep.mock.requests]
+    for name in idempotency_keys(sweep.mock, method, path):
+        # leadctl makes the key (a fresh one per invocation); the sweep never gives one.
+        assert sent[0].headers.get(name.lower()) or (sent[0].json() or {}).get(name), name
