@@ -287,12 +287,12 @@ def parse_contract_document(raw: bytes, source: str) -> dict[str, Any]:
 def diff(typer_ctx: typer.Context, source: SourceArgument) -> None:
     """Show operations added, removed or changed in FILE against the active contract.
 
-    Operations are matched by operationId. Changed means what a caller notices: path or
-    method, parameters, body fields, responses, retry safety, credential kinds, pending
-    rules, deprecation. The command column names each operation's command (the new
+    Operations are matched by METHOD and path template (one that only moved, by
+    operationId). Changed means what a caller notices: operationId, path or method,
+    parameters, body fields, responses, retry safety, credential kinds, pending rules,
+    deprecation. The command column names each operation's command (the new
     contract's for added ones). Exit 0 whether or not anything changed.
     """
-    import json
 
     from leadctl.contract.diff import diff_contracts
     from leadctl.generated.tree import generated_tree
@@ -301,8 +301,9 @@ def diff(typer_ctx: typer.Context, source: SourceArgument) -> None:
     ctx = get_context(typer_ctx)
     active = generated_tree(typer_ctx).active
     raw, label, document = _load_checked(ctx, source)
-    with active.contract_path.open(encoding="utf-8") as handle:
-        current = json.load(handle)
+    from leadctl.contract.formats import parse_document, to_31
+
+    current = to_31(parse_document(active.contract_path.read_bytes(), what="the active contract"))
     changes = diff_contracts(current, document)
     commands = _commands(active.index)
     if any(change.change == "added" for change in changes):

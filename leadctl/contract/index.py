@@ -26,12 +26,11 @@ from leadctl.contract.store import (
     BUNDLED_SCHEMAS_FILE,
     INDEX_FORMAT,
 )
+from leadctl.operations import METHOD_RETRY_SAFE
 
 JSON_MEDIA = "application/json"
 MULTIPART_MEDIA = "multipart/form-data"
 FORM_MEDIA = "application/x-www-form-urlencoded"
-READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
-REPEATABLE_METHODS = frozenset({"PUT", "DELETE"})
 IDEMPOTENCY_HEADER = "idempotency-key"
 IDEMPOTENCY_FIELD_SUFFIX = "idempotencykey"
 # Options every generated verb may carry, which a parameter's flag must not take.
@@ -356,10 +355,8 @@ def _retry_safety(
     marked = spec.get("x-leadctl-retry-safe")
     if isinstance(marked, bool):
         return marked, "marked by the contract (x-leadctl-retry-safe)"
-    if method in READ_METHODS:
-        return True, "a read"
-    if method in REPEATABLE_METHODS:
-        return True, f"a {method}, which repeats to the same result"
+    if method in METHOD_RETRY_SAFE:
+        return True, "a read" if method in ("GET", "HEAD", "OPTIONS") else f"a {method}"
     if body and body.get("collectionQuery"):
         return True, "a collection read (its body is a RequestDataOptions query)"
     if idempotency:
