@@ -6,8 +6,8 @@
 # Subcommands of a command path.
 _leadctl_commands() {
     case $1 in
-    '') REPLY='auth profile leads sources status-changes lead-statuses numbers automations notifications users a2a contract api sandbox completion' ;;
-    'auth') REPLY='login status logout token' ;;
+    '') REPLY='auth profile leads sources status-changes lead-statuses numbers automations notifications users a2a contract api batch sandbox completion' ;;
+    'auth') REPLY='login status logout refresh token' ;;
     'profile') REPLY='list use show set unset delete' ;;
     'leads') REPLY='list create import' ;;
     'sources') REPLY='update rotate' ;;
@@ -27,11 +27,12 @@ _leadctl_commands() {
 # Options of a command path.
 _leadctl_options() {
     case $1 in
-    '') REPLY='-p --profile --base-url -o --output --columns -q --quiet --no-color --no-input --debug --timeout --max-retries --dry-run --allow-insecure-http --version -h --help' ;;
+    '') REPLY='-p --profile --base-url -o --output --columns --jq --utc -q --quiet --no-color --no-input --debug --timeout --max-retries --dry-run --allow-insecure-http --version -h --help' ;;
     'auth') REPLY='-h --help' ;;
-    'auth login') REPLY='--base-url --with-token --kind --insecure-storage --no-verify --no-contract -o --output --columns -q --quiet -h --help' ;;
+    'auth login') REPLY='--base-url --with-token --kind --insecure-storage --no-verify --device --web --client-id --scope --open --no-contract -o --output --columns -q --quiet -h --help' ;;
     'auth status') REPLY='-o --output --columns -q --quiet -h --help' ;;
     'auth logout') REPLY='-o --output --columns -q --quiet -h --help' ;;
+    'auth refresh') REPLY='-o --output --columns -q --quiet -h --help' ;;
     'auth token') REPLY='-o --output --columns -q --quiet -h --help' ;;
     'profile') REPLY='-h --help' ;;
     'profile list') REPLY='-o --output --columns -q --quiet -h --help' ;;
@@ -46,7 +47,7 @@ _leadctl_options() {
     'leads import') REPLY='--format --concurrency --report --resume --retry-unknown -o --output --columns -q --quiet -h --help' ;;
     'sources') REPLY='-h --help' ;;
     'sources update') REPLY='--name --description --allowed-state --allowed-product --default-tag-id --default-tag-name --requires-consent-certificate --no-requires-consent-certificate --data -o --output --columns -q --quiet -h --help' ;;
-    'sources rotate') REPLY='--yes -y --secret-only --secret-file --save-profile -o --output --columns -q --quiet -h --help' ;;
+    'sources rotate') REPLY='--yes -y --secret-only --secret-file --save-profile --insecure-storage -o --output --columns -q --quiet -h --help' ;;
     'status-changes') REPLY='-h --help' ;;
     'status-changes update') REPLY='--type --outcome --category --notes --reason --follow-up-status --callback-at --task-due-at --appointment-start-at --appointment-end-at --appointment-notes --data -o --output --columns -q --quiet -h --help' ;;
     'status-changes delete') REPLY='--yes -y -o --output --columns -q --quiet -h --help' ;;
@@ -69,9 +70,10 @@ _leadctl_options() {
     'contract diff') REPLY='-o --output --columns -q --quiet -h --help' ;;
     'contract reset') REPLY='-o --output --columns -q --quiet -h --help' ;;
     'api') REPLY='-f --raw-field -F --field --input -H --header --paginate -i --include -o --output --columns -q --quiet -h --help' ;;
+    'batch') REPLY='--input --report --resume --concurrency --retry-unknown -o --output --columns -q --quiet -h --help' ;;
     'sandbox') REPLY='-h --help' ;;
     'sandbox serve') REPLY='--host --port --data-dir --memory --rate-limit --seed --faults --allow-remote --intake-delay --leads --print-json -o --output --columns -q --quiet -h --help' ;;
-    'sandbox reset') REPLY='--data-dir -o --output --columns -q --quiet -h --help' ;;
+    'sandbox reset') REPLY='--data-dir --yes -y -o --output --columns -q --quiet -h --help' ;;
     'completion') REPLY='-o --output --columns -q --quiet -h --help' ;;
     *) REPLY='' ;;
     esac
@@ -81,17 +83,18 @@ _leadctl_options() {
 _leadctl_option_value() {
     case $1 in
     '|-p' | '|--profile' | 'sources rotate|--save-profile') REPLY='profile' ;;
-    '|--base-url' | '|--columns' | '|--timeout' | '|--max-retries' | 'auth login|--base-url' | \
+    '|--base-url' | '|--columns' | '|--jq' | '|--timeout' | '|--max-retries' | \
+        'auth login|--base-url' | 'auth login|--client-id' | 'auth login|--scope' | \
         'auth login|--columns' | 'auth status|--columns' | 'auth logout|--columns' | \
-        'auth token|--columns' | 'profile list|--columns' | 'profile use|--columns' | \
-        'profile show|--columns' | 'profile set|--columns' | 'profile unset|--columns' | \
-        'profile delete|--columns' | 'leads list|--search' | 'leads list|--search-field' | \
-        'leads list|--filter' | 'leads list|--range' | 'leads list|--order-by' | \
-        'leads list|--page-size' | 'leads list|--limit' | 'leads list|--cursor' | \
-        'leads list|--columns' | 'leads create|--field' | 'leads create|--data' | \
-        'leads create|--wait-timeout' | 'leads create|--columns' | 'leads import|--concurrency' | \
-        'leads import|--resume' | 'leads import|--columns' | 'sources update|--name' | \
-        'sources update|--description' | 'sources update|--allowed-state' | \
+        'auth refresh|--columns' | 'auth token|--columns' | 'profile list|--columns' | \
+        'profile use|--columns' | 'profile show|--columns' | 'profile set|--columns' | \
+        'profile unset|--columns' | 'profile delete|--columns' | 'leads list|--search' | \
+        'leads list|--search-field' | 'leads list|--filter' | 'leads list|--range' | \
+        'leads list|--order-by' | 'leads list|--page-size' | 'leads list|--limit' | \
+        'leads list|--cursor' | 'leads list|--columns' | 'leads create|--field' | \
+        'leads create|--data' | 'leads create|--wait-timeout' | 'leads create|--columns' | \
+        'leads import|--concurrency' | 'leads import|--resume' | 'leads import|--columns' | \
+        'sources update|--name' | 'sources update|--description' | 'sources update|--allowed-state' | \
         'sources update|--allowed-product' | 'sources update|--default-tag-id' | \
         'sources update|--default-tag-name' | 'sources update|--data' | 'sources update|--columns' | \
         'sources rotate|--columns' | 'status-changes update|--type' | \
@@ -110,19 +113,21 @@ _leadctl_option_value() {
         'users compliance|--columns' | 'a2a call|--params' | 'a2a call|--id' | 'a2a call|--columns' | \
         'contract show|--columns' | 'contract import|--columns' | 'contract pull|--columns' | \
         'contract diff|--columns' | 'contract reset|--columns' | 'api|-f' | 'api|--raw-field' | \
-        'api|-F' | 'api|--field' | 'api|-H' | 'api|--header' | 'api|--columns' | \
-        'sandbox serve|--host' | 'sandbox serve|--port' | 'sandbox serve|--rate-limit' | \
-        'sandbox serve|--seed' | 'sandbox serve|--intake-delay' | 'sandbox serve|--leads' | \
-        'sandbox serve|--columns' | 'sandbox reset|--columns' | 'completion|--columns') REPLY='text' ;;
+        'api|-F' | 'api|--field' | 'api|-H' | 'api|--header' | 'api|--columns' | 'batch|--resume' | \
+        'batch|--concurrency' | 'batch|--columns' | 'sandbox serve|--host' | 'sandbox serve|--port' | \
+        'sandbox serve|--rate-limit' | 'sandbox serve|--seed' | 'sandbox serve|--intake-delay' | \
+        'sandbox serve|--leads' | 'sandbox serve|--columns' | 'sandbox reset|--columns' | \
+        'completion|--columns') REPLY='text' ;;
     '|-o' | '|--output' | 'auth login|-o' | 'auth login|--output' | 'auth status|-o' | \
-        'auth status|--output' | 'auth logout|-o' | 'auth logout|--output' | 'auth token|-o' | \
-        'auth token|--output' | 'profile list|-o' | 'profile list|--output' | 'profile use|-o' | \
-        'profile use|--output' | 'profile show|-o' | 'profile show|--output' | 'profile set|-o' | \
-        'profile set|--output' | 'profile unset|-o' | 'profile unset|--output' | 'profile delete|-o' | \
-        'profile delete|--output' | 'leads list|-o' | 'leads list|--output' | 'leads create|-o' | \
-        'leads create|--output' | 'leads import|-o' | 'leads import|--output' | 'sources update|-o' | \
-        'sources update|--output' | 'sources rotate|-o' | 'sources rotate|--output' | \
-        'status-changes update|-o' | 'status-changes update|--output' | 'status-changes delete|-o' | \
+        'auth status|--output' | 'auth logout|-o' | 'auth logout|--output' | 'auth refresh|-o' | \
+        'auth refresh|--output' | 'auth token|-o' | 'auth token|--output' | 'profile list|-o' | \
+        'profile list|--output' | 'profile use|-o' | 'profile use|--output' | 'profile show|-o' | \
+        'profile show|--output' | 'profile set|-o' | 'profile set|--output' | 'profile unset|-o' | \
+        'profile unset|--output' | 'profile delete|-o' | 'profile delete|--output' | 'leads list|-o' | \
+        'leads list|--output' | 'leads create|-o' | 'leads create|--output' | 'leads import|-o' | \
+        'leads import|--output' | 'sources update|-o' | 'sources update|--output' | \
+        'sources rotate|-o' | 'sources rotate|--output' | 'status-changes update|-o' | \
+        'status-changes update|--output' | 'status-changes delete|-o' | \
         'status-changes delete|--output' | 'lead-statuses list|-o' | 'lead-statuses list|--output' | \
         'numbers status|-o' | 'numbers status|--output' | 'automations runs|-o' | \
         'automations runs|--output' | 'notifications announcements|-o' | \
@@ -130,12 +135,13 @@ _leadctl_option_value() {
         'a2a call|-o' | 'a2a call|--output' | 'contract show|-o' | 'contract show|--output' | \
         'contract import|-o' | 'contract import|--output' | 'contract pull|-o' | \
         'contract pull|--output' | 'contract diff|-o' | 'contract diff|--output' | \
-        'contract reset|-o' | 'contract reset|--output' | 'api|-o' | 'api|--output' | \
-        'sandbox serve|-o' | 'sandbox serve|--output' | 'sandbox reset|-o' | \
+        'contract reset|-o' | 'contract reset|--output' | 'api|-o' | 'api|--output' | 'batch|-o' | \
+        'batch|--output' | 'sandbox serve|-o' | 'sandbox serve|--output' | 'sandbox reset|-o' | \
         'sandbox reset|--output' | 'completion|-o' | 'completion|--output') REPLY='words table json ndjson csv tsv value' ;;
     'auth login|--kind') REPLY='words user org source' ;;
     'leads import|--format') REPLY='words csv ndjson' ;;
-    'leads import|--report' | 'sources rotate|--secret-file' | 'api|--input') REPLY='file' ;;
+    'leads import|--report' | 'sources rotate|--secret-file' | 'api|--input' | 'batch|--input' | \
+        'batch|--report') REPLY='file' ;;
     'status-changes update|--category') REPLY='words Open Qualified Converted Lost Invalid Duplicate' ;;
     'sandbox serve|--data-dir' | 'sandbox reset|--data-dir') REPLY='directory' ;;
     *) REPLY='' ;;
@@ -146,10 +152,10 @@ _leadctl_option_value() {
 _leadctl_argument_value() {
     case $1 in
     'profile use|0' | 'profile show|0' | 'profile delete|0') REPLY='profile' ;;
-    'profile set|0' | 'profile unset|0') REPLY='words base_url output timeout region timezone ca_bundle source_key_header phone_status_window_days_param phone_status_start_param phone_status_end_param order_direction_key contract_url retry_safe_operations retry_unsafe_operations' ;;
+    'profile set|0' | 'profile unset|0') REPLY='words base_url output timeout region timezone ca_bundle source_key_header phone_status_window_days_param phone_status_start_param phone_status_end_param order_direction_key contract_url retry_safe_operations retry_unsafe_operations oauth_client_id oauth_scopes' ;;
     'profile set|1' | 'sources update|0' | 'sources rotate|0' | 'status-changes update|0' | \
         'status-changes delete|0' | 'numbers status|0' | 'automations runs|0' | 'a2a call|0' | \
-        'api|0') REPLY='text' ;;
+        'api|0' | 'batch|0') REPLY='text' ;;
     'leads import|0' | 'contract import|0' | 'contract diff|0' | 'api|1') REPLY='file' ;;
     'completion|0') REPLY='words bash zsh fish' ;;
     *) REPLY='' ;;

@@ -18,7 +18,11 @@ from leadctl.clock import Clock
 from leadctl.context import DEFAULT_MAX_RETRIES, Context, GlobalOptions
 from leadctl.errors import DryRunDone, ExitCode, LeadctlError, UsageError
 from leadctl.groups import GROUPS
+from leadctl.helpformat import HelpContext, use_leadctl_help
+from leadctl.hints import carry_profile
+from leadctl.hoisting import OptionNames, global_options_first, group_index
 from leadctl.iostreams import IOStreams
+from leadctl.suggest import unknown_command
 
 
 class OutputFormat(str, Enum):
@@ -39,6 +43,9 @@ class _Bootstrap:
     transport: Any = None
     clock: Clock | None = None
     context: Context | None = None
+
+
+MIN_HELP_WIDTH = 50
 
 
 def _leadctl_context(typer_ctx: typer.Context) -> Context | None:
@@ -76,6 +83,12 @@ def _split_columns(value: str) -> list[str]:
 OUTPUT_HELP = "Output format: table, json, ndjson, csv, tsv, value."
 COLUMNS_HELP = "Fields to show (comma-separated dot paths) for table/csv/tsv/value."
 QUIET_HELP = "No informational messages on stderr."
+JQ_HELP = (
+    "Filter the JSON output with a jq expression (strings print raw, other values as "
+    "JSON, one per line). A list is one array (--jq '.[].id'); with --all the "
+    "expression runs on each item as it arrives (--jq .id), as with api --paginate."
+)
+UTC_HELP = "Show times in UTC (default: the profile's timezone, else the system's)."
 
 
 def _verb_output_params() -> list[Any]:
@@ -119,6 +132,7 @@ def _verb_output_params() -> list[Any]:
 def _prepare_loaded_command(command: Any, params: list[Any]) -> None:
     """Plain help (rich loads only when a command draws a table) and the output options."""
     command.rich_markup_mode = None
+    use_leadctl_help(command)
     # Completion is `leadctl completion SHELL`, not an option on every group.
     command.params = [
         p for p in command.params if p.name not in ("install_completion", "show_completion")
@@ -146,6 +160,8 @@ class _Interrupted(LeadctlError):
 class LazyGroup(TyperGroup):
     """Loads a group's module only when that group is invoked."""
 
+    context_class = HelpContext
+
     def list_commands(self, ctx: Any) -> list[str]:
         from leadctl.generated.tree import generated_tree
 
@@ -159,13 +175,29 @@ class LazyGroup(TyperGroup):
         entry = GROUPS.get(cmd_name)
         if entry is None:
             # Generated verbs get the output options when they are built.
-            return tree.group_command(cmd_name, _prepare_generated_verb)
+            group = tree.group_command(cmd_name, _prepare_generated_verb)
+            if group is not None:
+                use_leadctl_help(group)
+            return group
         module = importlib.import_module(entry[0])
         command = typer.main.get_command(module.app)
         command.name = cmd_name
         _prepare_loaded_command(command, _verb_output_params())
         tree.add_verbs(command, cmd_name, _prepare_generated_verb)
         return command
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        given = list(args)
+        rest: list[str] = super().parse_args(ctx, args)
+        # `leadctl -p prod` names no group: the help (with that profile's generated groups)
+        # is the answer, as for `leadctl` alone.
+        names_no_group = group_index(given, OptionNames.of(self.params)) >= len(given)
+        if names_no_group and not ctx.resilient_parsing:
+            bootstrap = ctx.obj
+            out = bootstrap.ios.stdout if isinstance(bootstrap, _Bootstrap) else sys.stdout
+            out.write(ctx.get_help() + "\n")
+            raise typer.Exit()
+        return rest
 
     def invoke(self, ctx: Any) -> Any:
         # Typer's own handlers would turn these into a bare exit 1 and a silent 130; leadctl
@@ -176,6 +208,40 @@ class LazyGroup(TyperGroup):
             raise _StdoutClosed("stdout was closed") from None
         except KeyboardInterrupt:
             raise _Interrupted("interrupted") from None
+
+    def resolve_command(self, ctx: Any, args: list[str]) -> Any:
+        # A mistyped group or verb gets "did you mean"; the verb is checked here too, so
+        # both levels (curated and generated groups alike) say it the same way.
+        name = args[0]
+        if ctx.resilient_parsing or name.startswith("-"):
+            return super().resolve_command(ctx, args)
+        command = self.get_command(ctx, name)
+        verb = args[1] if len(args) > 1 else None
+        if command is None:
+            raise unknown_command(
+                name,
+                self.list_commands(ctx),
+                command_path="leadctl",
+                spell=lambda group: self._with_verb(ctx, group, verb),
+            )
+        if hasattr(command, "list_commands") and verb and not verb.startswith("-"):
+            sub_ctx = typer.Context(command, parent=ctx, info_name=name)
+            if command.get_command(sub_ctx, verb) is None:
+                raise unknown_command(
+                    verb, command.list_commands(sub_ctx), command_path=f"leadctl {name}"
+                )
+        return name, command, args[1:]
+
+    def _with_verb(self, ctx: Any, group: str, verb: str | None) -> str:
+        """``leads list`` for `lead list`: the suggested group with the verb typed after it,
+        when that group has it."""
+        if not verb or verb.startswith("-"):
+            return group
+        command = self.get_command(ctx, group)
+        if not hasattr(command, "list_commands"):
+            return group
+        sub_ctx = typer.Context(command, parent=ctx, info_name=group)
+        return f"{group} {verb}" if command.get_command(sub_ctx, verb) is not None else group
 
     def format_commands(self, ctx: Any, formatter: Any) -> None:
         rows = [(name, short_help) for name, (_module, short_help) in GROUPS.items()]
@@ -232,6 +298,8 @@ def main_callback(
     columns: Annotated[
         str | None, typer.Option("--columns", metavar="a,b.c", help=COLUMNS_HELP)
     ] = None,
+    jq: Annotated[str | None, typer.Option("--jq", metavar="EXPR", help=JQ_HELP)] = None,
+    utc: Annotated[bool, typer.Option("--utc", help=UTC_HELP)] = False,
     quiet: Annotated[bool, typer.Option("-q", "--quiet", help=QUIET_HELP)] = False,
     no_color: Annotated[bool, typer.Option("--no-color", help="No color.")] = False,
     no_input: Annotated[bool, typer.Option("--no-input", help="Never prompt.")] = False,
@@ -297,6 +365,8 @@ def main_callback(
         max_retries=max_retries,
         dry_run=dry_run,
         allow_insecure_http=allow_insecure_http,
+        jq=jq,
+        utc=utc,
     )
     ios = bootstrap.ios
     ios.no_color = no_color
@@ -373,6 +443,45 @@ def _is_click_exception(error: BaseException) -> bool:
     return hasattr(error, "format_message") and isinstance(getattr(error, "exit_code", None), int)
 
 
+def _is_help_request(error: BaseException) -> bool:
+    # Click's "no arguments, so here is the help" (a UsageError subclass carrying the help).
+    return type(error).__name__ == "NoArgsIsHelpError" and hasattr(error, "ctx")
+
+
+def parse_order(args: Sequence[str], *, env: Mapping[str, str]) -> list[str]:
+    """``args`` as Click will parse them: global options moved before the group name."""
+    return global_options_first(typer.main.get_command(root), args, env)
+
+
+def _report(error: LeadctlError, bootstrap: _Bootstrap) -> int:
+    carry_profile(error, bootstrap.context)
+    return report_error(
+        error,
+        bootstrap.ios,
+        as_json=_json_errors_wanted(bootstrap.context, bootstrap.env),
+        secrets=_known_secrets(bootstrap.context),
+    )
+
+
+def _picked_argument(error: BaseException, bootstrap: _Bootstrap) -> str | None:
+    """A value picked on the terminal for an argument Click found missing, if one applies."""
+    param = getattr(error, "param", None)
+    click_ctx = getattr(error, "ctx", None)
+    context = bootstrap.context
+    if (
+        type(error).__name__ != "MissingParameter"
+        or getattr(param, "param_type_name", None) != "argument"
+        or click_ctx is None
+        or context is None
+    ):
+        return None
+    from leadctl.picker import can_pick, pick_missing_argument
+
+    if not can_pick(context):
+        return None
+    return pick_missing_argument(context, click_ctx, param)
+
+
 def _quiet_broken_pipe(ios: IOStreams) -> None:
     """Point stdout at /dev/null so the interpreter's final flush cannot fail noisily."""
     if ios.stdout is sys.stdout:
@@ -400,8 +509,18 @@ def invoke(
     )
     args = list(sys.argv[1:] if argv is None else argv)
     command = typer.main.get_command(root)
+    # Help fills the terminal (COLUMNS, else its real width), like the tables do.
+    help_width = max(bootstrap.ios.terminal_width() - 2, MIN_HELP_WIDTH)
     try:
-        result = command.main(args=args, prog_name="leadctl", standalone_mode=False, obj=bootstrap)
+        args = global_options_first(command, args, bootstrap.env)
+        result = command.main(
+            args=args,
+            prog_name="leadctl",
+            standalone_mode=False,
+            obj=bootstrap,
+            terminal_width=help_width,
+            max_content_width=help_width,
+        )
         return result if isinstance(result, int) else 0
     except DryRunDone:
         return int(ExitCode.OK)
@@ -409,12 +528,7 @@ def invoke(
         _quiet_broken_pipe(bootstrap.ios)
         return int(ExitCode.OK)
     except LeadctlError as error:
-        return report_error(
-            error,
-            bootstrap.ios,
-            as_json=_json_errors_wanted(bootstrap.context, bootstrap.env),
-            secrets=_known_secrets(bootstrap.context),
-        )
+        return _report(error, bootstrap)
     except (KeyboardInterrupt, typer.Abort):
         bootstrap.ios.stderr.write("interrupted\n")
         return int(ExitCode.INTERRUPTED)
@@ -422,6 +536,27 @@ def invoke(
         _quiet_broken_pipe(bootstrap.ios)
         return int(ExitCode.OK)
     except Exception as error:
+        if _is_help_request(error):
+            # `leadctl` or `leadctl leads` alone: the help is the answer, not a usage error.
+            bootstrap.ios.stdout.write(error.ctx.get_help() + "\n")  # type: ignore[attr-defined]
+            return int(ExitCode.OK)
+        try:
+            picked = _picked_argument(error, bootstrap)
+        except LeadctlError as failed:  # the list read failed: say why, as any command would
+            return _report(failed, bootstrap)
+        except KeyboardInterrupt:
+            bootstrap.ios.stderr.write("interrupted\n")
+            return int(ExitCode.INTERRUPTED)
+        if picked is not None:
+            # Run the line again with the picked value as the missing (last) argument.
+            rest = [picked] if "--" in args else ["--", picked]
+            return invoke(
+                [*args, *rest],
+                ios=bootstrap.ios,
+                env=bootstrap.env,
+                transport=transport,
+                clock=clock,
+            )
         if _is_click_exception(error):
             usage = UsageError(
                 str(error.format_message()),  # type: ignore[attr-defined]

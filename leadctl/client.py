@@ -7,13 +7,12 @@ credential kinds it accepts decide what happens, here and nowhere else.
 from __future__ import annotations
 
 import json
-import random
 import ssl
+import threading
 import time
 import uuid
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
-from email.utils import parsedate_to_datetime
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TextIO
 
 from leadctl import __version__
@@ -33,29 +32,44 @@ from leadctl.errors import (
 )
 from leadctl.operations import Operation
 from leadctl.redact import redact_body, redact_headers, redact_text
+from leadctl.retry import Delivery, RetryPolicy, effect_unknown, retry_after_seconds
 
 if TYPE_CHECKING:
+    from leadctl.bulk.pacer import Pacer
     from leadctl.context import Context
 
 USER_AGENT = f"leadctl/{__version__}"
-BACKOFF_BASE_SECONDS = 0.5
-BACKOFF_CAP_SECONDS = 20.0
 DEBUG_BODY_LIMIT = 2048
 # No page of this API is anywhere near this; a body this big is a proxy or a runaway server.
 MAX_BODY_BYTES = 64 * 1024 * 1024
+# How long paging (--all) keeps waiting out 429s before it gives up with exit 7.
+PAGING_RATE_LIMIT_PATIENCE = 3600.0
+
+__all__ = ["Client", "Exchange", "RetryPolicy", "retry_after_seconds"]
 
 
 @dataclass
-class RetryPolicy:
-    max_retries: int = 4
-    base: float = BACKOFF_BASE_SECONDS
-    cap: float = BACKOFF_CAP_SECONDS
-    jitter: Callable[[float, float], float] = field(default_factory=lambda: random.Random().uniform)
+class Exchange:
+    """One send of one request: what it achieved (:class:`~leadctl.retry.Delivery`), the
+    answer when there is one, and the error leadctl would report for it."""
 
-    def backoff(self, attempt: int) -> float:
-        """Full-jitter exponential backoff for retry number ``attempt`` (1-based)."""
-        ceiling = min(self.cap, self.base * (2 ** (attempt - 1)))
-        return float(self.jitter(0, ceiling))
+    delivery: Delivery
+    response: httpx.Response | None = None
+    # Why nothing (usable) came back; for an answer >= 400, the service's problem.
+    error: LeadctlError | None = None
+    # Seconds the service asked to wait (429/503 Retry-After), exactly as given.
+    retry_after: float | None = None
+    # False when sending again cannot help (TLS verification failed, a body too large).
+    retryable: bool = True
+    reason: str = ""
+
+    @property
+    def status(self) -> int | None:
+        return self.response.status_code if self.response is not None else None
+
+    @property
+    def ok(self) -> bool:
+        return self.response is not None and self.response.status_code < 400
 
 
 def tls_verification(ca_bundle: Any, env: Mapping[str, str]) -> ssl.SSLContext | bool:
@@ -94,23 +108,14 @@ def _trust_context(cafile: str, what: str, *, hint: str) -> ssl.SSLContext:
         raise UsageError(f"cannot use {what}: {reason}", hint=hint) from None
 
 
-def retry_after_seconds(response: httpx.Response, now: Callable[[], float]) -> float | None:
-    """Seconds from a Retry-After header (delta-seconds or HTTP-date), or None."""
-    raw = response.headers.get("Retry-After")
-    if raw is None:
-        return None
-    raw = raw.strip()
-    if raw.isdigit():
-        return float(int(raw))
-    try:
-        when = parsedate_to_datetime(raw)
-    except (TypeError, ValueError):
-        return None
-    return max(0.0, when.timestamp() - now())
-
-
 def problem_from_response(response: httpx.Response, *, hint: str | None = None) -> ApiError:
     """An ApiError from any error response: problem+json, other JSON, HTML or nothing."""
+    error = _problem(response, hint=hint)
+    error.challenge = response.headers.get("WWW-Authenticate")
+    return error
+
+
+def _problem(response: httpx.Response, *, hint: str | None) -> ApiError:
     status = response.status_code
     content_type = response.headers.get("Content-Type", "")
     body: Any = None
@@ -167,12 +172,14 @@ class Client:
         policy: RetryPolicy | None = None,
         sleep: Callable[[float], None] = time.sleep,
         wall_clock: Callable[[], float] = time.time,
+        monotonic: Callable[[], float] = time.monotonic,
         notify: Callable[[str], None] = lambda _message: None,
         trace: Callable[[str], None] | None = None,
         dry_run_out: Callable[[str], None] | None = None,
         source_key_header: str | None = None,
         transport: httpx.BaseTransport | None = None,
         verify: ssl.SSLContext | bool = True,
+        reauthenticate: Callable[[Credential], Credential | None] | None = None,
     ) -> None:
         self._base_url = base_url
         self._credential = credential
@@ -180,12 +187,17 @@ class Client:
         self.policy = policy or RetryPolicy()
         self._sleep = sleep
         self._wall_clock = wall_clock
+        self._monotonic = monotonic
+        self._page_pacer: Pacer | None = None
+        self._page_pacer_lock = threading.Lock()
         self._notify = notify
         self._trace = trace
         self._dry_run_out = dry_run_out
         self._source_key_header = source_key_header
         self._transport = transport
         self._verify = verify
+        # After a 401 invalid_token: a renewed credential (OAuth refresh), or None.
+        self._reauthenticate = reauthenticate
         self._http: httpx.Client | None = None
 
     @classmethod
@@ -198,6 +210,7 @@ class Client:
             timeout=ctx.settings.timeout,
             policy=RetryPolicy(max_retries=options.max_retries),
             sleep=ctx.clock.sleep,
+            monotonic=ctx.clock.monotonic,
             # Retry-After as an HTTP date is read against the invocation's clock.
             wall_clock=lambda: ctx.clock.now().timestamp(),
             notify=ctx.ios.info,
@@ -206,6 +219,7 @@ class Client:
             source_key_header=ctx.settings.get("source_key_header"),
             transport=ctx.transport,
             verify=verify,
+            reauthenticate=ctx.refresh_credential,
         )
 
     # -- plumbing ------------------------------------------------------------------------
@@ -279,6 +293,47 @@ class Client:
         headers: Iterable[tuple[str, str]] = (),
     ) -> httpx.Response:
         """Send ``op`` and return its 2xx response, retrying as cli.md says."""
+        parts: dict[str, Any] = {
+            "path_params": path_params,
+            "params": params,
+            "json_body": json_body,
+            "content": content,
+            "headers": list(headers),
+        }
+        request, secrets = self.build(op, **parts)
+        try:
+            return self._send_with_retries(op, request, secrets=secrets)
+        except ApiError as error:
+            # A 401 means the service did not act: sending again is safe for any operation.
+            sent_with = self._authorize(op)
+            renewed = None if sent_with is None else self._renewed_after(error, sent_with)
+            if renewed is None:
+                raise
+        request, secrets = self.build(op, credential=renewed, **parts)
+        return self._send_with_retries(op, request, secrets=secrets)
+
+    def _renewed_after(self, error: ApiError, credential: Credential) -> Credential | None:
+        """A refreshed credential when the service said the token is invalid (RFC 6750
+        ``invalid_token``) and one can be had; once per invocation (the context's rule)."""
+        if error.status != 401 or self._reauthenticate is None:
+            return None
+        if "invalid_token" not in (error.challenge or ""):
+            return None
+        return self._reauthenticate(credential)
+
+    def build(
+        self,
+        op: Operation,
+        *,
+        path_params: Mapping[str, str] | None = None,
+        params: Mapping[str, Any] | None = None,
+        json_body: Any = None,
+        content: bytes | None = None,
+        headers: Iterable[tuple[str, str]] = (),
+        credential: Credential | None = None,
+    ) -> tuple[httpx.Request, tuple[str, ...]]:
+        """The request for ``op`` and the secrets to keep out of traces; with --dry-run,
+        prints it and raises DryRunDone. Raises before sending when no credential fits."""
         path = op.path_for(**dict(path_params or {})) if path_params else op.path
         body = content
         extra_headers = list(headers)
@@ -289,7 +344,8 @@ class Client:
         if self._dry_run_out is not None:
             self._print_dry_run(op, path, params, body, extra_headers)
             raise DryRunDone("dry run")
-        credential = self._authorize(op)
+        if credential is None:
+            credential = self._authorize(op)
         auth = [self._auth_header(credential, op)] if credential is not None else []
         request = self._client().build_request(
             op.method,
@@ -298,8 +354,7 @@ class Client:
             content=body,
             headers=[*extra_headers, *auth],
         )
-        secrets = (credential.value,) if credential is not None else ()
-        return self._send_with_retries(op, request, secrets=secrets)
+        return request, (credential.value,) if credential is not None else ()
 
     def _print_dry_run(
         self,
@@ -329,84 +384,141 @@ class Client:
             )
         )
 
+    def exchange(
+        self, request: httpx.Request, *, secrets: tuple[str, ...] = (), attempt: int = 1
+    ) -> Exchange:
+        """Send ``request`` once, without retrying, and say what that achieved."""
+        self._trace_request(request, attempt, secrets)
+        started = time.monotonic()
+        try:
+            response = _receive(self._client(), request)
+        except (httpx.ConnectError, httpx.ConnectTimeout) as error:
+            if _is_tls_failure(error):
+                failure = ServiceFailure(
+                    f"TLS verification failed: {_describe(error, secrets)}",
+                    hint="if the service uses a private CA, set SSL_CERT_FILE or "
+                    "`leadctl profile set ca_bundle PATH`",
+                )
+                return Exchange(
+                    Delivery.NOT_SENT, error=failure, retryable=False, reason=failure.message
+                )
+            where = request.url.copy_with(query=None, fragment=None)
+            reason = f"cannot connect to {where}: {_describe(error, secrets)}"
+            self._trace_line(f"! {reason}")
+            return Exchange(
+                Delivery.NOT_SENT,
+                error=ServiceFailure(reason, hint="check the base URL and your network"),
+                reason=reason,
+            )
+        except httpx.DecodingError:
+            undecodable = BadResponse(
+                "the response body could not be decoded (bad Content-Encoding)",
+                hint="run with --debug to see the response headers",
+            )
+            return Exchange(
+                Delivery.ANSWERED, error=undecodable, retryable=False, reason=undecodable.message
+            )
+        except _TooLarge as too_large:
+            return Exchange(
+                Delivery.ANSWERED,
+                error=too_large.error,
+                retryable=False,
+                reason=too_large.error.message,
+            )
+        except httpx.TransportError as error:
+            reason = _transport_reason(error, secrets)
+            self._trace_line(f"! {reason}")
+            return Exchange(Delivery.NO_ANSWER, error=ServiceFailure(reason), reason=reason)
+        elapsed_ms = (time.monotonic() - started) * 1000
+        self._trace_response(response, elapsed_ms, secrets)
+        status = response.status_code
+        if status < 400:
+            return Exchange(Delivery.ANSWERED, response=response, reason=str(status))
+        retry_after = (
+            retry_after_seconds(response.headers, self._wall_clock)
+            if status in (429, 503)
+            else None
+        )
+        reason = (
+            "429 rate limited" if status == 429 else f"{status} {response.reason_phrase}".rstrip()
+        )
+        return Exchange(
+            Delivery.ANSWERED,
+            response=response,
+            error=problem_from_response(response),
+            retry_after=retry_after,
+            retryable=status == 429 or status >= 500,
+            reason=reason,
+        )
+
     def _send_with_retries(
         self, op: Operation, request: httpx.Request, *, secrets: tuple[str, ...]
     ) -> httpx.Response:
-        http = self._client()
         attempt = 0
+        refused_since: float | None = None
         while True:
             attempt += 1
-            self._trace_request(request, attempt, secrets)
-            started = time.monotonic()
-            try:
-                response = _receive(http, request)
-            except (httpx.ConnectError, httpx.ConnectTimeout) as error:
-                if _is_tls_failure(error):
-                    raise ServiceFailure(
-                        f"TLS verification failed: {_describe(error, secrets)}",
-                        hint="if the service uses a private CA, set SSL_CERT_FILE or "
-                        "`leadctl profile set ca_bundle PATH`",
-                    ) from None
-                # Nothing reached the service: safe to retry any operation.
-                reason = f"cannot connect: {_describe(error, secrets)}"
-                self._trace_line(f"! {reason}")
-                if self._retry_allowed(attempt):
-                    self._wait(self.policy.backoff(attempt), reason)
+            pacer = self._page_pacer if op.paged else None
+            sent_at = pacer.acquire() if pacer is not None else 0.0
+            sent = self.exchange(request, secrets=secrets, attempt=attempt)
+            if pacer is not None and sent.delivery is Delivery.ANSWERED and sent.status != 429:
+                pacer.answered(sent_at)
+            if sent.ok:
+                assert sent.response is not None
+                return sent.response
+            if sent.status == 429 and op.paged:
+                # Paging a collection waits out the service's window however many 429s
+                # it takes (no attempt counts), then goes on at the pace it measured.
+                now = self._monotonic()
+                refused_since = now if refused_since is None else refused_since
+                if now - refused_since < PAGING_RATE_LIMIT_PATIENCE:
+                    pacer = self._paging_pacer()
+                    wait = pacer.rate_limited(sent.retry_after, sent_at)
+                    self._notify(f"retrying in {_seconds(wait)}: {sent.reason}")
+                    attempt -= 1
                     continue
-                raise ServiceFailure(
-                    f"{reason} (after {attempt} attempts)",
-                    hint="check the base URL and your network",
-                ) from None
-            except httpx.DecodingError:
-                raise BadResponse(
-                    "the response body could not be decoded (bad Content-Encoding)",
-                    hint="run with --debug to see the response headers",
-                ) from None
-            except httpx.TransportError as error:
-                reason = _transport_reason(error, secrets)
-                self._trace_line(f"! {reason}")
-                if not op.retry_safe:
-                    raise _outcome_unknown(op, reason) from None
-                if self._retry_allowed(attempt):
-                    self._wait(self.policy.backoff(attempt), reason)
-                    continue
-                raise ServiceFailure(f"{reason} (after {attempt} attempts)") from None
-            elapsed_ms = (time.monotonic() - started) * 1000
-            self._trace_response(response, elapsed_ms, secrets)
-            status = response.status_code
-            if status < 400:
-                return response
-            if status == 429:
-                if self._retry_allowed(attempt):
-                    delay = retry_after_seconds(response, self._wall_clock)
-                    if delay is None:
-                        delay = self.policy.backoff(attempt)
-                    response.close()
-                    self._wait(delay, "429 rate limited")
-                    continue
-                limited = problem_from_response(
-                    response, hint=f"still rate limited after {attempt} attempts"
+            if effect_unknown(sent.delivery, sent.status) and not op.retry_safe:
+                what = (
+                    sent.reason
+                    if sent.delivery is Delivery.NO_ANSWER
+                    else f"the service answered {sent.status}"
                 )
-                limited.attempts = attempt
-                limited.retry_after = retry_after_seconds(response, self._wall_clock)
-                raise limited
-            if status >= 500:
-                if not op.retry_safe:
-                    raise _outcome_unknown(op, f"the service answered {status}")
-                if self._retry_allowed(attempt):
-                    response.close()
-                    self._wait(self.policy.backoff(attempt), f"{status} {response.reason_phrase}")
-                    continue
-            failure = problem_from_response(response)
-            failure.attempts = attempt
-            raise failure
+                raise _outcome_unknown(op, what)
+            if sent.retryable and self.policy.allows(attempt):
+                wait = self.policy.wait(attempt, sent.retry_after)
+                if sent.response is not None:
+                    sent.response.close()
+                self._wait(wait, sent.reason)
+                continue
+            raise self._final_error(sent, attempt)
 
-    def _retry_allowed(self, attempt: int) -> bool:
-        return attempt <= self.policy.max_retries
+    def _paging_pacer(self) -> Pacer:
+        """The pace of paged reads, made at their first 429 (shared by the fetch thread)."""
+        with self._page_pacer_lock:
+            if self._page_pacer is None:
+                from leadctl.bulk.pacer import Pacer
+
+                self._page_pacer = Pacer(
+                    monotonic=self._monotonic, sleep=self._sleep, backoff=self.policy.backoff
+                )
+            return self._page_pacer
+
+    def _final_error(self, sent: Exchange, attempt: int) -> LeadctlError:
+        """What an exchange that will not be retried ends the command with."""
+        error = sent.error
+        assert error is not None
+        if isinstance(error, ApiError):
+            if sent.status == 429:
+                error.hint = f"still rate limited after {attempt} attempts"
+                error.retry_after = sent.retry_after
+            error.attempts = attempt
+            return error
+        if isinstance(error, ServiceFailure) and sent.retryable:
+            return ServiceFailure(f"{error.message} (after {attempt} attempts)", hint=error.hint)
+        return error
 
     def _wait(self, seconds: float, reason: str) -> None:
-        shown = f"{seconds:.0f}s" if seconds >= 1 or seconds == 0 else f"{seconds:.1f}s"
-        self._notify(f"retrying in {shown}: {reason}")
+        self._notify(f"retrying in {_seconds(seconds)}: {reason}")
         self._sleep(seconds)
 
     # -- --debug -------------------------------------------------------------------------
@@ -450,6 +562,14 @@ class Client:
         return decode_json(response, trace=self._trace)
 
 
+class _TooLarge(Exception):
+    """A body over MAX_BODY_BYTES: answered, but unusable (not a transport error)."""
+
+    def __init__(self, error: BadResponse) -> None:
+        super().__init__(error.message)
+        self.error = error
+
+
 def _receive(http: httpx.Client, request: httpx.Request) -> httpx.Response:
     """Send and read the whole body, refusing one larger than MAX_BODY_BYTES.
 
@@ -459,12 +579,12 @@ def _receive(http: httpx.Client, request: httpx.Request) -> httpx.Response:
     try:
         declared = streamed.headers.get("Content-Length", "")
         if declared.isdigit() and int(declared) > MAX_BODY_BYTES:
-            raise _too_large(int(declared))
+            raise _TooLarge(_too_large(int(declared)))
         body = bytearray()
         for chunk in streamed.iter_bytes():
             body += chunk
             if len(body) > MAX_BODY_BYTES:
-                raise _too_large(None)
+                raise _TooLarge(_too_large(None))
     finally:
         streamed.close()
     # The body is already decoded: the copy must not claim an encoding or a length.
@@ -480,6 +600,10 @@ def _receive(http: httpx.Client, request: httpx.Request) -> httpx.Response:
         request=request,
         extensions=streamed.extensions,
     )
+
+
+def _seconds(seconds: float) -> str:
+    return f"{seconds:.0f}s" if seconds >= 1 or seconds == 0 else f"{seconds:.1f}s"
 
 
 def _too_large(size: int | None) -> BadResponse:

@@ -58,6 +58,10 @@ PROFILE_KEYS: Mapping[str, str] = {
     "be retried even after the request was sent",
     "retry_unsafe_operations": "operationIds (comma-separated) of generated commands that "
     "must never be retried once sent",
+    "oauth_client_id": "OAuth client id for `auth login --device/--web` (default: dynamic "
+    "registration where the authorization server offers it)",
+    "oauth_scopes": "OAuth scopes (space-separated) for `auth login --device/--web` "
+    "(default: openid offline_access, where the server lists them)",
 }
 CREDENTIAL_STORES = ("keyring", "file")
 CREDENTIAL_KINDS = ("org", "user", "source")
@@ -205,6 +209,20 @@ def _parse_operation_ids(key: str, raw: str) -> str:
     return ",".join(ids)
 
 
+def _parse_oauth_word(key: str, raw: str) -> str:
+    value = raw.strip()
+    if not value or not value.isascii() or not value.isprintable() or " " in value:
+        raise _bad_value(key, raw, "expected one word of printable ASCII")
+    return value
+
+
+def _parse_oauth_scopes(raw: str) -> str:
+    scopes = raw.replace(",", " ").split()
+    if not scopes or not all(s.isascii() and s.isprintable() for s in scopes):
+        raise _bad_value("oauth_scopes", raw, "expected scopes separated by spaces")
+    return " ".join(scopes)
+
+
 _PARSERS: dict[str, Callable[[str], Any]] = {
     "base_url": _parse_base_url,
     "output": _parse_output,
@@ -220,6 +238,8 @@ _PARSERS: dict[str, Callable[[str], Any]] = {
     "contract_url": _parse_base_url,
     "retry_safe_operations": lambda raw: _parse_operation_ids("retry_safe_operations", raw),
     "retry_unsafe_operations": lambda raw: _parse_operation_ids("retry_unsafe_operations", raw),
+    "oauth_client_id": lambda raw: _parse_oauth_word("oauth_client_id", raw),
+    "oauth_scopes": lambda raw: _parse_oauth_scopes(raw),
 }
 
 

@@ -46,6 +46,10 @@ class GlobalOptions:
     max_retries: int = DEFAULT_MAX_RETRIES
     dry_run: bool = False
     allow_insecure_http: bool = False
+    # A jq expression applied to the JSON output (gh's --jq); implies JSON.
+    jq: str | None = None
+    # Show times in UTC rather than the profile's or the system's zone.
+    utc: bool = False
 
 
 @dataclass
@@ -91,9 +95,8 @@ class Context:
         name = self.profile_name
         values = self.config.profiles.get(name)
         explicitly_named = self.options.profile is not None
-        embedded = name == SANDBOX_PROFILE and values is None
         if values is None:
-            if explicitly_named and not embedded:
+            if explicitly_named and name != SANDBOX_PROFILE:
                 known = ", ".join(sorted(self.config.profiles)) or "none yet"
                 raise UsageError(
                     f"unknown profile {name!r} (configured: {known})",
@@ -117,11 +120,15 @@ class Context:
             base_url=base_url,
             timeout=timeout,
             output=values.get("output"),
-            embedded_sandbox=embedded and self.options.base_url is None,
+            # Settings of the sandbox profile (region, output...) are layered on the embedded
+            # sandbox; only a base URL of its own points it at a server instead.
+            embedded_sandbox=name == SANDBOX_PROFILE and base_url is None,
         )
 
     @cached_property
     def output_format(self) -> str:
+        if self.options.jq is not None:
+            return "json"
         chosen = self.options.output or self.settings_output_or_none()
         if chosen is None:
             return "table" if self.ios.stdout_is_tty else "json"
@@ -180,12 +187,34 @@ class Context:
             self.env.get("LEADCTL_TOKEN") or self.env.get("LEADCTL_TOKEN_FILE")
         ):
             return Credential(self.sandbox().org_key, CredentialKind.ORG, "sandbox")
-        return lookup_credential(
+        found = lookup_credential(
             env=self.env,
             profile=self.settings.profile,
             profile_settings=self.settings.profile_values,
-            warn=self.ios.warn,
+            warn=self._plain_file_note,
         )
+        if found is not None and found.oauth is not None:
+            from leadctl.oauth.session import fresh
+
+            found = fresh(self, found)  # refreshed first when it expires within 60 s
+        return found
+
+    def refresh_credential(self, rejected: Credential) -> Credential | None:
+        """After a 401 invalid_token: the OAuth credential refreshed, once per invocation;
+        None when it is not an OAuth token or was already refreshed."""
+        if rejected.oauth is None or self.__dict__.get("_refreshed_after_401"):
+            return None
+        self.__dict__["_refreshed_after_401"] = True
+        from leadctl.oauth.session import refresh
+
+        renewed = refresh(self, rejected, force=True)
+        self.__dict__["_found_credential"] = renewed
+        return renewed
+
+    def _plain_file_note(self, message: str) -> None:
+        # Said at login and shown by `auth status`; -q keeps cron mail free of it.
+        if not self.ios.quiet:
+            self.ios.warn(message)
 
     def require_credential(self) -> Credential:
         found = self.credential()

@@ -16,7 +16,7 @@ import re
 import stat
 import threading
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -31,6 +31,8 @@ from leadctl.errors import KeyringUnavailable, LeadctlError, NotAuthenticated, U
 
 if TYPE_CHECKING:
     from keyring.backend import KeyringBackend
+
+    from leadctl.oauth.tokens import TokenSet
 
 T = TypeVar("T")
 
@@ -63,6 +65,30 @@ def _looks_like_jwt(value: str) -> bool:
     return isinstance(header, dict) and "alg" in header
 
 
+def jwt_expiry(value: str) -> float | None:
+    """The ``exp`` claim of a JWT (seconds since the epoch), read without verifying it:
+    only for showing when the token stops working."""
+    parts = value.split(".")
+    if len(parts) != 3:
+        return None
+    try:
+        claims = json.loads(base64.urlsafe_b64decode(parts[1] + "=" * (-len(parts[1]) % 4)))
+    except (binascii.Error, ValueError):
+        return None
+    exp = claims.get("exp") if isinstance(claims, dict) else None
+    if isinstance(exp, (int, float)) and not isinstance(exp, bool):
+        return float(exp)
+    return None
+
+
+def make_credential(
+    value: str, kind: CredentialKind, origin: str, *, declared: bool = False
+) -> Credential:
+    """A credential, with its expiry when the value is a JWT."""
+    expires_at = jwt_expiry(value) if kind is CredentialKind.USER else None
+    return Credential(value, kind, origin, kind_declared=declared, expires_at=expires_at)
+
+
 def detect_kind(value: str) -> CredentialKind:
     if value.startswith("sk_"):
         return CredentialKind.ORG
@@ -76,6 +102,18 @@ class Credential:
     value: str
     kind: CredentialKind
     origin: str
+    # Whether the kind was stated (the profile, ``auth login --kind``) rather than guessed
+    # from the value: a guessed "source" is only "not an org key or a JWT".
+    kind_declared: bool = False
+    # When the service stops accepting it (a JWT's exp, an OAuth token's expiry), if known.
+    expires_at: float | None = None
+    # The whole OAuth token set when the value is an OAuth access token (refreshable).
+    oauth: TokenSet | None = field(default=None, compare=False)
+
+    @property
+    def recognised(self) -> bool:
+        """Whether the kind is known: declared, or an ``sk_`` key or JWT by its shape."""
+        return self.kind_declared or self.kind is not CredentialKind.SOURCE
 
     def preview(self) -> str:
         """A masked form safe to print: the ``sk_`` marker and at most the last 4 characters."""
@@ -117,7 +155,7 @@ def _clean(value: str, *, source: str) -> str | None:
 def _from_env(env: Mapping[str, str]) -> Credential | None:
     token = _clean(env.get("LEADCTL_TOKEN", ""), source="LEADCTL_TOKEN")
     if token is not None:
-        return Credential(token, detect_kind(token), "LEADCTL_TOKEN")
+        return make_credential(token, detect_kind(token), "LEADCTL_TOKEN")
     file_name = env.get("LEADCTL_TOKEN_FILE", "")
     if not file_name:
         return None
@@ -133,7 +171,7 @@ def _from_env(env: Mapping[str, str]) -> Credential | None:
     token = _clean(text, source=f"LEADCTL_TOKEN_FILE ({path})")
     if token is None:
         raise NotAuthenticated(f"LEADCTL_TOKEN_FILE names {path}, which is empty")
-    return Credential(token, detect_kind(token), f"LEADCTL_TOKEN_FILE ({path})")
+    return make_credential(token, detect_kind(token), f"LEADCTL_TOKEN_FILE ({path})")
 
 
 # -- the file store --------------------------------------------------------------------
@@ -276,17 +314,46 @@ def _keyring_delete(profile: str) -> bool:
 # -- the API ---------------------------------------------------------------------------
 
 
-def _stored_kind(value: str, profile: str, profile_settings: Mapping[str, Any]) -> CredentialKind:
+def oauth_credential(tokens: TokenSet, origin: str) -> Credential:
+    """The credential sent for an OAuth sign-in: its access token, a user token."""
+    return Credential(
+        tokens.access_token,
+        CredentialKind.USER,
+        origin,
+        kind_declared=True,
+        expires_at=tokens.expires_at,
+        oauth=tokens,
+    )
+
+
+def _stored(
+    value: str, origin: str, profile: str, profile_settings: Mapping[str, Any]
+) -> Credential:
+    from leadctl.oauth.tokens import BadTokenSet, from_stored, is_stored_token_set
+
+    if is_stored_token_set(value):
+        try:
+            return oauth_credential(from_stored(value), origin)
+        except BadTokenSet as error:
+            raise NotAuthenticated(
+                f"{error} ({origin})", hint=_relogin(profile, "auth login --device")
+            ) from None
     recorded = profile_settings.get("credential_kind")
     if recorded is None:
-        return detect_kind(value)
+        return make_credential(value, detect_kind(value), origin)
     try:
-        return CredentialKind(recorded)
+        kind = CredentialKind(recorded)
     except ValueError:
         raise UsageError(
             f"profile {profile!r} has an unknown credential_kind {recorded!r}",
             hint="log in again with `leadctl auth login`",
         ) from None
+    return make_credential(value, kind, origin, declared=True)
+
+
+def _relogin(profile: str, command: str) -> str:
+    flag = "" if profile == "default" else f" -p {profile}"
+    return f"log in again: leadctl{flag} {command}"
 
 
 def lookup_credential(
@@ -296,18 +363,32 @@ def lookup_credential(
     profile_settings: Mapping[str, Any],
     warn: Callable[[str], None],
 ) -> Credential | None:
-    """The credential by the order of cli.md, or None when no source has one."""
+    """The credential by the order of cli.md, or None when no source has one.
+
+    ``warn`` gets the note that a plain-file credential is in use; the caller decides
+    whether ``-q`` silences it (it does: a cron job must not mail it on every run).
+    """
     found = _from_env(env)
     if found is not None:
         return found
+    return stored_credential(env=env, profile=profile, profile_settings=profile_settings, warn=warn)
+
+
+def stored_credential(
+    *,
+    env: Mapping[str, str],
+    profile: str,
+    profile_settings: Mapping[str, Any],
+    warn: Callable[[str], None] = lambda _message: None,
+) -> Credential | None:
+    """The profile's own stored credential, ignoring LEADCTL_TOKEN (logout, refresh)."""
     if profile_settings.get("credential_store") == "file":
         path = credential_file(env, profile)
         value = _read_file_store(path, profile)
         if value is None:
             return None
         warn(f"using the credential stored in the plain file {path} (--insecure-storage)")
-        kind = _stored_kind(value, profile, profile_settings)
-        return Credential(value, kind, _describe_file(path))
+        return _stored(value, _describe_file(path), profile, profile_settings)
     if profile_settings.get("credential_store") != "keyring":
         # Never logged in: asking the keyring could only fail or hang, never find anything.
         return None
@@ -316,9 +397,30 @@ def lookup_credential(
     value = _clean(stored, source="the OS keyring") if stored is not None else None
     if value is None:
         return None
-    return Credential(
-        value, _stored_kind(value, profile, profile_settings), _describe_keyring(profile)
-    )
+    return _stored(value, _describe_keyring(profile), profile, profile_settings)
+
+
+def check_store(*, env: Mapping[str, str], profile: str, insecure: bool) -> str:
+    """Prove the store ``save_credential`` would use works, before a secret exists;
+    returns its description.
+
+    ``auth login`` calls this before prompting and ``sources rotate --save-profile``
+    before rotating: finding a locked keyring after the key was rotated is too late.
+    """
+    validate_profile_name(profile)
+    path = credential_file(env, profile)
+    if insecure:
+        # Creates nothing: a refused login leaves no trace. The nearest directory that
+        # exists must let us create what is missing below it.
+        existing = path.parent
+        while not existing.exists() and existing != existing.parent:
+            existing = existing.parent
+        if not existing.is_dir() or not os.access(existing, os.W_OK | os.X_OK):
+            raise LeadctlError(f"cannot store credentials under {existing}: not writable")
+        return _describe_file(path)
+    # A read goes through discovery and the unlock path without changing anything.
+    _keyring_get(profile)
+    return _describe_keyring(profile)
 
 
 def save_credential(*, env: Mapping[str, str], profile: str, value: str, insecure: bool) -> str:

@@ -4,7 +4,11 @@ Accepted: calendar dates in extended (``2026-11-21``) or basic (``20261121``) fo
 (midnight local time) or with a time ``HH[:MM[:SS[.fraction]]]`` (basic ``HH[MM[SS]]``)
 after ``T``, ``t`` or a space, and an optional offset ``Z``, ``±HH:MM``, ``±HHMM`` or ``±HH``.
 A value without an offset is local time: the profile's ``timezone`` (an IANA name) when set,
-else the system's zone.
+else the system's zone (``TZ`` honoured). Relative forms count from now: ``now``,
+``today``, ``yesterday`` and ``tomorrow`` (midnight in that zone), and ``-7d``, ``-2h``,
+``+30m`` (units s, m, h, d, w).
+
+Times are shown in the same zone, or in UTC with ``--utc``: :func:`display_zone`.
 
 The grammar is parsed here rather than by ``datetime.fromisoformat`` because that function
 accepts different forms on Python 3.10 and 3.11 (no ``Z`` and no basic form on 3.10), and
@@ -14,6 +18,7 @@ the same command line must mean the same instant on every supported Python.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone, tzinfo
 
@@ -32,7 +37,15 @@ _PATTERN = re.compile(rf"{_DATE}(?:[Tt ]{_TIME}{_OFFSET}?)?")
 # never moves into the next second.
 MAX_FRACTION_DIGITS = 6
 
-EXAMPLES = "2026-11-21T14:00:00Z, 2026-11-21T09:00-05:00, 2026-11-21T14:00 (local) or 2026-11-21"
+EXAMPLES = (
+    "2026-11-21T14:00:00Z, 2026-11-21T09:00-05:00, 2026-11-21T14:00 (local), 2026-11-21, "
+    "today, yesterday, -7d or -2h"
+)
+_RELATIVE = re.compile(r"(?P<sign>[+-])(?P<amount>\d{1,6})(?P<unit>[smhdw])")
+_UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
+_DAY_WORDS = {"today": 0, "yesterday": -1, "tomorrow": 1}
+# Looks like a calendar date: worth refusing when it is not a real one (2026-02-30).
+_DATE_SHAPED = re.compile(r"\d{4}-?\d{2}-?\d{2}([Tt ].*)?")
 
 
 class InvalidDateTime(ValueError):
@@ -97,11 +110,79 @@ def _local(naive: datetime, zone: tzinfo | None) -> datetime:
     return utc
 
 
-def parse_instant(text: str, *, zone: tzinfo | None) -> Instant:
-    """The UTC instant ``text`` names; ``zone`` applies when it has no offset."""
+def system_zone(env: Mapping[str, str]) -> tzinfo | None:
+    """The system's zone: ``TZ`` when it names an IANA zone, else None (the C library's
+    local time, which reads ``TZ`` and /etc/localtime itself)."""
+    name = env.get("TZ", "").lstrip(":")
+    if not name:
+        return None
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return None
+
+
+def input_zone(profile_zone: str | None, env: Mapping[str, str]) -> tzinfo | None:
+    """The zone of a time typed without an offset: the profile's, else the system's."""
+    return resolve_zone(profile_zone) if profile_zone else system_zone(env)
+
+
+def display_zone(*, utc: bool, profile_zone: str | None, env: Mapping[str, str]) -> tzinfo | None:
+    """The zone times are shown in: UTC under ``--utc``, else the profile's ``timezone``,
+    else the system's (None: the C library's local time)."""
+    if utc:
+        return timezone.utc
+    return input_zone(profile_zone, env)
+
+
+def _relative(text: str, zone: tzinfo | None, now: datetime | None) -> Instant | None:
+    word = text.strip().lower()
+    current = now or datetime.now(timezone.utc)
+    if word == "now":
+        return Instant(current.astimezone(timezone.utc))
+    if word in _DAY_WORDS:
+        local = current.astimezone(zone) if zone is not None else current.astimezone()
+        midnight = local.replace(tzinfo=None, hour=0, minute=0, second=0, microsecond=0)
+        day = midnight + timedelta(days=_DAY_WORDS[word])
+        return Instant(_local_or_later(day, zone))
+    match = _RELATIVE.fullmatch(word)
+    if match is None:
+        return None
+    seconds = int(match["amount"]) * _UNIT_SECONDS[match["unit"]]
+    moment = current + timedelta(seconds=seconds if match["sign"] == "+" else -seconds)
+    return Instant(moment.astimezone(timezone.utc))
+
+
+def _local_or_later(naive: datetime, zone: tzinfo | None) -> datetime:
+    """Midnight in ``zone``; where a clock change skips midnight, the first hour after."""
+    try:
+        return _local(naive, zone)
+    except InvalidDateTime:
+        return _local(naive + timedelta(hours=1), zone)
+
+
+def looks_like_datetime(text: str) -> bool:
+    """Whether a query value is meant as a time: a date shape or a relative form."""
+    word = text.strip().lower()
+    return bool(
+        _DATE_SHAPED.fullmatch(word)
+        or word == "now"
+        or word in _DAY_WORDS
+        or _RELATIVE.fullmatch(word)
+    )
+
+
+def parse_instant(text: str, *, zone: tzinfo | None, now: datetime | None = None) -> Instant:
+    """The UTC instant ``text`` names; ``zone`` applies when it has no offset, ``now``
+    (default: the clock) to relative forms."""
+    relative = _relative(text, zone, now)
+    if relative is not None:
+        return relative
     match = _PATTERN.fullmatch(text.strip())
     if match is None:
-        raise InvalidDateTime("expected an ISO 8601 date-time")
+        raise InvalidDateTime("expected an ISO 8601 date-time or a relative form")
     g = match.groupdict()
     fraction = g["fraction"] or g["bfraction"] or ""
     digits = min(len(fraction), MAX_FRACTION_DIGITS)
@@ -126,12 +207,28 @@ def parse_instant(text: str, *, zone: tzinfo | None) -> Instant:
     return Instant(utc, digits)
 
 
-def datetime_option(flag: str, value: str, *, zone: tzinfo | None) -> Instant:
-    """``parse_instant`` for a command-line flag: a usage error names the flag and value."""
+def datetime_option(
+    flag: str,
+    given: str,
+    *,
+    zone: tzinfo | None,
+    now: datetime | None = None,
+    value: str | None = None,
+) -> Instant:
+    """``parse_instant`` for a command-line flag: a usage error names the flag and what
+    was given (``value``, when it is only part of ``given``, is what is parsed)."""
     try:
-        return parse_instant(value, zone=zone)
+        return parse_instant(given if value is None else value, zone=zone, now=now)
     except InvalidDateTime as error:
         raise UsageError(
-            f"{flag} {value!r}: {error}",
+            f"{flag} {given!r}: {error}",
             hint=f"use ISO 8601, e.g. {EXAMPLES}",
         ) from None
+
+
+def format_moment(moment: datetime, zone: tzinfo | None) -> str:
+    """``2026-11-21 08:03 CST``: to the minute, in ``zone`` (None: the system's), with the
+    zone's abbreviation so nobody has to guess."""
+    local = moment.astimezone(zone) if zone is not None else moment.astimezone()
+    name = local.strftime("%Z") or local.strftime("%z")
+    return local.strftime("%Y-%m-%d %H:%M ") + name

@@ -152,6 +152,8 @@ class ApiError(LeadctlError):
         self.attempts = 1
         # Seconds a 429 asked the client to wait (Retry-After), when it said.
         self.retry_after: float | None = None
+        # A 401's WWW-Authenticate challenge (error="invalid_token" allows one refresh).
+        self.challenge: str | None = None
         super().__init__(self._headline(), hint=hint)
 
     def _headline(self) -> str:

@@ -23,9 +23,13 @@ GROUPS: dict[str, tuple[str, str]] = {
         "Show, import, pull and diff the service's OpenAPI contract.",
     ),
     "api": ("leadctl.commands.api", "Call any API operation with a raw request."),
+    "batch": (
+        "leadctl.commands.batch",
+        "One request per NDJSON line, at the service's pace.",
+    ),
     "sandbox": ("leadctl.commands.sandbox", "Run the local sandbox server."),
     "completion": ("leadctl.commands.completion", "Print the shell completion script."),
 }
 
 # Groups that are a single command rather than a group of verbs.
-SINGLE_COMMANDS = frozenset({"api", "completion"})
+SINGLE_COMMANDS = frozenset({"api", "batch", "completion"})

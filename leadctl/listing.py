@@ -73,7 +73,14 @@ def print_paged(
     if all_pages and _progress_wanted(ctx):
         items = _with_progress(ctx, pager, items)
     try:
-        emit_list(ctx, items, columns=columns, footer=lambda: _next_page_hint(pager))
+        emit_list(
+            ctx,
+            items,
+            columns=columns,
+            footer=lambda: _next_page_hint(pager),
+            file_note=lambda written: _more_pages_note(pager, written),
+            streamed=all_pages,
+        )
     except LeadctlError as error:
         pager.note_resume_point(error)
         raise
@@ -85,6 +92,18 @@ def _next_page_hint(pager: Pager) -> str | None:
     if pager.next_cursor is None or pager.interrupted:
         return None
     return f"more results: add --cursor {pager.next_cursor} (or --all)"
+
+
+def _more_pages_note(pager: Pager, written: int) -> str | None:
+    """Said on the terminal when one page went to a file or pipe: a partial export must
+    not pass for a whole one."""
+    if pager.next_cursor is None or pager.interrupted:
+        return None
+    plural = "" if written == 1 else "s"
+    return (
+        f"wrote {written} item{plural}, one page; more exist: add --all for every page, "
+        f"or --cursor {pager.next_cursor} for the next"
+    )
 
 
 def _progress_wanted(ctx: Context) -> bool:

@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from leadctl.errors import UsageError
+
+if TYPE_CHECKING:
+    from datetime import datetime, tzinfo
 
 # RangeFilter bound names, by the operator a user types.
 RANGE_OPERATORS = {
@@ -81,15 +84,32 @@ def parse_range(raw: str) -> tuple[str, str, str]:
     return field, RANGE_OPERATORS[operator], value
 
 
-def parse_ranges(raw_ranges: Iterable[str], *, stdin: TextIO | None) -> list[dict[str, Any]]:
-    """RangeFilter objects, one per field: bounds on the same field merge into one."""
+def parse_ranges(
+    raw_ranges: Iterable[str],
+    *,
+    stdin: TextIO | None,
+    zone: tzinfo | None = None,
+    now: datetime | None = None,
+) -> list[dict[str, Any]]:
+    """RangeFilter objects, one per field: bounds on the same field merge into one.
+
+    A bound that is a time (a date shape or a relative form such as ``yesterday`` or
+    ``-7d``) is read in ``zone`` (None: the system's) and sent in UTC; an impossible date
+    is a usage error rather than a query that quietly matches nothing.
+    """
+    from leadctl.datetimes import datetime_option, looks_like_datetime
+
     by_field: dict[str, dict[str, Any]] = {}
     for raw in raw_ranges:
         field, bound, value = parse_range(raw)
         entry = by_field.setdefault(field, {"field": field})
         if bound in entry:
             raise UsageError(f"--range {raw!r}: {field} already has a {bound} bound")
-        entry[bound] = query_value(value, field=field, flag="--range", stdin=stdin)
+        if looks_like_datetime(value):
+            instant = datetime_option("--range", raw, zone=zone, now=now, value=value)
+            entry[bound] = instant.isoformat()
+        else:
+            entry[bound] = query_value(value, field=field, flag="--range", stdin=stdin)
     return list(by_field.values())
 
 
@@ -115,6 +135,8 @@ def list_body(
     order_by: Sequence[str],
     direction_key: str,
     stdin: TextIO | None,
+    zone: tzinfo | None = None,
+    now: datetime | None = None,
 ) -> dict[str, Any]:
     """The RequestDataOptions of `leads list`, without paging fields; empty parts are left out."""
     if search_fields and search is None:
@@ -129,7 +151,7 @@ def list_body(
     if filters:
         body["filters"] = parse_filters(filters, stdin=stdin)
     if ranges:
-        body["rangeFilters"] = parse_ranges(ranges, stdin=stdin)
+        body["rangeFilters"] = parse_ranges(ranges, stdin=stdin, zone=zone, now=now)
     if order_by:
         body["orderBy"] = parse_order_by(order_by, direction_key=direction_key)
     return body

@@ -78,8 +78,23 @@ def default_state_dir(env: Mapping[str, str]) -> Path:
     return state_dir(env)
 
 
+def has_state(state_dir: Path) -> bool:
+    from leadctl_sandbox.serve import has_state as found
+
+    return found(state_dir)
+
+
+def check_not_served(state_dir: Path) -> None:
+    """A LeadctlError naming the pid when a ``sandbox serve`` holds the state at ``state_dir``."""
+    from leadctl_sandbox.serve import check_not_served as check
+
+    with _as_leadctl_errors():
+        check(state_dir)
+
+
 def reset(state_dir: Path) -> bool:
-    """Remove the sandbox's state files at ``state_dir``; True when there were any."""
+    """Remove the sandbox's state files at ``state_dir``; True when there were any. Refused
+    (LeadctlError naming the pid) while a ``sandbox serve`` holds them."""
     from leadctl_sandbox.serve import reset as wipe
 
     with _as_leadctl_errors():

@@ -14,14 +14,16 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from leadctl.errors import ApiError, ExitCode, LeadctlError
+from leadctl.retry import Backoff, no_jitter
 
 if TYPE_CHECKING:
     from leadctl.context import Context
     from leadctl.generated.tree import GeneratedTree
 
-FIRST_DELAY = 0.25
-BACKOFF_FACTOR = 1.6
-MAX_DELAY = 5.0
+# Polls back off like retries (the same Backoff), from a shorter first wait and more
+# gently: the resource is expected to settle, not the service to recover. One process
+# polling one resource needs no jitter to be spread from others.
+POLL_BACKOFF = Backoff(base=0.25, factor=1.6, cap=5.0, jitter=no_jitter)
 
 
 @dataclass(frozen=True)
@@ -98,7 +100,7 @@ def wait_for(
     clock = ctx.clock
     started = clock.monotonic()
     slept = 0.0
-    delay = FIRST_DELAY
+    polls = 0
     with _spinner(ctx) as show:
         while rule.status(resource) in rule.pending or resource is None:
             elapsed = max(clock.monotonic() - started, slept)
@@ -110,11 +112,11 @@ def wait_for(
                     "--wait-timeout SECONDS",
                 )
             show(f"waiting for {what} {ident}: {_shown(rule.status(resource))}")
-            pause = min(delay, timeout - elapsed)
+            polls += 1
+            pause = min(POLL_BACKOFF.delay(polls), timeout - elapsed)
             try:
                 clock.sleep(pause)
                 slept += pause
-                delay = min(delay * BACKOFF_FACTOR, MAX_DELAY)
                 resource = _read(poll, ident, resource)
             except KeyboardInterrupt:
                 raise WaitInterrupted(

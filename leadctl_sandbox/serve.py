@@ -14,6 +14,7 @@ from typing import Any
 from leadctl_sandbox.console import Console
 from leadctl_sandbox.db import DB_FILE
 from leadctl_sandbox.errors import SandboxUsageError
+from leadctl_sandbox.lock import holding
 from leadctl_sandbox.server import SandboxServer, is_loopback
 from leadctl_sandbox.settings import DEFAULT_INTAKE_DELAY, SandboxSettings
 from leadctl_sandbox.state import STATE_FILES, SandboxState, default_state_dir, open_state
@@ -61,7 +62,8 @@ def serve(options: ServeOptions, *, ios: Console, env: Mapping[str, str], as_jso
     path = state_file(options, env)
     stop = threading.Event()
     # SIGTERM is caught from the start: a harness may send it as soon as it reads the URL.
-    with _on_sigterm(stop.set):
+    # The lock keeps `sandbox reset` (and a second server) off the state while this runs.
+    with _on_sigterm(stop.set), _holding_state(path):
         state = open_state(path, seed=options.seed)
         try:
             _add_bulk_leads(state, options.leads, ios)
@@ -126,6 +128,15 @@ def _add_bulk_leads(state: SandboxState, count: int, ios: Console) -> None:
 
 
 @contextlib.contextmanager
+def _holding_state(path: Path | None) -> Iterator[None]:
+    if path is None:
+        yield
+        return
+    with holding(path.parent):
+        yield
+
+
+@contextlib.contextmanager
 def _on_sigterm(callback: Any) -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread():
         yield
@@ -180,17 +191,33 @@ def _human_block(
     return "\n".join(lines) + "\n"
 
 
+def has_state(state_dir: Path) -> bool:
+    return any((state_dir / name).exists() for name in STATE_FILES)
+
+
+def check_not_served(state_dir: Path) -> None:
+    """StateInUse (naming the pid) when a `sandbox serve` holds the state; asked before a
+    reset prompts, so nobody confirms a wipe that is then refused."""
+    if state_dir.is_dir():
+        with holding(state_dir):
+            pass
+
+
 def reset(state_dir: Path) -> bool:
     """Remove the sandbox's state files; True when there was something to remove.
 
     Only the sandbox's own files go (never a directory tree), so a mistyped --data-dir
     cannot wipe anything else.
     """
+    if not state_dir.is_dir():
+        return False
     removed = False
-    for name in STATE_FILES:
-        with contextlib.suppress(FileNotFoundError):
-            (state_dir / name).unlink()
-            removed = True
+    # Refused (StateInUse, naming the pid) while a `sandbox serve` holds the state.
+    with holding(state_dir):
+        for name in STATE_FILES:
+            with contextlib.suppress(FileNotFoundError):
+                (state_dir / name).unlink()
+                removed = True
     with contextlib.suppress(OSError):
         state_dir.rmdir()  # only when empty
     return removed

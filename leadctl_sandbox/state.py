@@ -57,7 +57,9 @@ class SandboxState:
     def meta(self, key: str) -> str:
         value = db.get_meta(self.conn, key)
         if value is None:
-            raise SandboxError(f"the sandbox state lacks {key!r}; run `leadctl sandbox reset`")
+            raise SandboxError(
+                f"the sandbox state lacks {key!r}; `leadctl sandbox reset` starts over"
+            )
         return value
 
     @property
@@ -93,9 +95,18 @@ class SandboxState:
 
 
 def open_state(path: Path | None, *, seed: int | None = None) -> SandboxState:
-    """Open (and on first use create and seed) the state at ``path``, or in memory for None."""
+    """Open (and on first use create and seed) the state at ``path``, or in memory for None.
+
+    A state that cannot be read (not a database, a file where the dir should be, written by
+    another version) is one line naming `sandbox reset`, never a traceback.
+    """
+    where = "in memory" if path is None else f"at {path.parent}"
     try:
         conn = db.connect(path)
+    except (OSError, sqlite3.Error) as error:
+        raise _unusable(where, str(error)) from None
+    try:
+        _check_version(conn, where)
         db.create_schema(conn)
         seeded_now = False
         with db.transaction(conn, immediate=True):
@@ -113,24 +124,37 @@ def open_state(path: Path | None, *, seed: int | None = None) -> SandboxState:
                 seed_demo_data(conn, seed=chosen, now=now, secret=secret)
                 db.set_meta(conn, "seeded_at", now.isoformat())
                 seeded_now = True
-        version = db.get_meta(conn, "schema_version")
-    except sqlite3.Error as error:
-        where = "memory" if path is None else str(path)
-        raise SandboxError(
-            f"cannot open the sandbox state ({where}): {error}",
-            hint="run `leadctl sandbox reset` to start over",
-        ) from None
-    if version != db.SCHEMA_VERSION:
-        conn.close()
-        raise SandboxError(
-            f"the sandbox state at {path} was made by another leadctl version",
-            hint="run `leadctl sandbox reset` to start over",
+        _check_version(conn, where)
+        state = SandboxState(
+            conn=conn,
+            secret=bytes.fromhex(db.get_meta(conn, "secret") or ""),
+            path=path,
+            seed=int(db.get_meta(conn, "seed") or 0),
+            seeded_now=seeded_now,
         )
-    secret = bytes.fromhex(db.get_meta(conn, "secret") or "")
-    return SandboxState(
-        conn=conn,
-        secret=secret,
-        path=path,
-        seed=int(db.get_meta(conn, "seed") or 0),
-        seeded_now=seeded_now,
+        if len(state.secret) < 16:
+            raise _unusable(where, "its signing secret is missing")
+        state.org_key()  # every later request needs the demo organization
+    except SandboxError:
+        conn.close()
+        raise
+    except (sqlite3.Error, ValueError) as error:
+        conn.close()
+        raise _unusable(where, str(error)) from None
+    return state
+
+
+def _check_version(conn: sqlite3.Connection, where: str) -> None:
+    """Before the schema is touched: a state of another version may not fit this one's."""
+    has_meta = conn.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'"
+    ).fetchone()
+    version = db.get_meta(conn, "schema_version") if has_meta else None
+    if version is not None and version != db.SCHEMA_VERSION:
+        raise _unusable(where, f"made by another leadctl version, schema {version}")
+
+
+def _unusable(where: str, why: str) -> SandboxError:
+    return SandboxError(
+        f"cannot use the sandbox state {where} ({why}); `leadctl sandbox reset` starts over"
     )

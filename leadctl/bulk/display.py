@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from leadctl.bulk.report import Outcome
+from leadctl.bulk.report import SUCCESSES, Outcome
 
 if TYPE_CHECKING:
     from leadctl.iostreams import IOStreams
@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 NOTE_LIMIT = 20
 
 
-def describe(outcome: Outcome) -> str:
+def describe(outcome: Outcome, noun: str = "row") -> str:
     """One line for a row that was not created, e.g. ``row 7: rejected: 400 Bad Request``."""
     error = outcome.error or {}
     parts = [str(error[key]) for key in ("status", "title") if error.get(key) is not None]
@@ -27,7 +27,7 @@ def describe(outcome: Outcome) -> str:
         shown = "; ".join(f"{name}: {_first(messages)}" for name, messages in fields.items())
         text = f"{text} ({shown})"
     suffix = f": {text}" if text else ""
-    return f"row {outcome.row}: {outcome.outcome}{suffix}"
+    return f"{noun} {outcome.row}: {outcome.outcome}{suffix}"
 
 
 def _first(messages: Any) -> str:
@@ -39,9 +39,13 @@ def _first(messages: Any) -> str:
 class Display:
     """Notes on stderr; subclasses draw progress."""
 
-    def __init__(self, ios: IOStreams, *, notes: bool) -> None:
+    def __init__(
+        self, ios: IOStreams, *, notes: bool, noun: str = "row", label: str = "importing"
+    ) -> None:
         self._ios = ios
         self._notes = notes
+        self._noun = noun
+        self._label = label
         self.notes_left_out = 0
         self._noted = 0
 
@@ -49,13 +53,13 @@ class Display:
         return None
 
     def outcome(self, outcome: Outcome, *, rate_limited: int) -> None:
-        if outcome.outcome == "created" or not self._notes:
+        if outcome.outcome in SUCCESSES or not self._notes:
             return
         if self._noted >= NOTE_LIMIT:
             self.notes_left_out += 1
             return
         self._noted += 1
-        self.note(describe(outcome))
+        self.note(describe(outcome, self._noun))
 
     def note(self, line: str) -> None:
         self._ios.info(line)
@@ -63,7 +67,7 @@ class Display:
     def stop(self) -> None:
         if self.notes_left_out:
             self._ios.info(
-                f"… and {self.notes_left_out} more rows not created "
+                f"… and {self.notes_left_out} more {self._noun}s that did not succeed "
                 "(pass --report FILE to keep every outcome)"
             )
 
@@ -71,8 +75,10 @@ class Display:
 class ProgressDisplay(Display):
     """A rich progress bar on stderr, erased when the import ends."""
 
-    def __init__(self, ios: IOStreams, *, notes: bool) -> None:
-        super().__init__(ios, notes=notes)
+    def __init__(
+        self, ios: IOStreams, *, notes: bool, noun: str = "row", label: str = "importing"
+    ) -> None:
+        super().__init__(ios, notes=notes, noun=noun, label=label)
         from rich.console import Console
         from rich.progress import (
             BarColumn,
@@ -90,7 +96,7 @@ class ProgressDisplay(Display):
             color_system="auto" if ios.stderr_color else None,
         )
         self._progress = Progress(
-            TextColumn("importing"),
+            TextColumn(self._label),
             BarColumn(),
             MofNCompleteColumn(),
             TextColumn("{task.fields[counts]}"),
@@ -101,7 +107,7 @@ class ProgressDisplay(Display):
             transient=True,
         )
         self._task: Any = None
-        self._counts = {"created": 0, "rejected": 0, "invalid": 0, "unknown": 0}
+        self._counts = {"created": 0, "ok": 0, "rejected": 0, "invalid": 0, "unknown": 0}
 
     def start(self, total: int | None) -> None:
         self._task = self._progress.add_task("import", total=total, counts="")

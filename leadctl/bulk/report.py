@@ -1,11 +1,14 @@
-"""The import report: one NDJSON line per row outcome, appended as outcomes arrive.
+"""The report of a bulk run (``leads import``, ``batch``): one NDJSON line per outcome of
+an input row or line, appended as outcomes arrive.
 
     {"row": 12, "outcome": "created", "id": "…", "error": null, "digest": "…"}
 
-``outcome`` is ``created`` (the service answered 2xx; ``id`` is the new lead's),
-``rejected`` (it answered an error: ``error`` is its problem document), ``invalid`` (the
-row was never sent: ``error.detail`` says why) or ``unknown`` (the request was sent and no
-answer arrived, or a 5xx did: the lead may exist). ``digest`` fingerprints the row's text.
+``outcome`` is ``created`` (import) or ``ok`` (batch): the service answered 2xx, ``id`` is
+the answer's id when it has one; ``rejected`` (it answered an error: ``error`` is its
+problem document), ``invalid`` (never sent: ``error.detail`` says why) or ``unknown`` (the
+request was sent and no answer arrived, or a 5xx did: it may have taken effect).
+``digest`` fingerprints the row's text. A batch adds ``status`` (the HTTP status) and
+``result`` (the answer's JSON body); a line sent with an idempotency key adds ``key``.
 
 Each line is written with a single ``write(2)`` on a file opened with O_APPEND, so lines
 from concurrent workers (or two imports sharing a report) never interleave, and a crash
@@ -24,7 +27,9 @@ from typing import Any, TextIO
 
 from leadctl.errors import UsageError
 
-OUTCOMES = ("created", "rejected", "invalid", "unknown")
+OUTCOMES = ("created", "ok", "rejected", "invalid", "unknown")
+# Outcomes that mean the request took effect: never sent again by --resume.
+SUCCESSES = frozenset({"created", "ok"})
 
 
 @dataclass(frozen=True)
@@ -34,15 +39,24 @@ class Outcome:
     digest: str
     id: str | None = None
     error: dict[str, Any] | None = None
+    status: int | None = None
+    result: Any = None
+    key: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        line: dict[str, Any] = {
             "row": self.row,
             "outcome": self.outcome,
             "id": self.id,
             "error": self.error,
             "digest": self.digest,
         }
+        if self.status is not None:
+            line["status"] = self.status
+            line["result"] = self.result
+        if self.key is not None:
+            line["key"] = self.key
+        return line
 
 
 _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
@@ -89,6 +103,8 @@ class ResumeState:
 
     # row -> (outcome that decides, digest of the row then)
     rows: dict[int, tuple[str, str]] = field(default_factory=dict)
+    # row -> the idempotency key it was sent with (sent again with the same key)
+    keys: dict[int, str] = field(default_factory=dict)
     unreadable_lines: int = 0
 
     def skip_reason(self, row: int, *, retry_unknown: bool) -> tuple[str, str] | None:
@@ -97,7 +113,7 @@ class ResumeState:
         if found is None:
             return None
         outcome = found[0]
-        if outcome == "created" or (outcome == "unknown" and not retry_unknown):
+        if outcome in SUCCESSES or (outcome == "unknown" and not retry_unknown):
             return found
         return None
 
@@ -114,15 +130,17 @@ def read_resume(path: Path) -> ResumeState:
         raise UsageError(f"--resume {path}: {error.strerror or error}") from None
     with handle:
         for record in _records(handle, state):
-            row, outcome, digest = record
+            row, outcome, digest, key = record
+            if key is not None:
+                state.keys.setdefault(row, key)
             known = state.rows.get(row)
-            if known is not None and known[0] == "created":
+            if known is not None and known[0] in SUCCESSES:
                 continue
             state.rows[row] = (outcome, digest)
     return state
 
 
-def _records(handle: Any, state: ResumeState) -> Iterator[tuple[int, str, str]]:
+def _records(handle: Any, state: ResumeState) -> Iterator[tuple[int, str, str, str | None]]:
     for raw in handle:
         if not raw.strip():
             continue
@@ -137,4 +155,10 @@ def _records(handle: Any, state: ResumeState) -> Iterator[tuple[int, str, str]]:
             state.unreadable_lines += 1
             continue
         digest = record.get("digest")
-        yield row, str(outcome), digest if isinstance(digest, str) else ""
+        key = record.get("key")
+        yield (
+            row,
+            str(outcome),
+            digest if isinstance(digest, str) else "",
+            key if isinstance(key, str) else None,
+        )

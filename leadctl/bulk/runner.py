@@ -9,21 +9,23 @@ from __future__ import annotations
 import contextlib
 import io
 import itertools
-import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING
 
-from leadctl.bulk.display import Display, describe
-from leadctl.bulk.report import Outcome, ReportWriter, ResumeState, read_resume
+from leadctl.bulk.display import describe
+from leadctl.bulk.engine import STDIN, Tally, Words, progress_wanted, run_jobs
+from leadctl.bulk.report import Outcome, ResumeState, read_resume
 from leadctl.bulk.rows import Row, format_for, head_lines, phone_preparer, read_rows
-from leadctl.errors import DryRunDone, ExitCode, LeadctlError, UsageError
+from leadctl.errors import DryRunDone, UsageError
 
 if TYPE_CHECKING:
     from leadctl.context import Context
 
-STDIN = "-"
+# Answers every other row would get too: the import stops (a 404 to POST /leads is a
+# wrong base URL).
+STOPPING_STATUSES = frozenset({401, 403, 404})
 
 
 @dataclass(frozen=True)
@@ -36,66 +38,13 @@ class ImportOptions:
     retry_unknown: bool = False
 
 
-@dataclass
-class Tally:
-    created: int = 0
-    rejected: int = 0
-    invalid: int = 0
-    unknown: int = 0
-    skipped: int = 0
-    rate_limited: int = 0
-    paused_seconds: float = 0.0
-    elapsed: float = 0.0
-
-    def add(self, outcome: Outcome) -> None:
-        setattr(self, outcome.outcome, getattr(self, outcome.outcome) + 1)
-
-    @property
-    def sent(self) -> int:
-        return self.created + self.rejected + self.unknown
-
-    @property
-    def rate(self) -> float:
-        return self.sent / self.elapsed if self.elapsed > 0 else 0.0
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "created": self.created,
-            "rejected": self.rejected,
-            "invalid": self.invalid,
-            "unknown": self.unknown,
-            "skipped": self.skipped,
-            "rateLimited": self.rate_limited,
-            "elapsedSeconds": round(self.elapsed, 3),
-            "requestsPerSecond": round(self.rate, 1),
-        }
-
-
-class ImportIncomplete(LeadctlError):
-    """Some rows were not created (exit 6), or may or may not have been (exit 9)."""
-
-    def __init__(self, message: str, *, exit_code: ExitCode, hint: str, tally: Tally) -> None:
-        super().__init__(message, hint=hint)
-        self.exit_code = exit_code
-        self.tally = tally
-
-    def to_json(self) -> dict[str, Any]:
-        body = super().to_json()
-        body["summary"] = self.tally.to_json()
-        return body
-
-
-class ImportInterrupted(LeadctlError):
-    exit_code = ExitCode.INTERRUPTED
-
-
 def run_import(ctx: Context, options: ImportOptions) -> None:
     if options.retry_unknown and options.resume is None:
         raise UsageError("--retry-unknown only applies with --resume REPORT")
     report_target = options.report or options.resume
-    _check_report_target(report_target, options.resume)
+    check_report_target(report_target, options.resume)
     resume = read_resume(Path(options.resume)) if options.resume else None
-    stream, source, path = _open_input(ctx, options.file)
+    stream, source, path = open_input(ctx, options.file)
     with stream:
         head = head_lines(stream)
         fmt = options.fmt or format_for(path.name if path else None, head[-1] if head else b"")
@@ -115,7 +64,7 @@ def run_import(ctx: Context, options: ImportOptions) -> None:
 # -- before sending ----------------------------------------------------------------------
 
 
-def _check_report_target(report: str | None, resume: str | None) -> None:
+def check_report_target(report: str | None, resume: str | None) -> None:
     if report is None or report == STDIN:
         return
     target = Path(report)
@@ -125,7 +74,7 @@ def _check_report_target(report: str | None, resume: str | None) -> None:
     if not same_as_resume and target.exists() and target.stat().st_size > 0:
         raise UsageError(
             f"--report {report} already holds a report",
-            hint=f"continue that import with --resume {report}, or name a new report file",
+            hint=f"go on with --resume {report}, or name a new report file",
         )
 
 
@@ -136,7 +85,9 @@ def _same_file(a: Path, b: Path) -> bool:
         return False
 
 
-def _open_input(ctx: Context, file: str) -> tuple[IO[bytes], str, Path | None]:
+def open_input(
+    ctx: Context, file: str, *, what: str = "leads"
+) -> tuple[IO[bytes], str, Path | None]:
     if file == STDIN:
         stdin = ctx.ios.stdin
         buffer = getattr(stdin, "buffer", None)
@@ -149,7 +100,7 @@ def _open_input(ctx: Context, file: str) -> tuple[IO[bytes], str, Path | None]:
     except FileNotFoundError:
         raise UsageError(f"{file}: no such file") from None
     except IsADirectoryError:
-        raise UsageError(f"{file} is a directory, not a file of leads") from None
+        raise UsageError(f"{file} is a directory, not a file of {what}") from None
     except OSError as error:
         raise UsageError(f"cannot read {file}: {error.strerror or error}") from None
 
@@ -201,7 +152,7 @@ def _skipping(
 def _total(ctx: Context, path: Path | None, fmt: str, resume: ResumeState | None) -> int | None:
     """Rows still to do, for the progress bar (lines, so a CSV value spanning lines makes
     it approximate); None when there is no bar or the input is a stream."""
-    if path is None or not _progress_wanted(ctx):
+    if path is None or not progress_wanted(ctx):
         return None
     lines = 0
     last = b"\n"
@@ -215,10 +166,6 @@ def _total(ctx: Context, path: Path | None, fmt: str, resume: ResumeState | None
         lines = max(0, lines - 1)
     skipped = 0 if resume is None else sum(1 for n in resume.rows if n <= lines)
     return max(0, lines - skipped)
-
-
-def _progress_wanted(ctx: Context) -> bool:
-    return ctx.ios.progress_enabled and ctx.ios.env.get("TERM") != "dumb"
 
 
 # -- sending -----------------------------------------------------------------------------
@@ -252,134 +199,29 @@ def _send_all(
     report_target: str | None,
     total: int | None,
 ) -> None:
-    from leadctl.bulk.pacer import Pacer
-    from leadctl.bulk.sender import Importer
-    from leadctl.client import Client, RetryPolicy
+    from leadctl.bulk.sender import Job, Plan
     from leadctl.operations import curated
 
-    ctx.require_credential()
-    ctx.base_url()
-    report = None
-    if report_target == STDIN:
-        report = ReportWriter(stream=ctx.ios.stdout)
-    elif report_target is not None:
-        report = ReportWriter(path=Path(report_target))
-    display = _display(ctx, notes=report is None)
-    client = Client.from_context(ctx)
-    # 429 and connection failures are this import's to handle: the pause is shared by all
-    # workers, and the client must not sleep on its own.
-    client.policy = RetryPolicy(max_retries=0)
-    backoff = RetryPolicy().backoff
-    stop = threading.Event()
-    clock = ctx.clock
-    pacer = Pacer(monotonic=clock.monotonic, sleep=clock.sleep, backoff=backoff, stop=stop)
-
-    def on_outcome(outcome: Outcome) -> None:
-        tally.add(outcome)
-        if report is not None:
-            report.write(outcome)
-        display.outcome(outcome, rate_limited=importer.rate_limited)
-
-    importer = Importer(
-        client=client,
-        operation=curated(ctx, "POST", "/leads"),
-        rows=rows,
+    run_jobs(
+        ctx,
+        plan=Plan(curated(ctx, "POST", "/leads"), success="created", stopping=STOPPING_STATUSES),
+        jobs=(Job(row.number, row.digest, problem=row.problem, body=row.body) for row in rows),
         concurrency=options.concurrency,
-        pacer=pacer,
-        on_outcome=on_outcome,
-        stop=stop,
-        max_connect_retries=ctx.options.max_retries,
-        backoff=backoff,
+        tally=tally,
+        report_target=report_target,
+        resumed_from=options.resume,
+        total=total,
+        words=_words(options),
     )
-    started = clock.monotonic()
-    failure: LeadctlError | None = None
-    display.start(total)
-    try:
-        importer.run()
-    except LeadctlError as error:
-        failure = error
-    finally:
-        tally.elapsed = clock.monotonic() - started
-        tally.rate_limited = importer.rate_limited
-        tally.paused_seconds = pacer.paused_seconds
-        display.stop()
-        if report is not None:
-            report.close()
-        client.close()
-    ctx.ios.info(_summary(tally, options))
-    if failure is not None and report_target not in (None, STDIN):
-        ctx.ios.info(f"to go on: leadctl leads import {options.file} --resume {report_target}")
-    _finish(tally, options, report_target, failure, interrupted=importer.interrupted)
 
 
-def _display(ctx: Context, *, notes: bool) -> Display:
-    if _progress_wanted(ctx):
-        from leadctl.bulk.display import ProgressDisplay
-
-        return ProgressDisplay(ctx.ios, notes=notes)
-    return Display(ctx.ios, notes=notes)
-
-
-def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
-
-
-def _summary(tally: Tally, options: ImportOptions) -> str:
-    text = (
-        f"{_plural(tally.sent, 'row')} sent in {tally.elapsed:.1f}s ({tally.rate:.1f}/s): "
-        f"{tally.created} created, {tally.rejected} rejected, {tally.invalid} invalid, "
-        f"{tally.unknown} unknown"
+def _words(options: ImportOptions) -> Words:
+    return Words(
+        noun="row",
+        doing="importing",
+        done="created",
+        run="the import",
+        resume_command=f"leadctl leads import {options.file}",
+        check_hint="check them (e.g. `leadctl leads list --search EMAIL`) before sending "
+        "them again",
     )
-    if tally.skipped:
-        text += f", {tally.skipped} skipped (done in {options.resume})"
-    if tally.rate_limited:
-        text += (
-            f"; rate limited {_plural(tally.rate_limited, 'time')}, "
-            f"{tally.paused_seconds:.1f}s paused in all"
-        )
-    return text
-
-
-def _finish(
-    tally: Tally,
-    options: ImportOptions,
-    report_target: str | None,
-    failure: LeadctlError | None,
-    *,
-    interrupted: bool,
-) -> None:
-    where = f" (see {report_target})" if report_target not in (None, STDIN) else ""
-    resume_hint = (
-        f"to go on: leadctl leads import {options.file} --resume {report_target}"
-        if report_target not in (None, STDIN)
-        else "pass --report FILE next time to be able to resume"
-    )
-    stopped = ""
-    if failure is not None:
-        stopped = f"; the import stopped early: {failure.message}"
-    elif interrupted:
-        stopped = "; the import was interrupted"
-    if tally.unknown:
-        raise ImportIncomplete(
-            f"{_plural(tally.unknown, 'row')} with an unknown outcome{where}: the service "
-            f"may or may not have created them{stopped}",
-            exit_code=ExitCode.OUTCOME_UNKNOWN,
-            hint="check them (e.g. `leadctl leads list --search EMAIL`) before sending them "
-            "again; --resume skips them unless --retry-unknown is given",
-            tally=tally,
-        )
-    if interrupted:
-        raise ImportInterrupted("interrupted", hint=resume_hint)
-    if failure is not None:
-        raise failure
-    if tally.rejected or tally.invalid:
-        raise ImportIncomplete(
-            f"{_plural(tally.rejected + tally.invalid, 'row')} not created: {tally.rejected} "
-            f"rejected, {tally.invalid} invalid{where}",
-            exit_code=ExitCode.REJECTED,
-            hint="correct them and import them again (rows created so far are skipped with "
-            f"--resume {report_target})"
-            if report_target not in (None, STDIN)
-            else "pass --report FILE to keep every row's outcome",
-            tally=tally,
-        )

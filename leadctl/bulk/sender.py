@@ -1,78 +1,107 @@
-"""Sending the rows: one POST /leads per row from ``--concurrency`` workers.
+"""Sending the jobs of a bulk run: one request per job from ``--concurrency`` workers.
 
-POST /leads is not retry-safe. Only a 429 is sent again (the service did not act), and
-only a failure to connect (nothing reached it); a request that was sent and got no
-answer, or got a 5xx, is an ``unknown`` outcome and is never sent again by this import.
+The same engine sends ``leads import`` rows (POST /leads) and ``batch`` lines (any
+operation). What may be sent again follows the client's :class:`~leadctl.retry.Delivery`
+of each send, never the type of an exception:
 
-The first row is sent alone: a wrong credential or base URL costs one request, not one
-per worker. The import stops early, after the requests in flight have been answered and
-recorded, when every further row would fail the same way (401, 403, 404, the service
-unreachable) or when outcomes keep being unknown (the service is failing).
+- a 429 (the service did not act) waits on the shared :class:`~leadctl.bulk.pacer.Pacer`
+  and is sent again, for as long as ``RATE_LIMIT_PATIENCE`` allows;
+- not sent at all (no connection): the whole run pauses with backoff and it is sent
+  again, up to ``--max-retries`` times, then the run stops (the service is unreachable);
+- sent without an answer, or answered 5xx: sent again (backoff, ``--max-retries``) only
+  when the operation is retry-safe or the job carries an idempotency key; otherwise the
+  job's outcome is ``unknown`` and it is never sent again by this run.
+
+The first job is sent alone: a wrong credential or base URL costs one request, not one
+per worker. The run stops early, after the requests in flight have been answered and
+recorded, when every further job would fail the same way (401, 403, and for the import
+404; the service unreachable) or when outcomes keep being unknown (the service is failing).
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
-import re
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from leadctl.bulk.report import Outcome
-from leadctl.bulk.rows import Row
 from leadctl.errors import (
     ApiError,
-    BadResponse,
-    Forbidden,
     LeadctlError,
-    NotAuthenticated,
     OutcomeUnknown,
     ServiceFailure,
 )
+from leadctl.retry import Delivery, effect_unknown
 
 if TYPE_CHECKING:
     from leadctl.bulk.pacer import Pacer
-    from leadctl.client import Client
+    from leadctl.client import Client, Exchange
     from leadctl.operations import Operation
+    from leadctl.retry import RetryPolicy
 
-# 429 answers one row may get before it is given up as rejected (a later --resume sends it).
-ROW_RATE_LIMIT_RETRIES = 20
+# How long one job may keep being refused (429) before it is given up as rejected (a later
+# --resume sends it). Long enough for any window a service keeps (an hour is common).
+RATE_LIMIT_PATIENCE = 3600.0
 # Unknown outcomes in a row after which the service is taken to be failing.
 UNKNOWN_STREAK_LIMIT = 10
-# Answers that every other row would get too.
-STOPPING_STATUSES = frozenset({401, 403, 404})
 JOIN_POLL_SECONDS = 0.1
-# The client counts its own attempts; the import made more.
-_ATTEMPTS_SUFFIX = re.compile(r" \(after \d+ attempts?\)$")
 
 
-class Importer:
+@dataclass(frozen=True)
+class Job:
+    """One request of a bulk run: a numbered input row or line and what to send for it."""
+
+    number: int
+    digest: str
+    problem: str | None = None  # why it is invalid (then nothing is sent)
+    path_params: Mapping[str, str] | None = None
+    params: Mapping[str, Any] | None = None
+    body: Any = None
+    headers: tuple[tuple[str, str], ...] = ()
+    # The idempotency key sent with it: the service recognises a repeat, so an unknown
+    # outcome may be sent again (with the same key).
+    key: str | None = None
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What the engine needs to know about the operation all jobs call."""
+
+    operation: Operation
+    success: str = "ok"  # the outcome word for a 2xx answer ("created" for the import)
+    stopping: frozenset[int] = frozenset({401, 403})
+    keep_result: bool = False  # report the answer's body with each outcome
+
+
+class Sender:
     def __init__(
         self,
         *,
         client: Client,
-        operation: Operation,
-        rows: Iterator[Row],
+        plan: Plan,
+        jobs: Iterator[Job],
         concurrency: int,
         pacer: Pacer,
         on_outcome: Callable[[Outcome], None],
         stop: threading.Event,
-        max_connect_retries: int,
-        backoff: Callable[[int], float],
+        policy: RetryPolicy,
+        monotonic: Callable[[], float],
     ) -> None:
         self._client = client
-        self._operation = operation
-        self._rows = rows
+        self._plan = plan
+        self._rows = jobs
         self._concurrency = concurrency
         self._pacer = pacer
         self._on_outcome = on_outcome
         self._stop = stop
-        self._max_connect_retries = max_connect_retries
-        self._backoff = backoff
+        self._policy = policy
+        self._monotonic = monotonic
         self._rows_lock = threading.Lock()
         self._emit_lock = threading.Lock()
-        self._in_flight: dict[int, Row] = {}
+        self._in_flight: dict[int, Job] = {}
         self._sealed = False
         self._unknown_streak = 0
         self._failure: BaseException | None = None
@@ -87,7 +116,7 @@ class Importer:
         try:
             if self._send_first():
                 threads = [
-                    threading.Thread(target=self._worker, name=f"leadctl-import-{n}", daemon=True)
+                    threading.Thread(target=self._worker, name=f"leadctl-bulk-{n}", daemon=True)
                     for n in range(self._concurrency)
                 ]
                 for thread in threads:
@@ -122,7 +151,7 @@ class Importer:
         except BaseException as error:  # a bug must stop the import, not vanish with a thread
             self._fail(error)
 
-    def _take(self) -> Row | None:
+    def _take(self) -> Job | None:
         with self._rows_lock:
             if self._stop.is_set():
                 return None
@@ -139,67 +168,139 @@ class Importer:
             self._failure = error
         self._stop.set()
 
-    # -- one row -----------------------------------------------------------------------
+    # -- one job -----------------------------------------------------------------------
 
-    def _handle(self, row: Row) -> bool:
-        """Settle one row; True when the service answered it (created or rejected)."""
-        if row.body is None:
-            self._emit(Outcome(row.number, "invalid", row.digest, error={"detail": row.problem}))
+    def _handle(self, job: Job) -> bool:
+        """Settle one job; True when the service answered it (success or rejected)."""
+        if job.problem is not None:
+            self._emit(Outcome(job.number, "invalid", job.digest, error={"detail": job.problem}))
             return False
-        connect_failures = 0
-        refusals = 0
+        op = self._plan.operation
+        resendable = op.retry_safe or job.key is not None
+        first_refused: float | None = None
+        failures = 0  # not sent, or (resendable) no answer / 5xx
         while True:
             sent_at = self._pacer.acquire()
             if self._stop.is_set():
                 return False  # never sent: a --resume sends it
-            self._in_flight[row.number] = row
-            # Ctrl-C inside the request leaves the row in flight: it is sealed as unknown.
-            result = self._attempt(row)
-            del self._in_flight[row.number]
-            if isinstance(result, Outcome):
-                self._pacer.answered()
-                self._emit(result)
-                return result.outcome != "unknown"
-            if isinstance(result, ApiError):  # 429: the service did not act
-                self._count_refusal()
-                self._pacer.rate_limited(result.retry_after, sent_at)
-                refusals += 1
-                if refusals <= ROW_RATE_LIMIT_RETRIES:
-                    continue
-                self._emit(Outcome(row.number, "rejected", row.digest, error=problem_json(result)))
-                return True
-            if isinstance(result, ServiceFailure):  # nothing reached the service
-                connect_failures += 1
-                if connect_failures <= self._max_connect_retries:
-                    self._pacer.pause(self._backoff(connect_failures))
-                    continue
-                reason = _ATTEMPTS_SUFFIX.sub("", result.message)
-                result = ServiceFailure(f"{reason} ({connect_failures} attempts)", hint=result.hint)
-            self._fail(result)
-            return False
-
-    def _attempt(self, row: Row) -> Outcome | ApiError | LeadctlError:
-        """One request: the row's outcome, or a 429, or the reason nothing was sent."""
-        try:
-            response = self._client.call(self._operation, json_body=row.body)
-        except ApiError as error:
-            if error.status == 429:
-                return error
-            if error.status in STOPPING_STATUSES:
+            self._in_flight[job.number] = job
+            # Ctrl-C inside the request leaves the job in flight: it is sealed as unknown.
+            try:
+                sent = self._send(job, failures + 1)
+            except LeadctlError as error:  # nothing sent: no usable credential, bad path
+                del self._in_flight[job.number]
                 self._fail(error)
-            return Outcome(row.number, "rejected", row.digest, error=problem_json(error))
-        except (OutcomeUnknown, BadResponse) as error:
-            return Outcome(row.number, "unknown", row.digest, error={"detail": error.message})
-        except (ServiceFailure, NotAuthenticated, Forbidden) as error:
-            # For an operation that is not retry-safe the client raises these only when
-            # nothing was sent (no connection, TLS refused, no usable credential).
-            return error
-        except Exception as error:
-            # Anything else may have happened after the request left: never send it again.
-            self._fail(error)
-            detail = error.message if isinstance(error, LeadctlError) else type(error).__name__
-            return Outcome(row.number, "unknown", row.digest, error={"detail": detail})
-        return Outcome(row.number, "created", row.digest, id=_lead_id(response.content))
+                return False
+            except Exception as error:
+                # A bug, perhaps after the request left: never send it again.
+                del self._in_flight[job.number]
+                self._fail(error)
+                self._emit(
+                    Outcome(
+                        job.number,
+                        "unknown",
+                        job.digest,
+                        error={"detail": type(error).__name__},
+                        key=job.key,
+                    )
+                )
+                return False
+            del self._in_flight[job.number]
+            status = sent.status
+            if status == 429:
+                self._count_refusal()
+                self._pacer.rate_limited(sent.retry_after, sent_at)
+                now = self._monotonic()
+                first_refused = now if first_refused is None else first_refused
+                if now - first_refused < RATE_LIMIT_PATIENCE:
+                    continue
+                self._emit(self._rejected(job, sent))
+                return True
+            if sent.delivery is Delivery.NOT_SENT:
+                failures += 1
+                if sent.retryable and self._policy.allows(failures):
+                    self._pacer.pause(self._policy.backoff.delay(failures))
+                    continue
+                assert sent.error is not None
+                reason = sent.error.message
+                self._fail(
+                    ServiceFailure(f"{reason} ({failures} attempts)", hint=sent.error.hint)
+                    if sent.retryable
+                    else sent.error
+                )
+                return False
+            self._pacer.answered(sent_at)
+            if effect_unknown(sent.delivery, status):
+                failures += 1
+                if resendable and self._policy.allows(failures):
+                    self._pacer.pause(self._policy.wait(failures, sent.retry_after))
+                    continue
+                if not resendable:
+                    self._emit(self._unknown(job, sent))
+                    return False
+                self._emit(self._rejected(job, sent))
+                return True
+            if sent.ok:
+                self._emit(self._succeeded(job, sent))
+                return True
+            if sent.response is None:  # answered, but the body was unusable
+                settled = self._rejected(job, sent) if resendable else self._unknown(job, sent)
+                self._emit(settled)
+                return resendable
+            if status in self._plan.stopping and isinstance(sent.error, ApiError):
+                self._fail(sent.error)
+            self._emit(self._rejected(job, sent))
+            return True
+
+    def _send(self, job: Job, attempt: int) -> Exchange:
+        request, secrets = self._client.build(
+            self._plan.operation,
+            path_params=job.path_params,
+            params=job.params,
+            json_body=job.body,
+            headers=job.headers,
+        )
+        return self._client.exchange(request, secrets=secrets, attempt=attempt)
+
+    def _succeeded(self, job: Job, sent: Exchange) -> Outcome:
+        assert sent.response is not None
+        content = sent.response.content
+        body = _json_or_none(content)
+        ident = body.get("id") if isinstance(body, dict) else None
+        keep = self._plan.keep_result
+        return Outcome(
+            job.number,
+            self._plan.success,
+            job.digest,
+            id=str(ident) if ident is not None else None,
+            status=sent.status if keep else None,
+            result=body if keep else None,
+            key=job.key,
+        )
+
+    def _rejected(self, job: Job, sent: Exchange) -> Outcome:
+        error = sent.error
+        detail = problem_json(error) if isinstance(error, ApiError) else _detail(error, sent)
+        return Outcome(
+            job.number,
+            "rejected",
+            job.digest,
+            error=detail,
+            status=sent.status if self._plan.keep_result else None,
+            key=job.key,
+        )
+
+    def _unknown(self, job: Job, sent: Exchange) -> Outcome:
+        op = self._plan.operation
+        reason = sent.reason if sent.delivery is Delivery.NO_ANSWER else _detail_text(sent)
+        return Outcome(
+            job.number,
+            "unknown",
+            job.digest,
+            error={"detail": f"{reason}; {op.method} {op.path} may or may not have taken effect"},
+            status=sent.status if self._plan.keep_result else None,
+            key=job.key,
+        )
 
     def _count_refusal(self) -> None:
         with self._emit_lock:
@@ -227,13 +328,14 @@ class Importer:
     def _seal_in_flight(self) -> None:
         """Record the requests still unanswered as unknown; later answers are dropped."""
         with self._emit_lock:
-            for row in list(self._in_flight.values()):
+            for job in list(self._in_flight.values()):
                 self._on_outcome(
                     Outcome(
-                        row.number,
+                        job.number,
                         "unknown",
-                        row.digest,
+                        job.digest,
                         error={"detail": "interrupted before the service answered"},
+                        key=job.key,
                     )
                 )
             self._sealed = True
@@ -251,13 +353,26 @@ def problem_json(error: ApiError) -> dict[str, Any]:
     return body
 
 
-def _lead_id(content: bytes) -> str | None:
+def _json_or_none(content: bytes) -> Any:
+    if not content:
+        return None
     try:
-        lead = json.loads(content)
+        return json.loads(content)
     except (ValueError, UnicodeDecodeError):
         return None
-    lead_id = lead.get("id") if isinstance(lead, dict) else None
-    return str(lead_id) if lead_id is not None else None
+
+
+def _detail_text(sent: Exchange) -> str:
+    if sent.error is not None:
+        return sent.error.message
+    return f"the service answered {sent.status}" if sent.status else sent.reason
+
+
+def _detail(error: LeadctlError | None, sent: Exchange) -> dict[str, Any]:
+    body: dict[str, Any] = {"detail": error.message if error is not None else sent.reason}
+    if sent.status is not None:
+        body["status"] = sent.status
+    return body
 
 
 def _join(threads: list[threading.Thread]) -> None:

@@ -138,7 +138,7 @@ def call(
 ) -> None:
     """Call an agent operation with a JSON-RPC 2.0 request (POST /a2a); print its result.
 
-    The reference does not show the body of /a2a: the envelope and the methods are the
+    The API docs do not show the body of /a2a: the envelope and the methods are the
     contract's assumption (agent.ping; leads.get {id}; leads.search with RequestDataOptions;
     leadStatusChanges.list {leadId}). A JSON-RPC error in the answer is exit 6 with its
     code and message; an answer for another id is exit 8. -o json prints the result

@@ -135,6 +135,14 @@ def _write_body(ctx: Any, content: bytes, content_type: str) -> None:
     out = ctx.ios.stdout
     if not content:
         return
+    if "json" in content_type and _formatted_output_wanted(ctx):
+        try:
+            data = json.loads(content)
+        except ValueError:
+            data = None
+        if data is not None:
+            _emit_data(ctx, data)
+            return
     if "json" in content_type and ctx.ios.stdout_is_tty:
         try:
             out.write(json.dumps(json.loads(content), indent=2, ensure_ascii=False) + "\n")
@@ -143,6 +151,31 @@ def _write_body(ctx: Any, content: bytes, content_type: str) -> None:
             pass
     text = content.decode("utf-8", errors="replace")
     out.write(text if text.endswith("\n") else text + "\n")
+
+
+def _formatted_output_wanted(ctx: Any) -> bool:
+    """--jq, --columns or an -o other than json: the body goes through the output layer
+    (raw JSON stays the default, even on a terminal)."""
+    options = ctx.options
+    return bool(
+        options.jq is not None
+        or options.columns
+        or (options.output is not None and options.output not in ("json", "ndjson"))
+    )
+
+
+def _emit_data(ctx: Any, data: Any) -> None:
+    """A decoded answer in the chosen format; a collection page shows its items."""
+    from leadctl.output import emit_list, emit_object
+
+    if ctx.options.jq is not None or isinstance(data, (str, int, float, bool)):
+        emit_object(ctx, data, columns=[])
+    elif isinstance(data, list):
+        emit_list(ctx, data, columns=[])
+    elif isinstance(data, dict) and isinstance(data.get("items"), list):
+        emit_list(ctx, data["items"], columns=[])
+    else:
+        emit_object(ctx, data, columns=[])
 
 
 def _paginate(ctx: Any, op: Any, path: str, body: Any, content: bytes | None) -> None:
@@ -159,7 +192,7 @@ def _paginate(ctx: Any, op: Any, path: str, body: Any, content: bytes | None) ->
     paged_op = dataclasses.replace(op, path=path, paged=True)
     pager = Pager(ctx.client(), paged_op, body or {}, PageRequest(all_pages=True))
     try:
-        emit_list(ctx, pager, columns=[])
+        emit_list(ctx, pager, columns=[], streamed=True)
     except LeadctlError as error:
         pager.note_resume_point(error)
         raise

@@ -93,6 +93,8 @@ def _verify(ctx: Context, base_url: str, credential: Credential) -> None:
 @app.command(
     epilog="Examples:\n\n"
     "  leadctl auth login --base-url https://api.example.com\n\n"
+    "  leadctl auth login --device\n\n"
+    "  leadctl -p me auth login --web --base-url https://api.example.com\n\n"
     "  vault read -field=key secret/leadctl | leadctl auth login --with-token\n\n"
     "  leadctl -p intake auth login --kind source --with-token < key.txt",
 )
@@ -118,42 +120,155 @@ def login(
     no_verify: Annotated[
         bool, typer.Option("--no-verify", help="Save without checking with the service.")
     ] = False,
+    device: Annotated[
+        bool,
+        typer.Option(
+            "--device",
+            help="Sign in with the service's OAuth server: a one-time code to enter in a "
+            "browser on any device (RFC 8628); works on servers without a browser.",
+        ),
+    ] = False,
+    web: Annotated[
+        bool,
+        typer.Option(
+            "--web",
+            help="Sign in with the service's OAuth server in a browser on this machine "
+            "(authorization code with PKCE, loopback redirect).",
+        ),
+    ] = False,
+    client_id: Annotated[
+        str | None,
+        typer.Option(
+            "--client-id",
+            metavar="ID",
+            help="OAuth client id (default: the profile's oauth_client_id, else dynamic "
+            "registration where the server offers it).",
+        ),
+    ] = None,
+    scope: Annotated[
+        str | None,
+        typer.Option(
+            "--scope",
+            metavar="SCOPES",
+            help="OAuth scopes, space-separated (default: the profile's oauth_scopes, else "
+            "openid offline_access where the server lists them).",
+        ),
+    ] = None,
+    open_browser: Annotated[
+        bool,
+        typer.Option("--open", help="With --device: open the verification page in a browser."),
+    ] = False,
     no_contract: Annotated[
         bool, typer.Option("--no-contract", help="Do not pull the service's contract.")
     ] = False,
 ) -> None:
     """Store a credential for the profile (-p), checked with one read before saving.
 
-    The credential comes from a hidden prompt, or from stdin with --with-token; it is never
-    accepted as an argument. Organization keys (sk_...) and user tokens (JWT) are checked
-    with GET /lead-statuses; a source key cannot be checked without creating a lead, so it
-    is saved unchecked.
+    A pasted credential comes from a hidden prompt, or from stdin with --with-token; it is
+    never accepted as an argument. Organization keys (sk_...) and user tokens (JWT) are
+    checked with GET /lead-statuses; a source key cannot be checked without creating a
+    lead, so it is saved unchecked.
+
+    --device and --web sign a person in with the OAuth authorization server the service
+    advertises (RFC 9728 metadata at BASE_URL/.well-known/oauth-protected-resource). The
+    access token, refresh token and expiry are stored together like any credential, and
+    the access token is refreshed before it expires and once after a 401. Where the
+    keyring is unusable, this says so before anything is asked for.
     """
-    from leadctl.config import update_config, validate_profile_name
-    from leadctl.credentials import Credential, CredentialKind, save_credential
+    from leadctl.config import validate_profile_name
+    from leadctl.credentials import CredentialKind, check_store, make_credential
     from leadctl.urls import validate_base_url
 
     ctx = get_context(typer_ctx)
     profile = validate_profile_name(ctx.profile_name)
     existing = ctx.config.profiles.get(profile, {})
+    oauth = device or web
+    if device and web:
+        raise UsageError("--device and --web are two ways to sign in: choose one")
+    if oauth and (with_token or kind is not None):
+        raise UsageError("--with-token and --kind are for pasted keys, not --device/--web")
+    if not oauth and (client_id or scope or open_browser):
+        raise UsageError("--client-id, --scope and --open go with --device or --web")
     url = base_url or ctx.options.base_url or existing.get("base_url")
     if url is None:
         raise UsageError(f"profile {profile!r} has no base URL", hint="pass --base-url https://...")
     url = validate_base_url(url, allow_insecure_http=ctx.options.allow_insecure_http)
-    token = _read_token(ctx, with_token)
-    credential_kind = _kind_of(token, kind)
-    kind_value = credential_kind.value
-    credential = Credential(token, credential_kind, "login")
-    if credential_kind is CredentialKind.SOURCE:
-        ctx.ios.info("source keys cannot be checked without creating a lead: saved unchecked")
-    elif not no_verify:
+    # Before the secret is typed: a keyring that cannot take it is found now, not after.
+    check_store(env=ctx.env, profile=profile, insecure=insecure_storage)
+    if oauth:
+        credential = _oauth_login(
+            ctx,
+            url,
+            device=device,
+            client_id=client_id or existing.get("oauth_client_id"),
+            scope=" ".join(scope.replace(",", " ").split()) if scope else None,
+            open_browser=open_browser or (web and ctx.ios.stderr_is_tty),
+            insecure_storage=insecure_storage,
+            no_verify=no_verify,
+        )
+    else:
+        token = _read_token(ctx, with_token)
+        credential_kind = _kind_of(token, kind)
+        credential = make_credential(token, credential_kind, "login", declared=True)
+        if credential_kind is CredentialKind.SOURCE:
+            ctx.ios.info("source keys cannot be checked without creating a lead: saved unchecked")
+        elif not no_verify:
+            _verify(ctx, url, credential)
+        _save_login(ctx, url, token, credential_kind.value, insecure_storage=insecure_storage)
+    if not no_contract and not no_verify and credential.kind is not CredentialKind.SOURCE:
+        from leadctl.contract.discovery import pull_after_login
+
+        pull_after_login(ctx, url, credential)
+
+
+def _oauth_login(
+    ctx: Context,
+    url: str,
+    *,
+    device: bool,
+    client_id: str | None,
+    scope: str | None,
+    open_browser: bool,
+    insecure_storage: bool,
+    no_verify: bool,
+) -> Credential:
+    from leadctl.credentials import oauth_credential
+    from leadctl.oauth.login import LoginRequest, sign_in
+
+    profile = ctx.profile_name
+    tokens = sign_in(
+        ctx,
+        LoginRequest(
+            base_url=url,
+            profile=profile,
+            device=device,
+            client_id=client_id,
+            scope=scope or ctx.config.profiles.get(profile, {}).get("oauth_scopes"),
+            open_browser=open_browser,
+        ),
+    )
+    credential = oauth_credential(tokens, "login")
+    if not no_verify:
         _verify(ctx, url, credential)
-    where = save_credential(env=ctx.env, profile=profile, value=token, insecure=insecure_storage)
+    _save_login(ctx, url, tokens.to_stored(), "user", insecure_storage=insecure_storage)
+    if tokens.expires_at is not None:
+        ctx.ios.info(
+            f"the access token expires at {_timestamp(tokens.expires_at)}"
+            + ("; it is refreshed automatically" if tokens.refresh_token else "")
+        )
+    return credential
 
-    def remember(config: object) -> None:
-        from leadctl.config import Config
 
-        assert isinstance(config, Config)
+def _save_login(
+    ctx: Context, url: str, value: str, kind_value: str, *, insecure_storage: bool
+) -> None:
+    from leadctl.config import Config, update_config
+    from leadctl.credentials import save_credential
+
+    profile = ctx.profile_name
+    where = save_credential(env=ctx.env, profile=profile, value=value, insecure=insecure_storage)
+
+    def remember(config: Config) -> None:
         values = config.profiles.setdefault(profile, {})
         values["base_url"] = url
         values["credential_store"] = "file" if insecure_storage else "keyring"
@@ -163,12 +278,9 @@ def login(
 
     update_config(ctx.env, remember)
     if insecure_storage:
+        # Said once, here; later uses say it only without -q, and `auth status` shows it.
         ctx.ios.warn(f"the credential is stored unencrypted in {where}")
     ctx.ios.info(f"logged in: profile {profile}, {kind_value} credential, stored in {where}")
-    if not no_contract and not no_verify and credential_kind is not CredentialKind.SOURCE:
-        from leadctl.contract.discovery import pull_after_login
-
-        pull_after_login(ctx, url, credential)
 
 
 @app.command(
@@ -177,10 +289,17 @@ def login(
     "  leadctl -p prod auth status -o json | jq -r .kind",
 )
 def status(typer_ctx: typer.Context) -> None:
-    """Show the profile, base URL, credential kind, masked preview and store.
+    """Check the profile's credential with the service and show what it is.
 
-    Exits 3 when no credential is configured.
+    Shows the profile, base URL, credential kind, a masked preview, where it is stored,
+    when it expires (user tokens) and, when the active contract has a read of the current
+    user, whose it is. An organization key or user token is checked with one read (the
+    current-user read, else GET /lead-statuses): exit 3 when the service refuses it, or
+    when no credential is configured. A source key is never sent anywhere but lead
+    intake, so it is shown unchecked; a value that is neither an sk_ key nor a JWT is
+    shown as "unknown" unless the profile was saved with --kind source.
     """
+    from leadctl.credentials import CredentialKind
     from leadctl.output import Column, emit_object
 
     ctx = get_context(typer_ctx)
@@ -191,36 +310,119 @@ def status(typer_ctx: typer.Context) -> None:
             hint="run `leadctl auth login`, or set LEADCTL_TOKEN",
         )
     base_url = ctx.base_url() if not ctx.settings.embedded_sandbox else "(embedded sandbox)"
+    shown: dict[str, object] = {
+        "profile": ctx.profile_name,
+        "baseUrl": base_url,
+        "kind": credential.kind.value if credential.recognised else "unknown",
+        "preview": credential.preview(),
+        "store": _store_text(ctx, credential),
+        "checked": None,
+        "expiresAt": _timestamp(credential.expires_at),
+        "account": None,
+        "organization": None,
+    }
+    if credential.kind is CredentialKind.SOURCE:
+        shown["checked"] = (
+            "no: a source key can only be checked by creating a lead"
+            if credential.recognised
+            else "no: not an organization key (sk_...) or a JWT; leadctl would send it "
+            "only to lead intake, as a source key"
+        )
+    else:
+        shown.update(_check_with_service(ctx, credential))
+        # The check may have refreshed an OAuth token: show the one in use now.
+        current = ctx.credential() or credential
+        shown["expiresAt"] = _timestamp(current.expires_at)
+        shown["preview"] = current.preview()
     emit_object(
         ctx,
-        {
-            "profile": ctx.profile_name,
-            "baseUrl": base_url,
-            "kind": credential.kind.value,
-            "preview": credential.preview(),
-            "store": credential.origin,
-        },
+        shown,
         columns=[
             Column("profile"),
             Column("baseUrl", "base URL"),
             Column("kind"),
             Column("preview"),
             Column("store"),
+            Column("checked"),
+            Column("expiresAt", "expires", kind="datetime"),
+            Column("account"),
+            Column("organization"),
         ],
     )
+
+
+def _store_text(ctx: Context, credential: Credential) -> str:
+    if ctx.settings.get("credential_store") == "file" and credential.origin.startswith("file "):
+        return f"{credential.origin}, unencrypted (--insecure-storage)"
+    return credential.origin
+
+
+def _timestamp(seconds: float | None) -> str | None:
+    if seconds is None:
+        return None
+    from datetime import datetime, timezone
+
+    moment = datetime.fromtimestamp(seconds, timezone.utc).replace(microsecond=0)
+    return moment.isoformat().replace("+00:00", "Z")
+
+
+def _check_with_service(ctx: Context, credential: Credential) -> dict[str, object]:
+    """One read with the credential: the current-user read where the contract has one."""
+    from leadctl.operations import Operation, active_index_of, curated
+    from leadctl.whoami import current_user_operation, identity
+
+    me = current_user_operation(active_index_of(ctx).index)
+    op = (
+        Operation.from_entry(me).with_overrides(ctx.settings)
+        if me is not None
+        else curated(ctx, "GET", "/lead-statuses")
+    )
+    try:
+        answer = ctx.client().call_json(op)
+    except ApiError as error:
+        if error.status == 401:
+            raise NotAuthenticated(
+                f"the service refused the credential of profile {ctx.profile_name!r} (401)",
+                hint=_login_hint(ctx),
+            ) from None
+        raise
+    found: dict[str, object] = {"checked": f"yes ({op.method} {op.path})"}
+    if me is not None:
+        found.update(identity(answer))
+    return found
+
+
+def _login_hint(ctx: Context) -> str:
+    if ctx.env.get("LEADCTL_TOKEN") or ctx.env.get("LEADCTL_TOKEN_FILE"):
+        return "the credential comes from LEADCTL_TOKEN / LEADCTL_TOKEN_FILE: replace it"
+    profile = "" if ctx.profile_name == "default" else f" -p {ctx.profile_name}"
+    return f"log in again with `leadctl{profile} auth login`"
 
 
 @app.command(
     epilog="Examples:\n\n  leadctl auth logout\n\n  leadctl -p intake auth logout",
 )
 def logout(typer_ctx: typer.Context) -> None:
-    """Remove the profile's stored credential (keyring or file)."""
+    """Remove the profile's stored credential (keyring or file).
+
+    An OAuth sign-in's refresh token is first revoked at the authorization server where it
+    offers revocation (RFC 7009); the tokens are deleted here either way.
+    """
     from leadctl.config import Config, update_config
-    from leadctl.credentials import delete_credential
+    from leadctl.credentials import delete_credential, stored_credential
+    from leadctl.errors import LeadctlError
 
     ctx = get_context(typer_ctx)
     profile = ctx.profile_name
     values = ctx.config.profiles.get(profile, {})
+    try:
+        held = stored_credential(env=ctx.env, profile=profile, profile_settings=values)
+    except LeadctlError:
+        held = None  # unreadable: deleting it is still what the user wants
+    if held is not None and held.oauth is not None:
+        from leadctl.oauth.session import revoke
+
+        ctx.ios.info(revoke(ctx, held.oauth))
     removed = delete_credential(env=ctx.env, profile=profile, profile_settings=values)
 
     def forget(config: Config) -> None:
@@ -235,6 +437,35 @@ def logout(typer_ctx: typer.Context) -> None:
         ctx.ios.info(f"logged out of profile {profile}")
     else:
         ctx.ios.info(f"profile {profile} had no stored credential")
+
+
+@app.command(
+    epilog="Examples:\n\n  leadctl auth refresh\n\n  leadctl -p me auth refresh",
+)
+def refresh(typer_ctx: typer.Context) -> None:
+    """Refresh the profile's OAuth access token now (it is otherwise refreshed when it
+    expires within 60 s, and once after a 401).
+
+    Exit 3 when the authorization server refuses the refresh: log in again.
+    """
+    from leadctl.credentials import stored_credential
+    from leadctl.oauth.session import refresh as refresh_tokens
+
+    ctx = get_context(typer_ctx)
+    held = stored_credential(
+        env=ctx.env, profile=ctx.settings.profile, profile_settings=ctx.settings.profile_values
+    )
+    if held is None or held.oauth is None:
+        raise UsageError(
+            f"profile {ctx.profile_name!r} holds no OAuth sign-in to refresh",
+            hint="sign in with `leadctl auth login --device` or `--web`",
+        )
+    renewed = refresh_tokens(ctx, held, force=True)
+    when = _timestamp(renewed.expires_at)
+    ctx.ios.info(
+        f"refreshed the access token of profile {ctx.profile_name}"
+        + (f"; it expires at {when}" if when else "")
+    )
 
 
 @app.command(

@@ -99,11 +99,12 @@ def runs(
     timings. `--run RUN_ID` shows that run as a tree: its actions in step order, each
     with its events, and the events that belong to no action under the run. A run id
     that is not among the automation's recent runs is exit 5. The table shows long ids
-    by their first 8 characters; `--run` takes the full id or any unique prefix of at
-    least 4 characters.
+    whole (columns that do not fit the terminal are left out, and named on stderr); `--run`
+    takes the full id or any unique prefix of at least 4 characters. Times are shown in
+    the profile's timezone (else the system's), or UTC with --utc.
 
-    `--status` filters on this side: the reference neither names a status query
-    parameter nor lists the status values, so any word is accepted and compared
+    `--status` filters on this side: the API docs neither name a status query
+    parameter nor list the status values, so any word is accepted and compared
     case-insensitively with each run's status and status display text.
 
     `-o json` prints the service's object unchanged ({automationId, runs}); with
@@ -163,10 +164,23 @@ def _show_runs(
     if not runs:
         ctx.ios.info(f"no runs for automation {data.get('automationId')!s} ({note})")
         return
+    from leadctl.output import display_zone_of
+    from leadctl.output.table import note_dropped
     from leadctl.views.automation_runs import render_runs_table
     from leadctl.views.console import show
 
-    show(ctx.ios, render_runs_table(data, runs, now=ctx.clock.now(), note=note))
+    ios = ctx.ios
+    table, dropped = render_runs_table(
+        data,
+        runs,
+        now=ctx.clock.now(),
+        note=note,
+        zone=display_zone_of(ctx),
+        width=ios.terminal_width() if ios.stdout_is_tty else None,
+    )
+    show(ios, table)
+    if dropped:
+        note_dropped(ios, dropped)
 
 
 def find_run(runs: list[dict[str, Any]], run_id: str, automation_id: str) -> dict[str, Any]:
@@ -199,10 +213,11 @@ def find_run(runs: list[dict[str, Any]], run_id: str, automation_id: str) -> dic
 def _show_run(ctx: Context, automation_id: str, run_id: str, runs: list[dict[str, Any]]) -> None:
     found = find_run(runs, run_id, automation_id)
     if ctx.output_format == "table" and not ctx.options.columns:
+        from leadctl.output import display_zone_of
         from leadctl.views.automation_runs import render_run_tree
         from leadctl.views.console import show
 
-        show(ctx.ios, render_run_tree(found, now=ctx.clock.now()))
+        show(ctx.ios, render_run_tree(found, now=ctx.clock.now(), zone=display_zone_of(ctx)))
         return
     from leadctl.output import emit_object
 

@@ -25,19 +25,23 @@ from leadctl.output.columns import Column
 from leadctl.query_options import DEFAULT_ORDER_DIRECTION_KEY, list_body
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator
+    from datetime import tzinfo
     from typing import TextIO
 
 app = typer.Typer(help="List, create and import leads.", no_args_is_help=True)
 
 # The Lead schema is an assumption of the contract (the reference shows no lead records).
-# The default columns fit a 120-column terminal with whole ids (a narrower table cuts
-# every column); --columns shows any others, e.g. firstName, email, product, tags.
+# Most wanted first: on a narrow terminal the columns from the right are left out (and
+# named), never cut; --columns shows any others, e.g. email, product, sourceId.
 LEAD_COLUMNS = (
     Column("id"),
+    Column("firstName"),
     Column("lastName"),
     Column("phone"),
     Column("state"),
-    Column("status.name"),
+    Column("status.name", header="status", color_path="status.color"),
+    Column("tags[].name", header="tags"),
     Column("processingStatus", header="processing"),
     Column("createdAt", kind="datetime"),
 )
@@ -101,7 +105,7 @@ def list_(
             "--order-by",
             metavar="FIELD",
             help="Sort by FIELD (repeatable). A leading '-' sorts descending; assumed: the "
-            "reference shows only `field`, leadctl sends direction=desc (profile key "
+            "API docs show only `field`, leadctl sends direction=desc (profile key "
             "order_direction_key names another property).",
         ),
     ] = None,
@@ -115,10 +119,14 @@ def list_(
 
     Filters, ranges, search and sort go to the service as RequestDataOptions and stay the
     same on every page. Without --all or --limit one page is printed; on a terminal the
-    footer tells how to get the next one. The table shows id, lastName, phone, state,
-    status.name, processingStatus and createdAt; --columns picks others (firstName, email,
-    product, sourceId, tags...). These lead fields are the contract's assumption: the
-    reference does not show lead records.
+    footer tells how to get the next one, and a page written to a file from a terminal
+    says on stderr that more exist. The table shows id, firstName, lastName, phone, state,
+    status (in the lead status's color), tag names, processingStatus and createdAt (in the
+    profile's timezone; --utc for UTC), leaving out from the right what the terminal has
+    no room for; --columns picks others (email, product, sourceId, tags[].name...).
+    Range values that are times (2026-11-01, 2026-11-01T09:00, today, yesterday, -7d,
+    -2h) are read in the profile's timezone (else the system's) and sent in UTC. These
+    lead fields are the contract's assumption: the API docs do not show lead records.
     """
     ctx = get_context(typer_ctx)
     if count and (limit is not None or all_pages):
@@ -133,6 +141,8 @@ def list_(
         order_by=order_by or [],
         direction_key=_direction_key(ctx.settings.get("order_direction_key")),
         stdin=ctx.ios.stdin,
+        zone=_input_zone(ctx) if ranges else None,
+        now=ctx.clock.now(),
     )
     print_paged(
         ctx,
@@ -144,7 +154,52 @@ def list_(
         all_pages=all_pages,
         cursor=cursor,
         count=count,
+        table_view=_with_status_colors(ctx),
     )
+
+
+def _with_status_colors(ctx: Any) -> Any:
+    """For the default table on a color terminal: each lead's status gets the color its
+    lead status has (one GET /lead-statuses, made once the first lead is in)."""
+
+    def view(leads: Iterable[Any]) -> Iterator[Any]:
+        colors: dict[Any, str] | None = None
+        for lead in leads:
+            status = lead.get("status") if isinstance(lead, dict) else None
+            if isinstance(status, dict) and ctx.ios.stdout_color:
+                if colors is None:
+                    colors = _status_colors(ctx)
+                color = colors.get(status.get("id"))
+                if color and "color" not in status:
+                    lead = {**lead, "status": {**status, "color": color}}
+            yield lead
+
+    return view
+
+
+def _status_colors(ctx: Any) -> dict[Any, str]:
+    """Lead status id -> color; empty when the statuses cannot be read (colors are a
+    nicety: the list still prints)."""
+    from leadctl.errors import LeadctlError
+    from leadctl.operations import curated
+
+    try:
+        statuses = ctx.client().call_json(curated(ctx, "GET", "/lead-statuses"))
+    except LeadctlError:
+        return {}
+    if not isinstance(statuses, list):
+        return {}
+    return {
+        status.get("id"): status["color"]
+        for status in statuses
+        if isinstance(status, dict) and isinstance(status.get("color"), str)
+    }
+
+
+def _input_zone(ctx: Any) -> tzinfo | None:
+    from leadctl.datetimes import input_zone
+
+    return input_zone(ctx.settings.get("timezone"), ctx.env)
 
 
 def _direction_key(value: Any) -> str:
@@ -219,7 +274,7 @@ def create(
     profile may run. It is not retried after the request was sent (a retry could create
     the lead twice): if the outcome is unknown, leadctl exits 9 and says what to check.
     The lead fields (firstName, lastName, email, phone, state, product, sourceId, tags,
-    consentCertificate) are the contract's assumption: the reference does not show them.
+    consentCertificate) are the contract's assumption: the API docs do not show them.
     With --wait the lead is read back until intake settles it (GET /leads/{id} when the
     active contract has it, else `leads list --filter id=ID`) and printed then: exit 6
     when it is Rejected, 8 after --wait-timeout; not with a source key, which may not
@@ -257,10 +312,10 @@ def create(
     if wait:
         return
     if isinstance(lead, dict) and lead.get("processingStatus") == "Pending" and lead.get("id"):
-        ctx.ios.info(
-            f"intake is processing the lead: check it with "
-            f"`leadctl leads list --filter id={lead['id']}`"
-        )
+        from leadctl.hints import command_line
+
+        check = command_line(ctx, f"leads list --filter id={lead['id']}")
+        ctx.ios.info(f"intake is processing the lead: check it with `{check}`")
 
 
 app.command("import", epilog=IMPORT_EPILOG)(import_leads)

@@ -93,16 +93,17 @@ def import_leads(
     profile's region), as with `leads create`.
 
     Up to --concurrency requests are in flight. When the service answers 429 every worker
-    pauses for its Retry-After, then sending resumes at the rate the service accepted, and
-    slowly grows. Invalid rows (bad JSON, wrong number of CSV fields, an empty line, a bad
-    phone) are reported and skipped; the import goes on.
+    pauses for its Retry-After (backoff with jitter without one), then sending resumes at
+    the rate the service accepted, measured across its window, and slowly grows. Invalid
+    rows (bad JSON, wrong number of CSV fields, an empty line, a bad phone) are reported
+    and skipped; the import goes on.
 
     POST /leads is not retry-safe: only 429 answers and failures to connect are sent again.
     A row sent without an answer (timeout, dropped connection, 5xx) is reported "unknown"
     and never sent twice: --resume skips it unless --retry-unknown is given. The import
     stops early on 401, 403 or 404, when the service cannot be reached, or after 10
-    unknown outcomes in a row; Ctrl-C stops it after the answers in flight. A row given 20
-    429s is reported rejected (a --resume sends it again).
+    unknown outcomes in a row; Ctrl-C stops it after the answers in flight. A row refused
+    (429) for an hour is reported rejected (a --resume sends it again).
 
     A progress bar is drawn on a terminal's stderr. The summary (created, rejected,
     invalid, unknown, time, rate) goes to stderr. Exit 0 when every row was created, 6 when

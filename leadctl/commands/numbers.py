@@ -161,7 +161,7 @@ def status(
     the profile's region (`leadctl profile set region US`); an invalid number is refused
     (exit 2) and nothing is sent.
 
-    The reference does not name the three window query parameters. leadctl assumes
+    The API docs do not name the three window query parameters. leadctl assumes
     windowDays, startDate and endDate (the project's contract); if the service calls them
     something else, set the names in the profile: phone_status_window_days_param,
     phone_status_start_param, phone_status_end_param.

@@ -172,10 +172,10 @@ def set_(
         return created
 
     created = update_config(ctx.env, assign)
-    if created and profile == SANDBOX_PROFILE:
+    if key == "base_url" and profile == SANDBOX_PROFILE:
         ctx.ios.warn(
-            "profile 'sandbox' now has settings of its own and no longer runs the "
-            "embedded sandbox; `leadctl profile delete sandbox` restores it"
+            "profile 'sandbox' now uses this base URL instead of the embedded sandbox; "
+            "`leadctl -p sandbox profile unset base_url` restores it"
         )
     ctx.ios.info(f"{'created profile' if created else 'profile'} {profile}: {key} = {parsed}")
 

@@ -128,7 +128,7 @@ def serve(
     "reset",
     epilog="Examples:\n\n"
     "  leadctl sandbox reset\n\n"
-    "  leadctl sandbox reset --data-dir ./sandbox-state",
+    "  leadctl sandbox reset --yes --data-dir ./sandbox-state",
 )
 def reset(
     typer_ctx: typer.Context,
@@ -140,12 +140,24 @@ def reset(
             help="The state to wipe [default: the user data dir's sandbox/].",
         ),
     ] = None,
+    yes: Annotated[
+        bool, typer.Option("--yes", "-y", help="Do not ask; required without a terminal.")
+    ] = False,
 ) -> None:
-    """Wipe the sandbox state; the next start seeds fresh demo data."""
+    """Wipe the sandbox state; the next start seeds fresh demo data.
+
+    Asks for confirmation on a terminal and needs --yes without one. Refused while a
+    `leadctl sandbox serve` uses the state (the error names its pid).
+    """
     from leadctl import sandbox_entry
 
     ctx = get_context(typer_ctx)
     state_dir = data_dir or sandbox_entry.default_state_dir(ctx.env)
+    if not sandbox_entry.has_state(state_dir):
+        ctx.ios.info(f"no sandbox state at {state_dir}")
+        return
+    sandbox_entry.check_not_served(state_dir)
+    ctx.ios.confirm(f"Wipe the sandbox state at {state_dir}?", assume_yes=yes)
     if sandbox_entry.reset(state_dir):
         ctx.ios.info(f"sandbox state removed: {state_dir}")
     else:

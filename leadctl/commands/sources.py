@@ -150,7 +150,7 @@ def update(
     """Update a lead source (PUT /sources/{id}) and print it.
 
     Only the fields you give are sent when the active contract takes a partial update (the
-    bundled contract assumes one: the reference does not show which fields are required).
+    bundled contract assumes one: the API docs do not show which fields are required).
     Where the contract's update requires fields you did not give, the source is read first
     (GET /sources/{id}), your changes are merged over it and the whole source is sent, with
     If-Match when the read carried an ETag (a change made meanwhile is exit 6); --dry-run
@@ -158,7 +158,7 @@ def update(
     --data '{"allowedStates": []}'.
 
     --data carries anything else, including the older form's fields (enabled, businessId),
-    which the reference says need the name too. A name over 255 characters is refused
+    which the API docs say need the name too. A name over 255 characters is refused
     before sending. Rotate the intake key with `leadctl sources rotate`.
     """
     from leadctl.fields import load_data_option
@@ -204,9 +204,10 @@ class ProfileTarget:
     base_url: str
 
 
-def _profile_target(ctx: Context, name: str) -> ProfileTarget:
+def _profile_target(ctx: Context, name: str, *, insecure_storage: bool) -> ProfileTarget:
     """Checked before the request: once the key is rotated it is too late to say no."""
     from leadctl.config import validate_profile_name
+    from leadctl.credentials import check_store
 
     validate_profile_name(name)
     if name == SANDBOX_PROFILE:
@@ -225,8 +226,12 @@ def _profile_target(ctx: Context, name: str) -> ProfileTarget:
             hint="choose a profile name for the intake scripts, e.g. --save-profile intake",
         )
     # A profile set up with --insecure-storage (a host without a keyring) stays that way.
-    store = "file" if existing.get("credential_store") == "file" else "keyring"
-    return ProfileTarget(name=name, store=store, base_url=ctx.base_url())
+    plain_file = insecure_storage or existing.get("credential_store") == "file"
+    store = "file" if plain_file else "keyring"
+    base_url = ctx.base_url()
+    # A keyring that cannot take the key must be found while the old key still works.
+    check_store(env=ctx.env, profile=name, insecure=plain_file)
+    return ProfileTarget(name=name, store=store, base_url=base_url)
 
 
 def _save_to_profile(ctx: Context, target: ProfileTarget, secret: str) -> str:
@@ -467,6 +472,14 @@ def rotate(
             "with this base URL), for `leadctl -p NAME leads create`.",
         ),
     ] = None,
+    insecure_storage: Annotated[
+        bool,
+        typer.Option(
+            "--insecure-storage",
+            help="With --save-profile: store the key in a 0600 file under the config dir "
+            "instead of the OS keyring (for hosts without one).",
+        ),
+    ] = False,
 ) -> None:
     """Rotate a source's intake key (POST /sources/{id}/credentials/rotate).
 
@@ -486,7 +499,13 @@ def rotate(
 
     ctx = get_context(typer_ctx)
     file_path = check_secret_file(secret_file) if secret_file is not None else None
-    target = _profile_target(ctx, save_profile) if save_profile is not None else None
+    if insecure_storage and save_profile is None:
+        raise UsageError("--insecure-storage goes with --save-profile NAME")
+    target = (
+        _profile_target(ctx, save_profile, insecure_storage=insecure_storage)
+        if save_profile is not None
+        else None
+    )
     dry_run = ctx.options.dry_run
     # Opened before asking: a directory that cannot take the file is found while the old
     # key still works.

@@ -177,7 +177,7 @@ def update(
     """Update an entry of a lead's status history (PUT /lead-status-changes/{id}).
 
     Only the fields you give are sent; the others keep their value (the bundled contract's
-    assumption: the reference does not say which fields are required). Where the active
+    assumption: the API docs do not say which fields are required). Where the active
     contract's update requires fields you did not give, the entry is read first, your
     changes are merged over it and the whole entry is sent (--dry-run shows it). When the
     entry is the lead's current one, the lead's status changes with it.
@@ -188,7 +188,7 @@ def update(
     a local time the clocks skip is refused, a repeated one is its first occurrence. They
     are sent as UTC with a Z. An appointment that ends before it starts is refused.
     Allowed values of --type, --outcome and --follow-up-status are not shown by the
-    reference, so they are sent as given. Prints the updated entry.
+    API docs, so they are sent as given. Prints the updated entry.
     """
     from leadctl.fields import load_data_option
     from leadctl.operations import curated

@@ -76,7 +76,7 @@ def compliance(
     """Update the current user's compliance settings (PUT /users/compliance).
 
     Only the flags given are sent; the other settings keep their value (the contract's
-    assumption: the reference does not say how a partial update behaves). With an
+    assumption: the API docs do not say how a partial update behaves). With an
     organization key the user is the key's owner (assumed). Prints the updated user.
     """
     ctx = get_context(typer_ctx)

@@ -6,8 +6,6 @@ from leadctl.docgen import reference, roff
 from leadctl.docgen.text import paragraphs, split_examples, summary
 from leadctl.docgen.tree import ArgumentSpec, CommandSpec, OptionSpec
 
-AFTER_VERB_OPTIONS = ("-o", "--columns", "-q")
-
 
 def page_name(command: CommandSpec) -> str:
     """leadctl for the root, leadctl-GROUP for a group or single command."""
@@ -135,9 +133,13 @@ def render_root_page(tree: CommandSpec, *, date: str, version: str) -> str:
         *_help_blocks(tree.help),
         ".PP",
         *roff.prose(
-            "Global options go before GROUP. The output options "
-            + ", ".join(AFTER_VERB_OPTIONS)
-            + " are also accepted after the verb, where people type them."
+            "Global options are accepted anywhere on the line: before GROUP, or after the "
+            "verb where people append them (leadctl leads list -p prod). An option of the "
+            "verb itself with the same name stays the verb's, and nothing after -- is read "
+            "as a global option. leadctl or leadctl GROUP alone prints the help; a mistyped "
+            "group or verb gets a suggestion. On a terminal, an ID left out of a verb whose "
+            "collection the active contract can list is offered in a picker; without a "
+            "terminal (or with --no-input) it stays a usage error."
         ),
         ".SH OPTIONS",
         *_option_items(tree.options),

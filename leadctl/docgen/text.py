@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import re
 
-EXAMPLES_HEADING = re.compile(r"^\s*examples?:\s*$", re.IGNORECASE)
+from leadctl.helpformat import EXAMPLES_HEADING
+
+__all__ = ["EXAMPLES_HEADING", "paragraphs", "split_examples", "summary"]
+
 SUMMARY_LIMIT = 72
 
 

@@ -252,7 +252,7 @@ def help_text(op: Mapping[str, Any]) -> str:
         f"contract. {retry_sentence(op)} {credential_sentence(op)}"
     )
     if op.get("assumed"):
-        parts.append("Assumed by leadctl (x-leadctl-assumed): the reference does not show it.")
+        parts.append("Assumed by leadctl (x-leadctl-assumed): the API docs do not show it.")
     body = op.get("body")
     if body and body.get("form"):
         lines = ["\b", f"Form fields ({body.get('media')}; --field NAME=VALUE, --file NAME=@PATH):"]

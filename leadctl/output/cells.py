@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta, timezone, tzinfo
 from typing import Any
 
+from leadctl.datetimes import format_moment
 from leadctl.output.columns import Column, get_path
 from leadctl.output.json_out import COMPACT_JSON
 
@@ -35,12 +36,12 @@ def mask_secret(value: str) -> str:
     return f"{prefix}…{tail}" if tail else f"{prefix}{SECRET_MASK}"
 
 
-def format_datetime(value: str) -> str:
-    """An ISO 8601 timestamp as ``2026-11-21 14:03 UTC``.
+def format_datetime(value: str, zone: tzinfo | None = timezone.utc) -> str:
+    """An ISO 8601 timestamp as ``2026-11-21 14:03 UTC``, in ``zone`` (None: the
+    system's; commands pass :func:`leadctl.datetimes.display_zone`).
 
-    UTC rather than local time: the service speaks UTC, the same row then reads the same
-    on every machine, and the zone is spelled out so nobody has to guess. Anything that
-    is not a timestamp is shown as received.
+    The zone is spelled out so nobody has to guess. Anything that is not a timestamp is
+    shown as received.
     """
     match = _ISO_DATETIME.fullmatch(value.strip())
     if match is None:
@@ -58,7 +59,7 @@ def format_datetime(value: str) -> str:
         )
     except ValueError:
         return value
-    return moment.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    return format_moment(moment, zone)
 
 
 def _zone(offset: str | None) -> timezone:
@@ -106,9 +107,9 @@ def machine_cell(column: Column) -> Callable[[Any], str]:
     return top_level
 
 
-def human_text(value: Any, kind: str) -> str:
-    """A value for people, without styling: readable times, yes/no, masked secrets,
-    lists of plain values joined with commas."""
+def human_text(value: Any, kind: str, zone: tzinfo | None = timezone.utc) -> str:
+    """A value for people, without styling: readable times (in ``zone``), yes/no, masked
+    secrets, lists of plain values joined with commas."""
     if value is None:
         return ""
     if kind == "secret":
@@ -116,9 +117,11 @@ def human_text(value: Any, kind: str) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, str):
-        return format_datetime(value) if kind == "datetime" else value
+        return format_datetime(value, zone) if kind == "datetime" else value
     if isinstance(value, list) and all(_is_plain(element) for element in value):
-        return ", ".join(human_text(element, kind) for element in value)
+        return ", ".join(
+            human_text(element, kind, zone) for element in value if element is not None
+        )
     return machine_text(value)
 
 

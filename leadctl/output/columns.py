@@ -20,6 +20,9 @@ class Column:
     path: str
     header: str | None = None
     kind: str = "text"
+    # In a table on a color terminal the text takes the color found at this path of the
+    # same item (a lead's status name in its status's color).
+    color_path: str | None = None
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -33,33 +36,110 @@ class Column:
 
     @property
     def parts(self) -> tuple[str, ...]:
-        return tuple(self.path.split(".")) if self.path else ()
+        return split_path(self.path)
+
+
+EACH = "[]"
+
+
+def split_path(path: str) -> tuple[str, ...]:
+    """``tags[].name`` as ``("tags", "[]", "name")``; the empty path is the item itself."""
+    parts: list[str] = []
+    for part in path.split(".") if path else ():
+        if part.endswith(EACH) and part != EACH:
+            parts.extend((part[: -len(EACH)], EACH))
+        else:
+            parts.append(part)
+    return tuple(parts)
 
 
 def get_path(obj: Any, path: str | Sequence[str]) -> Any:
     """The value at a dot path, or None when any step is missing.
 
-    A step into a list is an index (``0`` first, ``-1`` last); a step into anything
-    else that is not a dict is missing.
+    A step into a list is an index (``0`` first, ``-1`` last); ``[]`` (``tags[].name``),
+    or a name that is not an index (``tags.name``), takes the rest of the path in every
+    element and gives the list of what it found. A step into anything else that is not
+    a dict is missing.
     """
-    if isinstance(path, str):
-        parts: Sequence[str] = path.split(".") if path else ()
-    else:
-        parts = path
+    parts = split_path(path) if isinstance(path, str) else tuple(path)
     current = obj
-    for part in parts:
+    for position, part in enumerate(parts):
         if isinstance(current, dict):
             if part not in current:
                 return None
             current = current[part]
         elif isinstance(current, list):
+            if part == EACH:
+                return _each(current, parts[position + 1 :])
             try:
                 current = current[int(part)]
-            except (ValueError, IndexError):
+            except IndexError:
                 return None
+            except ValueError:
+                return _each(current, parts[position:])
         else:
             return None
     return current
+
+
+def _each(elements: list[Any], rest: Sequence[str]) -> list[Any] | None:
+    """The rest of a path in every element; None when no element has it."""
+    found = [get_path(element, rest) for element in elements]
+    return found if not found or any(value is not None for value in found) else None
+
+
+def path_known(obj: Any, parts: Sequence[str]) -> bool:
+    """Whether the data has the field ``parts`` names: False only when an object lacks a
+    step's key or a plain value is stepped into. A null or an empty list on the way
+    cannot tell, so it counts as known."""
+    current = obj
+    for position, part in enumerate(parts):
+        if current is None:
+            return True
+        if isinstance(current, dict):
+            if part not in current:
+                return False
+            current = current[part]
+        elif isinstance(current, list):
+            if part != EACH and part.lstrip("-").isdigit():
+                try:
+                    current = current[int(part)]
+                except IndexError:
+                    return True
+                continue
+            rest = parts[position + 1 :] if part == EACH else parts[position:]
+            elements = [element for element in current if element is not None]
+            return not elements or any(path_known(element, rest) for element in elements)
+        else:
+            return False
+    return True
+
+
+def known_paths(sample: Any, *, depth: int = 3) -> list[str]:
+    """The field paths of one item, leaves only, for the hint of a mistyped --columns:
+    ``status.name``, ``tags[].name``."""
+    found: list[str] = []
+
+    def walk(value: Any, prefix: str, level: int) -> None:
+        if isinstance(value, list):
+            objects = [element for element in value if isinstance(element, dict)]
+            if objects and level < depth:
+                keys: dict[str, Any] = {}
+                for element in objects:
+                    for key, inner in element.items():
+                        keys.setdefault(key, inner)
+                for key, inner in keys.items():
+                    walk(inner, f"{prefix}[].{key}", level + 1)
+                return
+        if isinstance(value, dict) and value and level < depth:
+            for key, inner in value.items():
+                walk(inner, f"{prefix}.{key}" if prefix else str(key), level + 1)
+            return
+        if prefix:
+            found.append(prefix)
+
+    walk(sample, "", 0)
+    return found
 
 
 def choose_columns(requested: Sequence[str] | None, defaults: Sequence[Column]) -> list[Column]:
@@ -72,7 +152,10 @@ def choose_columns(requested: Sequence[str] | None, defaults: Sequence[Column]) 
     wanted = [path.strip() for path in requested or () if path.strip()]
     if not wanted:
         return list(defaults)
-    known = {column.path: column for column in defaults}
+    # A default column's header is accepted too: the csv header row says `processing`,
+    # so `--columns processing` must mean that column.
+    known = {column.title: column for column in defaults}
+    known.update({column.path: column for column in defaults})
     return [known.get(path) or Column(path) for path in wanted]
 
 

@@ -16,7 +16,7 @@ from typing import Any, TextIO
 # costs a third of the throughput on small items. check_circular is off because decoded
 # JSON cannot contain a cycle.
 COMPACT_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False)
-_PRETTY = json.JSONEncoder(ensure_ascii=False, indent=2, check_circular=False)
+PRETTY_JSON = json.JSONEncoder(ensure_ascii=False, indent=2, check_circular=False)
 
 
 def write_json_array(stream: TextIO, items: Iterable[Any], *, pretty: bool) -> int:
@@ -24,7 +24,7 @@ def write_json_array(stream: TextIO, items: Iterable[Any], *, pretty: bool) -> i
     write = stream.write
     count = 0
     if pretty:
-        encode = _PRETTY.encode
+        encode = PRETTY_JSON.encode
         for item in items:
             # Indenting the item's own lines gives the layout json.dumps(list, indent=2)
             # would; a raw newline cannot occur inside an encoded string.
@@ -53,5 +53,5 @@ def write_ndjson(stream: TextIO, items: Iterable[Any]) -> int:
 
 
 def write_json_object(stream: TextIO, obj: Any, *, pretty: bool) -> None:
-    stream.write((_PRETTY if pretty else COMPACT_JSON).encode(obj) + "\n")
+    stream.write((PRETTY_JSON if pretty else COMPACT_JSON).encode(obj) + "\n")
     stream.flush()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Iterable, Mapping, Sequence
+from datetime import timezone, tzinfo
 from typing import TYPE_CHECKING, Any, Literal
 
 from leadctl.output.cells import human_text, terminal_safe
@@ -29,18 +30,27 @@ DEFAULT_WIDTH = 80
 UNBOUNDED_WIDTH = 10_000
 
 
-def write_list_table(ios: IOStreams, items: Iterable[Any], columns: Sequence[Column]) -> int:
+def write_list_table(
+    ios: IOStreams,
+    items: Iterable[Any],
+    columns: Sequence[Column],
+    *,
+    requested: bool = False,
+    zone: tzinfo | None = timezone.utc,
+) -> int:
     """One row per item, one line per row; returns how many rows were shown.
+
+    On a terminal the columns are fitted to its width (:mod:`leadctl.output.fit`): ids and
+    codes whole, free text shortened, default columns that do not fit left out with a
+    note on stderr. ``requested`` columns (``--columns``) are all shown; when they cannot
+    fit side by side each item is shown as a block of field/value lines instead.
 
     Column widths depend on every row, so the rows are collected: table output is for
     a person reading a page, the streamed formats are for volume.
     """
     color = ios.stdout_color
     rows = [
-        [
-            _cell(column, get_path(item, column.parts), color=color, one_line=True)
-            for column in columns
-        ]
+        [_cell(column, item, color=color, one_line=True, zone=zone) for column in columns]
         for item in items
     ]
     if not rows:
@@ -50,20 +60,79 @@ def write_list_table(ios: IOStreams, items: Iterable[Any], columns: Sequence[Col
     table = Table(
         box=None, pad_edge=False, show_edge=False, header_style="bold", padding=(0, 2, 0, 0)
     )
-    for column in columns:
+    shown = list(range(len(columns)))
+    widths: dict[int, int] = {}
+    if ios.stdout_is_tty:
+        from leadctl.output.fit import FitColumn, fit_columns, is_free_text
+
+        fit = fit_columns(
+            [
+                FitColumn(
+                    title=_header(column).plain,
+                    widths=[row[index].cell_len for row in rows],
+                    keep_whole=column.kind != "text"
+                    or not is_free_text([row[index].plain for row in rows]),
+                    required=requested or index == 0,
+                )
+                for index, column in enumerate(columns)
+            ],
+            ios.terminal_width(),
+        )
+        if fit.too_wide:
+            _show_records(ios, rows, columns)
+            return len(rows)
+        shown, widths = fit.shown, fit.widths
+        if fit.dropped:
+            note_dropped(ios, fit.dropped)
+    for index in shown:
+        column = columns[index]
         table.add_column(
             _header(column),
             justify="right" if column.kind == "number" else "left",
             no_wrap=True,
             overflow="ellipsis",
+            width=widths.get(index),
         )
     for row in rows:
-        table.add_row(*row)
+        table.add_row(*(row[index] for index in shown))
     _show(ios, table)
     return len(rows)
 
 
-def write_object_table(ios: IOStreams, obj: Any, columns: Sequence[Column]) -> None:
+def note_dropped(ios: IOStreams, dropped: Sequence[str]) -> None:
+    """One dim line on stderr naming the default columns the terminal had no room for."""
+    text = (
+        f"not shown at {ios.terminal_width()} columns: {', '.join(dropped)} "
+        "(pick columns with --columns)"
+    )
+    ios.info(f"\x1b[2m{text}\x1b[0m" if ios.stderr_color else text)
+
+
+def _show_records(
+    ios: IOStreams, rows: Sequence[Sequence[Text]], columns: Sequence[Column]
+) -> None:
+    """Each item as field/value lines, a blank line between items: for requested columns
+    that side by side would be wider than the terminal (nothing is cut or left out)."""
+    from rich.console import Group
+    from rich.table import Table
+    from rich.text import Text
+
+    blocks: list[Any] = []
+    for row in rows:
+        grid = Table.grid(padding=(0, 2))
+        grid.add_column(style="bold", no_wrap=True)
+        grid.add_column(overflow="fold")
+        for column, cell in zip(columns, row, strict=True):
+            grid.add_row(_header(column), cell)
+        if blocks:
+            blocks.append(Text(""))
+        blocks.append(grid)
+    _show(ios, Group(*blocks))
+
+
+def write_object_table(
+    ios: IOStreams, obj: Any, columns: Sequence[Column], *, zone: tzinfo | None = timezone.utc
+) -> None:
     """A field/value view of one object; long values wrap instead of being cut."""
     from rich.table import Table
 
@@ -72,9 +141,7 @@ def write_object_table(ios: IOStreams, obj: Any, columns: Sequence[Column]) -> N
     table.add_column(style="bold", no_wrap=True)
     table.add_column(overflow="fold")
     for column in columns:
-        table.add_row(
-            _header(column), _cell(column, get_path(obj, column.parts), color=color, one_line=False)
-        )
+        table.add_row(_header(column), _cell(column, obj, color=color, one_line=False, zone=zone))
     _show(ios, table)
 
 
@@ -84,10 +151,16 @@ def _header(column: Column) -> Text:
     return Text(terminal_safe(column.title, one_line=True))
 
 
-def _cell(column: Column, value: Any, *, color: bool, one_line: bool) -> Text:
+def _cell(column: Column, item: Any, *, color: bool, one_line: bool, zone: tzinfo | None) -> Text:
     from rich.text import Text
 
-    text = terminal_safe(human_text(value, column.kind), one_line=one_line)
+    value = get_path(item, column.parts)
+    text = terminal_safe(human_text(value, column.kind, zone), one_line=one_line)
+    if column.color_path and color:
+        shade = get_path(item, column.color_path)
+        style = _swatch_style(shade) if isinstance(shade, str) and text else None
+        if style is not None:
+            return Text(text, style=style)
     if column.kind == "color" and color and isinstance(value, str):
         swatch = _swatch_style(value)
         if swatch is not None:

@@ -9,9 +9,10 @@ themselves are always printed.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from datetime import datetime
+from datetime import datetime, timezone, tzinfo
 from typing import TYPE_CHECKING, Any
 
+from leadctl.output.cells import format_datetime
 from leadctl.views.timefmt import between, moment, parse_instant, readable, short
 from leadctl.views.widgets import MISSING, count, number, safe, status_style
 
@@ -74,26 +75,29 @@ def _when_next(value: Any, now: datetime) -> str:
     return f"due {text}" if text.endswith(" ago") else text
 
 
-def _next(run: Mapping[str, Any], now: datetime) -> str:
-    if run.get("nextRetryAt"):
-        return f"retry {_when_next(run.get('nextRetryAt'), now)}"
-    if run.get("nextExecutionAt"):
-        return _when_next(run.get("nextExecutionAt"), now)
+def shown_time(value: Any, zone: tzinfo | None) -> str:
+    """A time the way every table shows it (``2026-11-21 14:03 UTC``, in ``zone``)."""
+    if value is None:
+        return ""
+    return format_datetime(str(value), zone)
+
+
+def _next(run: Mapping[str, Any], now: datetime, zone: tzinfo | None) -> str:
+    """When the run acts next, as a time; ``due`` when that time has passed (the run is
+    behind)."""
+    for key, word in (("nextRetryAt", "retry "), ("nextExecutionAt", "")):
+        value = run.get(key)
+        if value:
+            moment = parse_instant(value)
+            due = "due " if moment is not None and moment < now else ""
+            return f"{word}{due}{shown_time(value, zone)}"
     return ""
 
 
 # -- the list ----------------------------------------------------------------------------
 
-# Ids longer than this are shown by their first SHORT_ID characters, like git's short
-# hashes: two UUIDs per row would leave no room for anything else. `--run` takes a
-# unique prefix.
-LONG_ID = 12
-SHORT_ID = 8
-
-
-def short_id(value: Any) -> str:
-    text = safe(value)
-    return text[:SHORT_ID] if len(text) > LONG_ID else text
+# From the left, most wanted first: columns from the right are left out when narrow.
+RUN_HEADERS = ("run", "status", "lead", "step", "retries", "started", "ended", "next", "last run")
 
 
 class _RowsWithNotes:
@@ -135,14 +139,41 @@ def _note(run: Mapping[str, Any]) -> Text | None:
     return Text(text, style=style, no_wrap=True, overflow="ellipsis")
 
 
+def _row(run: Mapping[str, Any], now: datetime, zone: tzinfo | None) -> list[Text]:
+    from rich.text import Text
+
+    end = ending(run)
+    upcoming = _next(run, now, zone)
+    return [
+        Text(safe(run.get("id"))),
+        _status_text(run),
+        Text(safe(run.get("leadId"))),
+        Text(_step(run)),
+        _retries(run),
+        Text(shown_time(run.get("startedAt"), zone)),
+        Text(shown_time(end[1], zone) if end else "", style=status_style(end[0]) if end else ""),
+        Text(upcoming, style="yellow" if upcoming.startswith(("due ", "retry due ")) else ""),
+        Text(shown_time(run.get("lastExecutionAt"), zone)),
+    ]
+
+
 def render_runs_table(
-    data: Mapping[str, Any], runs: Sequence[Mapping[str, Any]], *, now: datetime, note: str
-) -> RenderableType:
+    data: Mapping[str, Any],
+    runs: Sequence[Mapping[str, Any]],
+    *,
+    now: datetime,
+    note: str,
+    zone: tzinfo | None = timezone.utc,
+    width: int | None = None,
+) -> tuple[RenderableType, list[str]]:
     """The runs as a table under a line naming the automation; a run's last error goes on
-    a line of its own under it."""
+    a line of its own under it. Ids and times are shown whole: on a terminal ``width``
+    wide the columns from the right that do not fit are left out, and returned by name."""
     from rich.console import Group
     from rich.table import Table
     from rich.text import Text
+
+    from leadctl.output.fit import FitColumn, fit_columns, is_free_text
 
     heading = Text.assemble(("Automation ", "bold"), (safe(data.get("automationId")), "bold"))
     names = {
@@ -153,35 +184,41 @@ def render_runs_table(
     if len(names) == 1:
         heading.append(f" · {names.pop()}")
     heading.append(f" · {note}", style="dim")
+    rows = [_row(run, now, zone) for run in runs]
+    shown = list(range(len(RUN_HEADERS)))
+    widths: dict[int, int] = {}
+    dropped: list[str] = []
+    if width is not None:
+        fit = fit_columns(
+            [
+                FitColumn(
+                    title=title,
+                    widths=[row[index].cell_len for row in rows],
+                    keep_whole=title != "step" or not is_free_text([r[index].plain for r in rows]),
+                    required=index == 0,
+                )
+                for index, title in enumerate(RUN_HEADERS)
+            ],
+            width,
+        )
+        shown, dropped = fit.shown, fit.dropped
+        widths = {} if fit.too_wide else fit.widths
     table = Table(
         box=None, pad_edge=False, show_edge=False, header_style="bold", padding=(0, 2, 0, 0)
     )
-    table.add_column("run", no_wrap=True)
-    table.add_column("status", no_wrap=True, overflow="ellipsis", max_width=18)
-    table.add_column("lead", no_wrap=True)
-    table.add_column("step", no_wrap=True, overflow="ellipsis", max_width=26)
-    table.add_column("retries", no_wrap=True, justify="right")
-    table.add_column("started", no_wrap=True)
-    table.add_column("last run", no_wrap=True)
-    table.add_column("next", no_wrap=True)
-    table.add_column("ended", no_wrap=True)
-    notes: list[Text | None] = []
-    for run in runs:
-        end = ending(run)
-        table.add_row(
-            Text(short_id(run.get("id"))),
-            _status_text(run),
-            Text(short_id(run.get("leadId"))),
-            Text(_step(run)),
-            _retries(run),
-            Text(short(run.get("startedAt"), now)),
-            Text(short(run.get("lastExecutionAt"), now)),
-            Text(_next(run, now), style="yellow" if "due " in _next(run, now) else ""),
-            Text(short(end[1], now) if end else "", style=status_style(end[0]) if end else ""),
+    for index in shown:
+        table.add_column(
+            RUN_HEADERS[index],
+            no_wrap=True,
+            overflow="ellipsis",
+            width=widths.get(index),
+            justify="right" if RUN_HEADERS[index] == "retries" else "left",
         )
-        notes.append(_note(run))
-    run_width = max([len("run"), *(len(short_id(run.get("id"))) for run in runs)])
-    return Group(heading, _RowsWithNotes(table, notes, indent=run_width + 2))
+    for row in rows:
+        table.add_row(*(row[index] for index in shown))
+    notes = [_note(run) for run in runs]
+    run_width = max([len("run"), *(row[0].cell_len for row in rows)])
+    return Group(heading, _RowsWithNotes(table, notes, indent=run_width + 2)), dropped
 
 
 # -- one run -----------------------------------------------------------------------------
@@ -192,10 +229,10 @@ def _sort_key_time(value: Any) -> float:
     return moment.timestamp() if moment is not None else float("inf")
 
 
-def _event_line(event: Mapping[str, Any]) -> Text:
+def _event_line(event: Mapping[str, Any], zone: tzinfo | None) -> Text:
     from rich.text import Text
 
-    line = Text.assemble((moment(event.get("occurredAt")) or "?", "dim"), "  ")
+    line = Text.assemble((moment(event.get("occurredAt"), zone) or "?", "dim"), "  ")
     line.append(safe(event.get("eventType")) or "event", style="bold")
     status = event.get("status")
     display = event.get("statusDisplay") or status
@@ -210,7 +247,10 @@ def _event_line(event: Mapping[str, Any]) -> Text:
 
 
 def _action_label(
-    action: Mapping[str, Any], events: list[Mapping[str, Any]], now: datetime
+    action: Mapping[str, Any],
+    events: list[Mapping[str, Any]],
+    now: datetime,
+    zone: tzinfo | None,
 ) -> Text:
     from rich.text import Text
 
@@ -227,7 +267,7 @@ def _action_label(
     retries = number(action.get("retryCount"))
     if retries:
         label.append(f"  retries {count(retries)}", style="yellow")
-    label.append(_action_times(action, now), style="dim")
+    label.append(_action_times(action, now, zone), style="dim")
     failure = _error(action, "failureCode", "safeReason")
     if failure:
         label.append(f"\n{failure}", style="red" if action.get("failureCode") else "yellow")
@@ -238,12 +278,12 @@ def _action_label(
     return label
 
 
-def _action_times(action: Mapping[str, Any], now: datetime) -> str:
+def _action_times(action: Mapping[str, Any], now: datetime, zone: tzinfo | None) -> str:
     """``  started Nov 21 14:03, completed after 2s, next retry in 25m``."""
     began = action.get("startedAt")
-    parts = [f"started {moment(began)}"] if began else []
+    parts = [f"started {moment(began, zone)}"] if began else []
     if not began and action.get("scheduledAt"):
-        parts.append(f"scheduled {moment(action.get('scheduledAt'))}")
+        parts.append(f"scheduled {moment(action.get('scheduledAt'), zone)}")
         upcoming = short(action.get("scheduledAt"), now)
         if upcoming.startswith("in "):
             parts[-1] += f" ({upcoming})"
@@ -259,7 +299,7 @@ def _action_times(action: Mapping[str, Any], now: datetime) -> str:
             elif took:
                 parts.append(f"{word} after {took}")
             else:
-                parts.append(f"{word} {moment(action.get(key))}")
+                parts.append(f"{word} {moment(action.get(key), zone)}")
     if action.get("nextRetryAt"):
         parts.append(f"next retry {_when_next(action.get('nextRetryAt'), now)}")
     return ("  " + ", ".join(parts)) if parts else ""
@@ -274,12 +314,14 @@ def _action_start(action: Mapping[str, Any], events: list[Mapping[str, Any]]) ->
     return min(candidates, default=float("inf"))
 
 
-def render_run_tree(run: Mapping[str, Any], *, now: datetime) -> RenderableType:
+def render_run_tree(
+    run: Mapping[str, Any], *, now: datetime, zone: tzinfo | None = timezone.utc
+) -> RenderableType:
     """One run: actions in step order, each with its events; events that belong to no
     action of the run hang from the run itself, placed in time between the actions."""
     from rich.tree import Tree
 
-    root = Tree(_run_label(run, now), guide_style="dim")
+    root = Tree(_run_label(run, now, zone), guide_style="dim")
     actions = sorted(
         (a for a in run.get("actions") or [] if isinstance(a, dict)),
         key=lambda a: (number(a.get("stepOrder")) is None, number(a.get("stepOrder")) or 0),
@@ -306,12 +348,12 @@ def render_run_tree(run: Mapping[str, Any], *, now: datetime) -> RenderableType:
         start = _action_start(action, own)
         # A run event at the very moment an action starts ("run started") comes first.
         while pending and _sort_key_time(pending[0].get("occurredAt")) <= start:
-            root.add(_event_line(pending.pop(0)))
-        branch = root.add(_action_label(action, own, now))
+            root.add(_event_line(pending.pop(0), zone))
+        branch = root.add(_action_label(action, own, now, zone))
         for own_event in own:
-            branch.add(_event_line(own_event))
+            branch.add(_event_line(own_event, zone))
     for late in pending:
-        root.add(_event_line(late))
+        root.add(_event_line(late, zone))
     if not actions and not events:
         from rich.text import Text
 
@@ -319,7 +361,7 @@ def render_run_tree(run: Mapping[str, Any], *, now: datetime) -> RenderableType:
     return root
 
 
-def _run_label(run: Mapping[str, Any], now: datetime) -> RenderableType:
+def _run_label(run: Mapping[str, Any], now: datetime, zone: tzinfo | None) -> RenderableType:
     from rich.console import Group
     from rich.text import Text
 
@@ -341,12 +383,12 @@ def _run_label(run: Mapping[str, Any], now: datetime) -> RenderableType:
         lines.append(Text(f"trigger {safe(trigger)}", style="dim"))
     times = []
     if run.get("startedAt"):
-        times.append(f"started {readable(run.get('startedAt'), now)}")
+        times.append(f"started {readable(run.get('startedAt'), now, zone)}")
     end = ending(run)
     if end:
-        times.append(f"{end[0]} {readable(end[1], now)}")
+        times.append(f"{end[0]} {readable(end[1], now, zone)}")
     elif run.get("lastExecutionAt"):
-        times.append(f"last run {readable(run.get('lastExecutionAt'), now)}")
+        times.append(f"last run {readable(run.get('lastExecutionAt'), now, zone)}")
     if times:
         lines.append(Text(" · ".join(times), style="dim"))
     progress = Text("")
@@ -357,7 +399,7 @@ def _run_label(run: Mapping[str, Any], now: datetime) -> RenderableType:
     if retries:
         progress.append(f"{'   ' if progress else ''}retries ")
         progress.append_text(retries)
-    upcoming = _next(run, now)
+    upcoming = _next(run, now, zone)
     if upcoming:
         progress.append(f"{'   ' if progress else ''}next ")
         progress.append(upcoming, style="yellow" if "due " in upcoming else "")

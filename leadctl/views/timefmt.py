@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta, timezone, tzinfo
 from typing import Any
 
 from leadctl.output.cells import format_datetime
@@ -81,12 +81,13 @@ def relative(value: Any, now: datetime) -> str | None:
     return f"in {span(seconds)}" if seconds > 0 else f"{span(seconds)} ago"
 
 
-def readable(value: Any, now: datetime) -> str:
-    """``2026-11-21 14:03 UTC (3h ago)``; anything that is not a time as received."""
+def readable(value: Any, now: datetime, zone: tzinfo | None = timezone.utc) -> str:
+    """``2026-11-21 14:03 UTC (3h ago)`` (in ``zone``); anything that is not a time as
+    received."""
     if value is None:
         return ""
     when = relative(value, now)
-    absolute = format_datetime(str(value))
+    absolute = format_datetime(str(value), zone)
     return f"{absolute} ({when})" if when else absolute
 
 
@@ -97,13 +98,14 @@ def short(value: Any, now: datetime) -> str:
     return relative(value, now) or str(value)
 
 
-def moment(value: Any) -> str:
-    """``Nov 21 14:03`` (UTC): short enough for a tree line, with the day, since a run's
-    steps can be days apart."""
+def moment(value: Any, zone: tzinfo | None = timezone.utc) -> str:
+    """``Nov 21 14:03`` (in ``zone``, None: the system's): short enough for a tree line,
+    with the day, since a run's steps can be days apart."""
     when = parse_instant(value)
     if when is None:
         return "" if value is None else str(value)
-    return when.astimezone(timezone.utc).strftime("%b %d %H:%M")
+    local = when.astimezone(zone) if zone is not None else when.astimezone()
+    return local.strftime("%b %d %H:%M")
 
 
 def between(start: Any, end: Any) -> str | None:

@@ -343,47 +343,43 @@ def test_secret_file_is_0600_and_holds_the_working_key(
     assert key_works(own_sandbox, content.strip())
 
 
-def test_save_profile_without_a_keyring_keeps_the_key_and_says_how_to_finish(
+def test_save_profile_without_a_keyring_refuses_before_rotating_then_insecure_storage_works(
     own_sandbox: SandboxProcess, source_id: str, org_env_own: dict[str, str]
 ) -> None:
+    old = rotate_directly(own_sandbox, source_id)
     # tests/conftest.py sets PYTHON_KEYRING_BACKEND to keyring's fail backend.
-    result = run_leadctl(
+    refused = run_leadctl(
         ["sources", "rotate", source_id, "--yes", "--save-profile", "intake-a"], env=org_env_own
     )
-    assert result.exit_code == 1
-    assert "could not save it for profile intake-a" in result.stderr
-    assert "keyring" in result.stderr
-    recovered_dir = Path(os.environ["LEADCTL_DATA_DIR"]) / "recovered-secrets"
-    (recovered,) = list(recovered_dir.iterdir())
-    assert stat.S_IMODE(recovered.stat().st_mode) == 0o600
-    assert stat.S_IMODE(recovered_dir.stat().st_mode) == 0o700
-    assert f"the new key was kept in {recovered} (0600)" in result.stderr
-    key = recovered.read_text(encoding="utf-8").strip()
-    assert key not in result.stderr
-    # The key was printed too (piped JSON) and is the one that works.
-    matches = json.loads(result.stdout)["secret"] == key
-    assert matches
-    assert key_works(own_sandbox, key)
+    assert refused.exit_code == 3
+    assert "keyring is not usable" in refused.stderr
+    assert "--insecure-storage" in refused.stderr
+    assert key_works(own_sandbox, old)  # nothing was rotated
+    assert not (Path(os.environ["LEADCTL_DATA_DIR"]) / "recovered-secrets").exists()
 
-    # Following the printed advice gives the intake scripts their profile.
-    login = run_leadctl(
+    result = run_leadctl(
         [
-            "-p",
+            "sources",
+            "rotate",
+            source_id,
+            "--yes",
+            "--save-profile",
             "intake-a",
-            "auth",
-            "login",
-            "--base-url",
-            own_sandbox.base_url,
-            "--kind",
-            "source",
-            "--with-token",
             "--insecure-storage",
+            "-o",
+            "json",
         ],
-        stdin=recovered.read_text(encoding="utf-8"),
+        env=org_env_own,
     )
-    assert login.exit_code == 0, login.stderr
-    created = run_leadctl(["-p", "intake-a", "leads", "create", *LEAD_FIELDS])
+    assert result.exit_code == 0, result.stderr
+    stored = Path(os.environ["LEADCTL_CONFIG_DIR"]) / "credentials" / "intake-a"
+    assert stat.S_IMODE(stored.stat().st_mode) == 0o600
+    matches = json.loads(result.stdout)["secret"] == stored.read_text(encoding="utf-8").strip()
+    assert matches
+    assert key_refused(own_sandbox, old)
+    created = run_leadctl(["-q", "-p", "intake-a", "leads", "create", *LEAD_FIELDS])
     assert created.exit_code == 0, created.stderr
+    assert "warning" not in created.stderr  # -q: no plain-file note on every use
 
 
 def test_save_profile_updates_a_file_store_profile_that_intake_then_uses(

@@ -165,11 +165,11 @@ def test_state_persists_across_restarts_and_reset_wipes_it(tmp_path: Path) -> No
             assert len(api.post("/leads/all/my", json=body).json()["items"]) == 1
         assert "--seed 6 is ignored" in _stop_and_stderr(second)
     assert DB_FILE in _state_files(state)
-    reset = _run(["reset", "--data-dir", str(state)], _env(tmp_path))
+    reset = _run(["reset", "--yes", "--data-dir", str(state)], _env(tmp_path))
     assert reset.returncode == 0
     assert "sandbox state removed" in reset.stderr
     assert _state_files(state) == ["notes.txt"]
-    again = _run(["reset", "--data-dir", str(state)], _env(tmp_path))
+    again = _run(["reset", "--yes", "--data-dir", str(state)], _env(tmp_path))
     assert again.returncode == 0 and "no sandbox state" in again.stderr
 
 
@@ -190,7 +190,7 @@ def test_reset_wipes_the_default_state_dir(tmp_path: Path) -> None:
     default = tmp_path / "data" / "sandbox"
     assert DB_FILE in _state_files(default)
     result = subprocess.run(
-        [LEADCTL, "sandbox", "reset"],
+        [LEADCTL, "sandbox", "reset", "--yes"],
         env=env,
         capture_output=True,
         text=True,

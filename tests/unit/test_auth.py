@@ -114,6 +114,7 @@ def test_a_locked_keyring_is_a_clear_error_naming_the_ways_out(
 
 def test_status_token_and_logout(httpx_mock: HTTPXMock, memory_keyring: DictKeyring) -> None:
     assert run_cli(login("--no-verify"), stdin=ORG_KEY).exit_code == 0
+    httpx_mock.add_response(method="GET", url=f"{BASE_URL}/lead-statuses", json=[])
     status = run_cli(["-o", "json", "auth", "status"])
     assert status.exit_code == 0, status.stderr
     assert json.loads(status.stdout)["kind"] == "org"
@@ -147,3 +148,141 @@ def test_login_rejects_empty_or_split_input(stdin: str, memory_keyring: DictKeyr
     result = run_cli(login("--no-verify"), stdin=stdin)
     assert result.exit_code == 2
     assert memory_keyring.store == {}
+
+
+# -- issue 14: the store checked first, quiet plain-file use, an honest status ------------
+
+
+def test_login_says_the_keyring_is_unusable_before_asking_for_the_secret(
+    use_keyring: Callable[[KeyringBackend], KeyringBackend],
+) -> None:
+    use_keyring(RaisingKeyring(keyring.errors.KeyringLocked("collection is locked")))
+    result = run_cli(["auth", "login", "--base-url", BASE_URL], tty=True, stdin=ORG_KEY + "\n")
+    assert result.exit_code == 3
+    assert "keyring is not usable" in result.stderr
+    assert "Paste the credential" not in result.stderr
+    assert result.ios.stdin.read() == ORG_KEY + "\n"  # the secret was never read
+
+
+def test_a_plain_file_credential_warns_at_login_and_is_silent_under_quiet(
+    httpx_mock: HTTPXMock, use_keyring: Callable[[KeyringBackend], KeyringBackend]
+) -> None:
+    use_keyring(RaisingKeyring(keyring.errors.KeyringLocked("locked")))
+    result = run_cli(login("--insecure-storage", "--no-verify"), stdin=ORG_KEY)
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr.count("warning:") == 1
+    httpx_mock.add_response(url=f"{BASE_URL}/lead-statuses", json=[])
+    quiet = run_cli(["-q", "api", "GET", "/lead-statuses"])
+    assert quiet.exit_code == 0, quiet.stderr
+    assert quiet.stderr == ""
+    httpx_mock.add_response(url=f"{BASE_URL}/lead-statuses", json=[])
+    status = run_cli(["-q", "-o", "json", "auth", "status"])
+    assert status.exit_code == 0, status.stderr
+    assert status.stderr == ""
+    store = json.loads(status.stdout)["store"]
+    assert "unencrypted (--insecure-storage)" in store
+    assert str(config_dir() / "credentials" / "default") in store
+
+
+def test_status_exits_3_when_the_service_refuses_the_credential(httpx_mock: HTTPXMock) -> None:
+    httpx_mock.add_response(
+        url=f"{BASE_URL}/lead-statuses",
+        status_code=401,
+        headers={"WWW-Authenticate": 'Bearer error="invalid_token"'},
+        json={"title": "Unauthorized", "status": 401},
+    )
+    result = run_cli(
+        ["auth", "status"], env={"LEADCTL_TOKEN": "sk_bogus", "LEADCTL_BASE_URL": BASE_URL}
+    )
+    assert result.exit_code == 3
+    assert "refused" in result.stderr
+    assert result.stdout == ""
+    assert len(httpx_mock.get_requests()) == 1  # one read, never retried
+
+
+def test_status_does_not_call_an_unrecognised_value_a_source_key(httpx_mock: HTTPXMock) -> None:
+    env = {"LEADCTL_TOKEN": "garbage", "LEADCTL_BASE_URL": BASE_URL}
+    result = run_cli(["-o", "json", "auth", "status"], env=env)
+    assert result.exit_code == 0, result.stderr
+    shown = json.loads(result.stdout)
+    assert shown["kind"] == "unknown"
+    assert shown["checked"].startswith("no:")
+    assert httpx_mock.get_requests() == []  # never sent outside lead intake
+
+
+def test_status_calls_a_declared_source_key_a_source_key(
+    httpx_mock: HTTPXMock, memory_keyring: DictKeyring
+) -> None:
+    assert run_cli(login("--kind", "source"), stdin=SOURCE_KEY).exit_code == 0
+    result = run_cli(["-o", "json", "auth", "status"])
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout)["kind"] == "source"
+    assert httpx_mock.get_requests() == []
+
+
+def _jwt(claims: dict[str, object]) -> str:
+    import base64
+
+    def part(data: dict[str, object]) -> str:
+        return base64.urlsafe_b64encode(json.dumps(data).encode()).decode().rstrip("=")
+
+    return f"{part({'alg': 'HS256', 'typ': 'JWT'})}.{part(claims)}.c2lnbmF0dXJlX3g5Wq"
+
+
+def test_status_shows_a_user_tokens_expiry(httpx_mock: HTTPXMock) -> None:
+    token = _jwt({"sub": "u1", "exp": 1_900_000_000})
+    httpx_mock.add_response(url=f"{BASE_URL}/lead-statuses", json=[])
+    result = run_cli(
+        ["-o", "json", "auth", "status"], env={"LEADCTL_TOKEN": token, "LEADCTL_BASE_URL": BASE_URL}
+    )
+    assert result.exit_code == 0, result.stderr
+    shown = json.loads(result.stdout)
+    assert shown["kind"] == "user"
+    assert shown["expiresAt"] == "2030-03-17T17:46:40Z"
+    assert token not in result.stdout
+
+
+ME_CONTRACT = {
+    "openapi": "3.1.0",
+    "info": {"title": "with a current-user read", "version": "1"},
+    "components": {"securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}}},
+    "security": [{"bearer": []}],
+    "paths": {
+        "/lead-statuses": {
+            "get": {"operationId": "listLeadStatuses", "responses": {"200": {"description": "ok"}}}
+        },
+        "/users/me": {
+            "get": {
+                "operationId": "Users_GetCurrentUser",
+                "tags": ["Users"],
+                "responses": {"200": {"description": "the caller"}},
+            }
+        },
+    },
+}
+
+
+def test_status_shows_who_the_credential_belongs_to_when_the_contract_can_say(
+    httpx_mock: HTTPXMock, memory_keyring: DictKeyring, tmp_path: Path
+) -> None:
+    assert run_cli(login("--no-verify"), stdin=ORG_KEY).exit_code == 0
+    contract = tmp_path / "contract.json"
+    contract.write_text(json.dumps(ME_CONTRACT))
+    imported = run_cli(["contract", "import", str(contract)])
+    assert imported.exit_code == 0, imported.stderr
+    httpx_mock.add_response(
+        method="GET",
+        url=f"{BASE_URL}/users/me",
+        json={
+            "email": "ada@example.test",
+            "firstName": "Ada",
+            "lastName": "Lovelace",
+            "currentOrganization": {"id": "org_1", "name": "Analytical"},
+        },
+    )
+    result = run_cli(["-o", "json", "auth", "status"])
+    assert result.exit_code == 0, result.stderr
+    shown = json.loads(result.stdout)
+    assert shown["account"] == "Ada Lovelace <ada@example.test>"
+    assert shown["organization"] == "Analytical (org_1)"
+    assert shown["checked"] == "yes (GET /users/me)"

@@ -162,7 +162,7 @@ def stub(httpx_mock: HTTPXMock, body: Any = None, url: str = RUNS_URL) -> None:
 def run(*args: str, tty: bool = False, env: dict[str, str] | None = None) -> Any:
     return run_cli(
         ["automations", "runs", *args],
-        env={**token_env(), "LEADCTL_PAGER": "cat", **(env or {})},
+        env={**token_env(), "LEADCTL_PAGER": "cat", "TZ": "UTC", **(env or {})},
         tty=tty,
     )
 
@@ -285,7 +285,7 @@ def test_csv_default_columns(httpx_mock: HTTPXMock) -> None:
 
 def test_terminal_table(httpx_mock: HTTPXMock) -> None:
     stub(httpx_mock)
-    result = run(AUTOMATION, tty=True, env={"NO_COLOR": "1"})
+    result = run(AUTOMATION, tty=True, env={"NO_COLOR": "1", "COLUMNS": "200"})
     assert result.exit_code == 0, result.stderr
     out = result.stdout
     assert "\x1b" not in out
@@ -297,8 +297,12 @@ def test_terminal_table(httpx_mock: HTTPXMock) -> None:
     failed_at = next(i for i, line in enumerate(lines) if line.startswith("run_failed"))
     failed = lines[failed_at]
     assert re.search(r"run_failed\s+Failed\s+lead_ada\s+2\. Send follow-up SMS\s+1/3", failed)
-    assert "1d 3h ago" in failed  # started
-    assert "retry in 30m" in failed and failed.endswith("2h ago")
+    # Times read like every other table's: whole, in the zone shown (UTC here).
+    assert re.search(
+        r"1/3\s+2026-11-20 09:00 UTC\s+2026-11-21 10:00 UTC\s+retry 2026-11-21 12:30 UTC"
+        r"\s+2026-11-21 10:00 UTC$",
+        failed,
+    ), failed
     # The last error gets a line of its own, under the status column, in full.
     error = lines[failed_at + 1]
     assert error.index("↳") == failed.index("Failed")
@@ -306,21 +310,28 @@ def test_terminal_table(httpx_mock: HTTPXMock) -> None:
         "CARRIER_REJECTED: The carrier rejected the message because the content looked like spam."
     )
     waiting = next(line for line in lines if line.startswith("run_wait"))
-    assert "Waiting for step" in waiting and "3. Wait 1 day" in waiting and "in 2h 5m" in waiting
+    assert "Waiting for step" in waiting and "3. Wait 1 day" in waiting
+    assert "2026-11-21 14:05 UTC" in waiting
     done = next(line for line in lines if line.startswith("run_done"))
-    assert done.endswith("3h ago")
+    assert re.search(r"0/3\s+\S+ \S+ UTC\s+2026-11-21 09:00 UTC", done), done
     assert not lines[lines.index(done) + 1].lstrip().startswith("↳")
 
 
-def test_long_ids_are_shortened_and_run_takes_a_prefix(httpx_mock: HTTPXMock) -> None:
+def test_long_ids_are_whole_and_run_takes_a_prefix(httpx_mock: HTTPXMock) -> None:
     body = history()
     body["runs"][0]["id"] = "3f2a9c1b-0d4e-4f5a-9b8c-7d6e5f4a3b2c"
     body["runs"][0]["leadId"] = "9ab3e1f2-1111-4222-8333-944455556666"
     body["runs"][1]["id"] = "3f2a0000-0d4e-4f5a-9b8c-7d6e5f4a3b2c"
     stub(httpx_mock, body)
-    out = run(AUTOMATION, tty=True, env={"NO_COLOR": "1"}).stdout
-    assert "3f2a9c1b  Failed" in out and "9ab3e1f2  2. Send" in out
-    assert "0d4e" not in out
+    wide = run(AUTOMATION, tty=True, env={"NO_COLOR": "1", "COLUMNS": "120"})
+    out = wide.stdout
+    assert re.search(r"3f2a9c1b-0d4e-4f5a-9b8c-7d6e5f4a3b2c\s+Failed", out), out
+    assert "9ab3e1f2-1111-4222-8333-944455556666  2. Send" in out
+    assert "not shown at 120 columns: " in wide.stderr and "started" in wide.stderr
+    httpx_mock.add_response(url=RUNS_URL, json=body)
+    narrow = run(AUTOMATION, tty=True, env={"NO_COLOR": "1", "COLUMNS": "80"})
+    assert "3f2a9c1b-0d4e-4f5a-9b8c-7d6e5f4a3b2c  Failed" in narrow.stdout
+    assert "not shown at 80 columns: lead, step" in narrow.stderr
     httpx_mock.add_response(url=RUNS_URL, json=body)
     tree = run(AUTOMATION, "--run", "3f2a9c", tty=True, env={"NO_COLOR": "1"}).stdout
     assert tree.startswith("Run 3f2a9c1b-0d4e-4f5a-9b8c-7d6e5f4a3b2c  Failed")
@@ -483,8 +494,9 @@ def test_overdue_times_and_skip_reasons(httpx_mock: HTTPXMock) -> None:
         "skipReasonDisplay": "The lead opted out of SMS.",
     }
     stub(httpx_mock, {"automationId": AUTOMATION, "runs": [late, skipped]})
-    lines = run(AUTOMATION, tty=True, env={"NO_COLOR": "1"}).stdout.splitlines()
-    assert next(line for line in lines if line.startswith("run_wait")).endswith("due 2h ago")
+    lines = run(AUTOMATION, tty=True, env={"NO_COLOR": "1", "COLUMNS": "200"}).stdout.splitlines()
+    waiting = next(line for line in lines if line.startswith("run_wait"))
+    assert "due 2026-11-21 10:00 UTC" in waiting
     at = next(i for i, line in enumerate(lines) if line.startswith("run_skip"))
     assert lines[at + 1].strip() == "↳ skipped: The lead opted out of SMS."
 
@@ -520,3 +532,18 @@ def test_table_on_a_pipe_when_asked(httpx_mock: HTTPXMock) -> None:
     assert result.exit_code == 0, result.stderr
     assert "\x1b" not in result.stdout
     assert result.stdout.startswith("Automation aut_1")
+
+
+def test_runs_table_shows_times_in_the_local_zone_or_utc(httpx_mock: HTTPXMock) -> None:
+    stub(httpx_mock)
+    env = {"NO_COLOR": "1", "COLUMNS": "200", "TZ": "America/Chicago"}
+    local = run(AUTOMATION, tty=True, env=env).stdout
+    failed = next(line for line in local.splitlines() if line.startswith("run_failed"))
+    assert "2026-11-20 03:00 CST" in failed and "UTC" not in failed
+    httpx_mock.add_response(url=RUNS_URL, json=history())
+    utc = run_cli(
+        ["--utc", "automations", "runs", AUTOMATION],
+        env={**token_env(), "LEADCTL_PAGER": "cat", **env},
+        tty=True,
+    ).stdout
+    assert "2026-11-20 09:00 UTC" in utc

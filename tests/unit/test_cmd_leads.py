@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import json
+import os
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 from pytest_httpx import HTTPXMock
 
-from tests.support.cli import BASE_URL, ORG_KEY, run_cli, token_env
+from leadctl.app import invoke
+from leadctl.iostreams import IOStreams
+from tests.support.cli import BASE_URL, ORG_KEY, FakeClock, run_cli, token_env
 
 LIST_URL = f"{BASE_URL}/leads/all/my"
 CREATE_URL = f"{BASE_URL}/leads"
@@ -92,7 +96,7 @@ def test_list_sends_every_query_option(httpx_mock: HTTPXMock) -> None:
             "--page-size",
             "50",
         ],
-        env=token_env(),
+        env={**token_env(), "TZ": "UTC"},
     )
     assert result.exit_code == 0, result.stderr
     assert sent_json(httpx_mock) == [
@@ -106,8 +110,8 @@ def test_list_sends_every_query_option(httpx_mock: HTTPXMock) -> None:
             "rangeFilters": [
                 {
                     "field": "createdAt",
-                    "greaterThanOrEqual": "2026-11-01",
-                    "lessThan": "2026-12-01",
+                    "greaterThanOrEqual": "2026-11-01T00:00:00Z",
+                    "lessThan": "2026-12-01T00:00:00Z",
                 },
                 {"field": "lastName", "greaterThan": "A", "lessThanOrEqual": "M"},
             ],
@@ -144,10 +148,10 @@ def test_filter_values_are_typed_like_api_F(httpx_mock: HTTPXMock, raw: str, val
 @pytest.mark.parametrize(
     ("raw", "expected"),
     [
-        ("createdAt>2026-01-01", {"greaterThan": "2026-01-01"}),
-        ("createdAt>=2026-01-01", {"greaterThanOrEqual": "2026-01-01"}),
-        ("createdAt<2026-01-01", {"lessThan": "2026-01-01"}),
-        ("createdAt<=2026-01-01", {"lessThanOrEqual": "2026-01-01"}),
+        ("createdAt>2026-01-01", {"greaterThan": "2026-01-01T00:00:00Z"}),
+        ("createdAt>=2026-01-01", {"greaterThanOrEqual": "2026-01-01T00:00:00Z"}),
+        ("createdAt<2026-01-01", {"lessThan": "2026-01-01T00:00:00Z"}),
+        ("createdAt<=2026-01-01", {"lessThanOrEqual": "2026-01-01T00:00:00Z"}),
         (" createdAt >= 2026-01-01T00:00:00Z ", {"greaterThanOrEqual": "2026-01-01T00:00:00Z"}),
         ("score>=10", {"greaterThanOrEqual": 10}),
         ('zip<"10000"', {"lessThan": "10000"}),
@@ -155,7 +159,7 @@ def test_filter_values_are_typed_like_api_F(httpx_mock: HTTPXMock, raw: str, val
 )
 def test_each_range_operator(httpx_mock: HTTPXMock, raw: str, expected: dict[str, Any]) -> None:
     httpx_mock.add_response(method="POST", url=LIST_URL, json={"items": []})
-    result = run_cli(["leads", "list", "--range", raw], env=token_env())
+    result = run_cli(["leads", "list", "--range", raw], env={**token_env(), "TZ": "UTC"})
     assert result.exit_code == 0, result.stderr
     field = raw.strip().split(">")[0].split("<")[0].strip()
     assert sent_json(httpx_mock) == [{"rangeFilters": [{"field": field, **expected}]}]
@@ -169,6 +173,8 @@ BAD_LIST_INPUT = [
     (["--range", "createdAt>="], "no value after '>='"),
     (["--range", "createdAt"], "no operator"),
     (["--range", "createdAt=2026"], "'=' alone is not a range operator"),
+    (["--range", "createdAt>=2026-02-30"], "--range 'createdAt>=2026-02-30': day is out of range"),
+    (["--range", "createdAt>=2026-13-01"], "month must be in 1..12"),
     (["--range", "created At>1"], "'created At' is not a field name"),
     (["--range", "a>1", "--range", "a>2"], "a already has a greaterThan bound"),
     (["--filter", "state"], "expected KEY=VALUE"),
@@ -285,36 +291,71 @@ def test_cursor_resumes_from_the_token(httpx_mock: HTTPXMock) -> None:
 def test_one_page_by_default_and_the_terminal_footer_tells_the_cursor(
     httpx_mock: HTTPXMock,
 ) -> None:
+    tagged = {
+        **LEAD_A,
+        "tags": [{"id": "t1", "name": "Spanish speaking"}, {"id": "t2", "name": "Web"}],
+    }
     httpx_mock.add_response(
-        method="POST", url=LIST_URL, json={"items": [LEAD_A, LEAD_B], "continuationToken": "t1"}
+        method="POST", url=LIST_URL, json={"items": [tagged, LEAD_B], "continuationToken": "t1"}
     )
-    result = run_cli(["--no-color", "leads", "list"], env=token_env(), tty=True)
+    result = run_cli(
+        ["--no-color", "leads", "list"],
+        env={**token_env(), "COLUMNS": "200", "TZ": "UTC"},
+        tty=True,
+    )
     assert result.exit_code == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[0].split() == [
         "id",
+        "firstName",
         "lastName",
         "phone",
         "state",
-        "status.name",
+        "status",
+        "tags",
         "processing",
         "createdAt",
     ]
-    assert lines[1].split() == [
-        "lead_a",
-        "Lovelace",
-        "+15125550143",
-        "TX",
-        "New",
-        "Accepted",
-        "2026-11-20",
-        "09:30",
-        "UTC",
-    ]
-    assert "Grace" not in result.stdout and "Hopper" in result.stdout
-    assert "futureField" not in result.stdout
+    # First and last name, tags by name (not JSON), the time whole.
+    assert re.match(
+        r"lead_a\s+Ada\s+Lovelace\s+\+15125550143\s+TX\s+New\s+Spanish speaking, Web\s+"
+        r"Accepted\s+2026-11-20 09:30 UTC$",
+        lines[1],
+    ), lines[1]
+    assert "Grace" in result.stdout and "Hopper" in result.stdout
+    assert "futureField" not in result.stdout and '"name"' not in result.stdout
     assert "--cursor t1" in result.stderr
-    assert len(httpx_mock.get_requests()) == 1
+    assert len(httpx_mock.get_requests()) == 1  # no color: no lead statuses needed
+
+
+def test_the_default_table_colors_statuses_like_lead_statuses(httpx_mock: HTTPXMock) -> None:
+    httpx_mock.add_response(method="POST", url=LIST_URL, json={"items": [LEAD_A, LEAD_B]})
+    httpx_mock.add_response(
+        method="GET",
+        url=f"{BASE_URL}/lead-statuses",
+        # A color no other test draws: rich keeps a style's escape codes for the process,
+        # so one drawn earlier at 256 colors would come back at 256 here.
+        json=[{"id": "st_new", "name": "New", "color": "#3b82f5"}],
+    )
+    env = {**token_env(), "COLUMNS": "200", "COLORTERM": "truecolor", "TERM": "xterm"}
+    result = run_cli(["leads", "list"], env=env, tty=True)
+    assert result.exit_code == 0, result.stderr
+    assert "\x1b[38;2;59;130;245mNew" in result.stdout
+
+
+def test_the_default_table_leaves_out_what_an_80_column_terminal_cannot_fit(
+    httpx_mock: HTTPXMock,
+) -> None:
+    uuid = "28249c04-240c-4db0-9b47-35e18d6f1a2b"
+    httpx_mock.add_response(method="POST", url=LIST_URL, json={"items": [{**LEAD_A, "id": uuid}]})
+    result = run_cli(
+        ["--no-color", "leads", "list"], env={**token_env(), "COLUMNS": "80"}, tty=True
+    )
+    assert result.exit_code == 0, result.stderr
+    header, row = result.stdout.splitlines()
+    assert row.split()[:4] == [uuid, "Ada", "Lovelace", "+15125550143"]
+    assert "createdAt" not in header
+    assert "not shown at 80 columns:" in result.stderr and "createdAt" in result.stderr
 
 
 def test_filtered_csv_export(httpx_mock: HTTPXMock) -> None:
@@ -551,3 +592,91 @@ def test_order_direction_property_can_be_renamed_by_the_profile(httpx_mock: HTTP
     assert json.loads(request.content)["orderBy"] == [
         {"field": "createdAt", "sortDirection": "desc"}
     ]
+
+
+@pytest.mark.parametrize(("stderr_tty", "noted"), [(True, True), (False, False)])
+def test_one_page_written_to_a_file_from_a_terminal_says_more_exist(
+    httpx_mock: HTTPXMock, stderr_tty: bool, noted: bool
+) -> None:
+    httpx_mock.add_response(
+        method="POST", url=LIST_URL, json={"items": [LEAD_A, LEAD_B], "continuationToken": "t1"}
+    )
+    merged = {**os.environ, **token_env()}
+    ios = IOStreams.for_test(stdout_tty=False, stderr_tty=stderr_tty, env=merged)
+    code = invoke(["leads", "list", "-o", "csv"], ios=ios, env=merged, clock=FakeClock())
+    assert code == 0
+    err = ios.stderr.getvalue()  # type: ignore[attr-defined]
+    assert ios.stdout.getvalue().count("\n") == 3  # type: ignore[attr-defined]
+    if noted:
+        assert err == (
+            "wrote 2 items, one page; more exist: add --all for every page, "
+            "or --cursor t1 for the next\n"
+        )
+    else:
+        assert err == ""
+
+
+def test_no_note_when_the_one_page_was_the_last(httpx_mock: HTTPXMock) -> None:
+    httpx_mock.add_response(method="POST", url=LIST_URL, json={"items": [LEAD_A]})
+    merged = {**os.environ, **token_env()}
+    ios = IOStreams.for_test(stdout_tty=False, stderr_tty=True, env=merged)
+    assert invoke(["leads", "list", "-o", "csv"], ios=ios, env=merged, clock=FakeClock()) == 0
+    assert ios.stderr.getvalue() == ""  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("zone_setting", "raw", "sent"),
+    [
+        # A time without an offset is in the profile's zone, else the system's (TZ).
+        ({"TZ": "America/Chicago"}, "createdAt>=2026-12-01T09:30", "2026-12-01T15:30:00Z"),
+        ({"TZ": "America/Chicago"}, "createdAt>=2026-07-01", "2026-07-01T05:00:00Z"),
+        ({"TZ": "UTC", "profile": "Asia/Tokyo"}, "createdAt<2026-12-01", "2026-11-30T15:00:00Z"),
+        ({"TZ": "America/Chicago"}, "createdAt>=2026-12-01T09:30Z", "2026-12-01T09:30:00Z"),
+        # Relative forms count from the clock (2026-11-21 12:00 UTC in tests).
+        ({"TZ": "UTC"}, "createdAt>=-7d", "2026-11-14T12:00:00Z"),
+        ({"TZ": "UTC"}, "createdAt>=-2h", "2026-11-21T10:00:00Z"),
+        ({"TZ": "America/Chicago"}, "createdAt>=today", "2026-11-21T06:00:00Z"),
+        ({"TZ": "America/Chicago"}, "createdAt>=yesterday", "2026-11-20T06:00:00Z"),
+    ],
+)
+def test_range_times_are_read_in_the_local_zone_and_sent_in_utc(
+    httpx_mock: HTTPXMock, tmp_path: Path, zone_setting: dict[str, str], raw: str, sent: str
+) -> None:
+    httpx_mock.add_response(method="POST", url=LIST_URL, json={"items": []})
+    env = {**token_env(), "TZ": zone_setting["TZ"], "LEADCTL_CONFIG_DIR": str(tmp_path)}
+    args = ["leads", "list", "--range", raw]
+    if "profile" in zone_setting:
+        (tmp_path / "config.toml").write_text(
+            f'[profiles.default]\ntimezone = "{zone_setting["profile"]}"\n'
+        )
+    result = run_cli(args, env=env)
+    assert result.exit_code == 0, result.stderr
+    bound = next(
+        iter(v for k, v in sent_json(httpx_mock)[0]["rangeFilters"][0].items() if k != "field")
+    )
+    assert bound == sent
+
+
+@pytest.mark.parametrize(
+    ("args", "env", "shown"),
+    [
+        ([], {"TZ": "America/Chicago"}, "2026-11-20 03:30 CST"),
+        (["--utc"], {"TZ": "America/Chicago"}, "2026-11-20 09:30 UTC"),
+        ([], {"TZ": "UTC", "profile": "Europe/Berlin"}, "2026-11-20 10:30 CET"),
+        (["--utc"], {"TZ": "UTC", "profile": "Europe/Berlin"}, "2026-11-20 09:30 UTC"),
+    ],
+)
+def test_times_are_shown_in_the_profiles_or_the_systems_zone(
+    httpx_mock: HTTPXMock, tmp_path: Path, args: list[str], env: dict[str, str], shown: str
+) -> None:
+    httpx_mock.add_response(method="POST", url=LIST_URL, json={"items": [LEAD_A]})
+    if "profile" in env:
+        (tmp_path / "config.toml").write_text(
+            f'[profiles.default]\ntimezone = "{env["profile"]}"\n'
+        )
+    result = run_cli(
+        [*args, "leads", "list", "-o", "table", "--columns", "id,createdAt"],
+        env={**token_env(), "TZ": env["TZ"], "LEADCTL_CONFIG_DIR": str(tmp_path)},
+    )
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines()[1].split(None, 1) == ["lead_a", shown]

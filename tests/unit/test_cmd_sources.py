@@ -7,11 +7,14 @@ import json
 import os
 import signal
 import stat
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import httpx
+import keyring.errors
 import pytest
+from keyring.backend import KeyringBackend
 from pytest_httpx import HTTPXMock
 
 from leadctl.app import invoke
@@ -763,10 +766,51 @@ def test_save_profile_keeps_a_file_store_profile_in_its_file(httpx_mock: HTTPXMo
     assert load_config(os.environ).profiles["intake"]["credential_store"] == "file"
 
 
-def test_save_profile_without_a_keyring_keeps_the_key_in_a_recovery_file(
+class KeyringThatCannotStore(DictKeyring):
+    """Reads work (the check before rotating passes); storing fails, as a keyring
+    locked in between would."""
+
+    def set_password(self, service: str, username: str, password: str) -> None:
+        raise keyring.errors.PasswordSetError("the collection was locked")
+
+
+def test_save_profile_without_a_keyring_refuses_before_rotating(httpx_mock: HTTPXMock) -> None:
+    # tests/conftest.py selects keyring's fail backend: no keyring on this "host".
+    result = run_cli(
+        ["sources", "rotate", "src_1", "--yes", "--save-profile", "intake"], env=token_env()
+    )
+    assert result.exit_code == 3
+    assert "keyring is not usable" in result.stderr
+    assert "--insecure-storage" in result.stderr
+    assert httpx_mock.get_requests() == []  # nothing rotated
+    assert recovery_files() == []
+
+
+def test_save_profile_with_insecure_storage_works_without_a_keyring(
     httpx_mock: HTTPXMock,
 ) -> None:
-    # tests/conftest.py selects keyring's fail backend: no keyring on this "host".
+    httpx_mock.add_response(method="POST", url=ROTATE_URL, json=ROTATION)
+    result = run_cli(
+        ["sources", "rotate", "src_1", "--yes", "--save-profile", "intake", "--insecure-storage"],
+        env=token_env(),
+    )
+    assert result.exit_code == 0, result.stderr
+    stored = Path(os.environ["LEADCTL_CONFIG_DIR"]) / "credentials" / "intake"
+    assert stored.read_text(encoding="utf-8") == NEW_KEY + "\n"
+    assert mode_of(stored) == 0o600
+    assert load_config(os.environ).profiles["intake"]["credential_store"] == "file"
+
+
+def test_insecure_storage_without_save_profile_is_a_usage_error(httpx_mock: HTTPXMock) -> None:
+    result = run_cli(["sources", "rotate", "src_1", "--yes", "--insecure-storage"], env=token_env())
+    assert result.exit_code == 2
+    assert httpx_mock.get_requests() == []
+
+
+def test_save_profile_failing_after_the_rotation_keeps_the_key_in_a_recovery_file(
+    httpx_mock: HTTPXMock, use_keyring: Callable[[KeyringBackend], KeyringBackend]
+) -> None:
+    use_keyring(KeyringThatCannotStore())
     httpx_mock.add_response(method="POST", url=ROTATE_URL, json=ROTATION)
     result = run_cli(
         ["sources", "rotate", "src_1", "--yes", "--save-profile", "intake"], env=token_env()
@@ -788,8 +832,11 @@ def test_save_profile_without_a_keyring_keeps_the_key_in_a_recovery_file(
 
 
 def test_when_no_recovery_file_can_be_made_the_printed_key_is_the_copy(
-    httpx_mock: HTTPXMock, tmp_path: Path
+    httpx_mock: HTTPXMock,
+    tmp_path: Path,
+    use_keyring: Callable[[KeyringBackend], KeyringBackend],
 ) -> None:
+    use_keyring(KeyringThatCannotStore())
     blocker = tmp_path / "not-a-dir"
     blocker.write_text("", encoding="utf-8")
     httpx_mock.add_response(method="POST", url=ROTATE_URL, json=ROTATION)
@@ -805,8 +852,11 @@ def test_when_no_recovery_file_can_be_made_the_printed_key_is_the_copy(
 
 
 def test_save_profile_failure_with_a_secret_file_needs_no_recovery_file(
-    httpx_mock: HTTPXMock, tmp_path: Path
+    httpx_mock: HTTPXMock,
+    tmp_path: Path,
+    use_keyring: Callable[[KeyringBackend], KeyringBackend],
 ) -> None:
+    use_keyring(KeyringThatCannotStore())
     httpx_mock.add_response(method="POST", url=ROTATE_URL, json=ROTATION)
     target = tmp_path / "intake.key"
     result = run_cli(

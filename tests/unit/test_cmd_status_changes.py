@@ -251,7 +251,7 @@ def test_the_appointment_may_start_and_end_at_the_same_time(httpx_mock: HTTPXMoc
             ["--category", "Won"],
             "--category 'Won' is not a category",
         ),
-        (["--callback-at", "tomorrow"], "--callback-at 'tomorrow': expected an ISO 8601"),
+        (["--callback-at", "next week"], "--callback-at 'next week': expected an ISO 8601"),
         (["--task-due-at", "2026-02-30"], "--task-due-at '2026-02-30': day is out of range"),
         (
             ["--appointment-start-at", "2026-11-21T25:00Z"],

@@ -99,7 +99,7 @@ def test_without_a_profile_zone_the_system_zone_applies() -> None:
 @pytest.mark.parametrize(
     ("value", "reason"),
     [
-        ("tomorrow", "expected an ISO 8601 date-time"),
+        ("next week", "expected an ISO 8601 date-time"),
         ("", "expected an ISO 8601 date-time"),
         ("2026-11-21T", "expected an ISO 8601 date-time"),
         ("2026-11-21T14:00:00+25:00", "offset +25:00 is out of range"),

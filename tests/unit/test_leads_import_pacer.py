@@ -1,19 +1,23 @@
-"""The pace of `leads import`: shared 429 pauses, the learned rate, additive increase."""
+"""The bulk pacer (`leads import`, `batch`): shared 429 pauses, the measured pace, and the
+rate it reaches against a fixed window and a token bucket, on an injected clock."""
 
 from __future__ import annotations
 
 import itertools
+import math
+import random
 import threading
 from dataclasses import dataclass, field
 
 import pytest
 
-from leadctl.bulk.pacer import INCREASE_SHARE, Pacer
+from leadctl.bulk.pacer import PROBE_CAP, Pacer
+from leadctl.retry import Backoff, no_jitter
 
 
 @dataclass
 class Time:
-    now: float = 100.0
+    now: float = 1000.0
     sleeps: list[float] = field(default_factory=list)
 
     def monotonic(self) -> float:
@@ -24,15 +28,115 @@ class Time:
         self.now += seconds
 
 
-def make(time: Time, *, stop: threading.Event | None = None) -> Pacer:
-    return Pacer(monotonic=time.monotonic, sleep=time.sleep, backoff=lambda n: 2.0**n, stop=stop)
+def make(time: Time, *, stop: threading.Event | None = None, seed: int | None = None) -> Pacer:
+    jitter = no_jitter if seed is None else random.Random(seed).uniform
+    return Pacer(
+        monotonic=time.monotonic, sleep=time.sleep, backoff=Backoff(jitter=jitter), stop=stop
+    )
+
+
+# -- services that limit the rate, on the same clock --------------------------------------
+
+
+class FixedWindow:
+    """N requests per window of W seconds (windows start at multiples of W); a 429 does not
+    use up the quota. Retry-After, when sent, is the whole seconds to the next window."""
+
+    def __init__(self, n: int, w: float, *, retry_after: bool) -> None:
+        self.n, self.w, self.retry_after = n, w, retry_after
+        self.window = -1
+        self.used = 0
+
+    def answer(self, now: float) -> tuple[bool, float | None]:
+        window = math.floor(now / self.w)
+        if window != self.window:
+            self.window, self.used = window, 0
+        if self.used < self.n:
+            self.used += 1
+            return True, None
+        left = (window + 1) * self.w - now
+        return False, float(math.ceil(left)) if self.retry_after else None
+
+
+class TokenBucket:
+    """R requests per second, bursts of R; Retry-After in whole seconds (at least 1)."""
+
+    def __init__(self, rate: float) -> None:
+        self.rate = rate
+        self.tokens = rate
+        self.updated: float | None = None
+
+    def answer(self, now: float) -> tuple[bool, float | None]:
+        if self.updated is not None:
+            self.tokens = min(self.rate, self.tokens + (now - self.updated) * self.rate)
+        self.updated = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True, None
+        return False, float(max(1, math.ceil((1 - self.tokens) / self.rate)))
+
+
+def send_all(
+    service: FixedWindow | TokenBucket, requests: int, *, start: float, seed: int
+) -> float:
+    """Seconds one worker takes to get ``requests`` accepted (5 ms per answer)."""
+    time = Time(now=start)
+    pacer = make(time, seed=seed)
+    accepted = 0
+    while accepted < requests:
+        sent_at = pacer.acquire()
+        ok, retry_after = service.answer(time.now)
+        time.now += 0.005
+        if ok:
+            accepted += 1
+            pacer.answered(sent_at)
+        else:
+            pacer.rate_limited(retry_after, sent_at)
+    return time.now - start
+
+
+# Where in the service's window the run starts, and the jitter's seed.
+PHASES = (0.0, 3.3, 7.7, 9.9)
+SEEDS = range(4)
+
+
+@pytest.mark.parametrize("phase", PHASES)
+def test_a_fixed_window_with_retry_after_is_used_to_at_least_95_percent(phase: float) -> None:
+    # 1,000 requests at 100 per 10 s: 100 per window, the first window's at once.
+    seconds = send_all(FixedWindow(100, 10.0, retry_after=True), 1000, start=1000 + phase, seed=0)
+    assert 1000 / seconds >= 0.95 * 10
+
+
+@pytest.mark.parametrize(("phase", "seed"), list(itertools.product(PHASES, SEEDS)))
+def test_a_fixed_window_without_retry_after_is_used_to_at_least_90_percent(
+    phase: float, seed: int
+) -> None:
+    service = FixedWindow(100, 10.0, retry_after=False)
+    seconds = send_all(service, 1000, start=1000 + phase, seed=seed)
+    assert 1000 / seconds >= 0.90 * 10
+
+
+def test_a_long_window_without_retry_after_reaches_its_limit() -> None:
+    # 300 per 60 s, the kind of limit a real service has: 3,000 requests are 10 windows.
+    service = FixedWindow(300, 60.0, retry_after=False)
+    seconds = send_all(service, 3000, start=1000 + 17.0, seed=1)
+    assert 3000 / seconds >= 0.90 * 5
+
+
+@pytest.mark.parametrize("rate", [50.0, 200.0])
+def test_a_per_second_limit_is_used_to_at_least_95_percent(rate: float) -> None:
+    seconds = send_all(TokenBucket(rate), int(rate * 60), start=1000.0, seed=0)
+    assert rate * 60 / seconds >= 0.95 * rate
+
+
+# -- the mechanics ----------------------------------------------------------------------
 
 
 def test_unpaced_until_the_service_pushes_back() -> None:
     time = Time()
     pacer = make(time)
     for _ in range(100):
-        assert pacer.acquire() == 100.0
+        assert pacer.acquire() == 1000.0
     assert time.sleeps == []
     assert pacer.rate is None
 
@@ -44,85 +148,64 @@ def test_a_429_holds_every_caller_until_retry_after_has_elapsed() -> None:
     time.now += 0.5
     assert pacer.rate_limited(3.0, sent_at) == 3.0
     # Whoever asks next, it goes exactly when the pause ends.
-    assert pacer.acquire() == pytest.approx(103.5)
-    assert pacer.pauses == 1
+    assert pacer.acquire() == pytest.approx(1003.5)
+    assert pacer.storms == 1
     assert pacer.paused_seconds == pytest.approx(3.0)
 
 
-def test_without_retry_after_the_pause_is_the_backoff_of_the_refusals_so_far() -> None:
+def test_without_retry_after_probes_back_off_up_to_the_probe_cap() -> None:
     time = Time()
-    pacer = make(time)
-    assert pacer.rate_limited(None, pacer.acquire()) == 2.0
-    assert pacer.rate_limited(None, pacer.acquire()) == 4.0
-    pacer.answered()
-    assert pacer.rate_limited(None, pacer.acquire()) == 2.0
+    pacer = make(time)  # no jitter: each wait is the backoff's ceiling
+    waits = [pacer.rate_limited(None, pacer.acquire()) for _ in range(5)]
+    assert waits == [0.5, 1.0, 2.0, PROBE_CAP, PROBE_CAP]
+    pacer.answered(pacer.acquire())
+    assert pacer.rate_limited(None, pacer.acquire()) == 0.5
 
 
-def test_after_a_pause_sending_is_paced_at_the_rate_the_service_accepted() -> None:
+def test_the_end_of_a_storm_measures_the_pace_with_the_pause_counted_in() -> None:
     time = Time()
     pacer = make(time)
-    # 50 answers in the 2 seconds before the first 429.
     for _ in range(50):
-        pacer.acquire()
-        pacer.answered()
+        pacer.answered(pacer.acquire())
     time.now += 2.0
-    pacer.rate_limited(1.0, pacer.acquire())
-    assert pacer.rate == pytest.approx(25.0)
+    pacer.rate_limited(3.0, pacer.acquire())  # 50 answers, then 3 s refused
+    assert pacer.rate is None  # measured when the storm ends
+    resumed = pacer.acquire()
+    assert resumed == pytest.approx(1005.0)
+    pacer.answered(resumed)
+    assert pacer.rate == pytest.approx(50 / 5.0)
     slots = [pacer.acquire() for _ in range(5)]
-    assert slots[0] == pytest.approx(103.0)
     gaps = [b - a for a, b in itertools.pairwise(slots)]
-    assert gaps == pytest.approx([1 / 25.0] * 4)
+    assert gaps == pytest.approx([1 / 10.0] * 4, rel=0.01)
 
 
-def test_the_pause_counts_in_the_next_measurement() -> None:
+def test_without_retry_after_the_end_is_half_way_between_the_last_refusal_and_the_answer() -> None:
     time = Time()
     pacer = make(time)
-    for _ in range(10):
-        pacer.acquire()
-        pacer.answered()
+    for _ in range(40):
+        pacer.answered(pacer.acquire())
     time.now += 1.0
-    pacer.rate_limited(4.0, pacer.acquire())  # 10 answers in 1 s
-    assert pacer.rate == pytest.approx(10.0)
-    for _ in range(10):
-        pacer.acquire()
-        pacer.answered()
-    # 10 answers since the last 429: 4 s of pause and 1 s of sending, so 2 per second.
-    pacer.rate_limited(1.0, pacer.acquire())
-    assert time.now == pytest.approx(106.0)
-    assert pacer.rate == pytest.approx(2.0)
-
-
-def test_the_rate_grows_additively_while_no_429_comes() -> None:
-    time = Time()
-    pacer = make(time)
-    for _ in range(20):
-        pacer.acquire()
-        pacer.answered()
-    time.now += 1.0
-    pacer.rate_limited(1.0, pacer.acquire())
-    assert pacer.rate == pytest.approx(20.0)
-    for _ in range(200):
-        pacer.acquire()
-    # Ten seconds of sending at a growing pace: 5% of 20/s more each second.
-    grown = pacer.rate
-    assert grown is not None
-    assert 20.0 + 20.0 * INCREASE_SHARE * 5 < grown < 20.0 + 20.0 * INCREASE_SHARE * 12
+    pacer.rate_limited(None, pacer.acquire())  # at 1001, waits 0.5
+    refused = pacer.acquire()  # 1001.5
+    pacer.rate_limited(None, refused)  # waits 1.0
+    accepted = pacer.acquire()  # 1002.5
+    pacer.answered(accepted)
+    assert pacer.rate == pytest.approx(40 / (1002.0 - 1000.0))
 
 
 def test_a_429_to_a_request_sent_before_the_pause_is_the_same_storm() -> None:
     time = Time()
     pacer = make(time)
     for _ in range(40):
-        pacer.acquire()
-        pacer.answered()
+        pacer.answered(pacer.acquire())
     early = pacer.acquire()  # in flight when the first 429 comes back
     time.now += 1.0
     pacer.rate_limited(2.0, pacer.acquire())
-    rate = pacer.rate
     time.now += 0.1
     assert pacer.rate_limited(2.0, early) == pytest.approx(2.0)  # its own Retry-After
-    assert pacer.pauses == 1
-    assert pacer.rate == rate
+    assert pacer.storms == 1
+    pacer.answered(early)  # an answer to a request sent before the storm does not end it
+    assert pacer.rate is None
 
 
 def test_stopping_releases_a_waiting_caller() -> None:
@@ -131,7 +214,7 @@ def test_stopping_releases_a_waiting_caller() -> None:
     pacer = make(time, stop=stop)
     pacer.rate_limited(3600.0, pacer.acquire())
     stop.set()
-    assert pacer.acquire() == 100.0
+    assert pacer.acquire() == 1000.0
     assert time.sleeps == []
 
 

@@ -63,7 +63,7 @@ def make_ctx(
     columns: list[str] | None = None,
     env: Mapping[str, str] | None = None,
 ) -> Context:
-    merged = {"COLUMNS": "120", "LINES": "40", **(env or {})}
+    merged = {"COLUMNS": "120", "LINES": "40", "TZ": "UTC", **(env or {})}
     return Context(
         ios=IOStreams.for_test(tty=tty, env=merged),
         options=GlobalOptions(output=output, columns=columns),
@@ -375,17 +375,70 @@ def test_csv_of_one_object_has_header_and_one_row() -> None:
 
 
 def test_columns_option_takes_dot_paths_and_list_indexes() -> None:
-    ctx = make_ctx(
-        "tsv", columns=["id", "user.name", "defaultTags.0.name", "defaultTags.-1.name", "nope.x"]
-    )
+    ctx = make_ctx("tsv", columns=["id", "user.name", "defaultTags.0.name", "defaultTags.-1.name"])
 
     emit_list(ctx, iter(LEADS), columns=COLUMNS)
 
     assert stdout_of(ctx) == (
-        "ID\tOWNER\tdefaultTags.0.name\tdefaultTags.-1.name\tnope.x\n"
-        "lead_1\tAna\thot\tweb\t\n"
-        "lead_2\t\t\t\t\n"
+        "ID\tOWNER\tdefaultTags.0.name\tdefaultTags.-1.name\nlead_1\tAna\thot\tweb\nlead_2\t\t\t\n"
     )
+
+
+@pytest.mark.parametrize("fmt", ["csv", "tsv", "value", "table"])
+def test_unknown_columns_are_a_usage_error_naming_the_known_fields(fmt: str) -> None:
+    ctx = make_ctx(fmt, columns=["id", "user.nam", "nosuchfield", "defaultTags[].name"])
+
+    with pytest.raises(UsageError) as raised:
+        emit_list(ctx, iter(LEADS), columns=COLUMNS)
+
+    error = raised.value
+    assert error.exit_code == 2
+    assert error.message == "unknown fields in --columns: user.nam, nosuchfield"
+    assert error.hint is not None
+    for known in ("id", "user.name", "defaultTags[].name", "createdAt"):
+        assert known in error.hint.split("known fields: ")[1].split(", ")
+    assert stdout_of(ctx) == ""
+
+
+def test_unknown_column_of_one_object_is_a_usage_error() -> None:
+    ctx = make_ctx("csv", columns=["id", "nope"])
+
+    with pytest.raises(UsageError, match="unknown field in --columns: nope"):
+        emit_object(ctx, LEADS[0], columns=COLUMNS)
+
+
+def test_a_field_null_in_the_data_is_still_known() -> None:
+    ctx = make_ctx("csv", columns=["id", "user.name"])
+
+    emit_list(ctx, iter(LEADS[1:]), columns=[])
+
+    assert stdout_of(ctx) == "id,user.name\nlead_2,\n"
+
+
+@pytest.mark.parametrize("path", ["defaultTags[].name", "defaultTags.name"])
+def test_array_paths_take_the_field_of_every_element(path: str) -> None:
+    table = make_ctx("table", columns=["id", path])
+    csv_ctx = make_ctx("csv", columns=["id", path])
+
+    emit_list(table, iter(LEADS), columns=COLUMNS)
+    emit_list(csv_ctx, iter(LEADS), columns=COLUMNS)
+
+    assert stdout_of(table).splitlines()[1].split(None, 1) == ["lead_1", "hot, web"]
+    assert stdout_of(csv_ctx).splitlines()[1] == 'lead_1,"[""hot"",""web""]"'
+
+
+def test_a_default_columns_header_is_accepted_by_columns() -> None:
+    """The csv header row names a column `processing`: --columns takes that name."""
+    columns = [Column("id"), Column("processingStatus", header="processing")]
+    ctx = make_ctx("csv", columns=["id", "processing"])
+    header = make_ctx("csv")
+    items = [{"id": "l1", "processingStatus": "Accepted"}]
+
+    emit_list(ctx, iter(items), columns=columns)
+    emit_list(header, iter(items), columns=columns)
+
+    assert stdout_of(ctx) == "id,processing\nl1,Accepted\n"
+    assert stdout_of(header).splitlines()[0].split(",") == ["id", "processing"]
 
 
 def test_columns_without_defaults_are_the_first_items_fields() -> None:

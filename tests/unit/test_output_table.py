@@ -330,3 +330,85 @@ def test_a_terminal_that_reports_no_size_still_gets_the_table() -> None:
 
     assert "hot" in written
     assert "cold" in written
+
+
+# -- fitting the terminal: ids whole, requested columns kept ----------------------------
+
+WIDE_LEADS = [
+    {
+        "id": f"28249c04-240c-4db0-9b47-35e18d0000{n:02d}",
+        "firstName": "Ada",
+        "lastName": "Lovelace-Byron",
+        "phone": f"+1512555{n:04d}",
+        "state": "TX",
+        "status": {"name": "Contacted"},
+        "note": "called twice, asked to call back next week about the roof estimate",
+        "createdAt": "2026-11-21T14:03:12Z",
+    }
+    for n in range(3)
+]
+WIDE_COLUMNS = [
+    Column("id"),
+    Column("note"),
+    Column("phone"),
+    Column("state"),
+    Column("status.name", header="status"),
+    Column("lastName"),
+    Column("createdAt", kind="datetime"),
+]
+
+
+@pytest.mark.parametrize("width", ["80", "120"])
+def test_a_terminal_table_never_cuts_ids_phones_or_codes(width: str) -> None:
+    ctx = make_ctx("table", tty=True, env={"COLUMNS": width, "NO_COLOR": "1"})
+
+    emit_list(ctx, iter(WIDE_LEADS), columns=WIDE_COLUMNS)
+
+    lines = stdout_of(ctx).splitlines()
+    assert all(len(line) <= int(width) for line in lines)
+    for lead, line in zip(WIDE_LEADS, lines[1:], strict=True):
+        assert lead["id"] in line and lead["phone"] in line and "TX" in line.split()
+    # The free text gave way, shortened with an ellipsis, instead.
+    assert "…" in lines[1] and WIDE_LEADS[0]["note"] not in stdout_of(ctx)
+
+
+def test_default_columns_that_do_not_fit_are_named_on_stderr() -> None:
+    ctx = make_ctx("table", tty=True, env={"COLUMNS": "80", "NO_COLOR": "1"})
+
+    emit_list(ctx, iter(WIDE_LEADS), columns=WIDE_COLUMNS)
+
+    header = stdout_of(ctx).splitlines()[0].split()
+    assert header[:4] == ["id", "note", "phone", "state"]
+    assert "createdAt" not in header
+    note = stderr_of(ctx).strip()
+    assert note.startswith("not shown at 80 columns: ")
+    assert "createdAt" in note and all(name not in note for name in header)
+
+
+def test_requested_columns_are_never_left_out() -> None:
+    wanted = ["id", "firstName", "lastName", "phone", "state", "status.name"]
+    ctx = make_ctx("table", tty=True, env={"COLUMNS": "120", "NO_COLOR": "1"}, columns=wanted)
+
+    emit_list(ctx, iter(WIDE_LEADS), columns=WIDE_COLUMNS)
+
+    lines = stdout_of(ctx).splitlines()
+    assert lines[0].split() == ["id", "firstName", "lastName", "phone", "state", "status"]
+    assert lines[1].split() == [
+        WIDE_LEADS[0]["id"], "Ada", "Lovelace-Byron", WIDE_LEADS[0]["phone"], "TX", "Contacted"
+    ]  # fmt: skip
+    assert stderr_of(ctx) == ""
+
+
+def test_requested_columns_wider_than_the_terminal_become_records() -> None:
+    wanted = ["id", "phone", "lastName", "createdAt", "status.name"]
+    ctx = make_ctx("table", tty=True, env={"COLUMNS": "60", "NO_COLOR": "1"}, columns=wanted)
+
+    emit_list(ctx, iter(WIDE_LEADS), columns=WIDE_COLUMNS)
+
+    out = stdout_of(ctx)
+    blocks = out.strip().split("\n\n")
+    assert len(blocks) == 3
+    for lead, block in zip(WIDE_LEADS, blocks, strict=True):
+        fields = [line.split(None, 1) for line in block.splitlines()]
+        assert [name for name, _ in fields] == ["id", "phone", "lastName", "createdAt", "status"]
+        assert fields[0][1] == lead["id"] and fields[1][1] == lead["phone"]

@@ -1,0 +1,413 @@
+"""``leadctl batch OPERATION``: one request per NDJSON input line, through the bulk engine.
+
+Each line names the operation's path, query and header parameters and body fields by
+name, e.g. ``{"id": "lead_1", "tags": ["vip"]}``; a line that is not a JSON object is a
+bare value for an operation with exactly one path parameter (``lead_1`` or ``"lead_1"``).
+Lines are numbered from 1; a line that cannot be sent (not JSON, a required parameter
+missing, a field the operation does not take) is reported ``invalid`` and the batch goes
+on.
+
+The operation is any of the active contract's: ``group verb`` as the command line names
+it (curated or generated), or its operationId. Its retry safety is the operation model's
+(``op.retry_safe``); an operation that takes an idempotency key gets one per line, kept
+in the report, and sent again with the same key.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import uuid
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any
+
+from leadctl.bulk.engine import STDIN, Tally, Words, progress_wanted, run_jobs
+from leadctl.bulk.report import ResumeState, read_resume
+from leadctl.bulk.rows import digest_of
+from leadctl.bulk.sender import Job, Plan
+from leadctl.errors import DryRunDone, UsageError
+
+if TYPE_CHECKING:
+    from leadctl.context import Context
+    from leadctl.generated.tree import GeneratedTree
+    from leadctl.operations import Operation
+
+MIN_CONCURRENCY = 1
+MAX_CONCURRENCY = 32
+IDEMPOTENCY_HEADER = "idempotency-key"
+IDEMPOTENCY_FIELD_SUFFIX = "idempotencykey"
+
+
+@dataclass(frozen=True)
+class BatchOptions:
+    operation: str
+    input: str = STDIN
+    report: str | None = None  # None: stdout, unless --resume names the report
+    resume: str | None = None
+    concurrency: int = 4
+    retry_unknown: bool = False
+
+
+# -- the operation -----------------------------------------------------------------------
+
+
+def operation_names(tree: GeneratedTree) -> dict[str, Mapping[str, Any]]:
+    """Every name an operation answers to: ``group verb``, the curated command, the
+    operationId and its kebab case."""
+    from leadctl.contract.naming import kebab
+
+    names: dict[str, Mapping[str, Any]] = {}
+    for op in tree.active.index.get("operations", ()):
+        for name in (
+            op.get("curated"),
+            f"{op['group']} {op['verb']}" if op.get("group") and op.get("verb") else None,
+            op.get("operationId"),
+            op.get("id"),
+            kebab(str(op["operationId"])) if op.get("operationId") else None,
+        ):
+            if name:
+                names.setdefault(str(name), op)
+    return names
+
+
+def find_operation(tree: GeneratedTree, name: str) -> Mapping[str, Any]:
+    """The index entry of OPERATION; exit 2 with the closest names when there is none."""
+    wanted = " ".join(name.split())
+    names = operation_names(tree)
+    found = names.get(wanted)
+    if found is not None:
+        return found
+    spaced = [n for n in names if " " in n]
+    close: list[str] = []
+    seen: set[str] = set()
+    for candidate in difflib.get_close_matches(wanted, list(names), n=10, cutoff=0.6):
+        if names[candidate]["id"] not in seen:  # one name per operation
+            seen.add(names[candidate]["id"])
+            close.append(candidate)
+    close = close[:3]
+    hint = (
+        "did you mean " + " or ".join(f"'{n}'" for n in close) + "?"
+        if close
+        else "name it as `group verb` (e.g. 'leads get') or by operationId; "
+        f"{len(spaced)} operations: see `leadctl contract show`"
+    )
+    raise UsageError(f"unknown operation {name!r}", hint=hint)
+
+
+@dataclass(frozen=True)
+class Shape:
+    """What a line may name for one operation."""
+
+    path: tuple[str, ...]
+    query: frozenset[str]
+    headers: frozenset[str]
+    required: frozenset[str]  # parameters
+    has_body: bool
+    body_fields: frozenset[str] | None  # None: the contract does not list them
+    body_required: frozenset[str]
+    key_header: str | None
+    key_field: str | None
+
+    @property
+    def keyed(self) -> bool:
+        return self.key_header is not None or self.key_field is not None
+
+
+def shape_of(op: Mapping[str, Any], contract: Mapping[str, Any] | None) -> Shape:
+    params = list(op.get("params") or ())
+    path = tuple(str(p["name"]) for p in params if p["in"] == "path")
+    query = frozenset(str(p["name"]) for p in params if p["in"] == "query")
+    headers = frozenset(str(p["name"]) for p in params if p["in"] == "header")
+    required = frozenset(str(p["name"]) for p in params if p.get("required") or p["in"] == "path")
+    has_body, fields, body_required = _body_of(op, contract)
+    key_header = next((h for h in headers if h.lower() == IDEMPOTENCY_HEADER), None)
+    key_field = next(
+        (f for f in fields or () if f.lower().endswith(IDEMPOTENCY_FIELD_SUFFIX)), None
+    )
+    return Shape(
+        path=path,
+        query=query,
+        headers=headers,
+        required=required,
+        has_body=has_body,
+        body_fields=fields,
+        body_required=body_required - ({key_field} if key_field else set()),
+        key_header=key_header,
+        key_field=key_field,
+    )
+
+
+def _body_of(
+    op: Mapping[str, Any], contract: Mapping[str, Any] | None
+) -> tuple[bool, frozenset[str] | None, frozenset[str]]:
+    """(takes a body, its top-level fields, the required ones), from the contract itself
+    (the index lists body fields for generated operations only)."""
+    meta = op.get("body")
+    if meta:
+        names = frozenset(str(f["name"]) for f in meta.get("fields", ()))
+        required = frozenset(str(f["name"]) for f in meta.get("fields", ()) if f.get("required"))
+        return True, names or None, required
+    if contract is None:
+        return op["method"] in ("POST", "PUT", "PATCH"), None, frozenset()
+    from leadctl.contract.index import Document
+
+    document = Document(contract)
+    spec = (contract.get("paths", {}).get(op["path"]) or {}).get(str(op["method"]).lower())
+    request = document.resolve((spec or {}).get("requestBody"))
+    if not isinstance(request, Mapping):
+        return False, None, frozenset()
+    content = request.get("content") or {}
+    media = next((m for m in content if "json" in str(m)), None)
+    schema = (content.get(media) or {}).get("schema") if media else None
+    if schema is None:
+        return True, None, frozenset()
+    names = frozenset(document.properties(schema))
+    return True, names or None, frozenset(document.required(schema))
+
+
+# -- the lines ---------------------------------------------------------------------------
+
+KeyFor = Callable[[int], str]
+
+
+def parse_line(number: int, raw: bytes, shape: Shape, key_for: KeyFor) -> Job:
+    """The request one input line asks for, or an invalid job saying why not."""
+    text = raw.strip()
+    digest = digest_of(text)
+
+    def invalid(problem: str) -> Job:
+        return Job(number, digest, problem=problem)
+
+    if not text:
+        return invalid("empty line")
+    try:
+        decoded = text.decode("utf-8")
+    except UnicodeDecodeError:
+        return invalid("not UTF-8 text")
+    value: Any
+    try:
+        value = json.loads(decoded)
+    except json.JSONDecodeError as error:
+        if decoded.startswith(("{", "[", '"')):
+            return invalid(f"invalid JSON: {error.msg} at column {error.colno}")
+        value = decoded  # a bare id
+    if not isinstance(value, dict):
+        if len(shape.path) != 1 or isinstance(value, (list, bool)) or value is None:
+            taken = ", ".join(shape.path) or "no path parameter"
+            return invalid(
+                "not a JSON object; a bare value is only for an operation with one path "
+                f"parameter (this one takes {taken})"
+            )
+        value = {shape.path[0]: value}
+    return _job(number, digest, value, shape, key_for)
+
+
+def _job(number: int, digest: str, line: Mapping[str, Any], shape: Shape, key_for: KeyFor) -> Job:
+    path: dict[str, str] = {}
+    query: dict[str, Any] = {}
+    headers: list[tuple[str, str]] = []
+    body: dict[str, Any] = {}
+    unknown: list[str] = []
+    for name, value in line.items():
+        if name in shape.path or name in shape.query or name in shape.headers:
+            text = _param_text(value)
+            if text is None:
+                return Job(number, digest, problem=f"{name}: a parameter takes a scalar value")
+            if name in shape.path:
+                if text == "":
+                    return Job(number, digest, problem=f"{name} must not be empty")
+                path[name] = text
+            elif name in shape.query:
+                query[name] = text
+            else:
+                headers.append((name, text))
+        elif shape.has_body and (shape.body_fields is None or name in shape.body_fields):
+            body[name] = value
+        else:
+            unknown.append(name)
+    if unknown:
+        return Job(
+            number,
+            digest,
+            problem=f"the operation does not take {', '.join(sorted(unknown))}",
+        )
+    missing = sorted(
+        (shape.required - path.keys() - query.keys() - {h for h, _ in headers})
+        | (shape.body_required - body.keys() if body or shape.body_required else set())
+    )
+    if missing:
+        return Job(number, digest, problem=f"missing {', '.join(missing)}")
+    key: str | None = None
+    if shape.key_header is not None:
+        given = dict(headers).get(shape.key_header)
+        key = given or key_for(number)
+        if given is None:
+            headers.append((shape.key_header, key))
+    elif shape.key_field is not None:
+        given_field = body.get(shape.key_field)
+        key = str(given_field) if given_field else key_for(number)
+        body[shape.key_field] = key
+    return Job(
+        number,
+        digest,
+        path_params=path or None,
+        params=query or None,
+        body=body if shape.has_body and body else None,
+        headers=tuple(headers),
+        key=key,
+    )
+
+
+def _param_text(value: Any) -> str | None:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (str, int, float)):
+        return str(value)
+    return None
+
+
+def numbered(lines: Iterable[bytes]) -> Iterator[tuple[int, bytes]]:
+    return enumerate(lines, start=1)
+
+
+# -- running -----------------------------------------------------------------------------
+
+
+def run_batch(ctx: Context, tree: GeneratedTree, options: BatchOptions) -> None:
+    from leadctl.bulk.runner import check_report_target, open_input
+    from leadctl.generated.run import to_operation
+
+    if not MIN_CONCURRENCY <= options.concurrency <= MAX_CONCURRENCY:
+        raise UsageError(
+            f"--concurrency must be from {MIN_CONCURRENCY} to {MAX_CONCURRENCY}, "
+            f"not {options.concurrency}"
+        )
+    if options.retry_unknown and options.resume is None:
+        raise UsageError("--retry-unknown only applies with --resume REPORT")
+    op = find_operation(tree, options.operation)
+    operation = to_operation(op, ctx.settings)
+    shape = shape_of(op, _contract(tree))
+    report_target = options.report or options.resume or STDIN
+    check_report_target(report_target, options.resume)
+    resume = read_resume(Path(options.resume)) if options.resume else None
+    resendable = operation.retry_safe or shape.keyed
+    stream, _source, path = open_input(ctx, options.input, what="lines")
+    with stream:
+        if resume is not None and path is not None:
+            _verify_resume(path, resume, options, resendable=resendable)
+        keys = resume.keys if resume is not None else {}
+
+        def key_for(number: int) -> str:
+            return keys.get(number) or str(uuid.uuid4())
+
+        tally = Tally()
+        jobs = _jobs(stream, shape, key_for, resume, options, tally, resendable=resendable)
+        if ctx.options.dry_run:
+            _dry_run(ctx, operation, jobs)
+            return
+        words = Words(
+            noun="line",
+            doing=options.operation,
+            done="ok",
+            run="the batch",
+            resume_command=f"leadctl batch '{options.operation}' --input {options.input}",
+        )
+        run_jobs(
+            ctx,
+            plan=Plan(operation, success="ok", keep_result=True),
+            jobs=jobs,
+            concurrency=options.concurrency,
+            tally=tally,
+            report_target=report_target,
+            resumed_from=options.resume,
+            total=_total(ctx, path, resume),
+            words=words,
+        )
+
+
+def _contract(tree: GeneratedTree) -> Mapping[str, Any] | None:
+    try:
+        with tree.active.contract_path.open(encoding="utf-8") as handle:
+            found: dict[str, Any] = json.load(handle)
+    except (OSError, ValueError):
+        return None
+    return found
+
+
+def _jobs(
+    stream: IO[bytes],
+    shape: Shape,
+    key_for: KeyFor,
+    resume: ResumeState | None,
+    options: BatchOptions,
+    tally: Tally,
+    *,
+    resendable: bool,
+) -> Iterator[Job]:
+    retry_unknown = options.retry_unknown or resendable
+    for number, raw in numbered(stream):
+        if resume is not None:
+            skip = resume.skip_reason(number, retry_unknown=retry_unknown)
+            if skip is not None:
+                if skip[1] and skip[1] != digest_of(raw.strip()):
+                    raise _changed(options, f"line {number} is not the line it reports")
+                tally.skipped += 1
+                continue
+        yield parse_line(number, raw, shape, key_for)
+
+
+def _verify_resume(
+    path: Path, resume: ResumeState, options: BatchOptions, *, resendable: bool
+) -> None:
+    """Before anything is sent: the lines the report has as done are still those lines."""
+    last = 0
+    with path.open("rb") as stream:
+        for number, raw in numbered(stream):
+            last = number
+            skip = resume.skip_reason(number, retry_unknown=options.retry_unknown or resendable)
+            if skip is not None and skip[1] and skip[1] != digest_of(raw.strip()):
+                raise _changed(options, f"line {number} is not the line it reports as {skip[0]}")
+    beyond = [number for number in resume.rows if number > last]
+    if beyond:
+        raise _changed(options, f"the report has line {min(beyond)} but {path} has {last}")
+
+
+def _changed(options: BatchOptions, what: str) -> UsageError:
+    return UsageError(
+        f"--resume {options.resume}: {what}; the input changed since that batch",
+        hint="resume with the same input, unedited; put new lines in a new file",
+    )
+
+
+def _total(ctx: Context, path: Path | None, resume: ResumeState | None) -> int | None:
+    if path is None or not progress_wanted(ctx):
+        return None
+    with path.open("rb") as stream:
+        lines = sum(1 for _ in stream)
+    done = 0 if resume is None else sum(1 for n in resume.rows if n <= lines)
+    return max(0, lines - done)
+
+
+def _dry_run(ctx: Context, operation: Operation, jobs: Iterator[Job]) -> None:
+    """Each line's request as a curl command; invalid lines on stderr; nothing sent."""
+    import contextlib
+
+    client = ctx.client()
+    invalid = 0
+    for job in jobs:
+        if job.problem is not None:
+            invalid += 1
+            ctx.ios.warn(f"line {job.number}: invalid: {job.problem}")
+            continue
+        with contextlib.suppress(DryRunDone):
+            client.call(
+                operation,
+                path_params=job.path_params,
+                params=job.params,
+                json_body=job.body,
+                headers=job.headers,
+            )
+    if invalid:
+        ctx.ios.info(f"dry run: {invalid} invalid lines would not be sent")

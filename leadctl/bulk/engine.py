@@ -1,0 +1,249 @@
+"""One bulk run, whatever its input: jobs sent by :class:`~leadctl.bulk.sender.Sender` at
+the :class:`~leadctl.bulk.pacer.Pacer`'s pace, each outcome appended to the report and
+shown, the tally summed up on stderr and turned into the exit code (0, 6 or 9).
+
+``leads import`` and ``batch`` differ only in what they read and in their words
+(:class:`Words`); this module is the one copy of everything else.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from leadctl.bulk.display import Display
+from leadctl.bulk.report import Outcome, ReportWriter
+from leadctl.errors import ExitCode, LeadctlError
+from leadctl.hints import for_profile
+
+if TYPE_CHECKING:
+    from leadctl.bulk.sender import Job, Plan
+    from leadctl.context import Context
+
+STDIN = "-"
+
+
+@dataclass(frozen=True)
+class Words:
+    """How a run speaks of itself."""
+
+    noun: str  # "row" / "line"
+    doing: str  # the progress bar's label
+    done: str  # what a success did: "created"
+    run: str  # "the import" / "the batch"
+    resume_command: str  # the command line that goes on, before `--resume REPORT`
+    # How to find out whether an unknown outcome took effect.
+    check_hint: str = "check whether they took effect before sending them again"
+
+
+@dataclass
+class Tally:
+    created: int = 0
+    ok: int = 0
+    rejected: int = 0
+    invalid: int = 0
+    unknown: int = 0
+    skipped: int = 0
+    rate_limited: int = 0
+    paused_seconds: float = 0.0
+    elapsed: float = 0.0
+
+    def add(self, outcome: Outcome) -> None:
+        setattr(self, outcome.outcome, getattr(self, outcome.outcome) + 1)
+
+    @property
+    def succeeded(self) -> int:
+        return self.created + self.ok
+
+    @property
+    def sent(self) -> int:
+        return self.succeeded + self.rejected + self.unknown
+
+    @property
+    def rate(self) -> float:
+        return self.sent / self.elapsed if self.elapsed > 0 else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        counts = {"created": self.created} if self.created or not self.ok else {"ok": self.ok}
+        return {
+            **counts,
+            "rejected": self.rejected,
+            "invalid": self.invalid,
+            "unknown": self.unknown,
+            "skipped": self.skipped,
+            "rateLimited": self.rate_limited,
+            "elapsedSeconds": round(self.elapsed, 3),
+            "requestsPerSecond": round(self.rate, 1),
+        }
+
+
+class BulkIncomplete(LeadctlError):
+    """Some jobs did not succeed (exit 6), or may or may not have (exit 9)."""
+
+    def __init__(self, message: str, *, exit_code: ExitCode, hint: str, tally: Tally) -> None:
+        super().__init__(message, hint=hint)
+        self.exit_code = exit_code
+        self.tally = tally
+
+    def to_json(self) -> dict[str, Any]:
+        body = super().to_json()
+        body["summary"] = self.tally.to_json()
+        return body
+
+
+class BulkInterrupted(LeadctlError):
+    exit_code = ExitCode.INTERRUPTED
+
+
+def run_jobs(
+    ctx: Context,
+    *,
+    plan: Plan,
+    jobs: Iterator[Job],
+    concurrency: int,
+    tally: Tally,
+    report_target: str | None,
+    resumed_from: str | None,
+    total: int | None,
+    words: Words,
+) -> None:
+    """Send every job; the summary goes to stderr; raises for exit 6, 9, 130 or a stop."""
+    from leadctl.bulk.pacer import Pacer
+    from leadctl.bulk.sender import Sender
+    from leadctl.client import Client
+    from leadctl.retry import RetryPolicy
+
+    # The resume line is for this profile: `leadctl -p NAME ...` when it is not the implicit one.
+    words = replace(words, resume_command=for_profile(ctx, words.resume_command))
+    ctx.require_credential()
+    ctx.base_url()
+    report = None
+    if report_target == STDIN:
+        report = ReportWriter(stream=ctx.ios.stdout)
+    elif report_target is not None:
+        report = ReportWriter(path=Path(report_target))
+    display = _display(ctx, notes=report is None, words=words)
+    client = Client.from_context(ctx)
+    stop = threading.Event()
+    clock = ctx.clock
+    # 429 and connection failures are the engine's to handle: the pause is shared by all
+    # workers, and the client sends each request once.
+    policy = RetryPolicy(max_retries=ctx.options.max_retries)
+    pacer = Pacer(monotonic=clock.monotonic, sleep=clock.sleep, backoff=policy.backoff, stop=stop)
+
+    def on_outcome(outcome: Outcome) -> None:
+        tally.add(outcome)
+        if report is not None:
+            report.write(outcome)
+        display.outcome(outcome, rate_limited=sender.rate_limited)
+
+    sender = Sender(
+        client=client,
+        plan=plan,
+        jobs=jobs,
+        concurrency=concurrency,
+        pacer=pacer,
+        on_outcome=on_outcome,
+        stop=stop,
+        policy=policy,
+        monotonic=clock.monotonic,
+    )
+    started = clock.monotonic()
+    failure: LeadctlError | None = None
+    display.start(total)
+    try:
+        sender.run()
+    except LeadctlError as error:
+        failure = error
+    finally:
+        tally.elapsed = clock.monotonic() - started
+        tally.rate_limited = sender.rate_limited
+        tally.paused_seconds = pacer.paused_seconds
+        display.stop()
+        if report is not None:
+            report.close()
+        client.close()
+    ctx.ios.info(summary(tally, words, resumed_from))
+    if failure is not None and report_target not in (None, STDIN):
+        ctx.ios.info(f"to go on: {words.resume_command} --resume {report_target}")
+    finish(tally, words, report_target, failure, interrupted=sender.interrupted)
+
+
+def progress_wanted(ctx: Context) -> bool:
+    return ctx.ios.progress_enabled and ctx.ios.env.get("TERM") != "dumb"
+
+
+def _display(ctx: Context, *, notes: bool, words: Words) -> Display:
+    if progress_wanted(ctx):
+        from leadctl.bulk.display import ProgressDisplay
+
+        return ProgressDisplay(ctx.ios, notes=notes, noun=words.noun, label=words.doing)
+    return Display(ctx.ios, notes=notes, noun=words.noun, label=words.doing)
+
+
+def plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+def summary(tally: Tally, words: Words, resumed_from: str | None) -> str:
+    text = (
+        f"{plural(tally.sent, words.noun)} sent in {tally.elapsed:.1f}s ({tally.rate:.1f}/s): "
+        f"{tally.succeeded} {words.done}, {tally.rejected} rejected, {tally.invalid} invalid, "
+        f"{tally.unknown} unknown"
+    )
+    if tally.skipped:
+        text += f", {tally.skipped} skipped (done in {resumed_from})"
+    if tally.rate_limited:
+        text += (
+            f"; rate limited {plural(tally.rate_limited, 'time')}, "
+            f"{tally.paused_seconds:.1f}s paused in all"
+        )
+    return text
+
+
+def finish(
+    tally: Tally,
+    words: Words,
+    report_target: str | None,
+    failure: LeadctlError | None,
+    *,
+    interrupted: bool,
+) -> None:
+    kept = report_target not in (None, STDIN)
+    where = f" (see {report_target})" if kept else ""
+    resume_hint = (
+        f"to go on: {words.resume_command} --resume {report_target}"
+        if kept
+        else "pass --report FILE next time to be able to resume"
+    )
+    stopped = ""
+    if failure is not None:
+        stopped = f"; {words.run} stopped early: {failure.message}"
+    elif interrupted:
+        stopped = f"; {words.run} was interrupted"
+    if tally.unknown:
+        raise BulkIncomplete(
+            f"{plural(tally.unknown, words.noun)} with an unknown outcome{where}: the service "
+            f"may or may not have acted on them{stopped}",
+            exit_code=ExitCode.OUTCOME_UNKNOWN,
+            hint=f"{words.check_hint}; --resume skips them unless --retry-unknown is given",
+            tally=tally,
+        )
+    if interrupted:
+        raise BulkInterrupted("interrupted", hint=resume_hint)
+    if failure is not None:
+        raise failure
+    if tally.rejected or tally.invalid:
+        raise BulkIncomplete(
+            f"{plural(tally.rejected + tally.invalid, words.noun)} not {words.done}: "
+            f"{tally.rejected} rejected, {tally.invalid} invalid{where}",
+            exit_code=ExitCode.REJECTED,
+            hint=f"correct them and send them again ({words.noun}s {words.done} so far are "
+            f"skipped with --resume {report_target})"
+            if kept
+            else f"pass --report FILE to keep every {words.noun}'s outcome",
+            tally=tally,
+        )

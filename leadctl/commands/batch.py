@@ -1,0 +1,129 @@
+"""``leadctl batch OPERATION``: one request per NDJSON input line, at the service's pace.
+
+The work is in leadctl/bulk/ (the engine ``leads import`` uses too), imported only when
+the command runs.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from leadctl.commands._common import get_context
+
+app = typer.Typer()
+
+DEFAULT_CONCURRENCY = 4
+
+BATCH_EPILOG = (
+    "Examples:\n\n"
+    "  # archive the leads of a file of ids, one per line\n\n"
+    "  leadctl batch 'leads archive' --input ids.txt --report archive.report.ndjson\n\n"
+    "  # add a tag to many leads\n\n"
+    "  jq -c '{id: .id, tagName: \"vip\"}' leads.ndjson | leadctl batch 'leads add-tag' "
+    "--report tags.report.ndjson\n\n"
+    "  # check many numbers against the suppression list, keep the suppressed ones\n\n"
+    "  leadctl batch 'suppressions check' --input numbers.txt | jq -c "
+    "'select(.result.suppressed)'\n\n"
+    "  # go on after an interruption: lines done (or unknown) are skipped\n\n"
+    "  leadctl batch 'leads archive' --input ids.txt --resume archive.report.ndjson\n\n"
+    "The operation names are the active contract's (`leadctl contract show` lists them); "
+    "'leads archive', 'leads add-tag' and 'suppressions check' stand for what a service's "
+    "contract calls these operations."
+)
+
+
+@app.command(epilog=BATCH_EPILOG)
+def batch(
+    typer_ctx: typer.Context,
+    operation: Annotated[
+        str,
+        typer.Argument(
+            metavar="OPERATION",
+            help="The operation, as `group verb` (e.g. 'leads get') or its operationId.",
+        ),
+    ],
+    input_file: Annotated[
+        str,
+        typer.Option(
+            "--input",
+            metavar="FILE|-",
+            help="NDJSON, one request per line: path, query and body fields by name; a "
+            "bare id for an operation with one path parameter. - reads stdin.",
+        ),
+    ] = "-",
+    report: Annotated[
+        str | None,
+        typer.Option(
+            "--report",
+            metavar="FILE|-",
+            help="Append each line's outcome as an NDJSON line: row (the line number), "
+            "outcome (ok, rejected, invalid, unknown), status, result (the answer), id, "
+            "error, digest. [default: stdout, or the --resume file]",
+        ),
+    ] = None,
+    resume: Annotated[
+        str | None,
+        typer.Option(
+            "--resume",
+            metavar="REPORT",
+            help="Skip the lines REPORT has as ok (and as unknown, unless the operation "
+            "is retry-safe or takes an idempotency key), and append to it.",
+        ),
+    ] = None,
+    concurrency: Annotated[
+        int,
+        typer.Option(
+            "--concurrency",
+            metavar="N",
+            help="Requests in flight at most, 1 to 32 (one connection pool).",
+        ),
+    ] = DEFAULT_CONCURRENCY,
+    retry_unknown: Annotated[
+        bool,
+        typer.Option(
+            "--retry-unknown",
+            help="With --resume, send lines whose outcome was unknown again (for an "
+            "operation that is not retry-safe this can act twice).",
+        ),
+    ] = False,
+) -> None:
+    """One request per NDJSON input line, paced to the service.
+
+    Any operation of the active contract, curated or generated. Lines are numbered from
+    1. A line that is not JSON, lacks a required parameter or names a field the
+    operation does not take is reported invalid with its number, nothing is sent for it,
+    and the batch goes on.
+
+    Up to --concurrency requests are in flight on one connection pool. On 429 every
+    worker pauses for the Retry-After (backoff with jitter without one); sending then
+    resumes at the rate the service accepted, measured across its window.
+
+    A line sent without an answer (timeout, dropped connection, 5xx) is sent again only
+    when the operation is retry-safe or takes an idempotency key (one key per line, the
+    same on every retry and in the report, so --resume sends it with the same key);
+    otherwise it is reported unknown and never sent again: --resume skips it unless
+    --retry-unknown is given. The batch stops early on 401 or 403, when the service
+    cannot be reached, or after 10 unknown outcomes in a row.
+
+    The summary goes to stderr. Exit 0 when every line succeeded, 6 when some were
+    rejected or invalid, 9 when any outcome is unknown (it wins over 6); an unknown
+    OPERATION or a --concurrency outside 1..32 is exit 2.
+    """
+    ctx = get_context(typer_ctx)
+    from leadctl.bulk.batch import BatchOptions, run_batch
+    from leadctl.generated.tree import generated_tree
+
+    run_batch(
+        ctx,
+        generated_tree(typer_ctx),
+        BatchOptions(
+            operation=operation,
+            input=input_file,
+            report=report,
+            resume=resume,
+            concurrency=concurrency,
+            retry_unknown=retry_unknown,
+        ),
+    )

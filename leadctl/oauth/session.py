@@ -1,0 +1,194 @@
+"""Keeping an OAuth sign-in usable: refresh before expiry or after a 401, one process at a
+time per profile, the rotated refresh token saved atomically; revocation at logout.
+
+Two leadctl processes that both find the token expiring take the profile's refresh lock in
+turn; the second re-reads the store and uses the token the first one obtained, so a
+rotating server never sees a refresh token twice (which would make it revoke the family).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, Any
+
+from leadctl.errors import LeadctlError, NotAuthenticated
+
+if TYPE_CHECKING:
+    from leadctl.context import Context
+    from leadctl.credentials import Credential
+    from leadctl.oauth.http import HttpSettings
+    from leadctl.oauth.tokens import TokenSet
+
+LOCK_TIMEOUT = 30.0
+
+
+def http_settings(ctx: Context, profile_values: Mapping[str, Any] | None = None) -> HttpSettings:
+    from leadctl.client import tls_verification
+    from leadctl.context import DEFAULT_TIMEOUT
+    from leadctl.oauth.http import HttpSettings
+
+    values = (
+        ctx.config.profiles.get(ctx.profile_name, {})
+        if profile_values is None
+        else (profile_values)
+    )
+    timeout = ctx.options.timeout or float(values.get("timeout", DEFAULT_TIMEOUT))
+
+    def trace(line: str) -> None:
+        ctx.ios.stderr.write(line + "\n")
+
+    return HttpSettings(
+        timeout=timeout,
+        verify=tls_verification(values.get("ca_bundle"), ctx.env),
+        transport=ctx.transport,
+        trace=trace if ctx.options.debug else None,
+    )
+
+
+def relogin_hint(profile: str) -> str:
+    flag = "" if profile == "default" else f" -p {profile}"
+    return f"log in again: leadctl{flag} auth login --device (or --web)"
+
+
+def now(ctx: Context) -> float:
+    return ctx.clock.now().timestamp()
+
+
+@contextlib.contextmanager
+def refresh_lock(env: Mapping[str, str], profile: str) -> Iterator[None]:
+    from filelock import FileLock, Timeout
+
+    from leadctl.config import config_dir, ensure_private_dir
+
+    directory = config_dir(env) / "locks"
+    ensure_private_dir(config_dir(env))
+    ensure_private_dir(directory)
+    lock = FileLock(str(directory / f"oauth-{profile}.lock"), timeout=LOCK_TIMEOUT, mode=0o600)
+    try:
+        with lock:
+            yield
+    except Timeout:
+        raise LeadctlError(
+            f"another leadctl process has been refreshing profile {profile}'s token for "
+            f"{LOCK_TIMEOUT:g} s",
+            hint="try again; if no leadctl is running, remove " + str(directory),
+        ) from None
+
+
+def fresh(ctx: Context, credential: Credential) -> Credential:
+    """The credential to send: refreshed first when it expires within 60 s."""
+    tokens = credential.oauth
+    if tokens is None or not tokens.expiring(now(ctx)):
+        return credential
+    return refresh(ctx, credential, force=False)
+
+
+def refresh(ctx: Context, credential: Credential, *, force: bool) -> Credential:
+    """A refreshed credential, saved; another process's fresh token when it beat us to it.
+
+    ``force`` (``auth refresh``, a 401) refreshes even when the token is not expiring,
+    unless another process already replaced the token we hold.
+    """
+    from leadctl.credentials import oauth_credential, stored_credential
+
+    profile = ctx.settings.profile
+    held = credential.oauth
+    if held is None:
+        raise NotAuthenticated(
+            f"profile {profile!r} does not hold an OAuth sign-in; only tokens from "
+            "`auth login --device` or `--web` can be refreshed"
+        )
+    with refresh_lock(ctx.env, profile):
+        current = stored_credential(
+            env=ctx.env, profile=profile, profile_settings=ctx.settings.profile_values
+        )
+        if current is None or current.oauth is None:
+            raise NotAuthenticated(
+                f"profile {profile!r} was logged out meanwhile", hint=relogin_hint(profile)
+            )
+        stored = current.oauth
+        replaced = stored.access_token != held.access_token
+        if replaced and not stored.expired(now(ctx)):
+            return current  # another process refreshed while we waited
+        if not force and not stored.expiring(now(ctx)):
+            return current
+        renewed = _refresh_grant(ctx, stored)
+        _save(ctx, renewed)
+    return oauth_credential(renewed, current.origin)
+
+
+def _refresh_grant(ctx: Context, tokens: TokenSet) -> TokenSet:
+    from leadctl.oauth.errors import oauth_error_code, refused, transport_failure
+    from leadctl.oauth.http import oauth_client
+
+    profile = ctx.settings.profile
+    if tokens.refresh_token is None:
+        raise NotAuthenticated(
+            "the access token expired and the authorization server gave no refresh token",
+            hint=relogin_hint(profile),
+        )
+    client = oauth_client(
+        http_settings(ctx, ctx.settings.profile_values),
+        client_id=tokens.client_id,
+        client_secret=tokens.client_secret,
+    )
+    try:
+        answer = client.refresh_token(tokens.token_endpoint, refresh_token=tokens.refresh_token)
+        return tokens.renewed(dict(answer), now(ctx))
+    except Exception as error:
+        oauth = oauth_error_code(error)
+        if oauth is not None:
+            raise refused(
+                "refreshing the OAuth token", *oauth, hint=relogin_hint(profile)
+            ) from None
+        if isinstance(error, KeyError):
+            raise NotAuthenticated(
+                "the refresh answer has no access_token", hint=relogin_hint(profile)
+            ) from None
+        failure = transport_failure(error, "refreshing the OAuth token")
+        if failure is None:
+            raise
+        raise failure from None
+    finally:
+        client.close()
+
+
+def _save(ctx: Context, tokens: TokenSet) -> None:
+    from leadctl.credentials import save_credential
+
+    save_credential(
+        env=ctx.env,
+        profile=ctx.settings.profile,
+        value=tokens.to_stored(),
+        insecure=ctx.settings.get("credential_store") == "file",
+    )
+
+
+def revoke(ctx: Context, tokens: TokenSet) -> str:
+    """Revoke the refresh token (else the access token) where the server offers RFC 7009
+    revocation; what happened, for the user. Never raises: logging out must not fail
+    because the server is away."""
+    from leadctl.oauth.http import oauth_client
+
+    if tokens.revocation_endpoint is None:
+        return "the authorization server offers no revocation; the tokens were deleted here"
+    client = oauth_client(
+        http_settings(ctx), client_id=tokens.client_id, client_secret=tokens.client_secret
+    )
+    token, hint = (
+        (tokens.refresh_token, "refresh_token")
+        if tokens.refresh_token
+        else (tokens.access_token, "access_token")
+    )
+    try:
+        response = client.revoke_token(
+            tokens.revocation_endpoint, token=token, token_type_hint=hint
+        )
+    except Exception as error:
+        return f"could not revoke the {hint.replace('_', ' ')} ({type(error).__name__})"
+    finally:
+        client.close()
+    if response.status_code >= 400:
+        return f"the authorization server refused to revoke it ({response.status_code})"
+    return f"revoked the {hint.replace('_', ' ')} at the authorization server"

@@ -1,0 +1,61 @@
+"""Did you mean ...? for mistyped group and verb names, one wording everywhere."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from leadctl.errors import UsageError
+
+# difflib's ratio: 0.6 lets `sorces` find `sources` and `status-change` `status-changes`
+# without offering unrelated words.
+CUTOFF = 0.6
+MAX_SUGGESTIONS = 3
+
+
+def close_matches(word: str, candidates: Iterable[str]) -> list[str]:
+    """The candidates closest to ``word``, best first (a case slip counts as a match)."""
+    import difflib  # only when a name was mistyped
+
+    names = list(dict.fromkeys(candidates))
+    lowered = word.lower()
+    exact_but_case = [name for name in names if name.lower() == lowered]
+    found = difflib.get_close_matches(lowered, names, n=MAX_SUGGESTIONS, cutoff=CUTOFF)
+    # A prefix typed in full (`notif`) is worth suggesting even when it is short.
+    prefixed = [name for name in names if len(lowered) >= 3 and name.startswith(lowered)]
+    return list(dict.fromkeys([*exact_but_case, *found, *prefixed]))[:MAX_SUGGESTIONS]
+
+
+def did_you_mean(
+    word: str,
+    candidates: Iterable[str],
+    *,
+    command_path: str,
+    spell: Callable[[str], str] | None = None,
+) -> str | None:
+    """``did you mean `leadctl sources`?`` or None when nothing is close.
+
+    ``spell`` turns a suggested name into what to show, e.g. ``leads`` into ``leads list``
+    when the user went on to type a verb of that group.
+    """
+    matches = [spell(name) if spell else name for name in close_matches(word, candidates)]
+    if not matches:
+        return None
+    spelled = [f"`{command_path} {name}`" for name in matches]
+    if len(spelled) == 1:
+        return f"did you mean {spelled[0]}?"
+    return f"did you mean {', '.join(spelled[:-1])} or {spelled[-1]}?"
+
+
+def unknown_command(
+    word: str,
+    candidates: Iterable[str],
+    *,
+    command_path: str,
+    spell: Callable[[str], str] | None = None,
+) -> UsageError:
+    """The usage error for a name that is no command of ``command_path``."""
+    hint = did_you_mean(word, candidates, command_path=command_path, spell=spell)
+    return UsageError(
+        f"unknown command {word!r} for `{command_path}`",
+        hint=hint or f"run `{command_path} --help` for its commands",
+    )

@@ -1,0 +1,103 @@
+"""The id picker: offered on a terminal where the contract has a list operation, never
+anywhere else (a missing id stays exit 2 and nothing is read)."""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import select
+import subprocess
+import time
+from collections.abc import Sequence
+
+from tests.e2e.conftest import CredentialEnv
+from tests.support.e2e import base_env, leadctl_executable, run_leadctl
+from tests.support.sandbox_server import SandboxProcess
+
+PROFILE = "sb"
+TIMEOUT = 30.0
+DOWN, ENTER = b"\x1b[B", b"\r"
+UPDATE = ["-p", PROFILE, "sources", "update", "--description", "picked", "-o", "json"]
+
+
+def use_published_contract(org_env: CredentialEnv, base_url: str) -> None:
+    """A profile whose contract is the one the sandbox publishes (it lists sources)."""
+    setup = run_leadctl(["-p", PROFILE, "profile", "set", "base_url", base_url], env=org_env)
+    assert setup.exit_code == 0, setup.stderr
+    pulled = run_leadctl(["-p", PROFILE, "contract", "pull"], env=org_env)
+    assert pulled.exit_code == 0, pulled.stderr
+
+
+def on_a_terminal(
+    args: list[str], env: CredentialEnv, *, keys: Sequence[bytes], prompt: bytes
+) -> tuple[int, str]:
+    """Runs leadctl with stdin, stdout and stderr on one pseudo-terminal; types ``keys``
+    once ``prompt`` was shown."""
+    leader, follower = pty.openpty()
+    run_env = base_env(env)
+    run_env["TERM"] = "xterm"
+    proc = subprocess.Popen(
+        [leadctl_executable(), *args], stdin=follower, stdout=follower, stderr=follower, env=run_env
+    )
+    os.close(follower)
+    shown = b""
+    typed = False
+    deadline = time.monotonic() + TIMEOUT
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([leader], [], [], 0.1)
+        if ready:
+            try:
+                chunk = os.read(leader, 65536)
+            except OSError:  # EIO: the terminal's other end closed
+                break
+            if not chunk:
+                break
+            shown += chunk
+        if not typed and prompt in shown:
+            for key in keys:
+                os.write(leader, key)
+            typed = True
+        if not ready and proc.poll() is not None:
+            break
+    else:
+        proc.kill()
+        raise AssertionError(f"leadctl did not finish; the terminal showed {shown!r}")
+    os.close(leader)
+    return proc.wait(timeout=TIMEOUT), shown.decode("utf-8", "replace")
+
+
+def test_a_missing_id_is_picked_from_the_list_on_a_terminal(
+    sandbox: SandboxProcess, org_env: CredentialEnv
+) -> None:
+    use_published_contract(org_env, sandbox.base_url)
+    listed = run_leadctl(
+        ["-p", PROFILE, "sources", "list", "--limit", "2", "-o", "json"], env=org_env
+    )
+    assert listed.exit_code == 0, listed.stderr
+    second = json.loads(listed.stdout)[1]
+    sandbox.clear_requests()
+    code, shown = on_a_terminal(UPDATE, org_env, keys=[DOWN, ENTER], prompt=b"ID for")
+    assert code == 0, shown
+    assert "ID for `leadctl sources update`" in shown
+    assert second["name"] in shown
+    sent = [(r["method"], r["path"]) for r in sandbox.requests()]
+    assert sent == [("POST", "/sources/all"), ("PUT", f"/sources/{second['id']}")]
+
+
+def test_no_picker_without_a_terminal(sandbox: SandboxProcess, org_env: CredentialEnv) -> None:
+    use_published_contract(org_env, sandbox.base_url)
+    sandbox.clear_requests()
+    result = run_leadctl(UPDATE, env=org_env)
+    assert result.exit_code == 2
+    assert "Missing argument 'ID'" in result.stderr
+    assert sandbox.requests() == []
+
+
+def test_no_picker_with_no_input(sandbox: SandboxProcess, org_env: CredentialEnv) -> None:
+    use_published_contract(org_env, sandbox.base_url)
+    sandbox.clear_requests()
+    code, shown = on_a_terminal([*UPDATE, "--no-input"], org_env, keys=[], prompt=b"\x00")
+    assert code == 2, shown
+    assert "Missing argument 'ID'" in shown
+    assert sandbox.requests() == []

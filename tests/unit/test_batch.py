@@ -1,0 +1,155 @@
+"""`leadctl batch OPERATION`: one request per input line, through the import's engine."""
+
+from __future__ import annotations
+
+import json
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from pytest_httpx import HTTPXMock
+
+from leadctl.clock import Clock
+from tests.support.cli import BASE_URL, run_cli, token_env
+
+ROTATE = f"{BASE_URL}/sources/{{}}/credentials/rotate"
+STATUS = f"{BASE_URL}/phone-numbers/%2B1512555010{{}}/status"
+
+
+@dataclass
+class VirtualClock(Clock):
+    """Monotonic time that moves only when someone sleeps."""
+
+    now_s: float = 1000.0
+    sleeps: list[float] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def monotonic(self) -> float:
+        with self.lock:
+            return self.now_s
+
+    def sleep(self, seconds: float) -> None:
+        with self.lock:
+            self.sleeps.append(seconds)
+            self.now_s += seconds
+
+
+def batch(args: list[str], *, stdin: str = "") -> Any:
+    return run_cli(["batch", *args], env=token_env(), stdin=stdin, clock=VirtualClock())
+
+
+def lines(text: str) -> list[dict[str, Any]]:
+    return sorted((json.loads(line) for line in text.splitlines()), key=lambda r: r["row"])
+
+
+def test_answers_lost_for_a_non_retry_safe_operation_are_unknown_and_never_resent(
+    httpx_mock: HTTPXMock, tmp_path: Path
+) -> None:
+    # POST /sources/{id}/credentials/rotate is not retry-safe: a lost answer may be a
+    # rotated key. Each line is sent once, whatever --max-retries allows.
+    for source in ("src_1", "src_2"):
+        httpx_mock.add_exception(httpx.ReadTimeout("lost"), url=ROTATE.format(source))
+    report = tmp_path / "rotate.report.ndjson"
+    result = batch(
+        ["sources rotate", "--report", str(report), "--concurrency", "1"], stdin="src_1\nsrc_2\n"
+    )
+    assert result.exit_code == 9, result.stderr
+    assert len(httpx_mock.get_requests()) == 2
+    outcomes = lines(report.read_text())
+    assert [(r["row"], r["outcome"]) for r in outcomes] == [(1, "unknown"), (2, "unknown")]
+    assert "may or may not have taken effect" in outcomes[0]["error"]["detail"]
+    assert "2 lines with an unknown outcome" in result.stderr
+
+    # --resume skips them: nothing is sent again (no response is registered for it).
+    again = batch(["sources rotate", "--resume", str(report)], stdin="src_1\nsrc_2\n")
+    assert again.exit_code == 0, again.stderr
+    assert len(httpx_mock.get_requests()) == 2
+    assert "2 skipped" in again.stderr
+
+
+def test_a_lost_answer_for_a_retry_safe_operation_is_sent_again(httpx_mock: HTTPXMock) -> None:
+    httpx_mock.add_exception(httpx.ReadTimeout("lost"), url=STATUS.format(0))
+    httpx_mock.add_response(url=STATUS.format(0), json={"phoneNumber": "+15125550100"})
+    result = batch(["numbers status"], stdin="+15125550100\n")
+    assert result.exit_code == 0, result.stderr
+    assert len(httpx_mock.get_requests()) == 2
+    [line] = lines(result.stdout)  # the report goes to stdout by default
+    assert line["outcome"] == "ok"
+    assert line["status"] == 200
+    assert line["result"] == {"phoneNumber": "+15125550100"}
+
+
+def test_bad_lines_are_reported_by_number_and_the_batch_goes_on(httpx_mock: HTTPXMock) -> None:
+    httpx_mock.add_response(url=STATUS.format(1) + "?windowDays=3", json={"n": 1})
+    httpx_mock.add_response(url=STATUS.format(5), json={"n": 5})
+    stdin = (
+        "{not json\n"  # 1: does not parse
+        '{"phoneNumber": "+15125550101", "windowDays": 3}\n'  # 2: sent
+        '{"windowDays": 3}\n'  # 3: the path parameter is missing
+        '{"phoneNumber": "+15125550102", "colour": "red"}\n'  # 4: a field it does not take
+        "+15125550105\n"  # 5: a bare id
+    )
+    result = batch(["numbers status"], stdin=stdin)
+    assert result.exit_code == 6, result.stderr
+    assert len(httpx_mock.get_requests()) == 2
+    found = {r["row"]: r for r in lines(result.stdout)}
+    assert [found[n]["outcome"] for n in range(1, 6)] == [
+        "invalid", "ok", "invalid", "invalid", "ok",
+    ]  # fmt: skip
+    assert found[1]["error"]["detail"].startswith("invalid JSON")
+    assert found[3]["error"]["detail"] == "missing phoneNumber"
+    assert found[4]["error"]["detail"] == "the operation does not take colour"
+
+
+def test_resume_sends_only_the_lines_not_done(httpx_mock: HTTPXMock, tmp_path: Path) -> None:
+    ids = tmp_path / "numbers.txt"
+    ids.write_text("+15125550100\n+15125550101\n+15125550102\n")
+    report = tmp_path / "report.ndjson"
+    httpx_mock.add_response(url=STATUS.format(0), json={"n": 0})
+    httpx_mock.add_response(url=STATUS.format(1), status_code=400, json={"title": "Bad"})
+    httpx_mock.add_response(url=STATUS.format(2), json={"n": 2})
+    first = batch(
+        ["numbers status", "--input", str(ids), "--report", str(report), "--concurrency", "1"]
+    )
+    assert first.exit_code == 6
+    httpx_mock.add_response(url=STATUS.format(1), json={"n": 1})
+    second = batch(["numbers status", "--input", str(ids), "--resume", str(report)])
+    assert second.exit_code == 0, second.stderr
+    sent = [str(r.url) for r in httpx_mock.get_requests()]
+    assert sent.count(STATUS.format(1)) == 2
+    assert sent.count(STATUS.format(0)) == 1 and sent.count(STATUS.format(2)) == 1
+    assert [r["outcome"] for r in lines(report.read_text()) if r["row"] == 2] == [
+        "rejected", "ok",
+    ]  # fmt: skip
+
+
+def test_resume_refuses_an_input_that_changed(tmp_path: Path) -> None:
+    ids = tmp_path / "numbers.txt"
+    ids.write_text("+15125550109\n")
+    report = tmp_path / "report.ndjson"
+    report.write_text(json.dumps({"row": 1, "outcome": "ok", "digest": "0000000000000000"}) + "\n")
+    result = batch(["numbers status", "--input", str(ids), "--resume", str(report)])
+    assert result.exit_code == 2
+    assert "the input changed" in result.stderr
+
+
+def test_an_unknown_operation_is_exit_2_with_did_you_mean() -> None:
+    result = batch(["numbrs status"])
+    assert result.exit_code == 2
+    assert "did you mean 'numbers status'" in result.stderr
+
+
+@pytest.mark.parametrize("concurrency", ["0", "33"])
+def test_concurrency_outside_1_to_32_is_exit_2(concurrency: str) -> None:
+    result = batch(["numbers status", "--concurrency", concurrency])
+    assert result.exit_code == 2
+    assert "--concurrency" in result.stderr
+
+
+def test_operations_are_named_by_operation_id_too(httpx_mock: HTTPXMock) -> None:
+    httpx_mock.add_response(url=STATUS.format(3), json={})
+    result = batch(["getPhoneNumberStatus"], stdin='"+15125550103"\n')
+    assert result.exit_code == 0, result.stderr

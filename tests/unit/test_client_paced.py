@@ -1,0 +1,140 @@
+"""The client's typed outcome of one send, and paging that waits out 429s without an error."""
+
+from __future__ import annotations
+
+import json
+import threading
+from dataclasses import dataclass, field
+
+import httpx
+import pytest
+from pytest_httpx import HTTPXMock
+
+from leadctl.client import Client
+from leadctl.clock import Clock
+from leadctl.credentials import Credential, CredentialKind
+from leadctl.operations import OPERATIONS
+from leadctl.retry import Backoff, Delivery, RetryPolicy, may_resend, retry_after_seconds
+from tests.support.cli import BASE_URL, ORG_KEY, run_cli, token_env
+
+URL = f"{BASE_URL}/leads/all/my"
+
+
+@dataclass
+class VirtualClock(Clock):
+    """Monotonic time that moves only when someone sleeps."""
+
+    now_s: float = 1000.0
+    sleeps: list[float] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def monotonic(self) -> float:
+        with self.lock:
+            return self.now_s
+
+    def sleep(self, seconds: float) -> None:
+        with self.lock:
+            self.sleeps.append(seconds)
+            self.now_s += seconds
+
+
+def client() -> Client:
+    credential = Credential(ORG_KEY, CredentialKind.ORG, "test")
+    return Client(base_url=BASE_URL, credential=lambda: credential, sleep=lambda _s: None)
+
+
+def page(ids: list[int], token: str | None) -> dict[str, object]:
+    return {"items": [{"id": n} for n in ids], "continuationToken": token}
+
+
+def test_paging_waits_out_more_429s_than_the_retry_budget_with_no_gap(
+    httpx_mock: HTTPXMock,
+) -> None:
+    httpx_mock.add_response(url=URL, json=page([1, 2], "t1"))
+    # Seven refusals, no Retry-After: more than --max-retries 2 would allow any other read.
+    for _ in range(7):
+        httpx_mock.add_response(url=URL, status_code=429)
+    httpx_mock.add_response(url=URL, json=page([3, 4], "t2"))
+    httpx_mock.add_response(url=URL, status_code=429, headers={"Retry-After": "30"})
+    httpx_mock.add_response(url=URL, json=page([5], None))
+    clock = VirtualClock()
+    result = run_cli(
+        ["--max-retries", "2", "leads", "list", "--all", "-o", "ndjson"],
+        env=token_env(),
+        clock=clock,
+    )
+    assert result.exit_code == 0, result.stderr
+    assert [json.loads(line)["id"] for line in result.stdout.splitlines()] == [1, 2, 3, 4, 5]
+    tokens = [json.loads(r.content).get("continuationToken") for r in httpx_mock.get_requests()]
+    assert tokens == [None, *["t1"] * 8, "t2", "t2"]  # each refused page asked for again
+    assert result.stderr.count("retrying in") == 8
+    assert "error" not in result.stderr
+    assert sum(clock.sleeps) >= 30  # the Retry-After was waited out
+
+
+def test_a_single_read_still_gives_up_after_the_retry_budget(httpx_mock: HTTPXMock) -> None:
+    for _ in range(3):
+        httpx_mock.add_response(status_code=429, headers={"Retry-After": "1"})
+    result = run_cli(["--max-retries", "2", "lead-statuses", "list"], env=token_env())
+    assert result.exit_code == 7
+
+
+def test_exchange_reports_an_answer(httpx_mock: HTTPXMock) -> None:
+    httpx_mock.add_response(status_code=503, headers={"Retry-After": "7"})
+    http = client()
+    request, secrets = http.build(OPERATIONS["createLead"], json_body={"email": "a@x.test"})
+    sent = http.exchange(request, secrets=secrets)
+    assert sent.delivery is Delivery.ANSWERED
+    assert sent.status == 503
+    assert sent.retry_after == 7.0
+    assert not may_resend(sent.delivery, sent.status, retry_safe=False)
+    assert may_resend(sent.delivery, sent.status, retry_safe=True)
+
+
+def test_exchange_reports_a_request_sent_without_an_answer(httpx_mock: HTTPXMock) -> None:
+    httpx_mock.add_exception(httpx.ReadTimeout("slow"))
+    http = client()
+    request, secrets = http.build(OPERATIONS["createLead"], json_body={"email": "a@x.test"})
+    sent = http.exchange(request, secrets=secrets)
+    assert sent.delivery is Delivery.NO_ANSWER
+    assert sent.status is None
+    assert not may_resend(sent.delivery, None, retry_safe=False)
+
+
+def test_exchange_reports_a_request_never_sent(httpx_mock: HTTPXMock) -> None:
+    httpx_mock.add_exception(httpx.ConnectError("refused"))
+    http = client()
+    request, secrets = http.build(OPERATIONS["createLead"], json_body={"email": "a@x.test"})
+    sent = http.exchange(request, secrets=secrets)
+    assert sent.delivery is Delivery.NOT_SENT
+    assert may_resend(sent.delivery, None, retry_safe=False)
+
+
+@pytest.mark.parametrize(
+    ("header", "seconds"),
+    [
+        ("120", 120.0),
+        ("1.5", 1.5),
+        ("Wed, 21 Oct 2015 07:28:30 GMT", 30.0),
+        ("Wed, 21 Oct 2015 07:27:00 GMT", 0.0),  # in the past
+        ("soon", None),
+        ("-3", None),
+    ],
+)
+def test_retry_after_is_read_as_seconds_or_an_http_date(header: str, seconds: float | None) -> None:
+    now = 1445412480.0  # Wed, 21 Oct 2015 07:28:00 GMT
+    assert retry_after_seconds({"Retry-After": header}, lambda: now) == seconds
+
+
+def test_backoff_is_full_jitter_exponential_capped_at_20_seconds() -> None:
+    asked: list[tuple[float, float]] = []
+
+    def jitter(low: float, high: float) -> float:
+        asked.append((low, high))
+        return high / 2
+
+    policy = RetryPolicy(max_retries=3, backoff=Backoff(jitter=jitter))
+    assert [policy.wait(n, None) for n in (1, 2, 3, 8)] == [0.25, 0.5, 1.0, 10.0]
+    assert asked == [(0.0, 0.5), (0.0, 1.0), (0.0, 2.0), (0.0, 20.0)]
+    assert policy.wait(5, 3.0) == 3.0  # Retry-After exactly, no jitter
+    assert policy.allows(3) and not policy.allows(4)
