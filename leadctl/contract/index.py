@@ -447,14 +447,18 @@ def _has_constraints(doc: Document, schema: Any) -> bool:
 
 def _content(content: Any) -> tuple[str, str, Mapping[str, Any]] | None:
     """The media type leadctl sends, its kind (json, multipart, form) and its spec: JSON
-    (application/json or any application/*+json) first, then the two form encodings."""
+    first (application/json itself when listed: ASP.NET lists application/json-patch+json
+    first and means JSON Patch by it; else the first application/*+json), then the two
+    form encodings."""
     if not isinstance(content, Mapping):
         return None
     found: dict[str, tuple[str, str, Mapping[str, Any]]] = {}
     for media, spec in content.items():
         base = str(media).split(";")[0].strip().lower()
         value = spec if isinstance(spec, Mapping) else {}
-        if base == JSON_MEDIA or (base.startswith("application/") and base.endswith("+json")):
+        if base == JSON_MEDIA:
+            found["json"] = (str(media), "json", value)
+        elif base.startswith("application/") and base.endswith("+json"):
             found.setdefault("json", (str(media), "json", value))
         elif base == MULTIPART_MEDIA:
             found.setdefault("multipart", (str(media), "multipart", value))
