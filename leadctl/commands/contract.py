@@ -43,6 +43,8 @@ OPERATION_COLUMNS = (
     Column("method"),
     Column("path"),
     Column("operationId"),
+    Column("retrySafe", kind="bool"),
+    Column("credentials"),
     Column("summary"),
 )
 DIFF_COLUMNS = (
@@ -127,6 +129,10 @@ def _operation_rows(active: ActiveIndex) -> list[dict[str, Any]]:
             "method": op["method"],
             "path": op["path"],
             "operationId": op.get("operationId"),
+            "retrySafe": op.get("retrySafe"),
+            "retryReason": op.get("retryReason"),
+            # Empty: the operation takes no credential (security: []).
+            "credentials": ",".join(op.get("kinds", ())) or "none",
             "summary": op.get("summary"),
         }
         for op in active.index.get("operations", [])
@@ -150,8 +156,15 @@ def show(
     The active contract is the one imported or pulled for the profile's service (base
     URL), else, for the sandbox profile, the one the sandbox publishes, else the contract
     bundled with leadctl. Curated commands are counted by the operations they are bound to
-    (METHOD and path template). -o json prints one object with a groups array;
-    csv, tsv and value print the groups (or, with --operations, the operations).
+    (METHOD and path template).
+
+    --operations also shows each operation's retry safety and the credentials its
+    contract security admits: a source key for an apiKey scheme or one whose name (or, for
+    other schemes, description) mentions a source key; organization keys and user tokens
+    for bearer, oauth2 and openIdConnect schemes; none for security: [].
+
+    -o json prints one object with a groups array; csv, tsv and value print the groups
+    (or, with --operations, the operations).
     """
     from leadctl.generated.tree import generated_tree
 

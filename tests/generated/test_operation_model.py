@@ -218,3 +218,13 @@ def test_one_operation_carries_what_the_contract_says_of_it(imported: Result) ->
     assert check.anonymous and not check.retry_safe
     intake = Operation.from_entry(find_entry(index, "POST", "/intake/events") or {})
     assert intake.kinds == {"source"} and intake.source_key_header == "X-Source-Key"
+
+
+def test_contract_show_lists_retry_safety_and_credentials(imported: Result) -> None:
+    rows = json.loads(run_cli(["contract", "show", "--operations", "-o", "json"]).stdout)
+    by_command = {row["command"]: row for row in rows}
+    assert by_command["tags list-all"]["retrySafe"] is True
+    assert by_command["calls hangup"]["retrySafe"] is False
+    assert by_command["suppressions check"]["credentials"] == "none"
+    assert by_command["intake post-event"]["credentials"] == "source"
+    assert by_command["leads create"]["credentials"] == "org,user,source"
