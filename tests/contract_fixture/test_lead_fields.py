@@ -118,3 +118,23 @@ def test_import_with_a_column_that_is_no_field_sends_nothing(
     assert result.exit_code == 2
     assert "contact.mail" in result.stderr and "contact.email" in result.stderr
     assert contract_mock.requests == []
+
+
+def test_a_cell_that_cannot_be_typed_makes_its_row_invalid_and_the_import_goes_on(
+    contract_mock: ContractMock, leadctl_env: CredentialEnv, tmp_path: Path
+) -> None:
+    rows = [
+        f"https://cert.example.com/c/{n},Ada{n},Lovelace,ada{n}@example.com,"
+        f"+1512555012{n},{'many' if n == 1 else 700},no,,web\n"
+        for n in range(3)
+    ]
+    csv_file = tmp_path / "leads.csv"
+    csv_file.write_text(CSV_HEADER + "".join(rows), encoding="utf-8")
+
+    result = run_leadctl(["leads", "import", str(csv_file)], env=leadctl_env)
+
+    assert result.exit_code == 6
+    assert "row 2: invalid: customer.creditScore: 'many' is not a whole number" in result.stderr
+    sent = sorted(r.json()["contact"]["firstName"] for r in contract_mock.requests)
+    assert sent == ["Ada0", "Ada2"]
+    assert contract_mock.violations() == []
