@@ -121,9 +121,28 @@ class LeadSchema:
                 return to_e164(body, region=region, what=path)
         return body
 
+    def filled(self, body: dict[str, Any]) -> dict[str, Any]:
+        """``body`` with ``{}`` for each required object left out whose own fields are all
+        optional (an empty profile is still a profile)."""
+        return _filled(self.doc, self.schema, body)
+
     def missing(self, body: Mapping[str, Any]) -> list[str]:
         """Required fields the body lacks, as dot paths (inside objects it has or needs)."""
         return _missing(self.doc, self.schema, body, "")
+
+
+def _filled(doc: Document, schema: Any, value: dict[str, Any]) -> dict[str, Any]:
+    out = dict(value)
+    properties = doc.properties(schema)
+    for name in doc.required(schema):
+        sub = properties.get(name, {})
+        if not doc.properties(sub):
+            continue
+        if name not in out and not doc.required(sub):
+            out[name] = {}
+        if isinstance(out.get(name), dict):
+            out[name] = _filled(doc, sub, out[name])
+    return out
 
 
 def _missing(doc: Document, schema: Any, value: Any, prefix: str) -> list[str]:
@@ -257,7 +276,7 @@ def lead_body(
         given = merge_over(
             build_fields(typed_fields=extras, stdin=stdin, typed_flag="--field"), given
         )
-    body = merge_over(base, given)
+    body = shape.filled(merge_over(base, given))
     missing = shape.missing(body)
     if missing:
         raise UsageError(
@@ -296,7 +315,7 @@ def lead_preparer(
     region = ctx.settings.get("region")
 
     def prepare(record: dict[str, Any]) -> dict[str, Any]:
-        body = shape.retyped(record)
+        body = shape.filled(shape.retyped(record))
         for path in list_columns:
             # The row reader leaves an empty cell out; a required list is then empty.
             _set_default(body, path, [])

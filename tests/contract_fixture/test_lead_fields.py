@@ -58,6 +58,16 @@ def test_create_takes_dot_paths_typed_from_the_schema(
     }
 
 
+def test_a_required_object_without_required_fields_of_its_own_is_sent_empty(
+    contract_mock: ContractMock, leadctl_env: CredentialEnv
+) -> None:
+    result = run_leadctl(["leads", "create", *REQUIRED_FIELDS], env=with_region(leadctl_env))
+
+    assert result.exit_code == 0, result.stderr
+    assert contract_mock.violations() == []
+    assert contract_mock.requests[0].json()["customer"] == {}
+
+
 def test_create_refuses_unknown_paths_and_missing_fields_before_sending(
     contract_mock: ContractMock, leadctl_env: CredentialEnv
 ) -> None:
