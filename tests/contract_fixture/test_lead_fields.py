@@ -148,3 +148,33 @@ def test_a_cell_that_cannot_be_typed_makes_its_row_invalid_and_the_import_goes_o
     sent = sorted(r.json()["contact"]["firstName"] for r in contract_mock.requests)
     assert sent == ["Ada0", "Ada2"]
     assert contract_mock.violations() == []
+
+
+def test_import_maps_columns_and_shares_fields(
+    contract_mock: ContractMock, leadctl_env: CredentialEnv, tmp_path: Path
+) -> None:
+    csv_file = tmp_path / "vendor.csv"
+    csv_file.write_text(
+        "First Name,Last Name,E-mail,Mobile,Score\n"
+        "Ada,Lovelace,ada@example.com,+15125550123,720\n"
+        "Grace,Hopper,grace@example.com,+15125550124,680\n",
+        encoding="utf-8",
+    )
+    args = ["leads", "import", str(csv_file),
+            "--map", "First Name=contact.firstName", "--map", "Last Name=contact.lastName",
+            "--map", "E-mail=contact.email", "--map", "Mobile=contact.phone.number",
+            "--map", "Score=customer.creditScore",
+            "--field", "metadata.consentCertificateUrl=https://cert.example.com/batch",
+            "--field", "tagIds=", "--field", "tagNames=vendor;june"]  # fmt: skip
+
+    result = run_leadctl(args, env=leadctl_env)
+
+    assert result.exit_code == 0, result.stderr
+    assert contract_mock.violations() == []
+    bodies = sorted(
+        (r.json() for r in contract_mock.requests), key=lambda b: b["contact"]["firstName"]
+    )
+    assert [b["customer"] for b in bodies] == [{"creditScore": 720}, {"creditScore": 680}]
+    assert bodies[1]["contact"]["phone"] == {"number": "+15125550124"}
+    assert all(b["tagNames"] == ["vendor", "june"] for b in bodies)
+    assert all(b["tagIds"] == [] for b in bodies)
