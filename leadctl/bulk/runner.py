@@ -36,6 +36,9 @@ class ImportOptions:
     report: str | None = None
     resume: str | None = None
     retry_unknown: bool = False
+    # --map COLUMN=PATH (CSV header renames) and --field PATH=VALUE (shared by every row).
+    maps: tuple[str, ...] = ()
+    fields: tuple[str, ...] = ()
 
 
 def run_import(ctx: Context, options: ImportOptions) -> None:
@@ -48,7 +51,13 @@ def run_import(ctx: Context, options: ImportOptions) -> None:
     with stream:
         head = head_lines(stream)
         fmt = options.fmt or format_for(path.name if path else None, head[-1] if head else b"")
-        prepare = _preparer(ctx, head[-1] if fmt == "csv" and head else None)
+        if options.maps:
+            if fmt != "csv" or not head:
+                raise UsageError("--map renames CSV columns; NDJSON keys are the fields")
+            from leadctl.lead_fields import remap_header
+
+            head[-1] = remap_header(head[-1], options.maps)
+        prepare = _preparer(ctx, head[-1] if fmt == "csv" and head else None, options.fields)
         rows = read_rows(itertools.chain(head, stream), fmt, prepare=prepare, source=source)
         tally = Tally()
         if resume is not None:
@@ -61,14 +70,22 @@ def run_import(ctx: Context, options: ImportOptions) -> None:
         _send_all(ctx, options, rows, tally, report_target, _total(ctx, path, fmt, resume))
 
 
-def _preparer(ctx: Context, header: bytes | None) -> Prepare:
+def _preparer(ctx: Context, header: bytes | None, shared: tuple[str, ...]) -> Prepare:
     """Rows typed on the contract's lead schema (leadctl.lead_fields); where the contract
     lists no lead fields, cells stay strings and only the phone is checked."""
     from leadctl.lead_fields import lead_preparer
     from leadctl.operations import curated
 
-    found = lead_preparer(ctx, curated(ctx, "POST", "/leads"), header=header)
-    return found if found is not None else phone_preparer(ctx.settings.get("region"))
+    found = lead_preparer(ctx, curated(ctx, "POST", "/leads"), header=header, shared=shared)
+    if found is not None:
+        return found
+    phones = phone_preparer(ctx.settings.get("region"))
+    if not shared:
+        return phones
+    from leadctl.fields import build_fields, merge_over
+
+    common = build_fields(typed_fields=list(shared), stdin=None, typed_flag="--field")
+    return lambda record: phones(merge_over(common, record))
 
 
 # -- before sending ----------------------------------------------------------------------

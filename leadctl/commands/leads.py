@@ -250,8 +250,9 @@ def create(
         typer.Option(
             "--field",
             metavar="KEY=VALUE",
-            help="A lead field (repeatable), typed like `api -F`: true/false/null, numbers, "
-            "JSON, @FILE; 'tags[]=NAME' appends a tag.",
+            help="A lead field (repeatable): a dot path into the active contract's lead "
+            "(contact.firstName), typed from its schema; @FILE reads a value; 'tags[]=NAME' "
+            "appends.",
         ),
     ] = None,
     data: Annotated[
@@ -273,8 +274,11 @@ def create(
     without a country code use the profile's region. This is the one command a source-key
     profile may run. It is not retried after the request was sent (a retry could create
     the lead twice): if the outcome is unknown, leadctl exits 9 and says what to check.
-    The lead fields (firstName, lastName, email, phone, state, product, sourceId, tags,
-    consentCertificate) are the contract's assumption: the API docs do not show them.
+    Fields are dot paths into the active contract's lead schema (the bundled contract
+    assumes a flat one: firstName, lastName, email, phone, state, product, sourceId, tags,
+    consentCertificate; the API docs do not show it), typed from it (yes/no for a boolean,
+    a;b for a list); phone-shaped fields are sent in E.164 wherever they sit, and required
+    fields are checked before sending.
     With --wait the lead is read back until intake settles it (GET /leads/{id} when the
     active contract has it, else `leads list --filter id=ID`) and printed then: exit 6
     when it is Rejected, 8 after --wait-timeout; not with a source key, which may not

@@ -83,14 +83,35 @@ def import_leads(
             "been created: this can make duplicates).",
         ),
     ] = False,
+    maps: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--map",
+            metavar="COLUMN=PATH",
+            help="Read CSV column COLUMN as the lead field PATH (a dot path); repeatable.",
+        ),
+    ] = None,
+    shared: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--field",
+            metavar="PATH=VALUE",
+            help="A field every row gets, typed like a cell (a row's own value wins); repeatable.",
+        ),
+    ] = None,
 ) -> None:
     """Import leads from a CSV or NDJSON file: one POST /leads per row, at the service's pace.
 
     Rows are numbered from 1, counting data rows only (a CSV header is not a row). CSV
-    cells are sent as strings, as written; an empty cell leaves the field out; a column
-    `address.city` nests, and `tags[]` columns (repeatable) make a list. NDJSON values keep
-    their JSON types. A phone is checked and sent in E.164 (national numbers use the
-    profile's region), as with `leads create`.
+    headers are dot paths into the active contract's lead (`contact.phone.number`; --map
+    renames other columns), and cells are typed from its schema: 720 for an integer field
+    is 720, yes/true for a boolean is true, a;b for a list is two items (a cell that cannot
+    be typed makes its row invalid). A column that names no field is exit 2 before any row
+    is sent. Where the contract lists no lead fields, cells are sent as strings. An empty
+    cell leaves the field out, `tags[]` columns (repeatable) make a list, NDJSON values
+    keep their JSON types. Phone-shaped fields are checked and sent in E.164 (national
+    numbers use the profile's region), and required fields are checked, as with
+    `leads create`.
 
     Up to --concurrency requests are in flight. When the service answers 429 every worker
     pauses for its Retry-After (backoff with jitter without one), then sending resumes at
@@ -121,5 +142,7 @@ def import_leads(
             report=report,
             resume=resume,
             retry_unknown=retry_unknown,
+            maps=tuple(maps or ()),
+            fields=tuple(shared or ()),
         ),
     )
