@@ -78,9 +78,11 @@ def configure_logging(*, quiet: bool) -> None:
 def build_asgi(state: SandboxState, settings: SandboxSettings) -> Any:
     from leadctl_sandbox.app import SandboxApp
     from leadctl_sandbox.middleware import SandboxMiddleware
+    from leadctl_sandbox.oauth import with_oauth
     from leadctl_sandbox.requestlog import RequestLog
 
-    app = SandboxApp(state, settings)
+    # The authorization server's paths (/oauth/..., its .well-known documents) beside the API.
+    app = with_oauth(SandboxApp(state, settings), state, settings)
     log = RequestLog()
     faults = control = limiter = None
     if settings.faults:

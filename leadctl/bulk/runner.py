@@ -17,7 +17,7 @@ from typing import IO, TYPE_CHECKING
 from leadctl.bulk.display import describe
 from leadctl.bulk.engine import STDIN, Tally, Words, progress_wanted, run_jobs
 from leadctl.bulk.report import Outcome, ResumeState, read_resume
-from leadctl.bulk.rows import Row, format_for, head_lines, phone_preparer, read_rows
+from leadctl.bulk.rows import Prepare, Row, format_for, head_lines, phone_preparer, read_rows
 from leadctl.errors import DryRunDone, UsageError
 
 if TYPE_CHECKING:
@@ -48,7 +48,7 @@ def run_import(ctx: Context, options: ImportOptions) -> None:
     with stream:
         head = head_lines(stream)
         fmt = options.fmt or format_for(path.name if path else None, head[-1] if head else b"")
-        prepare = phone_preparer(ctx.settings.get("region"))
+        prepare = _preparer(ctx, head[-1] if fmt == "csv" and head else None)
         rows = read_rows(itertools.chain(head, stream), fmt, prepare=prepare, source=source)
         tally = Tally()
         if resume is not None:
@@ -59,6 +59,16 @@ def run_import(ctx: Context, options: ImportOptions) -> None:
             _dry_run(ctx, rows, tally)
             return
         _send_all(ctx, options, rows, tally, report_target, _total(ctx, path, fmt, resume))
+
+
+def _preparer(ctx: Context, header: bytes | None) -> Prepare:
+    """Rows typed on the contract's lead schema (leadctl.lead_fields); where the contract
+    lists no lead fields, cells stay strings and only the phone is checked."""
+    from leadctl.lead_fields import lead_preparer
+    from leadctl.operations import curated
+
+    found = lead_preparer(ctx, curated(ctx, "POST", "/leads"), header=header)
+    return found if found is not None else phone_preparer(ctx.settings.get("region"))
 
 
 # -- before sending ----------------------------------------------------------------------

@@ -281,14 +281,21 @@ def create(
     read leads.
     """
     ctx = get_context(typer_ctx)
-    body = create_body(
-        typed_fields=typed_fields or [],
-        data=data,
-        stdin=ctx.ios.stdin,
-        region=ctx.settings.get("region"),
-    )
+    from leadctl.lead_fields import lead_body
     from leadctl.operations import curated
     from leadctl.output import emit_object
+
+    intake = curated(ctx, "POST", "/leads")
+    # Fields are dot paths into the contract's lead schema; a contract that lists none
+    # takes the fields as typed (`api -F` rules).
+    body = lead_body(ctx, intake, typed_fields=typed_fields or [], data=data, stdin=ctx.ios.stdin)
+    if body is None:
+        body = create_body(
+            typed_fields=typed_fields or [],
+            data=data,
+            stdin=ctx.ios.stdin,
+            region=ctx.settings.get("region"),
+        )
 
     credential = None if ctx.options.dry_run or not wait else ctx.credential()
     if credential is not None and credential.kind.value == "source":
@@ -299,7 +306,7 @@ def create(
     from leadctl.shapes import require_object
 
     lead = require_object(
-        ctx.client().call_json(curated(ctx, "POST", "/leads"), json_body=body),
+        ctx.client().call_json(intake, json_body=body),
         what="the new lead",
         required=("id",),
     )

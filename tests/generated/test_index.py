@@ -45,7 +45,7 @@ def test_the_sandbox_contract_gives_the_commands_the_issue_names() -> None:
     generated = {
         op["id"]: f"{op['group']} {op['verb']}" for op in index["operations"] if not op["curated"]
     }
-    # ASP.NET-style operationIds: collection reads are `list`, reads by id `get`.
+    # The ASP.NET-style operationIds of the sandbox's reads, named by the naming rules.
     assert generated == {
         "Leads_GetForCurrentUser": "leads get",
         "Sources_GetAllForCurrentUser": "sources list",

@@ -680,3 +680,12 @@ def test_times_are_shown_in_the_profiles_or_the_systems_zone(
     )
     assert result.exit_code == 0, result.stderr
     assert result.stdout.splitlines()[1].split(None, 1) == ["lead_a", shown]
+
+
+def test_a_number_in_a_range_is_not_taken_for_a_date(httpx_mock: HTTPXMock) -> None:
+    httpx_mock.add_response(method="POST", url=LIST_URL, json={"items": []})
+    result = run_cli(["leads", "list", "--range", "score>=20261121"], env=token_env())
+    assert result.exit_code == 0, result.stderr
+    assert sent_json(httpx_mock)[0]["rangeFilters"] == [
+        {"field": "score", "greaterThanOrEqual": 20261121}
+    ]

@@ -1,0 +1,332 @@
+"""Lead fields as dot paths into the active contract's intake schema (cli.md "Commands").
+
+``leads create --field contact.phone.number=5125550123`` and a CSV column headed
+``contact.phone.number`` both name a field of the POST /leads request schema, whatever shape
+the service gives it: flat (the bundled contract) or nested (real services). Values typed on a
+command line or in a CSV cell are typed from the schema (``720`` for an integer field is 720,
+``yes``/``true`` for a boolean is true, ``a;b`` for an array of strings is two items);
+phone-shaped fields are sent in E.164 (national numbers use the profile's region) wherever they
+sit; required fields are checked before anything is sent. A path the schema does not have is
+exit 2 naming the closest ones.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, TextIO
+
+from leadctl.errors import UsageError
+
+if TYPE_CHECKING:
+    from leadctl.context import Context
+    from leadctl.contract.index import Document
+    from leadctl.operations import Operation
+
+TRUE_WORDS = frozenset({"true", "yes", "y", "1", "on"})
+FALSE_WORDS = frozenset({"false", "no", "n", "0", "off"})
+ARRAY_SEPARATOR = ";"
+MAX_DEPTH = 6
+SHOWN_MATCHES = 3
+_E164_MENTION = re.compile(r"e\.?164", re.IGNORECASE)
+_FIELD_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*(?:\[\])?$")
+
+
+@dataclass
+class LeadSchema:
+    """The intake body's fields: dot path -> schema, leaves and objects apart."""
+
+    doc: Document
+    schema: Any
+    leaves: dict[str, Any] = field(default_factory=dict)
+    objects: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, doc: Document, schema: Any) -> LeadSchema:
+        found = cls(doc, schema)
+        found._walk(schema, "", 0)
+        return found
+
+    def _walk(self, schema: Any, prefix: str, depth: int) -> None:
+        for name, sub in self.doc.properties(schema).items():
+            path = f"{prefix}{name}"
+            if depth < MAX_DEPTH and self.doc.properties(sub):
+                self.objects[path] = sub
+                self._walk(sub, f"{path}.", depth + 1)
+            else:
+                self.leaves[path] = sub
+
+    def takes_other(self, path: str) -> bool:
+        """Whether a path not listed is still valid: the nearest listed object around it
+        does not close itself with ``additionalProperties: false``."""
+        parts = path.split(".")[:-1]
+        while parts and ".".join(parts) not in self.objects:
+            parts.pop()
+        around = self.objects[".".join(parts)] if parts else self.schema
+        return self.doc.keyword(around, "additionalProperties") is not False
+
+    @property
+    def open(self) -> bool:
+        """No properties listed: any field goes (then nothing is typed or refused)."""
+        return not self.leaves and not self.objects
+
+    def unknown(self, path: str, what: str) -> UsageError:
+        known = [*self.leaves, *self.objects]
+        close = difflib.get_close_matches(path, known, n=SHOWN_MATCHES, cutoff=0.5)
+        tail = path.rsplit(".", 1)[-1]
+        close += [p for p in known if p.rsplit(".", 1)[-1] == tail and p not in close]
+        hint = f"did you mean {', '.join(close[:SHOWN_MATCHES])}?" if close else None
+        return UsageError(
+            f"{what} {path!r} is not a field of the active contract's lead",
+            hint=hint or f"lead fields: {', '.join(sorted(self.leaves)[:12])}",
+        )
+
+    # -- values ----------------------------------------------------------------------------
+
+    def typed(self, path: str, text: str) -> Any:
+        """``text`` (from a command line or CSV cell) as the value field ``path`` takes."""
+        schema = self.leaves.get(path, self.objects.get(path))
+        return typed_value(self.doc, schema, text, what=path)
+
+    def retyped(self, value: Any, prefix: str = "") -> Any:
+        """A record whose leaves may be strings (CSV) with each string typed by its field;
+        values that are not strings (NDJSON) are kept as they are."""
+        if isinstance(value, dict):
+            return {k: self.retyped(v, f"{prefix}{k}.") for k, v in value.items()}
+        path = prefix[:-1]
+        if isinstance(value, str) and path in self.leaves:
+            return self.typed(path, value)
+        if isinstance(value, list) and path in self.leaves:
+            items = self.doc.keyword(self.leaves[path], "items") or {}
+            return [
+                typed_value(self.doc, items, v, what=path) if isinstance(v, str) else v
+                for v in value
+            ]
+        return value
+
+    def with_phones(self, body: Any, region: object, prefix: str = "") -> Any:
+        """``body`` with every phone-shaped string field in E.164."""
+        if isinstance(body, dict):
+            return {k: self.with_phones(v, region, f"{prefix}{k}.") for k, v in body.items()}
+        path = prefix[:-1]
+        if path in self.leaves and is_phone(self.doc, path, self.leaves[path]):
+            if isinstance(body, int) and not isinstance(body, bool):
+                body = str(body)  # digits typed as a number are still the number
+            if isinstance(body, str):
+                from leadctl.phone import to_e164
+
+                return to_e164(body, region=region, what=path)
+        return body
+
+    def missing(self, body: Mapping[str, Any]) -> list[str]:
+        """Required fields the body lacks, as dot paths (inside objects it has or needs)."""
+        return _missing(self.doc, self.schema, body, "")
+
+
+def _missing(doc: Document, schema: Any, value: Any, prefix: str) -> list[str]:
+    found: list[str] = []
+    properties = doc.properties(schema)
+    for name in doc.required(schema):
+        sub = properties.get(name, {})
+        if not isinstance(value, Mapping) or name not in value:
+            inner = _missing(doc, sub, {}, f"{prefix}{name}.") if doc.properties(sub) else []
+            found += inner or [f"{prefix}{name}"]
+        elif isinstance(value[name], Mapping):
+            found += _missing(doc, sub, value[name], f"{prefix}{name}.")
+    return found
+
+
+def typed_value(doc: Document, schema: Any, text: str, *, what: str) -> Any:
+    from leadctl.body_schema import admits_null
+
+    kind = doc.type_of(schema) if schema is not None else None
+    if text == "null" and schema is not None and admits_null(doc, schema):
+        return None
+    if kind == "integer":
+        try:
+            return int(text.strip())
+        except ValueError:
+            raise UsageError(f"{what}: {text!r} is not a whole number") from None
+    if kind == "number":
+        try:
+            return float(text.strip())
+        except ValueError:
+            raise UsageError(f"{what}: {text!r} is not a number") from None
+    if kind == "boolean":
+        word = text.strip().lower()
+        if word in TRUE_WORDS or word in FALSE_WORDS:
+            return word in TRUE_WORDS
+        raise UsageError(f"{what}: {text!r} is not true/false (or yes/no)")
+    if kind in ("array", "object") and text.lstrip()[:1] in ("[", "{"):
+        try:
+            return json.loads(text)
+        except ValueError as error:
+            raise UsageError(f"{what}: invalid JSON: {error}") from None
+    if kind == "array":
+        items = doc.keyword(schema, "items") or {}
+        parts = [part.strip() for part in text.split(ARRAY_SEPARATOR) if part.strip()]
+        return [typed_value(doc, items, part, what=what) for part in parts]
+    if kind == "object":
+        raise UsageError(f"{what} is an object: give its fields ({what}.NAME=VALUE) or JSON")
+    return text
+
+
+def is_phone(doc: Document, path: str, schema: Any) -> bool:
+    """A phone number field: by its format, its E.164 pattern or description, or its name."""
+    if doc.type_of(schema) not in ("string", None):
+        return False
+    if doc.keyword(schema, "format") in ("phone", "tel", "e164", "phone-number"):
+        return True
+    pattern = doc.keyword(schema, "pattern")
+    if isinstance(pattern, str) and pattern.startswith(("^\\+", "^[+]")):
+        return True
+    description = doc.keyword(schema, "description")
+    if isinstance(description, str) and _E164_MENTION.search(description):
+        return True
+    parts = path.lower().split(".")
+    return parts[-1] in ("phone", "phonenumber", "mobile") or (
+        parts[-1] == "number" and len(parts) > 1 and "phone" in parts[-2]
+    )
+
+
+# -- commands ------------------------------------------------------------------------------
+
+
+def lead_schema(ctx: Context, op: Operation) -> LeadSchema | None:
+    from leadctl.body_schema import body_schema
+
+    found = body_schema(ctx, op)
+    if found is None:
+        return None
+    schema = LeadSchema.of(found.doc, found.schema)
+    return None if schema.open else schema
+
+
+def lead_body(
+    ctx: Context,
+    op: Operation,
+    *,
+    typed_fields: Sequence[str],
+    data: str | None,
+    stdin: TextIO | None,
+) -> dict[str, Any] | None:
+    """``leads create``'s body built on the operation's schema; None when the contract lists
+    no lead fields (the caller then builds it as before)."""
+    from leadctl.fields import (
+        build_fields,
+        json_kind,
+        load_data_option,
+        merge_over,
+        read_source,
+        split_field,
+    )
+
+    if not typed_fields and data is None:
+        return None  # nothing to send: the caller says so
+    shape = lead_schema(ctx, op)
+    if shape is None:
+        return None
+    base: Any = {}
+    if data is not None:
+        base = load_data_option(data, stdin=stdin)
+        if not isinstance(base, dict):
+            raise UsageError(f"--data must be a JSON object, not {json_kind(base)}")
+    given: dict[str, Any] = {}
+    extras: list[str] = []
+    for raw in typed_fields:
+        key, text = split_field(raw, flag="--field")
+        append = key.endswith("[]")
+        path = key[:-2] if append else key
+        if path not in shape.leaves and path not in shape.objects:
+            if not shape.takes_other(path):
+                raise shape.unknown(path, "--field")
+            extras.append(raw)  # a field the schema allows without listing it
+            continue
+        if text.startswith("@"):
+            text = read_source(text[1:], what=f"field {key!r}", stdin=stdin).rstrip("\n")
+        if append:
+            items = shape.doc.keyword(shape.leaves.get(path, {}), "items") or {}
+            _append(given, path, typed_value(shape.doc, items, text, what=path))
+        else:
+            _set(given, path, shape.typed(path, text))
+    if extras:
+        # Typed like `api -F`, with its key syntax (a.b, a[b], a[]).
+        given = merge_over(
+            build_fields(typed_fields=extras, stdin=stdin, typed_flag="--field"), given
+        )
+    body = merge_over(base, given)
+    missing = shape.missing(body)
+    if missing:
+        raise UsageError(
+            f"the lead lacks required fields: {', '.join(missing)}",
+            hint="give them with --field PATH=VALUE (dot paths) or in --data",
+        )
+    return dict(shape.with_phones(body, ctx.settings.get("region")))
+
+
+def lead_preparer(
+    ctx: Context, op: Operation, *, header: bytes | None
+) -> Callable[[dict[str, Any]], dict[str, Any]] | None:
+    """The row preparer of ``leads import`` on the operation's schema: each row typed, its
+    phones in E.164, its required fields checked (a failure makes that row invalid). A CSV
+    column that names no field is exit 2 here, before any row is read. None when the
+    contract lists no lead fields."""
+    shape = lead_schema(ctx, op)
+    if shape is None:
+        return None
+    list_columns: list[str] = []
+    required = set(shape.missing({}))
+    if header is not None:
+        import csv
+
+        names = next(csv.reader([header.decode("utf-8", "replace")]), [])
+        for name in (n.strip() for n in names):
+            if not _FIELD_NAME.match(name):
+                continue  # not a header of field names: the row reader says so
+            path = name[:-2] if name.endswith("[]") else name
+            known = path in shape.leaves or path in shape.objects
+            if not known and not shape.takes_other(path):
+                raise shape.unknown(path, "column")
+            leaf = shape.leaves.get(path)
+            if path in required and leaf is not None and shape.doc.type_of(leaf) == "array":
+                list_columns.append(path)
+    region = ctx.settings.get("region")
+
+    def prepare(record: dict[str, Any]) -> dict[str, Any]:
+        body = shape.retyped(record)
+        for path in list_columns:
+            # The row reader leaves an empty cell out; a required list is then empty.
+            _set_default(body, path, [])
+        missing = shape.missing(body)
+        if missing:
+            raise UsageError(f"missing {', '.join(missing)}")
+        return dict(shape.with_phones(body, region))
+
+    return prepare
+
+
+def _set(body: dict[str, Any], path: str, value: Any) -> None:
+    *parents, leaf = path.split(".")
+    target = body
+    for part in parents:
+        target = target.setdefault(part, {})
+    target[leaf] = value
+
+
+def _append(body: dict[str, Any], path: str, value: Any) -> None:
+    *parents, leaf = path.split(".")
+    target = body
+    for part in parents:
+        target = target.setdefault(part, {})
+    target.setdefault(leaf, []).append(value)
+
+
+def _set_default(body: dict[str, Any], path: str, value: Any) -> None:
+    *parents, leaf = path.split(".")
+    target = body
+    for part in parents:
+        target = target.setdefault(part, {})
+    target.setdefault(leaf, value)
