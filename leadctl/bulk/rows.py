@@ -34,6 +34,10 @@ _SHOWN_LIMIT = 60
 
 # A body ready to send, or None with the reason the row is invalid.
 Prepare = Callable[[dict[str, Any]], dict[str, Any]]
+# Given the header row and the source's name, how a record's cells become the row's fields
+# (leadctl.lead_fields: dot paths of the active contract, typed cells). A header that
+# cannot be used raises UsageError at once; a record that cannot, for its row only.
+CsvPlan = Callable[[list[str], str], Callable[[list[str]], dict[str, Any]]]
 
 
 @dataclass(frozen=True)
@@ -80,11 +84,18 @@ def head_lines(stream: IO[bytes]) -> list[bytes]:
             return lines
 
 
-def read_rows(lines: Iterable[bytes], fmt: str, *, prepare: Prepare, source: str) -> Iterator[Row]:
+def read_rows(
+    lines: Iterable[bytes],
+    fmt: str,
+    *,
+    prepare: Prepare,
+    source: str,
+    csv_plan: CsvPlan | None = None,
+) -> Iterator[Row]:
     """The rows of ``lines``; a CSV header that cannot be used is a UsageError at once."""
     if fmt == "ndjson":
         return _ndjson_rows(lines, prepare)
-    return _csv_rows(lines, prepare, source)
+    return _csv_rows(lines, prepare, source, csv_plan)
 
 
 # -- NDJSON ------------------------------------------------------------------------------
@@ -126,7 +137,9 @@ class _Column:
     collect: bool  # a `name[]` column appends to a list
 
 
-def _csv_rows(lines: Iterable[bytes], prepare: Prepare, source: str) -> Iterator[Row]:
+def _csv_rows(
+    lines: Iterable[bytes], prepare: Prepare, source: str, csv_plan: CsvPlan | None
+) -> Iterator[Row]:
     # surrogateescape keeps undecodable bytes visible to the row check instead of failing
     # the whole file at the first bad byte.
     text_lines = (line.decode("utf-8", "surrogateescape") for line in lines)
@@ -137,8 +150,10 @@ def _csv_rows(lines: Iterable[bytes], prepare: Prepare, source: str) -> Iterator
         raise UsageError(f"{source} is empty: a CSV import needs a header row") from None
     except csv.Error as error:
         raise UsageError(f"{source}: the header row is not valid CSV ({error})") from None
+    if csv_plan is not None:
+        return _csv_records(reader, len(header), csv_plan(header, source), prepare)
     columns = _columns(header, source)
-    return _csv_records(reader, columns, prepare)
+    return _csv_records(reader, len(columns), lambda cells: _record(columns, cells), prepare)
 
 
 def _columns(header: list[str], source: str) -> list[_Column]:
@@ -187,9 +202,11 @@ def _check_paths(columns: list[_Column], source: str) -> None:
 
 
 def _csv_records(
-    reader: Iterator[list[str]], columns: list[_Column], prepare: Prepare
+    reader: Iterator[list[str]],
+    width: int,
+    record_of: Callable[[list[str]], dict[str, Any]],
+    prepare: Prepare,
 ) -> Iterator[Row]:
-    width = len(columns)
     number = 0
     while True:
         try:
@@ -214,7 +231,12 @@ def _csv_records(
         except UnicodeDecodeError:
             yield Row(number, None, "not UTF-8 text", digest)
             continue
-        yield _prepared(number, _record(columns, cells), digest, prepare)
+        try:
+            record = record_of(cells)
+        except UsageError as error:
+            yield Row(number, None, error.message, digest)
+            continue
+        yield _prepared(number, record, digest, prepare)
 
 
 def _record(columns: list[_Column], cells: list[str]) -> dict[str, Any]:
@@ -244,18 +266,3 @@ def _prepared(number: int, value: dict[str, Any], digest: str, prepare: Prepare)
     except UsageError as error:
         return Row(number, None, error.message, digest)
     return Row(number, body, None, digest)
-
-
-def phone_preparer(region: object) -> Prepare:
-    """Sends ``phone`` in E.164 (national numbers need the profile's region), like
-    ``leads create``; a number that is not one makes the row invalid."""
-
-    def prepare(body: dict[str, Any]) -> dict[str, Any]:
-        phone = body.get("phone")
-        if isinstance(phone, str):
-            from leadctl.phone import to_e164
-
-            body["phone"] = to_e164(phone, region=region, what="phone")
-        return body
-
-    return prepare

@@ -17,7 +17,7 @@ from typing import IO, TYPE_CHECKING
 from leadctl.bulk.display import describe
 from leadctl.bulk.engine import STDIN, Tally, Words, progress_wanted, run_jobs
 from leadctl.bulk.report import Outcome, ResumeState, read_resume
-from leadctl.bulk.rows import Row, format_for, head_lines, phone_preparer, read_rows
+from leadctl.bulk.rows import CsvPlan, Row, format_for, head_lines, read_rows
 from leadctl.errors import DryRunDone, UsageError
 
 if TYPE_CHECKING:
@@ -36,6 +36,8 @@ class ImportOptions:
     report: str | None = None
     resume: str | None = None
     retry_unknown: bool = False
+    maps: tuple[str, ...] = ()  # --map COLUMN=dot.path
+    fields: tuple[str, ...] = ()  # --field PATH=VALUE, for every row
 
 
 def run_import(ctx: Context, options: ImportOptions) -> None:
@@ -44,16 +46,26 @@ def run_import(ctx: Context, options: ImportOptions) -> None:
     report_target = options.report or options.resume
     check_report_target(report_target, options.resume)
     resume = read_resume(Path(options.resume)) if options.resume else None
+    from leadctl.lead_fields import ImportShape, intake_shape
+
+    shape = ImportShape(
+        intake_shape(ctx), maps=options.maps, fields=options.fields, stdin=ctx.ios.stdin
+    )
     stream, source, path = open_input(ctx, options.file)
     with stream:
         head = head_lines(stream)
         fmt = options.fmt or format_for(path.name if path else None, head[-1] if head else b"")
-        prepare = phone_preparer(ctx.settings.get("region"))
-        rows = read_rows(itertools.chain(head, stream), fmt, prepare=prepare, source=source)
+        rows = read_rows(
+            itertools.chain(head, stream),
+            fmt,
+            prepare=shape.prepare,
+            source=source,
+            csv_plan=shape.csv_plan,
+        )
         tally = Tally()
         if resume is not None:
             if path is not None:
-                _verify_resume(path, fmt, resume, options)
+                _verify_resume(path, fmt, resume, options, shape.csv_plan)
             rows = _skipping(rows, resume, options, tally)
         if ctx.options.dry_run:
             _dry_run(ctx, rows, tally)
@@ -105,14 +117,17 @@ def open_input(
         raise UsageError(f"cannot read {file}: {error.strerror or error}") from None
 
 
-def _verify_resume(path: Path, fmt: str, resume: ResumeState, options: ImportOptions) -> None:
+def _verify_resume(
+    path: Path, fmt: str, resume: ResumeState, options: ImportOptions, csv_plan: CsvPlan
+) -> None:
     """Compare the file with the report before anything is sent: resuming against an
     edited file (rows added, removed, reordered) would skip the wrong rows and send
     created ones again."""
     last = 0
     with path.open("rb") as stream:
         lines = itertools.chain(head_lines(stream), stream)
-        for row in read_rows(lines, fmt, prepare=lambda body: body, source=str(path)):
+        rows = read_rows(lines, fmt, prepare=lambda body: body, source=str(path), csv_plan=csv_plan)
+        for row in rows:
             last = row.number
             _check_unchanged(row, resume, options)
     beyond = [number for number in resume.rows if number > last]

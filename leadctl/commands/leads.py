@@ -351,34 +351,6 @@ def _direction_key(value: Any) -> str:
 # -- create -----------------------------------------------------------------------------
 
 
-def create_body(
-    *, typed_fields: Sequence[str], data: str | None, stdin: TextIO | None, region: Any
-) -> dict[str, Any]:
-    from leadctl.fields import build_fields, json_kind, load_data_option, merge_over
-
-    if not typed_fields and data is None:
-        raise UsageError(
-            "nothing to send: give --field KEY=VALUE or --data JSON",
-            hint="for example: leadctl leads create --field phone=+15125550143 --field state=TX",
-        )
-    base: Any = {}
-    if data is not None:
-        base = load_data_option(data, stdin=stdin)
-        if not isinstance(base, dict):
-            raise UsageError(f"--data must be a JSON object, not {json_kind(base)}")
-    fields = build_fields(typed_fields=typed_fields, stdin=stdin, typed_flag="--field")
-    body = merge_over(base, fields)
-    phone = body.get("phone")
-    # `--field phone=5125550143` is typed as a number; its digits are still the number.
-    if isinstance(phone, int) and not isinstance(phone, bool):
-        phone = str(phone)
-    if isinstance(phone, str):
-        from leadctl.phone import check_region, to_e164
-
-        body["phone"] = to_e164(phone, region=check_region(region), what="phone")
-    return body
-
-
 @app.command(
     epilog="Examples:\n\n"
     "  leadctl leads create --field firstName=Ada --field phone=+15125550143 --field state=TX\n\n"
@@ -391,9 +363,11 @@ def create(
         list[str] | None,
         typer.Option(
             "--field",
-            metavar="KEY=VALUE",
-            help="A lead field (repeatable), typed like `api -F`: true/false/null, numbers, "
-            "JSON, @FILE; 'tags[]=NAME' appends a tag.",
+            metavar="PATH=VALUE",
+            help="A lead field (repeatable) by its dot path in the active contract's lead "
+            "schema (contact.phone.number), typed from the schema: 720 for an integer, "
+            "yes/no for a boolean, a;b for a list; @FILE reads the value; 'tags[]=NAME' "
+            "adds to a list.",
         ),
     ] = None,
     data: Annotated[
@@ -411,23 +385,27 @@ def create(
 
     Intake completes later: the answer is the lead with processingStatus Pending, which
     becomes Accepted or Rejected (see processingError) shortly after; read it back with
-    `leadctl leads list --filter id=ID`. The phone is checked and sent in E.164; numbers
-    without a country code use the profile's region. This is the one command a source-key
-    profile may run. It is not retried after the request was sent (a retry could create
-    the lead twice): if the outcome is unknown, leadctl exits 9 and says what to check.
-    The lead fields (firstName, lastName, email, phone, state, product, sourceId, tags,
-    consentCertificate) are the contract's assumption: the API docs do not show them.
+    `leadctl leads list --filter id=ID`. This is the one command a source-key profile may
+    run. It is not retried after the request was sent (a retry could create the lead
+    twice): if the outcome is unknown, leadctl exits 9 and says what to check.
+    Fields are dot paths into the active contract's POST /leads schema
+    (contact.firstName, customer.creditScore); a path it does not have is exit 2 naming
+    the closest ones. Every phone-shaped field (by format, name or an E.164 description,
+    however deep) is checked and sent in E.164; numbers without a country code use the
+    profile's region. Required fields are checked before sending; a required list not
+    given is sent empty, a required object whose fields are all optional as {}. The
+    bundled contract's flat fields (firstName, lastName, email, phone, state, product,
+    sourceId, tags, consentCertificate) are its assumption: the API docs do not show them.
     With --wait the lead is read back until intake settles it (GET /leads/{id} when the
     active contract has it, else `leads list --filter id=ID`) and printed then: exit 6
     when it is Rejected, 8 after --wait-timeout; not with a source key, which may not
     read leads.
     """
     ctx = get_context(typer_ctx)
+    from leadctl.lead_fields import create_body, intake_shape
+
     body = create_body(
-        typed_fields=typed_fields or [],
-        data=data,
-        stdin=ctx.ios.stdin,
-        region=ctx.settings.get("region"),
+        intake_shape(ctx), typed_fields=typed_fields or [], data=data, stdin=ctx.ios.stdin
     )
     from leadctl.operations import OPERATIONS
     from leadctl.output import emit_object

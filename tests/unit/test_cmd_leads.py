@@ -479,14 +479,13 @@ def test_create_merges_fields_over_data(httpx_mock: HTTPXMock, tmp_path: Path) -
             f"@{data}",
             "--field",
             "firstName=New",
-            "--field",
-            "extra.b=3",
         ],
         env=token_env(),
     )
     assert result.exit_code == 0, result.stderr
+    # --data goes as it is, fields the schema does not name included.
     assert sent_json(httpx_mock) == [
-        {"firstName": "New", "email": "a@b.test", "extra": {"a": 1, "b": 3}}
+        {"firstName": "New", "email": "a@b.test", "extra": {"a": 1, "b": 2}}
     ]
 
 
@@ -532,7 +531,7 @@ BAD_CREATE_INPUT = [
     (["--data", '"lead"'], "--data must be a JSON object, not a string"),
     (["--data", "{nope"], "--data: invalid JSON"),
     (["--data", "@/nonexistent/lead.json"], "cannot read"),
-    (["--field", "firstName"], "--field 'firstName': expected KEY=VALUE"),
+    (["--field", "firstName"], "--field 'firstName': expected PATH=VALUE"),
     (["--field", "tags=[1,"], "invalid JSON"),
     (["--field", "phone=+call me"], "is not a phone number"),
     (["--field", "phone=+1 512 555 014"], "not a valid phone number"),
