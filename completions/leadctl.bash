@@ -44,7 +44,7 @@ _leadctl_options() {
     'leads') REPLY='-h --help' ;;
     'leads list') REPLY='--search --search-field --filter --range --order-by --page-size --limit --all --cursor --count -o --output --columns -q --quiet -h --help' ;;
     'leads create') REPLY='--field --data --wait --wait-timeout -o --output --columns -q --quiet -h --help' ;;
-    'leads import') REPLY='--format --concurrency --report --resume --retry-unknown -o --output --columns -q --quiet -h --help' ;;
+    'leads import') REPLY='--format --concurrency --report --resume --map --field --retry-unknown -o --output --columns -q --quiet -h --help' ;;
     'sources') REPLY='-h --help' ;;
     'sources update') REPLY='--name --description --allowed-state --allowed-product --default-tag-id --default-tag-name --requires-consent-certificate --no-requires-consent-certificate --data -o --output --columns -q --quiet -h --help' ;;
     'sources rotate') REPLY='--yes -y --secret-only --secret-file --save-profile --insecure-storage -o --output --columns -q --quiet -h --help' ;;
@@ -93,8 +93,9 @@ _leadctl_option_value() {
         'leads list|--order-by' | 'leads list|--page-size' | 'leads list|--limit' | \
         'leads list|--cursor' | 'leads list|--columns' | 'leads create|--field' | \
         'leads create|--data' | 'leads create|--wait-timeout' | 'leads create|--columns' | \
-        'leads import|--concurrency' | 'leads import|--resume' | 'leads import|--columns' | \
-        'sources update|--name' | 'sources update|--description' | 'sources update|--allowed-state' | \
+        'leads import|--concurrency' | 'leads import|--resume' | 'leads import|--map' | \
+        'leads import|--field' | 'leads import|--columns' | 'sources update|--name' | \
+        'sources update|--description' | 'sources update|--allowed-state' | \
         'sources update|--allowed-product' | 'sources update|--default-tag-id' | \
         'sources update|--default-tag-name' | 'sources update|--data' | 'sources update|--columns' | \
         'sources rotate|--columns' | 'status-changes update|--type' | \

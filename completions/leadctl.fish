@@ -73,9 +73,9 @@ function __leadctl_options
         case 'leads list'
             printf '%s\t%s\n' '--search' 'Full-text search' '--search-field' 'Search only this field (repeatable): firstName, lastName, email, phone' '--filter' 'Keep leads whose FIELD equals VALUE (repeatable)' '--range' 'Keep leads with FIELD in a range (repeatable; > >= < <=)' '--order-by' 'Sort by FIELD (repeatable)' '--page-size' 'Items per request (pageSize)' '--limit' 'Stop after N items' '--all' 'Follow every page' '--cursor' 'Resume from a continuation token' '--count' 'Print only the total count (includeCount)' '-o' 'Output format: table, json, ndjson, csv, tsv, value' '--output' 'Output format: table, json, ndjson, csv, tsv, value' '--columns' 'Fields to show (comma-separated dot paths) for table/csv/tsv/value' '-q' 'No informational messages on stderr' '--quiet' 'No informational messages on stderr' '-h' 'Show this message and exit' '--help' 'Show this message and exit'
         case 'leads create'
-            printf '%s\t%s\n' '--field' 'A lead field (repeatable), typed like `api -F`: true/false/null...' '--data' 'The lead as a JSON object; --field values are merged over it' '--wait' 'Poll until the status leaves its pending values (spinner on a...' '--wait-timeout' 'How long --wait waits in all (each request still has --timeout)' '-o' 'Output format: table, json, ndjson, csv, tsv, value' '--output' 'Output format: table, json, ndjson, csv, tsv, value' '--columns' 'Fields to show (comma-separated dot paths) for table/csv/tsv/value' '-q' 'No informational messages on stderr' '--quiet' 'No informational messages on stderr' '-h' 'Show this message and exit' '--help' 'Show this message and exit'
+            printf '%s\t%s\n' '--field' 'A lead field (repeatable) by its dot path in the active contract\'s...' '--data' 'The lead as a JSON object; --field values are merged over it' '--wait' 'Poll until the status leaves its pending values (spinner on a...' '--wait-timeout' 'How long --wait waits in all (each request still has --timeout)' '-o' 'Output format: table, json, ndjson, csv, tsv, value' '--output' 'Output format: table, json, ndjson, csv, tsv, value' '--columns' 'Fields to show (comma-separated dot paths) for table/csv/tsv/value' '-q' 'No informational messages on stderr' '--quiet' 'No informational messages on stderr' '-h' 'Show this message and exit' '--help' 'Show this message and exit'
         case 'leads import'
-            printf '%s\t%s\n' '--format' 'Input format [default: by the extension (.csv; .ndjson, .jsonl...' '--concurrency' 'Requests in flight at most' '--report' 'Append each row\'s outcome as an NDJSON line: row, outcome (created...' '--resume' 'Skip the rows REPORT has as created or unknown, and append to it' '--retry-unknown' 'With --resume, send rows whose outcome was unknown again (they may...' '-o' 'Output format: table, json, ndjson, csv, tsv, value' '--output' 'Output format: table, json, ndjson, csv, tsv, value' '--columns' 'Fields to show (comma-separated dot paths) for table/csv/tsv/value' '-q' 'No informational messages on stderr' '--quiet' 'No informational messages on stderr' '-h' 'Show this message and exit' '--help' 'Show this message and exit'
+            printf '%s\t%s\n' '--format' 'Input format [default: by the extension (.csv; .ndjson, .jsonl...' '--concurrency' 'Requests in flight at most' '--report' 'Append each row\'s outcome as an NDJSON line: row, outcome (created...' '--resume' 'Skip the rows REPORT has as created or unknown, and append to it' '--map' 'Read CSV column (or NDJSON key) COLUMN as the lead field at dot path...' '--field' 'A value for every row that has none of its own (repeatable), typed...' '--retry-unknown' 'With --resume, send rows whose outcome was unknown again (they may...' '-o' 'Output format: table, json, ndjson, csv, tsv, value' '--output' 'Output format: table, json, ndjson, csv, tsv, value' '--columns' 'Fields to show (comma-separated dot paths) for table/csv/tsv/value' '-q' 'No informational messages on stderr' '--quiet' 'No informational messages on stderr' '-h' 'Show this message and exit' '--help' 'Show this message and exit'
         case 'sources'
             printf '%s\t%s\n' '-h' 'Show this message and exit' '--help' 'Show this message and exit'
         case 'sources update'
@@ -154,15 +154,15 @@ function __leadctl_option_value
             'leads list|--page-size' 'leads list|--limit' 'leads list|--cursor' \
             'leads list|--columns' 'leads create|--field' 'leads create|--data' \
             'leads create|--wait-timeout' 'leads create|--columns' 'leads import|--concurrency' \
-            'leads import|--resume' 'leads import|--columns' 'sources update|--name' \
-            'sources update|--description' 'sources update|--allowed-state' \
-            'sources update|--allowed-product' 'sources update|--default-tag-id' \
-            'sources update|--default-tag-name' 'sources update|--data' 'sources update|--columns' \
-            'sources rotate|--columns' 'status-changes update|--type' \
-            'status-changes update|--outcome' 'status-changes update|--notes' \
-            'status-changes update|--reason' 'status-changes update|--follow-up-status' \
-            'status-changes update|--callback-at' 'status-changes update|--task-due-at' \
-            'status-changes update|--appointment-start-at' \
+            'leads import|--resume' 'leads import|--map' 'leads import|--field' \
+            'leads import|--columns' 'sources update|--name' 'sources update|--description' \
+            'sources update|--allowed-state' 'sources update|--allowed-product' \
+            'sources update|--default-tag-id' 'sources update|--default-tag-name' \
+            'sources update|--data' 'sources update|--columns' 'sources rotate|--columns' \
+            'status-changes update|--type' 'status-changes update|--outcome' \
+            'status-changes update|--notes' 'status-changes update|--reason' \
+            'status-changes update|--follow-up-status' 'status-changes update|--callback-at' \
+            'status-changes update|--task-due-at' 'status-changes update|--appointment-start-at' \
             'status-changes update|--appointment-end-at' 'status-changes update|--appointment-notes' \
             'status-changes update|--data' 'status-changes update|--columns' \
             'status-changes delete|--columns' 'lead-statuses list|--columns' \
