@@ -10,6 +10,7 @@ import json
 import ssl
 import threading
 import time
+import uuid
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TextIO
@@ -210,6 +211,8 @@ class Client:
             policy=RetryPolicy(max_retries=options.max_retries),
             sleep=ctx.clock.sleep,
             monotonic=ctx.clock.monotonic,
+            # Retry-After as an HTTP date is read against the invocation's clock.
+            wall_clock=lambda: ctx.clock.now().timestamp(),
             notify=ctx.ios.info,
             trace=_line_writer(ctx.ios.stderr) if options.debug else None,
             dry_run_out=_line_writer(ctx.ios.stdout) if options.dry_run else None,
@@ -241,12 +244,19 @@ class Client:
             self._http.close()
             self._http = None
 
-    def _auth_header(self, credential: Credential) -> tuple[str, str]:
-        if credential.kind is CredentialKind.SOURCE and self._source_key_header:
-            return self._source_key_header, credential.value
+    def _auth_header(self, credential: Credential, op: Operation | None) -> tuple[str, str]:
+        if credential.kind is CredentialKind.SOURCE:
+            # The profile's setting, else the header the contract's source-key scheme names.
+            header = self._source_key_header or (op.source_key_header if op else None)
+            if header:
+                return header, credential.value
         return "Authorization", f"Bearer {credential.value}"
 
-    def _authorize(self, op: Operation) -> Credential:
+    def _authorize(self, op: Operation) -> Credential | None:
+        """The credential to send; None for an operation that takes none (``security:
+        []``), whose credential is not even looked up."""
+        if op.anonymous:
+            return None
         credential = self._credential()
         if credential is None:
             raise NotAuthenticated(
@@ -254,10 +264,19 @@ class Client:
                 hint="run `leadctl auth login`, or set LEADCTL_TOKEN",
             )
         if credential.kind.value not in op.kinds:
+            if credential.kind is CredentialKind.SOURCE:
+                hint = (
+                    "source keys are only for lead intake (`leadctl leads create`, and any "
+                    "operation whose contract security names a source key); use an "
+                    "organization key or user token for everything else"
+                )
+            else:
+                hint = "the contract's security for this operation admits only " + " or ".join(
+                    f"{kind} credentials" for kind in sorted(op.kinds)
+                )
             raise Forbidden(
                 f"a {credential.kind.value} credential may not call {op.method} {op.path}",
-                hint="source keys are only for lead intake (`leadctl leads create`); "
-                "use an organization key or user token for everything else",
+                hint=hint,
             )
         return credential
 
@@ -286,7 +305,8 @@ class Client:
             return self._send_with_retries(op, request, secrets=secrets)
         except ApiError as error:
             # A 401 means the service did not act: sending again is safe for any operation.
-            renewed = self._renewed_after(error, self._authorize(op))
+            sent_with = self._authorize(op)
+            renewed = None if sent_with is None else self._renewed_after(error, sent_with)
             if renewed is None:
                 raise
         request, secrets = self.build(op, credential=renewed, **parts)
@@ -317,6 +337,7 @@ class Client:
         path = op.path_for(**dict(path_params or {})) if path_params else op.path
         body = content
         extra_headers = list(headers)
+        json_body, extra_headers = with_idempotency_key(op, json_body, extra_headers)
         if json_body is not None:
             body = json.dumps(json_body, ensure_ascii=False).encode("utf-8")
             extra_headers.append(("Content-Type", "application/json"))
@@ -325,15 +346,15 @@ class Client:
             raise DryRunDone("dry run")
         if credential is None:
             credential = self._authorize(op)
-        auth_name, auth_value = self._auth_header(credential)
+        auth = [self._auth_header(credential, op)] if credential is not None else []
         request = self._client().build_request(
             op.method,
             path,
             params=_query(params),
             content=body,
-            headers=[*extra_headers, (auth_name, auth_value)],
+            headers=[*extra_headers, *auth],
         )
-        return request, (credential.value,)
+        return request, (credential.value,) if credential is not None else ()
 
     def _print_dry_run(
         self,
@@ -344,16 +365,23 @@ class Client:
         headers: list[tuple[str, str]],
     ) -> None:
         credential = None
-        try:
-            credential = self._credential()
-        except LeadctlError:
-            credential = None  # a dry run never needs a working keyring
-        auth_name = self._auth_header(credential)[0] if credential else "Authorization"
+        if not op.anonymous:
+            try:
+                credential = self._credential()
+            except LeadctlError:
+                credential = None  # a dry run never needs a working keyring
+        auth_name = self._auth_header(credential, op)[0] if credential else "Authorization"
         # An absolute URL (on the profile's host, e.g. `contract pull`) is used as it is.
         url = httpx.URL(path if "://" in path else self._base() + path, params=_query(params))
         assert self._dry_run_out is not None
         self._dry_run_out(
-            curl_command(op.method, str(url), headers=headers, body=body, auth_header=auth_name)
+            curl_command(
+                op.method,
+                str(url),
+                headers=headers,
+                body=body,
+                auth_header=None if op.anonymous else auth_name,
+            )
         )
 
     def exchange(
@@ -646,17 +674,39 @@ def _transport_reason(error: httpx.TransportError, secrets: tuple[str, ...]) -> 
     return f"network error: {_describe(error, secrets)}"
 
 
+def with_idempotency_key(
+    op: Operation, json_body: Any, headers: list[tuple[str, str]]
+) -> tuple[Any, list[tuple[str, str]]]:
+    """The body and headers with a fresh idempotency key where the operation takes one and
+    the caller gave none. Made once per call, before the request is built, so every retry
+    of this call repeats the same key (cli.md "Retries")."""
+    idem = op.idempotency
+    if idem is None:
+        return json_body, headers
+    if idem.where == "header":
+        if any(name.lower() == idem.name.lower() for name, _value in headers):
+            return json_body, headers
+        return json_body, [*headers, (idem.name, str(uuid.uuid4()))]
+    if isinstance(json_body, dict) and json_body.get(idem.name) in (None, ""):
+        return {**json_body, idem.name: str(uuid.uuid4())}, headers
+    return json_body, headers
+
+
 def _outcome_unknown(op: Operation, reason: str) -> OutcomeUnknown:
+    from leadctl.operations import template_key
+
     return OutcomeUnknown(
         f"{reason}; {op.method} {op.path} may or may not have taken effect",
-        hint=_CHECK_HINTS.get(op.id, "check the resource's state before trying again"),
+        hint=_CHECK_HINTS.get(
+            template_key(op.method, op.path), "check the resource's state before trying again"
+        ),
     )
 
 
 _CHECK_HINTS = {
-    "createLead": "check with `leadctl leads list --search ...` whether the lead exists "
+    ("POST", "/leads"): "check with `leadctl leads list --search ...` whether the lead exists "
     "before sending it again",
-    "rotateSourceCredentials": "the old key may already be invalid: check the source's "
-    "apiKeyRotatedAt with the service, and rotate again only if it did not change",
-    "a2a": "check whether the agent operation took effect before calling it again",
+    ("POST", "/sources/{}/credentials/rotate"): "the old key may already be invalid: check the "
+    "source's apiKeyRotatedAt with the service, and rotate again only if it did not change",
+    ("POST", "/a2a"): "check whether the agent operation took effect before calling it again",
 }

@@ -19,6 +19,8 @@ if TYPE_CHECKING:
 DEFAULT_PROFILE = "default"
 # A command quoted in backticks: `leadctl ...`.
 _QUOTED_COMMAND = re.compile(r"`leadctl((?: [^`]*)?)`")
+# Groups that act on no profile: a -p added to them would only confuse.
+_PROFILELESS = (["sandbox"], ["completion"])
 _NAMES_A_PROFILE = re.compile(r"(?:^|\s)(?:-p|--profile)(?:[\s=]|$)|(?:^|\s)-p\S")
 
 
@@ -56,7 +58,7 @@ def with_profile(text: str, flag: str) -> str:
 
     def add(match: re.Match[str]) -> str:
         rest = match.group(1)
-        if _NAMES_A_PROFILE.search(rest):
+        if _NAMES_A_PROFILE.search(rest) or rest.split()[:1] in _PROFILELESS:
             return match.group(0)
         return f"`leadctl {flag}{rest}`"
 

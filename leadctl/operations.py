@@ -1,34 +1,106 @@
-"""Every operation leadctl calls: method, path template, retry safety, credential kinds.
+"""The one operation model: every request leadctl sends names an :class:`Operation`.
 
-Every request goes through this table (``Client.call``), so the retry policy and the
-source-key guard are decided here and nowhere else. A test checks it against the bundled
-OpenAPI contract.
+An Operation is built from an entry of the active contract's compiled index
+(``leadctl.contract.index``), where its retry safety, credential kinds and idempotency key
+were decided once, from what the contract says the operation does. Curated commands are
+overlays: they ask for their operation by METHOD and path template (``curated(ctx, "PUT",
+"/sources/{id}")``), whatever the operationId, and get the active contract's operation, or
+the bundled contract's description when the active one lacks it.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from leadctl.errors import UsageError
+
+if TYPE_CHECKING:
+    from leadctl.context import Context
+    from leadctl.contract.store import ActiveIndex
 
 ORG = "org"
 USER = "user"
 SOURCE = "source"
 STAFF = frozenset({ORG, USER})
 INTAKE = frozenset({ORG, USER, SOURCE})
+# Without a contract's word (``leadctl api`` on an unknown path): reads, PUT and DELETE may
+# be repeated; a POST or PATCH may have acted.
+METHOD_RETRY_SAFE = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "DELETE"})
+_PARAM = re.compile(r"\{[^}/]*\}")
+
+
+@dataclass(frozen=True)
+class Idempotency:
+    """Where an operation takes its idempotency key: a header or a top-level body field."""
+
+    where: str  # "header" or "body"
+    name: str
 
 
 @dataclass(frozen=True)
 class Operation:
-    id: str
+    id: str  # the operationId, else "METHOD path"
     method: str
     path: str
     retry_safe: bool
+    # Credential kinds the operation admits; empty: it takes no credential (security: []).
     kinds: frozenset[str] = STAFF
     # The body is RequestDataOptions and the answer a collection with continuationToken.
     paged: bool = False
+    operation_id: str | None = None
+    # Why it is (not) retry-safe, for --help: "read", "collection query", "idempotency key"...
+    retry_reason: str = ""
+    idempotency: Idempotency | None = None
+    # The header a source key goes in when the contract's scheme names one (apiKey).
+    source_key_header: str | None = None
+    body_media: str | None = None
+    body_schema: str | None = None  # the body schema's $ref, when it has one
+    response_kind: str = "object"
+    # The active contract lacks this curated operation: it comes from the bundled contract.
+    bundled: bool = False
+
+    @property
+    def anonymous(self) -> bool:
+        """No credential is needed, looked up or sent."""
+        return not self.kinds
+
+    @classmethod
+    def from_entry(cls, entry: Mapping[str, Any], *, bundled: bool = False) -> Operation:
+        """The operation of one compiled index entry."""
+        idem = entry.get("idempotency")
+        body = entry.get("body") or {}
+        return cls(
+            id=str(entry["id"]),
+            method=str(entry["method"]),
+            path=str(entry["path"]),
+            retry_safe=bool(entry.get("retrySafe")),
+            kinds=frozenset(str(k) for k in entry.get("kinds", ())),
+            paged=bool(body.get("paged")),
+            operation_id=entry.get("operationId"),
+            retry_reason=str(entry.get("retryReason") or ""),
+            idempotency=Idempotency(str(idem["in"]), str(idem["name"])) if idem else None,
+            source_key_header=entry.get("sourceKeyHeader"),
+            body_media=body.get("media"),
+            body_schema=body.get("schemaRef"),
+            response_kind=str((entry.get("response") or {}).get("kind", "object")),
+            bundled=bundled,
+        )
+
+    def with_overrides(self, settings: Mapping[str, Any] | Any) -> Operation:
+        """Profile keys retry_safe_operations / retry_unsafe_operations win over the
+        contract (by operationId, or "METHOD /path")."""
+        names = {self.id, f"{self.method} {self.path}"}
+        if self.operation_id:
+            names.add(self.operation_id)
+        if names & listed(settings.get("retry_unsafe_operations")):
+            return replace(self, retry_safe=False, retry_reason="profile retry_unsafe_operations")
+        if names & listed(settings.get("retry_safe_operations")):
+            return replace(self, retry_safe=True, retry_reason="profile retry_safe_operations")
+        return self
 
     def path_for(self, **params: str) -> str:
         """The path with each {name} replaced by its percent-encoded value."""
@@ -45,52 +117,113 @@ class Operation:
         return re.sub(r"\{([^}]+)\}", substitute, self.path)
 
 
-_TABLE = (
-    Operation("updateUserCompliance", "PUT", "/users/compliance", retry_safe=True),
-    Operation("updateSource", "PUT", "/sources/{id}", retry_safe=True),
-    Operation(
-        "rotateSourceCredentials", "POST", "/sources/{id}/credentials/rotate", retry_safe=False
-    ),
-    Operation("updateLeadStatusChange", "PUT", "/lead-status-changes/{id}", retry_safe=True),
-    Operation("deleteLeadStatusChange", "DELETE", "/lead-status-changes/{id}", retry_safe=True),
-    Operation(
-        "getPhoneNumberStatus", "GET", "/phone-numbers/{phoneNumber}/status", retry_safe=True
-    ),
-    Operation("listAutomationRuns", "GET", "/automations/{id}/runs", retry_safe=True),
-    Operation("listLeadStatuses", "GET", "/lead-statuses", retry_safe=True),
-    Operation("a2a", "POST", "/a2a", retry_safe=False),
-    Operation(
-        "listAnnouncements", "POST", "/notifications/announcements", retry_safe=True, paged=True
-    ),
-    Operation("createLead", "POST", "/leads", retry_safe=False, kinds=INTAKE),
-    Operation("listMyLeads", "POST", "/leads/all/my", retry_safe=True, paged=True),
-)
-
-OPERATIONS: dict[str, Operation] = {op.id: op for op in _TABLE}
+def listed(value: Any) -> set[str]:
+    """The names of a comma-separated profile value."""
+    if not isinstance(value, str):
+        return set()
+    return {part.strip() for part in value.split(",") if part.strip()}
 
 
-def _template_regex(path: str) -> re.Pattern[str]:
-    pattern = re.sub(r"\\\{[^}]+\\\}", "[^/]+", re.escape(path))
-    return re.compile(f"^{pattern}/?$")
+def template_key(method: str, path: str) -> tuple[str, str]:
+    """METHOD and path template with parameter names dropped and literal segments in lower
+    case: ``/sources/{sourceId}`` and ``/Sources/{id}`` are one template."""
+    bare = path.split("?", 1)[0].rstrip("/") or "/"
+    return method.upper(), _PARAM.sub("{}", bare).lower()
 
 
-_MATCHERS = [(_template_regex(op.path), op) for op in _TABLE]
+def find_entry(index: Mapping[str, Any], method: str, path: str) -> Mapping[str, Any] | None:
+    """The index entry of METHOD + path template, or None."""
+    wanted = template_key(method, path)
+    for entry in index.get("operations", ()):
+        if template_key(str(entry["method"]), str(entry["path"])) == wanted:
+            found: Mapping[str, Any] = entry
+            return found
+    return None
 
 
-def operation_for(method: str, path: str) -> Operation:
-    """The known operation for a raw request, or an ad-hoc one judged by its method.
+# -- per invocation -----------------------------------------------------------------------
 
-    Used by ``leadctl api``. An unknown POST is treated as not retry-safe: the service may
-    have acted on it.
+_ACTIVE = "_leadctl_active_index"
+
+
+def active_index_of(ctx: Context) -> ActiveIndex:
+    """The invocation's active contract index, read once per Context."""
+    found = ctx.__dict__.get(_ACTIVE)
+    if found is None:
+        from leadctl.contract.store import active_for_context
+
+        found = active_for_context(ctx)
+        ctx.__dict__[_ACTIVE] = found
+    return found
+
+
+def use_active_index(ctx: Context, active: ActiveIndex) -> None:
+    """Share an index already read this invocation (the generated command tree's)."""
+    ctx.__dict__[_ACTIVE] = active
+
+
+def _settings(ctx: Context) -> Mapping[str, Any]:
+    try:
+        return ctx.settings.profile_values
+    except UsageError:
+        return {}  # `auth login` of a profile that does not exist yet
+
+
+def curated(ctx: Context, method: str, path: str) -> Operation:
+    """The operation a curated command calls: the active contract's operation on METHOD +
+    path template, else the bundled contract's (the curated command keeps working)."""
+    entry = find_entry(active_index_of(ctx).index, method, path)
+    bundled = False
+    if entry is None:
+        from leadctl.contract.store import bundled_index
+
+        entry = find_entry(bundled_index().index, method, path)
+        bundled = True
+        if entry is None:
+            raise LookupError(f"the bundled contract has no {method} {path}")
+    found = Operation.from_entry(entry, bundled=bundled)
+    # The command passes its path parameters by its own names: the contract's may differ.
+    found = replace(found, path=_renamed(found.path, path))
+    return found.with_overrides(_settings(ctx))
+
+
+def _renamed(contract_path: str, curated_path: str) -> str:
+    """``contract_path`` with its parameters named as in ``curated_path`` (same template)."""
+    names = iter(_PARAM.findall(curated_path))
+    return _PARAM.sub(lambda _match: next(names), contract_path)
+
+
+def operation_for(ctx: Context, method: str, path: str) -> Operation:
+    """The active contract's operation for a raw request (``leadctl api``), else an ad-hoc
+    one judged by its method: an unknown POST is not retry-safe, the service may have acted.
     """
     method = method.upper()
     bare = path.split("?", 1)[0]
-    for regex, op in _MATCHERS:
-        if op.method == method and regex.match(bare):
-            return op
+    for entry in active_index_of(ctx).index.get("operations", ()):
+        if entry["method"] == method and _template_regex(str(entry["path"])).match(bare):
+            found = Operation.from_entry(entry)
+            return replace(found, path=bare).with_overrides(_settings(ctx))
+    safe = method in METHOD_RETRY_SAFE
     return Operation(
         id=f"{method} {bare}",
         method=method,
         path=bare,
-        retry_safe=method in ("GET", "HEAD", "OPTIONS", "PUT", "DELETE"),
-    )
+        retry_safe=safe,
+        retry_reason="by method" if safe else "not retry-safe",
+    ).with_overrides(_settings(ctx))
+
+
+def _template_regex(path: str) -> re.Pattern[str]:
+    pattern = re.sub(r"\\\{[^}]+\\\}", "[^/]+", re.escape(path))
+    return re.compile(f"^{pattern}/?$", re.IGNORECASE)
+
+
+def bundled_operation(method: str, path: str) -> Operation:
+    """The bundled contract's operation on METHOD + path template (tests, benchmarks and
+    tools that run outside an invocation)."""
+    from leadctl.contract.store import bundled_index
+
+    entry = find_entry(bundled_index().index, method, path)
+    if entry is None:
+        raise LookupError(f"the bundled contract has no {method} {path}")
+    return Operation.from_entry(entry)

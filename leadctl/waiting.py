@@ -208,13 +208,13 @@ def wait_for_lead(ctx: Context, tree: GeneratedTree, lead: Any, *, timeout: floa
 
 
 def _find_lead(ctx: Context) -> Callable[[str], Any]:
-    from leadctl.operations import OPERATIONS
+    from leadctl.operations import curated
 
     client = ctx.client()
 
     def poll(ident: str) -> Any:
         body = {"filters": [{"field": "id", "value": ident}], "pageSize": 1}
-        page = client.call_json(OPERATIONS["listMyLeads"], json_body=body)
+        page = client.call_json(curated(ctx, "POST", "/leads/all/my"), json_body=body)
         items = page.get("items") if isinstance(page, dict) else None
         return items[0] if isinstance(items, list) and items else None
 

@@ -188,7 +188,7 @@ def _total(ctx: Context, path: Path | None, fmt: str, resume: ResumeState | None
 
 def _dry_run(ctx: Context, rows: Iterator[Row], tally: Tally) -> None:
     """Each valid row's request as a curl command; invalid rows on stderr; nothing sent."""
-    from leadctl.operations import OPERATIONS
+    from leadctl.operations import curated
 
     client = ctx.client()
     for row in rows:
@@ -197,7 +197,7 @@ def _dry_run(ctx: Context, rows: Iterator[Row], tally: Tally) -> None:
             ctx.ios.warn(describe(_invalid(row)))
             continue
         with contextlib.suppress(DryRunDone):
-            client.call(OPERATIONS["createLead"], json_body=row.body)
+            client.call(curated(ctx, "POST", "/leads"), json_body=row.body)
     if tally.invalid:
         ctx.ios.info(f"dry run: {tally.invalid} invalid rows would not be sent")
 
@@ -215,11 +215,11 @@ def _send_all(
     total: int | None,
 ) -> None:
     from leadctl.bulk.sender import Job, Plan
-    from leadctl.operations import OPERATIONS
+    from leadctl.operations import curated
 
     run_jobs(
         ctx,
-        plan=Plan(OPERATIONS["createLead"], success="created", stopping=STOPPING_STATUSES),
+        plan=Plan(curated(ctx, "POST", "/leads"), success="created", stopping=STOPPING_STATUSES),
         jobs=(Job(row.number, row.digest, problem=row.problem, body=row.body) for row in rows),
         concurrency=options.concurrency,
         tally=tally,

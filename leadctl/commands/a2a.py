@@ -155,10 +155,12 @@ def call(
             raise UsageError("--params must be a JSON object or array")
     sent_id = request_id(call_id)
     body = envelope(method, parsed, sent_id)
-    from leadctl.operations import OPERATIONS
+    from leadctl.operations import curated
     from leadctl.output import emit_list, emit_object
 
-    result = result_of(ctx.client().call_json(OPERATIONS["a2a"], json_body=body), sent_id)
+    result = result_of(
+        ctx.client().call_json(curated(ctx, "POST", "/a2a"), json_body=body), sent_id
+    )
     if isinstance(result, list):
         emit_list(ctx, result, columns=())
     else:

@@ -90,7 +90,7 @@ def api(
 
     extra_headers = [parse_header(h) for h in headers or []]
     fields = build_fields(raw_fields or [], typed_fields or [], stdin=ctx.ios.stdin)
-    op = operation_for(verb, path)
+    op = operation_for(ctx, verb, path)
     query: dict[str, Any] | None = None
     body: Any = None
     content: bytes | None = None

@@ -59,7 +59,7 @@ def _verify(ctx: Context, base_url: str, credential: Credential) -> None:
     """One cheap read with the new credential, before anything is saved."""
     from leadctl.client import Client, RetryPolicy, tls_verification
     from leadctl.context import DEFAULT_TIMEOUT
-    from leadctl.operations import OPERATIONS
+    from leadctl.operations import curated
     from leadctl.shapes import require_objects
 
     # Not ctx.settings: the profile this login creates does not exist yet, and settings
@@ -77,7 +77,7 @@ def _verify(ctx: Context, base_url: str, credential: Credential) -> None:
         transport=ctx.transport,
     )
     try:
-        answer = client.call_json(OPERATIONS["listLeadStatuses"])
+        answer = client.call_json(curated(ctx, "GET", "/lead-statuses"))
         # A 200 that is not the statuses (a captive portal, a proxy) proved nothing.
         require_objects(answer, what="lead statuses")
     except ApiError as error:
@@ -158,6 +158,9 @@ def login(
         bool,
         typer.Option("--open", help="With --device: open the verification page in a browser."),
     ] = False,
+    no_contract: Annotated[
+        bool, typer.Option("--no-contract", help="Do not pull the service's contract.")
+    ] = False,
 ) -> None:
     """Store a credential for the profile (-p), checked with one read before saving.
 
@@ -193,7 +196,7 @@ def login(
     # Before the secret is typed: a keyring that cannot take it is found now, not after.
     check_store(env=ctx.env, profile=profile, insecure=insecure_storage)
     if oauth:
-        _oauth_login(
+        credential = _oauth_login(
             ctx,
             url,
             device=device,
@@ -203,15 +206,19 @@ def login(
             insecure_storage=insecure_storage,
             no_verify=no_verify,
         )
-        return
-    token = _read_token(ctx, with_token)
-    credential_kind = _kind_of(token, kind)
-    credential = make_credential(token, credential_kind, "login", declared=True)
-    if credential_kind is CredentialKind.SOURCE:
-        ctx.ios.info("source keys cannot be checked without creating a lead: saved unchecked")
-    elif not no_verify:
-        _verify(ctx, url, credential)
-    _save_login(ctx, url, token, credential_kind.value, insecure_storage=insecure_storage)
+    else:
+        token = _read_token(ctx, with_token)
+        credential_kind = _kind_of(token, kind)
+        credential = make_credential(token, credential_kind, "login", declared=True)
+        if credential_kind is CredentialKind.SOURCE:
+            ctx.ios.info("source keys cannot be checked without creating a lead: saved unchecked")
+        elif not no_verify:
+            _verify(ctx, url, credential)
+        _save_login(ctx, url, token, credential_kind.value, insecure_storage=insecure_storage)
+    if not no_contract and not no_verify and credential.kind is not CredentialKind.SOURCE:
+        from leadctl.contract.discovery import pull_after_login
+
+        pull_after_login(ctx, url, credential)
 
 
 def _oauth_login(
@@ -224,7 +231,7 @@ def _oauth_login(
     open_browser: bool,
     insecure_storage: bool,
     no_verify: bool,
-) -> None:
+) -> Credential:
     from leadctl.credentials import oauth_credential
     from leadctl.oauth.login import LoginRequest, sign_in
 
@@ -240,14 +247,16 @@ def _oauth_login(
             open_browser=open_browser,
         ),
     )
+    credential = oauth_credential(tokens, "login")
     if not no_verify:
-        _verify(ctx, url, oauth_credential(tokens, "login"))
+        _verify(ctx, url, credential)
     _save_login(ctx, url, tokens.to_stored(), "user", insecure_storage=insecure_storage)
     if tokens.expires_at is not None:
         ctx.ios.info(
             f"the access token expires at {_timestamp(tokens.expires_at)}"
             + ("; it is refreshed automatically" if tokens.refresh_token else "")
         )
+    return credential
 
 
 def _save_login(
@@ -359,13 +368,15 @@ def _timestamp(seconds: float | None) -> str | None:
 
 def _check_with_service(ctx: Context, credential: Credential) -> dict[str, object]:
     """One read with the credential: the current-user read where the contract has one."""
-    from leadctl.contract.store import active_index
-    from leadctl.generated.run import to_operation
-    from leadctl.operations import OPERATIONS
+    from leadctl.operations import Operation, active_index_of, curated
     from leadctl.whoami import current_user_operation, identity
 
-    me = current_user_operation(active_index(ctx.env, lambda: ctx.profile_name).index)
-    op = to_operation(me, ctx.settings) if me is not None else OPERATIONS["listLeadStatuses"]
+    me = current_user_operation(active_index_of(ctx).index)
+    op = (
+        Operation.from_entry(me).with_overrides(ctx.settings)
+        if me is not None
+        else curated(ctx, "GET", "/lead-statuses")
+    )
     try:
         answer = ctx.client().call_json(op)
     except ApiError as error:

@@ -123,10 +123,10 @@ def runs(
             "--status and --run cannot be combined",
             hint="--run shows one run whatever its status",
         )
-    from leadctl.operations import OPERATIONS
+    from leadctl.operations import curated
 
     data = ctx.client().call_json(
-        OPERATIONS["listAutomationRuns"], path_params={"id": automation_id}
+        curated(ctx, "GET", "/automations/{id}/runs"), path_params={"id": automation_id}
     )
     if not isinstance(data, dict) or not isinstance(data.get("runs"), list):
         raise BadResponse(

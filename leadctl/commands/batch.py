@@ -89,7 +89,7 @@ def batch(
         ),
     ] = False,
 ) -> None:
-    """Send one request of OPERATION per input line, at the pace the service allows.
+    """One request per NDJSON input line, paced to the service.
 
     Any operation of the active contract, curated or generated. Lines are numbered from
     1. A line that is not JSON, lacks a required parameter or names a field the

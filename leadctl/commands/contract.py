@@ -27,6 +27,7 @@ SUMMARY_COLUMNS = (
     Column("importedAt", kind="datetime"),
     Column("sha256"),
     Column("operations", kind="number"),
+    Column("curated", kind="number"),
     Column("generated", kind="number"),
 )
 GROUP_COLUMNS = (
@@ -56,7 +57,8 @@ SourceArgument = Annotated[
     str,
     typer.Argument(
         metavar="FILE|URL|-",
-        help="An OpenAPI 3.1 JSON document: a file, - for stdin, or a URL on the profile's host.",
+        help="An OpenAPI 3.0, 3.1 or 3.2 document (JSON or YAML): a file, - for stdin, or an "
+        "https URL (the credential goes only to the profile's own host).",
     ),
 ]
 
@@ -89,14 +91,25 @@ def summary(active: ActiveIndex, profile: str) -> dict[str, Any]:
         "importedAt": meta.get("importedAt"),
         "sha256": meta.get("sha256"),
         "operations": len(operations),
+        "curated": sum(1 for op in operations if op.get("curated")),
         "generated": sum(1 for op in operations if not op.get("curated")),
         "groups": list(groups.values()),
+        "clashes": index.get("clashes", []),
     }
 
 
 def _print_summary(ctx: Context, data: Mapping[str, Any]) -> None:
     from leadctl.output import emit_list, emit_object
 
+    # Clashes of derived names are resolved quietly (-o json lists them all); one that
+    # overrules the contract's own x-cli-name is worth a line.
+    for clash in data.get("clashes", ()):
+        if clash.get("explicit"):
+            ctx.ios.warn(
+                f"name clash: {' and '.join(clash['operations'])} all want "
+                f"`{clash['group']} {clash['verb']}` (x-cli-name); they are "
+                + ", ".join(f"`{name}`" for name in clash["resolved"])
+            )
     if ctx.output_format in ("json", "ndjson"):
         emit_object(ctx, data, columns=())
         return
@@ -152,36 +165,48 @@ def show(
 
 def _load_checked(ctx: Context, source: str) -> tuple[bytes, str, dict[str, Any]]:
     from leadctl.contract.fetch import parse_contract, read_contract
+    from leadctl.contract.formats import to_31
     from leadctl.contract.validate import check_contract
 
     raw, label = read_contract(ctx, source)
     document = parse_contract(raw, what=label)
     check_contract(document, what=label)
-    return raw, label, document
+    return raw, label, to_31(document)
 
 
-def _store(ctx: Context, raw: bytes, label: str, document: dict[str, Any]) -> None:
+def _store(
+    ctx: Context, raw: bytes, label: str, document: dict[str, Any], etag: str | None = None
+) -> None:
     from leadctl.config import validate_profile_name
-    from leadctl.contract.store import save
+    from leadctl.contract.store import context_key, save
 
     profile = validate_profile_name(ctx.settings.profile)
-    if ctx.options.dry_run:
-        ctx.ios.info(f"dry run: {label} is a valid OpenAPI 3.1 contract; nothing was stored")
+    key = context_key(ctx)
+    if ctx.options.dry_run or key is None:
+        ctx.ios.info(f"dry run: {label} is a valid OpenAPI contract; nothing was stored")
         return
     active = save(
         ctx.env,
-        profile,
+        key,
         raw,
         document,
         source=label,
         imported_at=ctx.clock.now().isoformat(timespec="seconds").replace("+00:00", "Z"),
+        etag=etag,
     )
     data = summary(active, profile)
     _print_summary(ctx, data)
     ctx.ios.info(
-        f"profile {profile!r} now uses {label}: {data['operations']} operations, "
+        f"profile {profile!r} (and every profile of {_service(ctx)}) now uses {label}: "
+        f"{data['operations']} operations, {data['curated']} with curated commands, "
         f"{data['generated']} as generated commands"
     )
+
+
+def _service(ctx: Context) -> str:
+    if ctx.settings.embedded_sandbox:
+        return "the embedded sandbox"
+    return ctx.settings.base_url or f"profile {ctx.settings.profile!r}"
 
 
 @app.command(
@@ -192,12 +217,13 @@ def _store(ctx: Context, raw: bytes, label: str, document: dict[str, Any]) -> No
     "  leadctl -p staging contract import https://staging.example.com/openapi.json",
 )
 def import_(typer_ctx: typer.Context, source: SourceArgument) -> None:
-    """Validate an OpenAPI 3.1 contract and make it the profile's active one.
+    """Validate an OpenAPI contract and make it the active one for the profile's service.
 
-    The document is checked against OpenAPI 3.1 (and leadctl's x-leadctl-* extensions);
-    an invalid one is exit 2 and changes nothing. It is stored per profile under the cache
-    dir (LEADCTL_CACHE_DIR), with the small index generated commands load from. A URL is
-    fetched with the profile's credential, so it must be on the profile's host.
+    OpenAPI 3.0, 3.1 and 3.2, JSON or YAML (Swagger 2.0 is refused). The document is checked
+    against its OpenAPI version (and leadctl's x-leadctl-* extensions); an invalid one is
+    exit 2 and changes nothing. It is stored per base URL under the cache dir
+    (LEADCTL_CACHE_DIR), so every profile of the service sees it. A URL on the profile's
+    host is fetched with its credential; any other https URL (a docs site) without one.
     """
     ctx = get_context(typer_ctx)
     ctx.settings  # noqa: B018 - an unknown --profile is exit 2 before anything is read
@@ -212,18 +238,42 @@ def import_(typer_ctx: typer.Context, source: SourceArgument) -> None:
     "  leadctl profile set contract_url https://api.example.com/v1/openapi.json",
 )
 def pull(typer_ctx: typer.Context) -> None:
-    """Fetch the service's contract and make it the profile's active one.
+    """Find the service's contract and make it the active one for every profile of it.
 
-    From the profile's contract_url, else <base_url>/openapi.json (assumed: the API docs
-    say the contract is published as JSON, not where). Fetched with leadctl's client:
-    the profile's credential, TLS settings, retries and errors; only from the profile's
-    host. Then validated and stored like `contract import`.
+    Tried in order: the profile's contract_url; the URL a Link: rel="service-desc" header
+    of the base URL names; /openapi.json, /openapi/v1.json and /swagger/v1/swagger.json
+    under the base URL (the first that is found wins). The profile's credential goes only
+    to its own host (an organization key or user token, never a source key); a URL on
+    another host is fetched without one. The stored contract's ETag is sent as
+    If-None-Match: an unchanged contract is not fetched again. Then validated and stored
+    like `contract import`.
     """
-    from leadctl.contract.fetch import default_contract_url
+    from leadctl.contract.discovery import Discovery, label
+    from leadctl.contract.formats import to_31
+    from leadctl.contract.store import context_key
+    from leadctl.contract.validate import check_contract
+    from leadctl.operations import active_index_of
 
     ctx = get_context(typer_ctx)
-    raw, label, document = _load_checked(ctx, default_contract_url(ctx))
-    _store(ctx, raw, label, document)
+    ctx.settings  # noqa: B018 - an unknown --profile is exit 2 before anything is sent
+    meta = active_index_of(ctx).index.get("contract", {})
+    known = {}
+    if active_index_of(ctx).key == context_key(ctx) and meta.get("etag"):
+        known[str(meta.get("source"))] = str(meta["etag"])
+    found = Discovery.from_context(ctx).discover(etag_for=known)
+    source = label(found.url)
+    if found.raw is None:
+        ctx.ios.info(f"{source} is unchanged (ETag {found.etag}); nothing was stored")
+        return
+    document = parse_contract_document(found.raw, source)
+    check_contract(document, what=source)
+    _store(ctx, found.raw, source, to_31(document), etag=found.etag)
+
+
+def parse_contract_document(raw: bytes, source: str) -> dict[str, Any]:
+    from leadctl.contract.fetch import parse_contract
+
+    return parse_contract(raw, what=source)
 
 
 @app.command(
@@ -293,11 +343,13 @@ def _compile(raw: bytes, document: dict[str, Any], label: str) -> dict[str, Any]
 def reset(typer_ctx: typer.Context) -> None:
     """Forget the profile's imported contract: the bundled one is active again."""
     from leadctl.config import validate_profile_name
-    from leadctl.contract.store import remove
+    from leadctl.contract.store import SANDBOX_KEY, context_key, remove
 
     ctx = get_context(typer_ctx)
     profile = validate_profile_name(ctx.settings.profile)
-    if remove(ctx.env, profile):
-        ctx.ios.info(f"profile {profile!r} uses the bundled contract again")
+    key = context_key(ctx)
+    if key is not None and remove(ctx.env, key):
+        again = "the sandbox's published" if key == SANDBOX_KEY else "the bundled"
+        ctx.ios.info(f"{_service(ctx)} uses {again} contract again (profile {profile!r})")
     else:
-        ctx.ios.info(f"profile {profile!r} had no imported contract")
+        ctx.ios.info(f"{_service(ctx)} had no imported contract (profile {profile!r})")

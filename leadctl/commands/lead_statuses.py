@@ -61,10 +61,10 @@ def list_(typer_ctx: typer.Context) -> None:
     'yes' under isArchived.
     """
     ctx = get_context(typer_ctx)
-    from leadctl.operations import OPERATIONS
+    from leadctl.operations import curated
     from leadctl.output import emit_list
 
-    statuses = ctx.client().call_json(OPERATIONS["listLeadStatuses"])
+    statuses = ctx.client().call_json(curated(ctx, "GET", "/lead-statuses"))
     if not isinstance(statuses, list):
         raise BadResponse(
             f"GET /lead-statuses answered with {type(statuses).__name__}, not an array"

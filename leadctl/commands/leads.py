@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -22,9 +21,12 @@ from leadctl.errors import UsageError
 from leadctl.generated.command import DEFAULT_WAIT_TIMEOUT, WaitOption, WaitTimeoutOption
 from leadctl.output.columns import Column
 
+# RequestDataOptions from flags, shared with generated commands.
+from leadctl.query_options import DEFAULT_ORDER_DIRECTION_KEY, list_body
+
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
-    from datetime import datetime, tzinfo
+    from datetime import tzinfo
     from typing import TextIO
 
 app = typer.Typer(help="List, create and import leads.", no_args_is_help=True)
@@ -56,150 +58,6 @@ CREATED_LEAD_COLUMNS = (
     Column("sourceId"),
     Column("createdAt", kind="datetime"),
 )
-
-# RangeFilter bound names, by the operator a user types.
-RANGE_OPERATORS = {
-    ">": "greaterThan",
-    ">=": "greaterThanOrEqual",
-    "<": "lessThan",
-    "<=": "lessThanOrEqual",
-}
-# The reference shows only `field` on orderBy items; the contract assumes `direction`.
-DEFAULT_ORDER_DIRECTION_KEY = "direction"
-_FIELD_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.]*$")
-
-
-# -- RequestDataOptions from flags ------------------------------------------------------
-
-
-def query_value(raw: str, *, field: str, flag: str, stdin: TextIO | None) -> Any:
-    """A --filter or --range value typed like `api -F`; a JSON string literal ("123")
-    stays a string."""
-    from leadctl.fields import parse_json_text, typed_value
-
-    if len(raw) >= 2 and raw[0] == raw[-1] == '"':
-        return parse_json_text(raw, what=f"{flag} {field}")
-    return typed_value(raw, key=field, stdin=stdin)
-
-
-def parse_filters(raw_filters: Iterable[str], *, stdin: TextIO | None) -> list[dict[str, Any]]:
-    from leadctl.fields import split_field
-
-    filters = []
-    for raw in raw_filters:
-        field, value = split_field(raw, flag="--filter")
-        _check_field_name(field, flag="--filter", raw=raw)
-        typed = query_value(value, field=field, flag="--filter", stdin=stdin)
-        filters.append({"field": field, "value": typed})
-    return filters
-
-
-def _check_field_name(field: str, *, flag: str, raw: str) -> None:
-    if not _FIELD_NAME.match(field):
-        raise UsageError(f"{flag} {raw!r}: {field!r} is not a field name")
-
-
-def parse_range(raw: str) -> tuple[str, str, str]:
-    """``FIELD>=VALUE`` as (field, bound name, raw value); the error names the bad part."""
-    usage = "expected FIELD>=VALUE with one of the operators > >= < <="
-    position = next((i for i, char in enumerate(raw) if char in "<>"), -1)
-    if position < 0:
-        if "=" in raw:
-            raise UsageError(
-                f"--range {raw!r}: '=' alone is not a range operator",
-                hint="use --filter FIELD=VALUE for equality, or one of > >= < <=",
-            )
-        raise UsageError(f"--range {raw!r}: no operator; {usage}")
-    field = raw[:position].strip()
-    operator = raw[position]
-    rest = raw[position + 1 :]
-    if rest.startswith("="):
-        operator += "="
-        rest = rest[1:]
-    if not field:
-        raise UsageError(f"--range {raw!r}: no field name before {operator!r}; {usage}")
-    if field.endswith("="):
-        raise UsageError(f"--range {raw!r}: {'=' + operator!r} is not an operator; {usage}")
-    _check_field_name(field, flag="--range", raw=raw)
-    if rest[:1] in ("<", ">", "="):
-        raise UsageError(f"--range {raw!r}: {operator + rest[0]!r} is not an operator; {usage}")
-    value = rest.strip()
-    if not value:
-        raise UsageError(f"--range {raw!r}: no value after {operator!r}; {usage}")
-    return field, RANGE_OPERATORS[operator], value
-
-
-def parse_ranges(
-    raw_ranges: Iterable[str],
-    *,
-    stdin: TextIO | None,
-    zone: tzinfo | None = None,
-    now: datetime | None = None,
-) -> list[dict[str, Any]]:
-    """RangeFilter objects, one per field: bounds on the same field merge into one.
-
-    A bound that is a time (a date shape or a relative form such as ``yesterday`` or
-    ``-7d``) is read in ``zone`` (None: the system's) and sent in UTC; an impossible date
-    is a usage error rather than a query that quietly matches nothing.
-    """
-    from leadctl.datetimes import datetime_option, looks_like_datetime
-
-    by_field: dict[str, dict[str, Any]] = {}
-    for raw in raw_ranges:
-        field, bound, value = parse_range(raw)
-        entry = by_field.setdefault(field, {"field": field})
-        if bound in entry:
-            raise UsageError(f"--range {raw!r}: {field} already has a {bound} bound")
-        if looks_like_datetime(value):
-            instant = datetime_option("--range", raw, zone=zone, now=now, value=value)
-            entry[bound] = instant.isoformat()
-        else:
-            entry[bound] = query_value(value, field=field, flag="--range", stdin=stdin)
-    return list(by_field.values())
-
-
-def parse_order_by(raw_fields: Iterable[str], *, direction_key: str) -> list[dict[str, Any]]:
-    order = []
-    for raw in raw_fields:
-        descending = raw.startswith("-")
-        field = raw[1:] if descending else raw
-        _check_field_name(field, flag="--order-by", raw=raw)
-        item: dict[str, Any] = {"field": field}
-        if descending:
-            item[direction_key] = "desc"
-        order.append(item)
-    return order
-
-
-def list_body(
-    *,
-    search: str | None,
-    search_fields: Sequence[str],
-    filters: Sequence[str],
-    ranges: Sequence[str],
-    order_by: Sequence[str],
-    direction_key: str,
-    stdin: TextIO | None,
-    zone: tzinfo | None = None,
-    now: datetime | None = None,
-) -> dict[str, Any]:
-    """The RequestDataOptions of `leads list`, without paging fields; empty parts are left out."""
-    if search_fields and search is None:
-        raise UsageError("--search-field narrows --search: give --search TEXT too")
-    for field in search_fields:
-        _check_field_name(field, flag="--search-field", raw=field)
-    body: dict[str, Any] = {}
-    if search is not None:
-        body["search"] = search
-    if search_fields:
-        body["searchFields"] = list(search_fields)
-    if filters:
-        body["filters"] = parse_filters(filters, stdin=stdin)
-    if ranges:
-        body["rangeFilters"] = parse_ranges(ranges, stdin=stdin, zone=zone, now=now)
-    if order_by:
-        body["orderBy"] = parse_order_by(order_by, direction_key=direction_key)
-    return body
 
 
 @app.command(
@@ -273,7 +131,7 @@ def list_(
     ctx = get_context(typer_ctx)
     if count and (limit is not None or all_pages):
         raise UsageError("--count prints only the total: it takes no --limit or --all")
-    from leadctl.operations import OPERATIONS
+    from leadctl.operations import curated
 
     body = list_body(
         search=search,
@@ -288,7 +146,7 @@ def list_(
     )
     print_paged(
         ctx,
-        OPERATIONS["listMyLeads"],
+        curated(ctx, "POST", "/leads/all/my"),
         body,
         columns=LEAD_COLUMNS,
         page_size=page_size,
@@ -323,10 +181,10 @@ def _status_colors(ctx: Any) -> dict[Any, str]:
     """Lead status id -> color; empty when the statuses cannot be read (colors are a
     nicety: the list still prints)."""
     from leadctl.errors import LeadctlError
-    from leadctl.operations import OPERATIONS
+    from leadctl.operations import curated
 
     try:
-        statuses = ctx.client().call_json(OPERATIONS["listLeadStatuses"])
+        statuses = ctx.client().call_json(curated(ctx, "GET", "/lead-statuses"))
     except LeadctlError:
         return {}
     if not isinstance(statuses, list):
@@ -407,7 +265,7 @@ def create(
     body = create_body(
         intake_shape(ctx), typed_fields=typed_fields or [], data=data, stdin=ctx.ios.stdin
     )
-    from leadctl.operations import OPERATIONS
+    from leadctl.operations import curated
     from leadctl.output import emit_object
 
     credential = None if ctx.options.dry_run or not wait else ctx.credential()
@@ -419,7 +277,7 @@ def create(
     from leadctl.shapes import require_object
 
     lead = require_object(
-        ctx.client().call_json(OPERATIONS["createLead"], json_body=body),
+        ctx.client().call_json(curated(ctx, "POST", "/leads"), json_body=body),
         what="the new lead",
         required=("id",),
     )

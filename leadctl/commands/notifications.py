@@ -107,12 +107,12 @@ def announcements(
     ctx = get_context(typer_ctx)
     if count and (limit is not None or all_pages):
         raise UsageError("--count prints only the total: it takes no --limit or --all")
-    from leadctl.operations import OPERATIONS
+    from leadctl.operations import curated
 
     width = ctx.ios.terminal_width() if ctx.ios.stdout_is_tty else None
     print_paged(
         ctx,
-        OPERATIONS["listAnnouncements"],
+        curated(ctx, "POST", "/notifications/announcements"),
         {},
         columns=ANNOUNCEMENT_COLUMNS,
         table_view=lambda items: table_view(items, width),

@@ -171,12 +171,14 @@ def status(
 
     e164 = to_e164(number, region=ctx.settings.get("region"))
     query = window_query(ctx, window_days=window_days, start=start, end=end)
-    from leadctl.operations import OPERATIONS
+    from leadctl.operations import curated
     from leadctl.shapes import require_object
 
     data = require_object(
         ctx.client().call_json(
-            OPERATIONS["getPhoneNumberStatus"], path_params={"phoneNumber": e164}, params=query
+            curated(ctx, "GET", "/phone-numbers/{phoneNumber}/status"),
+            path_params={"phoneNumber": e164},
+            params=query,
         ),
         what="a phone number's status",
         required=("number",),

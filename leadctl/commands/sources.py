@@ -149,17 +149,20 @@ def update(
 ) -> None:
     """Update a lead source (PUT /sources/{id}) and print it.
 
-    Only the fields you give are sent. The API docs do not show which fields the
-    current form of this update requires; leadctl follows the project's contract, which
-    assumes a partial update: fields left out keep their value. A list flag replaces the
-    whole list; to empty one, send it with --data '{"allowedStates": []}'.
+    Only the fields you give are sent when the active contract takes a partial update (the
+    bundled contract assumes one: the API docs do not show which fields are required).
+    Where the contract's update requires fields you did not give, the source is read first
+    (GET /sources/{id}), your changes are merged over it and the whole source is sent, with
+    If-Match when the read carried an ETag (a change made meanwhile is exit 6); --dry-run
+    shows that body. A list flag replaces the whole list; to empty one, send it with
+    --data '{"allowedStates": []}'.
 
     --data carries anything else, including the older form's fields (enabled, businessId),
     which the API docs say need the name too. A name over 255 characters is refused
     before sending. Rotate the intake key with `leadctl sources rotate`.
     """
     from leadctl.fields import load_data_option
-    from leadctl.operations import OPERATIONS
+    from leadctl.operations import curated
     from leadctl.output import emit_object
 
     ctx = get_context(typer_ctx)
@@ -176,11 +179,12 @@ def update(
             "requiresConsentCertificate": requires_consent_certificate,
         },
     )
+    from leadctl.replace import replace_resource_json
     from leadctl.shapes import require_object
 
     source = require_object(
-        ctx.client().call_json(
-            OPERATIONS["updateSource"], path_params={"id": source_id}, json_body=body
+        replace_resource_json(
+            ctx, curated(ctx, "PUT", "/sources/{id}"), path_params={"id": source_id}, changes=body
         ),
         what="the updated source",
         required=("id",),
@@ -412,7 +416,7 @@ def _rotate(
 ) -> tuple[Delivery, bool]:
     """Send the rotation and deliver the new key, with Ctrl-C held back from just before
     sending until the key is safe; returns the delivery and whether Ctrl-C was pressed."""
-    from leadctl.operations import OPERATIONS
+    from leadctl.operations import curated
     from leadctl.secrets_out import deferred_sigint, stderr_notice
 
     client = ctx.client()
@@ -420,7 +424,9 @@ def _rotate(
         ctx.ios.stderr, "interrupt: finishing the rotation first, so the new key is not lost"
     )
     with deferred_sigint(notice) as interrupts:
-        response = client.call(OPERATIONS["rotateSourceCredentials"], path_params={"id": source_id})
+        response = client.call(
+            curated(ctx, "POST", "/sources/{id}/credentials/rotate"), path_params={"id": source_id}
+        )
         rotation = _decode_rotation(ctx, response, source_id)
         secret: str = rotation["secret"]
         delivery = _store(ctx, source_id=source_id, secret=secret, pending=pending, target=target)

@@ -176,9 +176,11 @@ def update(
 ) -> None:
     """Update an entry of a lead's status history (PUT /lead-status-changes/{id}).
 
-    Only the fields you give are sent; the others keep their value (the contract's
-    assumption: the API docs do not say which fields are required). When the entry is
-    the lead's current one, the lead's status changes with it.
+    Only the fields you give are sent; the others keep their value (the bundled contract's
+    assumption: the API docs do not say which fields are required). Where the active
+    contract's update requires fields you did not give, the entry is read first, your
+    changes are merged over it and the whole entry is sent (--dry-run shows it). When the
+    entry is the lead's current one, the lead's status changes with it.
 
     Date-times are ISO 8601: 2026-11-21T14:00:00Z, 2026-11-21T09:00-05:00, 2026-11-21T14:00
     or a date alone (midnight). Without an offset they are local time in the profile's
@@ -189,7 +191,7 @@ def update(
     API docs, so they are sent as given. Prints the updated entry.
     """
     from leadctl.fields import load_data_option
-    from leadctl.operations import OPERATIONS
+    from leadctl.operations import curated
     from leadctl.output import emit_object
 
     ctx = get_context(typer_ctx)
@@ -213,11 +215,15 @@ def update(
         },
         zone_name=ctx.settings.get("timezone"),
     )
+    from leadctl.replace import replace_resource_json
     from leadctl.shapes import require_object
 
     entry = require_object(
-        ctx.client().call_json(
-            OPERATIONS["updateLeadStatusChange"], path_params={"id": change_id}, json_body=body
+        replace_resource_json(
+            ctx,
+            curated(ctx, "PUT", "/lead-status-changes/{id}"),
+            path_params={"id": change_id},
+            changes=body,
         ),
         what="the updated status change",
         required=("id",),
@@ -244,14 +250,14 @@ def delete(
     on stdout (the contract assumes the service answers 204 with no body; a JSON body,
     if one comes, is printed under -o json).
     """
-    from leadctl.operations import OPERATIONS
+    from leadctl.operations import curated
 
     ctx = get_context(typer_ctx)
     if not ctx.options.dry_run:
         ctx.ios.confirm(f"Delete status change {change_id}?", assume_yes=yes)
     try:
         response = ctx.client().call(
-            OPERATIONS["deleteLeadStatusChange"], path_params={"id": change_id}
+            curated(ctx, "DELETE", "/lead-status-changes/{id}"), path_params={"id": change_id}
         )
     except ApiError as error:
         if error.status == 404 and error.attempts > 1:

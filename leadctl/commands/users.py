@@ -90,12 +90,12 @@ def compliance(
         },
         source,
     )
-    from leadctl.operations import OPERATIONS
+    from leadctl.operations import curated
     from leadctl.output import emit_object
     from leadctl.shapes import require_object
 
     user = require_object(
-        ctx.client().call_json(OPERATIONS["updateUserCompliance"], json_body=body),
+        ctx.client().call_json(curated(ctx, "PUT", "/users/compliance"), json_body=body),
         what="the updated user",
         required=("id",),
     )

@@ -1,8 +1,8 @@
 """The bundled OpenAPI contract of the Lead Management Service (``openapi.json``).
 
 The JSON file is the single source: the sandbox validates requests with its schemas and
-takes each operation's credential kinds from it, and tests check the client's operation
-table and the sandbox against it.
+takes each operation's credential kinds from it; leadctl's own operations come from its
+compiled index (``leadctl.operations``), where retry safety is decided.
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ from typing import Any
 
 CONTRACT_FILE = Path(__file__).with_name("openapi.json")
 HTTP_METHODS = ("get", "put", "post", "delete", "patch", "head", "options", "trace")
-RETRY_SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "DELETE"})
 # An operation that does not say which credentials it takes: staff ones, never a source key.
 DEFAULT_CREDENTIAL_KINDS = ("org", "user")
 
@@ -46,14 +45,6 @@ class ContractOperation:
     @property
     def operation_id(self) -> str:
         return str(self.spec["operationId"])
-
-    @property
-    def retry_safe(self) -> bool:
-        """The contract's mark, else by method: reads, PUT and DELETE may be repeated."""
-        marked = self.spec.get("x-leadctl-retry-safe")
-        if isinstance(marked, bool):
-            return marked
-        return self.method in RETRY_SAFE_METHODS
 
     @property
     def credential_kinds(self) -> frozenset[str]:

@@ -1,10 +1,13 @@
 """Command names from a contract: groups from tags, verbs from operationIds, flags from
-parameter names.
+parameter names (cli.md "Generated verb names").
 
 ``PhoneNumbers`` -> ``phone-numbers``; ``listTags`` in group ``tags`` -> ``list``;
 ``sendSms`` in ``sms`` -> ``send``; ``getPhoneNumberStatus`` in ``phone-numbers`` ->
-``get-status``; an operation without an id is named by its method and literal path
-segments (``POST /sms/{id}/cancel`` in ``sms`` -> ``post-cancel``).
+``get-status``; ASP.NET's ``Leads_GetAllForCurrentUser`` (a collection read) in ``leads``
+-> ``list`` and ``Leads_GetForCurrentUser`` (GET /leads/{id}) -> ``get``;
+``Calls_HangupCall`` in ``calls`` -> ``hangup``. An operation without an id is named by
+its method and literal path segments (``POST /sms/{id}/cancel`` in ``sms`` ->
+``post-cancel``).
 """
 
 from __future__ import annotations
@@ -50,22 +53,83 @@ def strip_words(tokens: Sequence[str], remove: Sequence[str]) -> list[str]:
     return list(tokens)
 
 
+# Words that say whose resources an operation reads, which every call of the CLI implies
+# (the credential's user or organization): dropped from verbs, longest first.
+QUALIFIERS: tuple[tuple[str, ...], ...] = (
+    ("for", "current", "organization"),
+    ("for", "current", "organisation"),
+    ("for", "current", "user"),
+    ("for", "current", "tenant"),
+    ("for", "current", "org"),
+    ("current", "organization"),
+    ("current", "organisation"),
+    ("current", "user"),
+    ("for", "organization"),
+    ("for", "user"),
+)
+# What remains of a collection read's name once its resource is dropped: it is `list`.
+COLLECTION_WORDS = frozenset({"get", "all", "list", "paged", "page"})
+# What remains of a read of one resource by id: it is `get`.
+ITEM_WORDS = frozenset({"get", "by", "id", "single", "one", "details", "detail"})
+
+
+def _without_prefix(operation_id: str, group_names: Sequence[Sequence[str]]) -> str:
+    """``Leads_GetAll`` -> ``GetAll`` when the part before ``_`` names the tag or group."""
+    prefix, sep, rest = operation_id.partition("_")
+    if not sep or not rest:
+        return operation_id
+    head = words(prefix)
+    if any(
+        len(head) == len(group) and all(_same_word(a, b) for a, b in zip(head, group, strict=True))
+        for group in group_names
+    ):
+        return rest
+    return operation_id
+
+
+def _drop_runs(tokens: list[str], run: Sequence[str]) -> list[str]:
+    """``tokens`` without every occurrence of ``run`` (up to plurals), unless nothing would
+    be left."""
+    while True:
+        stripped = strip_words(tokens, run)
+        if stripped == tokens:
+            return tokens
+        tokens = stripped
+
+
 def verb_words(
-    operation_id: str | None, method: str, path: str, group_names: Sequence[Sequence[str]]
+    operation_id: str | None,
+    method: str,
+    path: str,
+    group_names: Sequence[Sequence[str]],
+    kind: str = "other",
 ) -> list[str]:
-    """The verb's words: the operationId's (or the method and literal path segments'),
-    without the first of ``group_names`` found in them."""
+    """The verb's words: the operationId's (without a tag prefix such as ``Leads_`` and
+    qualifiers such as ``ForCurrentUser``), or the method and literal path segments',
+    without the group's own name (singular or plural); ``list`` for a collection read
+    (``kind`` "collection") and ``get`` for a read of one resource by id ("item") when
+    nothing else is left."""
     if operation_id:
-        tokens = words(operation_id)
+        tokens = words(_without_prefix(operation_id, group_names))
     else:
         tokens = [method.lower()]
         for segment in path.strip("/").split("/"):
             if segment and not segment.startswith("{"):
                 tokens += words(segment)
+    for qualifier in QUALIFIERS:
+        tokens = _drop_runs(tokens, qualifier)
     for group in group_names:
-        stripped = strip_words(tokens, group)
+        stripped = _drop_runs(tokens, group)
         if stripped != tokens:
-            return stripped
+            tokens = stripped
+            break
+    if kind == "collection" and set(tokens) <= COLLECTION_WORDS:
+        return ["list"]
+    if kind == "item" and set(tokens) <= ITEM_WORDS:
+        return ["get"]
+    if tokens[:2] == ["get", "all"]:
+        # `get-all-archived` is a list of something: `list-archived`.
+        return ["list", *tokens[2:]] if len(tokens) > 2 else ["list"]
     return tokens
 
 

@@ -1,15 +1,21 @@
-"""Imported contracts, one per profile, under the cache dir.
+"""Imported contracts, one per service (base URL), under the cache dir.
 
-    <cache>/contracts/<profile>/index.json             what generated commands are built from
-    <cache>/contracts/<profile>/<sha16>/openapi.json   the document as imported
-    <cache>/contracts/<profile>/<sha16>/schemas.json   body schemas, read only to validate
+    <cache>/contracts/<key>/index.json             what generated commands are built from
+    <cache>/contracts/<key>/<sha16>/openapi.json   the document as imported
+    <cache>/contracts/<key>/<sha16>/schemas.json   body schemas, read only to validate
+
+``<key>`` names the profile's base URL (host, port and path, made file-safe, and a short
+hash of the whole URL), so every profile of one service (an org-key profile and the
+source-key profile ``sources rotate --save-profile`` made) sees the same commands. The
+embedded sandbox's key is ``sandbox`` (its contract is the one it publishes); a profile
+without a base URL keeps its own (``profile~NAME``).
 
 ``index.json`` is written last and names its directory, so a reader never pairs a new
-index with old schemas. A profile without an imported contract uses the bundled one.
+index with old schemas. A service without an imported contract uses the bundled one.
 
 Reading is on every command's start-up path: it needs no platformdirs (the cache dir is
 computed here as platformdirs computes it on Linux and macOS; a test compares the two),
-and reads the config only when some profile has imported a contract.
+and reads the config only when some contract was imported (or for ``-p sandbox``).
 """
 
 from __future__ import annotations
@@ -18,10 +24,13 @@ import os
 import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from leadctl.context import Context
 
 # Bumped when the index's shape changes: stored indexes are then rebuilt from their contract.
-INDEX_FORMAT = 1
+INDEX_FORMAT = 2
 BUNDLED_INDEX_FILE = Path(__file__).with_name("openapi.index.json")
 BUNDLED_SCHEMAS_FILE = Path(__file__).with_name("openapi.schemas.json")
 BUNDLED_GROUPS_FILE = Path(__file__).with_name("openapi.groups.tsv")
@@ -32,6 +41,9 @@ INDEX_FILE = "index.json"
 GROUPS_FILE = "groups.tsv"
 CONTRACT_FILE = "openapi.json"
 SCHEMAS_FILE = "schemas.json"
+SANDBOX_KEY = "sandbox"
+SANDBOX_PROFILE = "sandbox"
+SANDBOX_SOURCE = "published by the sandbox"
 
 
 def cache_dir(env: Mapping[str, str]) -> Path:
@@ -49,8 +61,33 @@ def cache_dir(env: Mapping[str, str]) -> Path:
     return Path(platformdirs.user_cache_dir("leadctl", appauthor=False))
 
 
-def profile_dir(env: Mapping[str, str], profile: str) -> Path:
-    return cache_dir(env) / CONTRACTS_DIR / profile
+def key_dir(env: Mapping[str, str], key: str) -> Path:
+    return cache_dir(env) / CONTRACTS_DIR / key
+
+
+def key_for_base_url(base_url: str) -> str:
+    """``api.example.com_v1-1a2b3c4d`` for ``https://api.example.com/v1/``: readable, and
+    one per service whatever the profile."""
+    import hashlib
+    import re
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(base_url.strip())
+    host = (parts.hostname or "").lower()
+    default = 443 if parts.scheme.lower() == "https" else 80
+    port = f":{parts.port}" if parts.port and parts.port != default else ""
+    path = parts.path.rstrip("/")
+    normal = f"{parts.scheme.lower()}://{host}{port}{path}"
+    readable = re.sub(r"[^A-Za-z0-9.-]+", "_", f"{host}{port}{path}").strip("_") or "service"
+    return f"{readable[:80]}-{hashlib.sha256(normal.encode()).hexdigest()[:8]}"
+
+
+def key_for_profile(profile: str, base_url: str | None, *, embedded_sandbox: bool) -> str:
+    if embedded_sandbox:
+        return SANDBOX_KEY
+    if base_url:
+        return key_for_base_url(base_url)
+    return f"profile~{profile}"
 
 
 class ActiveIndex:
@@ -59,66 +96,87 @@ class ActiveIndex:
     A plain class rather than a dataclass: it is defined on every command's start-up.
     """
 
-    __slots__ = ("index", "problem", "profile", "schemas_path")
+    __slots__ = ("index", "key", "problem", "schemas_path")
 
     def __init__(
         self,
         index: Mapping[str, Any],
         schemas_path: Path,
-        profile: str | None,  # None: the bundled contract
+        key: str | None,  # None: the bundled contract
         problem: str | None = None,  # why an imported contract could not be used
     ) -> None:
         self.index = index
         self.schemas_path = schemas_path
-        self.profile = profile
+        self.key = key
         self.problem = problem
 
     @property
     def contract_path(self) -> Path:
-        if self.profile is None:
+        if self.key is None:
             from leadctl.contract import CONTRACT_FILE as BUNDLED
 
             return BUNDLED
         return self.schemas_path.with_name(CONTRACT_FILE)
 
 
-def bundled_index() -> ActiveIndex:
+# Parsed index files by path and stat: the command tree and a curated command's operation
+# read the same index once per invocation. Callers must not mutate what they get.
+_PARSED: dict[str, tuple[tuple[int, int, int], Any]] = {}
+
+
+def _read_json(path: Path) -> Any:
     import json
 
-    with BUNDLED_INDEX_FILE.open(encoding="utf-8") as handle:
-        index = json.load(handle)
-    return ActiveIndex(index, BUNDLED_SCHEMAS_FILE, None)
+    stat = path.stat()
+    stamp = (stat.st_mtime_ns, stat.st_size, stat.st_ino)
+    found = _PARSED.get(str(path))
+    if found is not None and found[0] == stamp:
+        return found[1]
+    with path.open(encoding="utf-8") as handle:
+        value = json.load(handle)
+    _PARSED[str(path)] = (stamp, value)
+    return value
 
 
-def imported_profiles(env: Mapping[str, str]) -> list[str]:
+def bundled_index() -> ActiveIndex:
+    return ActiveIndex(_read_json(BUNDLED_INDEX_FILE), BUNDLED_SCHEMAS_FILE, None)
+
+
+def stored_keys(env: Mapping[str, str]) -> list[str]:
     try:
         return sorted(os.listdir(cache_dir(env) / CONTRACTS_DIR))
     except OSError:
         return []
 
 
-def active_index(env: Mapping[str, str], profile: Callable[[], str]) -> ActiveIndex:
-    """The index of ``profile()``'s imported contract, else the bundled one.
+def active_index(
+    env: Mapping[str, str], key: Callable[[], str | None], *, maybe_sandbox: bool = False
+) -> ActiveIndex:
+    """The index of the service ``key()`` names, else the bundled one.
 
-    ``profile`` is called only when some profile has imported a contract. An unreadable
-    or outdated index is rebuilt from the stored contract; if that fails too, the bundled
+    ``key`` is called only when some contract was imported, or ``maybe_sandbox`` (the
+    embedded sandbox's published contract is compiled on its first use). An unreadable or
+    outdated index is rebuilt from the stored contract; if that fails too, the bundled
     contract is used and ``problem`` says why.
     """
-    stored = imported_profiles(env)
-    if not stored:
+    stored = stored_keys(env)
+    if not stored and not maybe_sandbox:
         return bundled_index()
-    name = profile()
+    name = key()
+    if name is None:
+        return bundled_index()
+    if name == SANDBOX_KEY and name not in stored:
+        return _save_sandbox(env)
     if name not in stored:
         return bundled_index()
-    directory = profile_dir(env, name)
-    import json
-
+    directory = key_dir(env, name)
     try:
-        with (directory / INDEX_FILE).open(encoding="utf-8") as handle:
-            index = json.load(handle)
+        index = _read_json(directory / INDEX_FILE)
         schemas_path = directory / str(index["files"]) / SCHEMAS_FILE
         if _current(index):
             return ActiveIndex(index, schemas_path, name)
+        if name == SANDBOX_KEY and index.get("contract", {}).get("source") == SANDBOX_SOURCE:
+            return _save_sandbox(env)  # another leadctl's sandbox publishes another contract
         return recompile(env, name, schemas_path.with_name(CONTRACT_FILE), index)
     except FileNotFoundError:
         return bundled_index()  # imported and removed in between, or never finished
@@ -128,9 +186,28 @@ def active_index(env: Mapping[str, str], profile: Callable[[], str]) -> ActiveIn
             found.index,
             found.schemas_path,
             None,
-            problem=f"the imported contract of profile {name!r} is unusable "
+            problem=f"the imported contract {name!r} is unusable "
             f"({type(error).__name__}: {error}); using the bundled contract",
         )
+
+
+def context_key(ctx: Context) -> str | None:
+    """The store key of a Context's profile; None when its settings are unusable."""
+    from leadctl.errors import UsageError
+
+    try:
+        settings = ctx.settings
+    except UsageError:
+        return None
+    return key_for_profile(
+        settings.profile, settings.base_url, embedded_sandbox=settings.embedded_sandbox
+    )
+
+
+def active_for_context(ctx: Context) -> ActiveIndex:
+    """The active index of a command's profile (see ``leadctl.operations``)."""
+    key = context_key(ctx)
+    return active_index(ctx.env, lambda: key, maybe_sandbox=key == SANDBOX_KEY)
 
 
 def _current(index: Mapping[str, Any]) -> bool:
@@ -139,19 +216,45 @@ def _current(index: Mapping[str, Any]) -> bool:
     return index.get("format") == INDEX_FORMAT and index.get("leadctl") == __version__
 
 
+def sandbox_contract() -> bytes:
+    """The OpenAPI document the embedded sandbox publishes."""
+    from leadctl.sandbox_entry import published_contract
+
+    return published_contract()
+
+
+def _save_sandbox(env: Mapping[str, str]) -> ActiveIndex:
+    """Compile the sandbox's published contract (trusted: it ships with leadctl)."""
+    import json
+
+    raw = sandbox_contract()
+    try:
+        return save(env, SANDBOX_KEY, raw, json.loads(raw), source=SANDBOX_SOURCE, imported_at=None)
+    except OSError as error:
+        found = bundled_index()
+        return ActiveIndex(
+            found.index,
+            found.schemas_path,
+            None,
+            problem=f"cannot store the sandbox's contract ({error}); using the bundled contract",
+        )
+
+
 def recompile(
-    env: Mapping[str, str], profile: str, contract_path: Path, old: Mapping[str, Any]
+    env: Mapping[str, str], key: str, contract_path: Path, old: Mapping[str, Any]
 ) -> ActiveIndex:
     """Rebuild an index another leadctl version wrote, from the stored contract."""
     import json
+
+    from leadctl.contract.formats import to_31
 
     raw = contract_path.read_bytes()
     meta = old.get("contract") or {}
     return save(
         env,
-        profile,
+        key,
         raw,
-        json.loads(raw),
+        to_31(json.loads(raw)),
         source=str(meta.get("source", "unknown")),
         imported_at=meta.get("importedAt"),
     )
@@ -159,14 +262,17 @@ def recompile(
 
 def save(
     env: Mapping[str, str],
-    profile: str,
+    key: str,
     raw: bytes,
     document: Mapping[str, Any],
     *,
     source: str,
     imported_at: str | None,
+    etag: str | None = None,
 ) -> ActiveIndex:
-    """Compile and store ``document`` (already validated) as ``profile``'s contract."""
+    """Compile and store ``document`` (already validated, in 3.1 form) under ``key``.
+
+    ``raw`` is kept as it came (JSON or YAML, any OpenAPI 3 version)."""
     from leadctl import __version__
     from leadctl.config import ensure_private_dir, write_private_file
     from leadctl.contract.index import compile_index, curated_command_names, dump
@@ -179,9 +285,11 @@ def save(
         curated_verbs=curated_command_names(),
         leadctl_version=__version__,
     )
+    if etag:
+        index["contract"]["etag"] = etag
     files = index["contract"]["sha256"][:16]
     index["files"] = files
-    directory = profile_dir(env, profile)
+    directory = key_dir(env, key)
     ensure_private_dir(directory)
     ensure_private_dir(directory / files)
     write_private_file(directory / files / CONTRACT_FILE, raw)
@@ -189,14 +297,14 @@ def save(
     write_private_file(directory / GROUPS_FILE, groups_text(index).encode("utf-8"))
     write_private_file(directory / INDEX_FILE, dump(index).encode("utf-8"))
     _remove_other_versions(directory, keep=files)
-    return ActiveIndex(index, directory / files / SCHEMAS_FILE, profile)
+    return ActiveIndex(index, directory / files / SCHEMAS_FILE, key)
 
 
-def remove(env: Mapping[str, str], profile: str) -> bool:
-    """Forget ``profile``'s imported contract; False when it had none."""
+def remove(env: Mapping[str, str], key: str) -> bool:
+    """Forget the imported contract stored under ``key``; False when there was none."""
     import shutil
 
-    directory = profile_dir(env, profile)
+    directory = key_dir(env, key)
     if not directory.is_dir():
         return False
     shutil.rmtree(directory)
@@ -231,25 +339,16 @@ def read_groups(path: Path) -> list[tuple[str, str]]:
 
 
 def help_groups(
-    env: Mapping[str, str], explicit_profile: str | None
-) -> tuple[list[tuple[str, str]], list[tuple[str, list[str]]]]:
-    """What `leadctl --help` shows of generated groups, without a JSON parser or the config.
-
-    Returns the active contract's groups (short help included) when that contract is known
-    without reading the config: no profile imported one, or the profile was named (-p,
-    LEADCTL_PROFILE). Otherwise the current profile is in the config, which costs more to
-    read than the whole listing is worth; then each importing profile's group names.
-    """
-    stored = imported_profiles(env)
-    if not stored:
-        return read_groups(BUNDLED_GROUPS_FILE), []
-    if explicit_profile:
-        if explicit_profile in stored:
-            return read_groups(profile_dir(env, explicit_profile) / GROUPS_FILE), []
-        return read_groups(BUNDLED_GROUPS_FILE), []
-    by_profile = []
-    for name in stored:
-        rows = read_groups(profile_dir(env, name) / GROUPS_FILE)
-        if rows:
-            by_profile.append((name, [group for group, _help in rows]))
-    return [], by_profile
+    env: Mapping[str, str], key: Callable[[], str | None], *, maybe_sandbox: bool = False
+) -> list[tuple[str, str]]:
+    """What `leadctl --help` shows of generated groups, without a JSON parser: the bundled
+    groups file unless the profile's service has an imported contract."""
+    if not stored_keys(env) and not maybe_sandbox:
+        return read_groups(BUNDLED_GROUPS_FILE)
+    name = key()
+    if name is not None and (key_dir(env, name) / GROUPS_FILE).is_file():
+        return read_groups(key_dir(env, name) / GROUPS_FILE)
+    if name == SANDBOX_KEY:
+        active_index(env, lambda: name, maybe_sandbox=True)
+        return read_groups(key_dir(env, name) / GROUPS_FILE)
+    return read_groups(BUNDLED_GROUPS_FILE)

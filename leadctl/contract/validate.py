@@ -1,9 +1,10 @@
-"""Is a document an OpenAPI 3.1 contract leadctl can build commands from?
+"""Is a document an OpenAPI 3.0, 3.1 or 3.2 contract leadctl can build commands from?
 
-Two layers: the OpenAPI 3.1 rules themselves (the published meta-schema and the semantic
-checks such as unique operationIds and declared path parameters), by
+Two layers: the OpenAPI rules of the document's own version (the published meta-schema
+and the semantic checks such as unique operationIds and declared path parameters), by
 ``openapi-spec-validator``, loaded only here; then what leadctl relies on: local ``$ref``s
-only, and well-formed ``x-leadctl-*`` extensions.
+only, one operation per METHOD and path template (``/a/{id}`` and ``/a/{key}`` are one),
+and well-formed ``x-leadctl-*`` extensions.
 """
 
 from __future__ import annotations
@@ -22,8 +23,8 @@ CREDENTIAL_KINDS = frozenset({"org", "user", "source"})
 class ContractInvalid(UsageError):
     """The document is not a contract leadctl accepts; nothing was stored."""
 
-    def __init__(self, what: str, problems: list[str]) -> None:
-        super().__init__(f"{what} is not a valid OpenAPI 3.1 contract")
+    def __init__(self, what: str, problems: list[str], version: str = "3.1") -> None:
+        super().__init__(f"{what} is not a valid OpenAPI {version} contract")
         self.problems = problems
 
     def detail_lines(self) -> list[str]:
@@ -39,10 +40,16 @@ class ContractInvalid(UsageError):
 
 
 def check_contract(document: Any, *, what: str) -> None:
-    """Raise ContractInvalid listing every problem found; return when there is none."""
+    """Raise ContractInvalid listing every problem found; return when there is none.
+    Swagger 2.0 and documents that are not OpenAPI 3 are a one-line UsageError."""
+    from leadctl.contract.formats import openapi_version
+
+    if not isinstance(document, Mapping):
+        raise ContractInvalid(what, ["the document is not a JSON object"])
+    version = openapi_version(document)
     problems = list(problems_of(document))
     if problems:
-        raise ContractInvalid(what, problems)
+        raise ContractInvalid(what, problems, version)
 
 
 def problems_of(document: Any) -> Iterator[str]:
@@ -50,17 +57,39 @@ def problems_of(document: Any) -> Iterator[str]:
         yield "the document is not a JSON object"
         return
     version = document.get("openapi")
-    if not (isinstance(version, str) and version.startswith("3.1.")):
-        yield f"openapi is {version!r}: leadctl reads OpenAPI 3.1 documents"
+    if not (isinstance(version, str) and version[:4] in ("3.0.", "3.1.", "3.2.")):
+        yield f"openapi is {version!r}: leadctl reads OpenAPI 3.0, 3.1 and 3.2 documents"
         return
     # References first: the OpenAPI validator would try to fetch an external one, and
     # stops at the first that resolves nowhere.
     found = list(_reference_problems(document))
     if not found:
-        found = list(_spec_problems(document))
+        found = list(_spec_problems(document, version[:3]))
+    if not found:
+        found = list(_duplicate_operations(document))
     if not found:
         found = list(_extension_problems_of(document))
     yield from found
+
+
+def _duplicate_operations(document: Mapping[str, Any]) -> Iterator[str]:
+    """Two operations on one METHOD and path template: a command could not tell them apart."""
+    from leadctl.operations import template_key
+
+    seen: dict[tuple[str, str], str] = {}
+    for path, item in (document.get("paths") or {}).items():
+        if not isinstance(item, Mapping):
+            continue
+        for method in HTTP_METHODS:
+            if isinstance(item.get(method), Mapping):
+                key = template_key(method, str(path))
+                if key in seen:
+                    yield (
+                        f"{method.upper()} {path} and {method.upper()} {seen[key]} are one "
+                        "operation (the same METHOD and path template)"
+                    )
+                else:
+                    seen[key] = str(path)
 
 
 def _clip(text: str) -> str:
@@ -68,11 +97,16 @@ def _clip(text: str) -> str:
     return text if len(text) <= MESSAGE_LIMIT else text[: MESSAGE_LIMIT - 1] + "…"
 
 
-def _spec_problems(document: Mapping[str, Any]) -> Iterator[str]:
-    from openapi_spec_validator import OpenAPIV31SpecValidator
+def _spec_problems(document: Mapping[str, Any], version: str) -> Iterator[str]:
+    import openapi_spec_validator as validators
 
+    validator = {
+        "3.0": validators.OpenAPIV30SpecValidator,
+        "3.1": validators.OpenAPIV31SpecValidator,
+        "3.2": validators.OpenAPIV32SpecValidator,
+    }[version]
     try:
-        for error in OpenAPIV31SpecValidator(document).iter_errors():
+        for error in validator(document).iter_errors():
             where = "/".join(str(part) for part in getattr(error, "path", ()) or ())
             message = _clip(str(getattr(error, "message", error)))
             yield f"{where}: {message}" if where else message

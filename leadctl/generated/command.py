@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from leadctl.commands._paging import (
+from leadctl.listing import (
     AllOption,
     CountOption,
     CursorOption,
@@ -37,6 +37,23 @@ FieldsOption = Annotated[
         metavar="KEY=VALUE",
         help="A body field (repeatable): typed like `api -F` (true/false/null, numbers, JSON, "
         "@FILE) unless the contract says the field is a string; a.b and a[]=x nest.",
+    ),
+]
+FormFieldsOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--field",
+        metavar="NAME=VALUE",
+        help="A form field (repeatable; repeated names send several values), sent as text.",
+    ),
+]
+FilesOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--file",
+        metavar="NAME=@PATH",
+        help="A file part of the multipart body (repeatable); a file that cannot be read "
+        "is exit 2 before anything is sent.",
     ),
 ]
 DataOption = Annotated[
@@ -161,7 +178,12 @@ def _parameters(op: Mapping[str, Any]) -> tuple[list[inspect.Parameter], list[tu
             out.append(inspect.Parameter(name, keyword, annotation=annotation, default=None))
         bindings.append((name, spec))
     body = op.get("body")
-    if body:
+    if body and body.get("form"):
+        out.append(inspect.Parameter("fields", keyword, annotation=FormFieldsOption, default=None))
+        out.append(inspect.Parameter("data", keyword, annotation=DataOption, default=None))
+        if body.get("form") == "multipart":
+            out.append(inspect.Parameter("files", keyword, annotation=FilesOption, default=None))
+    elif body:
         out.append(inspect.Parameter("fields", keyword, annotation=FieldsOption, default=None))
         out.append(inspect.Parameter("data", keyword, annotation=DataOption, default=None))
         if body.get("paged"):
@@ -178,8 +200,9 @@ def _parameters(op: Mapping[str, Any]) -> tuple[list[inspect.Parameter], list[tu
     return out, bindings
 
 
-def build_verb(op: Mapping[str, Any], tree: GeneratedTree) -> Any:
-    """The click command of ``op`` (Typer's public API, from a synthesized signature)."""
+def build_verb(op: Mapping[str, Any], tree: GeneratedTree, *, name: str | None = None) -> Any:
+    """The click command of ``op`` (Typer's public API, from a synthesized signature),
+    named ``name`` (default: its verb)."""
     parameters, bindings = _parameters(op)
 
     def callback(typer_ctx: typer.Context, **values: Any) -> None:
@@ -196,7 +219,7 @@ def build_verb(op: Mapping[str, Any], tree: GeneratedTree) -> Any:
     callback.__annotations__["return"] = None
     app = typer.Typer(add_completion=False, rich_markup_mode=None)
     app.command(
-        op["verb"],
+        name or op["verb"],
         help=help_text(op),
         short_help=short_help(op),
         epilog=epilog(op),
@@ -224,24 +247,26 @@ def help_text(op: Mapping[str, Any]) -> str:
     description = str(op.get("description") or "").strip()
     if description and description.rstrip(".") != parts[0].rstrip("."):
         parts.append(description)
-    safe = op.get("retrySafe")
-    if safe is None:
-        safe = op["method"] in ("GET", "HEAD", "OPTIONS", "PUT", "DELETE")
-    retry = (
-        "Retried on 429, 5xx and network failures (retry-safe)."
-        if safe
-        else "Not retried once sent (not retry-safe): a failure after sending is exit 9."
-    )
     parts.append(
         f"{op['method']} {op['path']} (operationId {op['id']}), generated from the service's "
-        f"contract. {retry} The profile keys retry_safe_operations and "
-        "retry_unsafe_operations override this."
+        f"contract. {retry_sentence(op)} {credential_sentence(op)}"
     )
     if op.get("assumed"):
         parts.append("Assumed by leadctl (x-leadctl-assumed): the API docs do not show it.")
     body = op.get("body")
-    if body and not body.get("json"):
-        parts.append(f"The body is {body.get('media')}: leadctl sends only JSON bodies.")
+    if body and body.get("form"):
+        lines = ["\b", f"Form fields ({body.get('media')}; --field NAME=VALUE, --file NAME=@PATH):"]
+        for field in body.get("fields", ()):
+            shown = dict(field)
+            if field["name"] in body.get("files", ()):
+                shown["type"] = "file"
+            lines.append("  " + _field_line(shown))
+        parts.append("\n".join(lines))
+    elif body and not body.get("json"):
+        parts.append(
+            f"The body is {body.get('media')}: leadctl sends JSON, multipart/form-data and "
+            "form-urlencoded bodies only."
+        )
     elif body and body.get("paged"):
         parts.append(
             "The body is RequestDataOptions, built from --search, --filter, --range and "
@@ -261,6 +286,43 @@ def help_text(op: Mapping[str, Any]) -> str:
             f"{' or '.join(pending['failed']) or 'no value'} ends in exit 6."
         )
     return "\n\n".join(parts)
+
+
+def retry_sentence(op: Mapping[str, Any]) -> str:
+    """What --help says of retries (cli.md "Retries"), from the compiled index."""
+    reason = str(op.get("retryReason") or "")
+    idem = op.get("idempotency")
+    if op.get("retrySafe"):
+        text = f"Retry-safe ({reason}): retried on 429, 5xx and network failures."
+        if idem:
+            where = "header" if idem["in"] == "header" else "body field"
+            text += (
+                f" A fresh idempotency key goes in the {where} {idem['name']} (the same on "
+                "every retry; --dry-run shows it) unless you give one."
+            )
+    else:
+        text = (
+            "Not retry-safe: retried only on 429; a failure after sending is exit 9, since "
+            "the service may have acted."
+        )
+    return (
+        text + " The profile keys retry_safe_operations and retry_unsafe_operations override this."
+    )
+
+
+def credential_sentence(op: Mapping[str, Any]) -> str:
+    """Which credentials the contract's security admits (cli.md "Credentials")."""
+    kinds = list(op.get("kinds") or ())
+    if not kinds:
+        return "Needs no credential (security: []): none is sent."
+    names = {"org": "organization keys", "user": "user tokens", "source": "source keys"}
+    shown = [str(names.get(k, k)) for k in kinds]
+    listed = ", ".join(shown[:-1]) + " or " + shown[-1] if len(shown) > 1 else shown[0]
+    text = "Takes " + listed
+    header = op.get("sourceKeyHeader")
+    if header and "source" in kinds:
+        text += f" (a source key goes in the {header} header)"
+    return text + "."
 
 
 def _field_line(field: Mapping[str, Any]) -> str:

@@ -22,12 +22,21 @@ class LazyVerbs(MutableMapping[str, Any]):
     """A group's ``commands``: the built ones, then generated verbs built on first lookup,
     always listed in that order (curated verbs first, then the contract's)."""
 
-    def __init__(self, built: Mapping[str, Any], pending: Mapping[str, Callable[[], Any]]):
+    def __init__(
+        self,
+        built: Mapping[str, Any],
+        pending: Mapping[str, Callable[[], Any]],
+        aliases: Mapping[str, str] | None = None,
+    ):
         self._built = dict(built)
         self._pending = {k: v for k, v in pending.items() if k not in self._built}
         self._order = [*self._built, *self._pending]
+        # Names that reach a verb without being listed (x-cli-aliases, the operationId).
+        self._aliases = {k: v for k, v in (aliases or {}).items() if k not in self._built}
 
     def __getitem__(self, name: str) -> Any:
+        if name not in self._built and name not in self._pending and name in self._aliases:
+            name = self._aliases[name]
         if name not in self._built:
             factory = self._pending.pop(name)  # KeyError: no such verb
             self._built[name] = factory()
@@ -53,7 +62,7 @@ class LazyVerbs(MutableMapping[str, Any]):
         return len(self._order)
 
     def __contains__(self, name: object) -> bool:
-        return name in self._built or name in self._pending
+        return name in self._built or name in self._pending or name in self._aliases
 
 
 class GeneratedTree:
@@ -106,45 +115,87 @@ class GeneratedTree:
     def verbs(self, group: str) -> list[Mapping[str, Any]]:
         return list(self._by_group.get(group, ()))
 
-    def _factories(self, group: str, prepare: Prepare) -> dict[str, Callable[[], Any]]:
-        def factory(op: Mapping[str, Any]) -> Callable[[], Any]:
+    def _factories(
+        self, group: str, prepare: Prepare, curated: Collection[str] = ()
+    ) -> tuple[dict[str, Callable[[], Any]], dict[str, str]]:
+        """Each verb's factory, and the aliases that reach it. A generated verb whose name
+        a curated verb has (one added after the index was compiled) takes its first alias
+        instead, so it stays reachable."""
+
+        def factory(op: Mapping[str, Any], name: str) -> Callable[[], Any]:
             def build() -> Any:
                 from leadctl.generated.command import build_verb
 
-                command = build_verb(op, self)
+                command = build_verb(op, self, name=name)
                 prepare(command)
                 return command
 
             return build
 
-        return {op["verb"]: factory(op) for op in self._by_group.get(group, ())}
+        factories: dict[str, Callable[[], Any]] = {}
+        aliases: dict[str, str] = {}
+        for op in self._by_group.get(group, ()):
+            names = [n for n in (op["verb"], *op.get("aliases", ())) if n not in curated]
+            if not names:
+                continue
+            factories[names[0]] = factory(op, names[0])
+            for alias in names[1:]:
+                aliases[alias] = names[0]
+        return factories, aliases
+
+    def verb_names(self, group: str) -> list[str]:
+        """Every name of the group's generated verbs, aliases included (did you mean)."""
+        return [n for op in self._by_group.get(group, ()) for n in (op["verb"], *op["aliases"])]
 
     def group_command(self, name: str, prepare: Prepare) -> Any | None:
         """A group made only of generated verbs, or None when there is no such group."""
         if name not in self._by_group:
             return None
-        from typer.core import TyperGroup
+        from leadctl.generated.suggest import SuggestingGroup
 
         tag = self._groups.get(name, {}).get("tag")
         help_text = self.short_help(name)
         if tag:
             help_text += f"\n\nGenerated from the operations tagged {tag} in the service's contract"
             help_text += " (see `leadctl contract show`)."
-        group = TyperGroup(
+        group = SuggestingGroup(
             name=name,
             help=help_text,
             short_help=self.short_help(name),
             no_args_is_help=True,
             rich_markup_mode=None,
         )
-        group.commands = LazyVerbs({}, self._factories(name, prepare))
+        factories, aliases = self._factories(name, prepare)
+        group.commands = LazyVerbs({}, factories, aliases)
         return group
 
     def add_verbs(self, command: Any, group: str, prepare: Prepare) -> None:
         """Give a curated group the generated verbs it lacks; a curated verb always wins."""
+        self.note_bundled(command, group)
         if group not in self._by_group or not isinstance(getattr(command, "commands", None), dict):
             return
-        command.commands = LazyVerbs(command.commands, self._factories(group, prepare))
+        factories, aliases = self._factories(group, prepare, curated=command.commands)
+        command.commands = LazyVerbs(command.commands, factories, aliases)
+
+    def note_bundled(self, command: Any, group: str) -> None:
+        """Tell in a curated command's --help when the active contract lacks its operation
+        (the command then works on leadctl's bundled description of it)."""
+        if self.active.key is None:
+            return  # the bundled contract itself
+        from leadctl.contract.curated import CURATED_COMMANDS
+        from leadctl.operations import find_entry
+
+        verbs = getattr(command, "commands", None)
+        for (method, path), (owner, verb) in CURATED_COMMANDS.items():
+            if owner != group or not isinstance(verbs, dict) or verb not in verbs:
+                continue
+            if find_entry(self.active.index, method, path) is None:
+                curated = verbs[verb]
+                note = (
+                    f"The active contract has no {method} {path}: this command uses "
+                    "leadctl's bundled description of that operation."
+                )
+                curated.help = f"{curated.help or ''}\n\n{note}".strip()
 
 
 def pin_bundled(click_ctx: Any) -> None:
@@ -155,6 +206,38 @@ def pin_bundled(click_ctx: Any) -> None:
     click_ctx.find_root().meta[META_KEY] = GeneratedTree(bundled_index())
 
 
+def startup_key(click_ctx: Any) -> tuple[Callable[[], str | None], bool]:
+    """The store key of this invocation's service, as a function (it may read the config,
+    which start-up avoids unless a contract was imported), and whether it may be the
+    embedded sandbox."""
+    from leadctl.contract.store import SANDBOX_PROFILE, key_for_base_url, key_for_profile
+
+    root = click_ctx.find_root()
+    obj = root.obj
+    env: Mapping[str, str] = getattr(obj, "env", None) or os.environ
+    params: Mapping[str, Any] = root.params or {}
+    explicit = params.get("profile") or env.get("LEADCTL_PROFILE") or None
+    base_flag = params.get("base_url") or env.get("LEADCTL_BASE_URL") or None
+
+    def key() -> str | None:
+        if base_flag is not None:
+            return key_for_base_url(str(base_flag))  # no config needed
+        from leadctl.config import load_config
+        from leadctl.errors import LeadctlError
+
+        try:
+            config = load_config(env)
+        except LeadctlError:
+            return None  # the command itself reports a broken config
+        name = str(explicit or config.current_profile or "default")
+        values = config.profiles.get(name)
+        embedded = name == SANDBOX_PROFILE and values is None and base_flag is None
+        base = base_flag or (values or {}).get("base_url")
+        return key_for_profile(name, str(base) if base else None, embedded_sandbox=embedded)
+
+    return key, explicit == SANDBOX_PROFILE and base_flag is None
+
+
 def generated_tree(click_ctx: Any) -> GeneratedTree:
     """The tree of this invocation, read once and kept on the root context."""
     root = click_ctx.find_root()
@@ -163,21 +246,8 @@ def generated_tree(click_ctx: Any) -> GeneratedTree:
         return found
     obj = root.obj
     env: Mapping[str, str] = getattr(obj, "env", None) or os.environ
-    params: Mapping[str, Any] = root.params or {}
-
-    def profile() -> str:
-        explicit = params.get("profile") or env.get("LEADCTL_PROFILE")
-        if explicit:
-            return str(explicit)
-        from leadctl.config import load_config
-        from leadctl.errors import LeadctlError
-
-        try:
-            return load_config(env).current_profile or "default"
-        except LeadctlError:
-            return "default"  # the command itself reports a broken config
-
-    tree = GeneratedTree(active_index(env, profile))
+    key, maybe_sandbox = startup_key(click_ctx)
+    tree = GeneratedTree(active_index(env, key, maybe_sandbox=maybe_sandbox))
     if tree.active.problem:
         ios = getattr(obj, "ios", None)
         if ios is not None:
@@ -194,13 +264,8 @@ def write_help_sections(click_ctx: Any, formatter: Any) -> None:
 
     root = click_ctx.find_root()
     env: Mapping[str, str] = getattr(root.obj, "env", None) or os.environ
-    explicit = (root.params or {}).get("profile") or env.get("LEADCTL_PROFILE")
-    active, by_profile = help_groups(env, explicit)
+    key, maybe_sandbox = startup_key(click_ctx)
+    active = help_groups(env, key, maybe_sandbox=maybe_sandbox)
     if active:
         with formatter.section("Generated from the service's contract"):
             formatter.write_dl(active)
-    if by_profile:
-        with formatter.section(
-            "Generated from imported contracts (`leadctl -p PROFILE GROUP --help`)"
-        ):
-            formatter.write_dl([(name, ", ".join(groups)) for name, groups in by_profile])

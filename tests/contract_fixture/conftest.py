@@ -54,13 +54,7 @@ class CredentialEnv(dict[str, str]):
         return f"CredentialEnv({shown!r})"
 
 
-# Until the operation model imports OpenAPI 3.0 (branch ops), leadctl refuses the 3.0 variant.
-VERSION_PARAMS = (
-    "3.1",
-    pytest.param(
-        "3.0", marks=pytest.mark.xfail(strict=True, reason="ops: OpenAPI 3.0 import not merged")
-    ),
-)
+VERSION_PARAMS = VERSIONS
 
 
 @pytest.fixture(params=VERSION_PARAMS, ids=lambda v: f"openapi-{v}")

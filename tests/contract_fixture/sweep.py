@@ -35,6 +35,16 @@ def credential_for(route: Route) -> str:
     return SOURCE_KEY if schemes == {"SourceKey"} else ORG_KEY
 
 
+def idempotency_keys(mock: ContractMock, method: str, template: str) -> list[str]:
+    """The operation's idempotency-key header parameters and top-level body fields."""
+    route = route_of(mock, method, template)
+    names = [str(p["name"]) for p in route.parameters if p.get("in") == "header"]
+    request_body = mock.schemas.resolve(route.spec.get("requestBody")) or {}
+    for entry in (request_body.get("content") or {}).values():
+        names += list(mock.schemas.properties((entry or {}).get("schema", {})))
+    return sorted({name for name in names if is_idempotency_key(name)})
+
+
 def arguments(mock: ContractMock, entry: dict[str, Any], workdir: Path) -> list[str]:
     """``GROUP VERB`` with the path parameters, required query and header parameters and the
     required body fields (an idempotency key is left to leadctl)."""

@@ -105,7 +105,7 @@ COMMANDS = (
     Command("a2a call", ("a2a", "call", "agent.ping", "--id", "1"), "POST", "/a2a"),
     Command(
         "auth login (its check)",
-        ("-p", "checked", "auth", "login", "--with-token", "--insecure-storage"),
+        ("-p", "checked", "auth", "login", "--with-token", "--insecure-storage", "--no-contract"),
         "GET",
         "/lead-statuses",
         ("[]",),

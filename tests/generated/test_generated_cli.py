@@ -59,11 +59,8 @@ def test_import_stores_the_contract_and_help_lists_its_groups(
     named = help_of("-p", "default", "--help")
     assert "Generated from the service's contract:" in named
     assert "widgets  Widgets of the organization." in named
-    # The current profile is in the config, which --help does not read: every profile
-    # that imported a contract is listed with its groups instead.
-    implicit = help_of()
-    assert "Generated from imported contracts (`leadctl -p PROFILE GROUP --help`):" in implicit
-    assert "default  widgets" in implicit
+    # The current profile's service has the imported contract: its groups are listed.
+    assert "widgets  Widgets of the organization." in help_of()
     group = help_of("widgets")
     for verb in ("list", "create", "search", "get", "delete", "post-refresh", "build"):
         assert f"  {verb} " in group
@@ -71,10 +68,10 @@ def test_import_stores_the_contract_and_help_lists_its_groups(
 
 def test_an_invalid_contract_is_exit_2_and_changes_nothing(tmp_path: Path) -> None:
     document = widgets()
-    document["openapi"] = "3.0.3"
+    document["openapi"] = "3.0.3"  # with 3.1-only schemas (type lists)
     result = run_cli(["contract", "import", str(write(tmp_path / "bad.json", document))])
     assert result.exit_code == 2
-    assert "is not a valid OpenAPI 3.1 contract" in result.stderr
+    assert "is not a valid OpenAPI 3.0 contract" in result.stderr
     shown = json.loads(run_cli(["contract", "show", "-o", "json"]).stdout)
     assert shown["source"] == "bundled"
 
@@ -83,7 +80,7 @@ def test_show_operations_lists_curated_and_generated_commands(imported: Result) 
     rows = json.loads(run_cli(["contract", "show", "--operations"]).stdout)
     kinds = {row["command"]: row["kind"] for row in rows}
     assert kinds["widgets create"] == "generated"
-    assert kinds["leads list-leads"] == "generated"
+    assert kinds["leads list-everything"] == "generated"
     assert "leads list" not in kinds  # the imported contract does not have listMyLeads
 
 
@@ -372,7 +369,7 @@ def test_curated_verbs_keep_their_names(
     imported: Result, httpx_mock: HTTPXMock, help_of: Callable[..., str]
 ) -> None:
     leads_help = help_of("leads")
-    assert "  list-leads " in leads_help and "  list " in leads_help
+    assert "  list-everything " in leads_help and "  list " in leads_help
     httpx_mock.add_response(method="POST", url=f"{BASE_URL}/leads/all/my", json={"items": []})
     assert run_cli(["leads", "list"], env=token_env()).exit_code == 0
 
@@ -393,24 +390,22 @@ def test_a_renamed_group_answers_to_its_tag_name_too(
 def test_pull_fetches_base_url_openapi_json_with_the_credential(
     httpx_mock: HTTPXMock, help_of: Callable[..., str]
 ) -> None:
+    httpx_mock.add_response(method="GET", url=f"{BASE_URL}/", json={})  # no Link header
     httpx_mock.add_response(method="GET", url=f"{BASE_URL}/openapi.json", json=widgets())
     result = run_cli(["contract", "pull"], env=token_env())
     assert result.exit_code == 0, result.stderr
-    assert httpx_mock.get_requests()[0].headers["Authorization"].startswith("Bearer sk_")
+    assert httpx_mock.get_requests()[1].headers["Authorization"].startswith("Bearer sk_")
     assert json.loads(result.stdout)["source"] == f"{BASE_URL}/openapi.json"
     assert "  build " in help_of("widgets")
 
 
-def test_pull_from_contract_url_and_never_from_another_host(httpx_mock: HTTPXMock) -> None:
+def test_pull_from_contract_url_on_the_profile_host_with_the_credential(
+    httpx_mock: HTTPXMock,
+) -> None:
     assert run_cli(["profile", "set", "contract_url", f"{BASE_URL}/v2/spec"]).exit_code == 0
     httpx_mock.add_response(method="GET", url=f"{BASE_URL}/v2/spec", json=widgets())
     assert run_cli(["contract", "pull"], env=token_env()).exit_code == 0
-    other = "https://evil.example.test/openapi.json"
-    assert run_cli(["profile", "set", "contract_url", other]).exit_code == 0
-    refused = run_cli(["contract", "pull"], env=token_env())
-    assert refused.exit_code == 2
-    assert "not on the profile's host" in refused.stderr
-    assert run_cli(["contract", "import", other], env=token_env()).exit_code == 2
+    assert httpx_mock.get_requests()[0].headers["Authorization"].startswith("Bearer sk_")
     assert len(httpx_mock.get_requests()) == 1
 
 
@@ -481,15 +476,22 @@ def test_help_with_an_imported_contract_loads_no_heavy_library(
     assert set(loaded(["widgets", "--help"])) <= {"json", "tomllib"}
 
 
+OTHER_URL = "https://other.example.test"
+
+
 def test_eager_profile_help_lists_that_profiles_groups(
-    import_contract: Importer, help_of: Callable[..., str]
+    import_contract: Importer, help_of: Callable[..., str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.delenv("LEADCTL_BASE_URL")
     assert run_cli(["profile", "set", "base_url", BASE_URL]).exit_code == 0  # current: default
-    assert run_cli(["-p", "other", "profile", "set", "base_url", BASE_URL]).exit_code == 0
-    import_contract(None, "-p", "other")
-    assert "widgets  Widgets of the organization." in help_of("-p", "other", "--help")
-    assert "widgets" not in help_of("-p", "default", "--help")
-    assert "other  widgets" in help_of()
+    assert run_cli(["-p", "same", "profile", "set", "base_url", BASE_URL + "/"]).exit_code == 0
+    assert run_cli(["-p", "elsewhere", "profile", "set", "base_url", OTHER_URL]).exit_code == 0
+    import_contract(None, "-p", "same")
+    # Contracts are kept per service: every profile of BASE_URL sees the import.
+    assert "widgets  Widgets of the organization." in help_of("-p", "same", "--help")
+    assert "widgets  Widgets of the organization." in help_of("-p", "default", "--help")
+    assert "widgets" in help_of()
+    assert "widgets" not in help_of("-p", "elsewhere", "--help")
 
 
 def test_every_operation_of_the_active_contract_is_a_command(tmp_path: Path) -> None:

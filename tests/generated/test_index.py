@@ -9,7 +9,7 @@ import pytest
 import typer
 
 from leadctl.app import root
-from leadctl.contract.curated import CURATED_OPERATIONS
+from leadctl.contract.curated import CURATED_COMMANDS, CURATED_VERBS
 from leadctl.contract.index import (
     BUNDLED_GROUPS_FILE,
     BUNDLED_INDEX_FILE,
@@ -20,7 +20,7 @@ from leadctl.contract.index import (
     dump,
 )
 from leadctl.contract.store import groups_text
-from leadctl.operations import OPERATIONS
+from leadctl.operations import template_key
 from leadctl_sandbox.published import published_contract
 from tests.generated.contracts import widgets
 
@@ -42,7 +42,9 @@ def commands(index: dict[str, Any]) -> dict[str, str]:
 
 def test_the_sandbox_contract_gives_the_commands_the_issue_names() -> None:
     index, _ = compiled(published_contract())
-    generated = {k: v for k, v in commands(index).items() if k not in CURATED_OPERATIONS}
+    generated = {
+        op["id"]: f"{op['group']} {op['verb']}" for op in index["operations"] if not op["curated"]
+    }
     assert generated == {
         "sendSms": "sms send",
         "getSms": "sms get",
@@ -57,20 +59,30 @@ def test_the_sandbox_contract_gives_the_commands_the_issue_names() -> None:
 
 def test_operations_with_a_curated_command_are_listed_as_curated_only() -> None:
     index, schemas = compiled(published_contract())
+    by_template = {template_key(op["method"], op["path"]): op for op in index["operations"]}
     by_id = {op["id"]: op for op in index["operations"]}
-    for operation_id, (group, verb) in CURATED_OPERATIONS.items():
-        assert (by_id[operation_id]["group"], by_id[operation_id]["verb"]) == (group, verb)
-        assert by_id[operation_id]["curated"] == f"{group} {verb}"
-        assert operation_id not in schemas["bodies"]
+    for (method, path), (group, verb) in CURATED_COMMANDS.items():
+        entry = by_template[template_key(method, path)]
+        assert (entry["group"], entry["verb"]) == (group, verb)
+        assert entry["curated"] == f"{group} {verb}"
+        assert entry["id"] not in schemas["bodies"]
     # The rule for `leads create --wait` comes with the curated entry.
     assert by_id["createLead"]["pending"]["poll"] == "getLead"
 
 
-def test_the_curated_table_covers_the_client_operations_and_names_real_commands() -> None:
-    assert set(CURATED_OPERATIONS) == set(OPERATIONS)
-    tree = curated_command_names()
-    for group, verb in CURATED_OPERATIONS.values():
+def test_the_curated_bindings_name_real_commands_and_the_verb_list_matches_the_tree() -> None:
+    import importlib
+
+    from leadctl.groups import GROUPS
+
+    tree = {}
+    for group, (module_name, _help) in GROUPS.items():
+        command = typer.main.get_command(importlib.import_module(module_name).app)
+        tree[group] = sorted(getattr(command, "commands", {}))
+    for group, verb in CURATED_COMMANDS.values():
         assert verb in tree[group], (group, verb)
+    for group, verbs in tree.items():
+        assert set(verbs) <= set(CURATED_VERBS[group]), group
 
 
 def test_renamed_groups_keep_their_tag_name_as_an_alias() -> None:
@@ -107,14 +119,16 @@ def test_paged_operations_pending_rules_and_columns() -> None:
         "reasonField": "failureReason",
     }
     assert by_id["cancelSms"]["retrySafe"] is True
-    assert by_id["sendSms"]["retrySafe"] is None  # unmarked: decided by method at run time
+    assert by_id["sendSms"]["retrySafe"] is False  # a POST that is no collection query
+    assert by_id["sendSms"]["retryReason"] == "not retry-safe"
     assert by_id["getSms"]["kinds"] == ["org", "user"]
 
 
 def test_verbs_that_collide_fall_back_to_longer_names() -> None:
     index, _ = compiled(widgets())
     found = commands(index)
-    assert found["listLeads"] == "leads list-leads"  # `leads list` is curated
+    # `leads list` is curated: the literal path word tells this one apart.
+    assert found["listLeads"] == "leads list-everything"
     assert found["searchPhoneNumbers"] == "numbers search"
     assert found["POST /widgets/{widgetId}/refresh"] == "widgets post-refresh"
 
@@ -165,7 +179,7 @@ def test_the_bundled_contract_generates_no_verbs() -> None:
     """All twelve operations of the reference have curated commands."""
     index = json.loads(BUNDLED_INDEX_FILE.read_text(encoding="utf-8"))
     assert all(op["curated"] for op in index["operations"])
-    assert len(index["operations"]) == len(OPERATIONS)
+    assert len(index["operations"]) == len(CURATED_COMMANDS)
 
 
 @pytest.mark.parametrize("group", ["sms", "tags"])

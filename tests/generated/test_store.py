@@ -13,10 +13,11 @@ from leadctl.contract.store import (
     INDEX_FILE,
     active_index,
     cache_dir,
-    imported_profiles,
-    profile_dir,
+    key_dir,
+    key_for_base_url,
     remove,
     save,
+    stored_keys,
 )
 from tests.generated.contracts import widgets
 
@@ -37,6 +38,14 @@ def test_the_cache_dir_is_platformdirs_own(
     assert cache_dir(os.environ) == expected
 
 
+def test_contracts_are_kept_per_service_whatever_the_profile() -> None:
+    key = key_for_base_url("https://API.example.com:443/v1/")
+    assert key == key_for_base_url("https://api.example.com/v1")
+    assert key.startswith("api.example.com_v1-")
+    assert key != key_for_base_url("https://api.example.com/v2")
+    assert key != key_for_base_url("http://127.0.0.1:8080")
+
+
 def test_without_imports_the_bundled_index_is_used_and_no_profile_is_asked(
     cache_dir: Path,
 ) -> None:
@@ -46,7 +55,7 @@ def test_without_imports_the_bundled_index_is_used_and_no_profile_is_asked(
         raise AssertionError("the profile is needed only when a contract was imported")
 
     found = active_index(env, profile)
-    assert found.profile is None
+    assert found.key is None
     assert found.index["contract"]["source"] == "bundled"
 
 
@@ -56,14 +65,14 @@ def test_save_then_load_per_profile(cache_dir: Path) -> None:
     saved = save(
         env, "staging", raw, widgets(), source="w.json", imported_at="2026-01-01T00:00:00Z"
     )
-    assert imported_profiles(env) == ["staging"]
-    directory = profile_dir(env, "staging")
+    assert stored_keys(env) == ["staging"]
+    directory = key_dir(env, "staging")
     assert (directory.stat().st_mode & 0o777) == 0o700
     assert (saved.schemas_path.stat().st_mode & 0o777) == 0o600
     assert saved.contract_path.read_bytes() == raw
     loaded = active_index(env, lambda: "staging")
-    assert loaded.profile == "staging" and loaded.index == saved.index
-    assert active_index(env, lambda: "default").profile is None
+    assert loaded.key == "staging" and loaded.index == saved.index
+    assert active_index(env, lambda: "default").key is None
     assert remove(env, "staging") is True and remove(env, "staging") is False
 
 
@@ -80,7 +89,7 @@ def test_a_new_import_replaces_the_old_files(cache_dir: Path) -> None:
 def test_an_index_of_another_leadctl_version_is_rebuilt(cache_dir: Path) -> None:
     env = {"LEADCTL_CACHE_DIR": str(cache_dir)}
     save(env, "p", json.dumps(widgets()).encode(), widgets(), source="w.json", imported_at=None)
-    index_path = profile_dir(env, "p") / INDEX_FILE
+    index_path = key_dir(env, "p") / INDEX_FILE
     old = json.loads(index_path.read_text())
     old["leadctl"] = "0.0.1"
     old["operations"] = []
@@ -97,7 +106,7 @@ def test_an_unusable_import_falls_back_to_the_bundled_contract_with_a_reason(
 ) -> None:
     env = {"LEADCTL_CACHE_DIR": str(cache_dir)}
     save(env, "p", json.dumps(widgets()).encode(), widgets(), source="w.json", imported_at=None)
-    (profile_dir(env, "p") / INDEX_FILE).write_text("{not json")
+    (key_dir(env, "p") / INDEX_FILE).write_text("{not json")
     found = active_index(env, lambda: "p")
-    assert found.profile is None
-    assert found.problem is not None and "profile 'p'" in found.problem
+    assert found.key is None
+    assert found.problem is not None and "'p'" in found.problem

@@ -9,7 +9,6 @@ import pytest
 from openapi_spec_validator import OpenAPIV31SpecValidator
 
 from leadctl.contract import iter_operations, load_contract
-from leadctl.operations import OPERATIONS
 
 # (method, path) -> (operationId, tag, retry-safe, credential kinds, statuses the reference lists)
 STAFF = {"org", "user"}
@@ -257,13 +256,3 @@ def test_every_assumption_is_marked_and_explained(contract: dict[str, Any]) -> N
         "endDate",
     }
     assert all(p["x-leadctl-assumed"] is True for p in phone)
-
-
-def test_client_operation_table_matches_the_contract(contract: dict[str, Any]) -> None:
-    by_id = {op.operation_id: op for op in iter_operations(contract)}
-    assert set(OPERATIONS) == set(by_id)
-    for operation_id, client_op in OPERATIONS.items():
-        spec = by_id[operation_id]
-        assert (client_op.method, client_op.path) == (spec.method, spec.path)
-        assert client_op.retry_safe is spec.retry_safe, operation_id
-        assert set(client_op.kinds) == set(spec.credential_kinds), operation_id

@@ -138,6 +138,7 @@ def test_a_profile_ca_bundle_is_honoured_by_commands_and_by_login(
             service.base_url,
             "--with-token",
             "--insecure-storage",
+            "--no-contract",
         ],
         stdin=TOKEN,
     )

@@ -29,7 +29,7 @@ def config_text() -> str:
 
 
 def login(*extra: str) -> list[str]:
-    return ["auth", "login", "--base-url", BASE_URL, "--with-token", *extra]
+    return ["auth", "login", "--base-url", BASE_URL, "--with-token", "--no-contract", *extra]
 
 
 def test_login_checks_the_credential_then_stores_it_in_the_keyring(

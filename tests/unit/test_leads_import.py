@@ -549,7 +549,7 @@ def test_the_client_keeps_retry_after_on_a_final_429(httpx_mock: HTTPXMock) -> N
     from leadctl.client import Client, RetryPolicy
     from leadctl.credentials import Credential, CredentialKind
     from leadctl.errors import ApiError
-    from leadctl.operations import OPERATIONS
+    from leadctl.operations import bundled_operation
 
     httpx_mock.add_response(method="POST", url=URL, status_code=429, headers={"Retry-After": "7"})
     credential = Credential("sk_test_x", CredentialKind.ORG, "test")
@@ -558,7 +558,7 @@ def test_the_client_keeps_retry_after_on_a_final_429(httpx_mock: HTTPXMock) -> N
     )
 
     with pytest.raises(ApiError) as raised:
-        client.call(OPERATIONS["createLead"], json_body={"email": "a@x.test"})
+        client.call(bundled_operation("POST", "/leads"), json_body={"email": "a@x.test"})
 
     assert raised.value.status == 429
     assert raised.value.retry_after == 7.0

@@ -13,11 +13,11 @@ from pytest_httpx import HTTPXMock
 from leadctl.client import Client, RetryPolicy
 from leadctl.credentials import Credential, CredentialKind
 from leadctl.errors import BadResponse, UsageError
-from leadctl.operations import OPERATIONS
+from leadctl.operations import bundled_operation
 from leadctl.paging import Pager, PageRequest
 from tests.support.cli import BASE_URL, ORG_KEY, run_cli, token_env
 
-LEADS = OPERATIONS["listMyLeads"]
+LEADS = bundled_operation("POST", "/leads/all/my")
 URL = f"{BASE_URL}/leads/all/my"
 
 

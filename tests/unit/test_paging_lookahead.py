@@ -12,7 +12,7 @@ from pytest_httpx import HTTPXMock
 
 from leadctl.client import Client, RetryPolicy
 from leadctl.credentials import Credential, CredentialKind
-from leadctl.operations import OPERATIONS
+from leadctl.operations import bundled_operation
 from leadctl.paging import Pager, PageRequest
 from tests.support.cli import BASE_URL, ORG_KEY
 
@@ -50,7 +50,9 @@ def test_a_page_is_requested_only_once_the_page_before_it_is_being_written(
         return httpx.Response(200, json={"items": items, "continuationToken": token})
 
     httpx_mock.add_callback(page, url=URL, is_reusable=True)
-    pager = Pager(make_client(), OPERATIONS["listMyLeads"], {}, PageRequest(all_pages=True))
+    pager = Pager(
+        make_client(), bundled_operation("POST", "/leads/all/my"), {}, PageRequest(all_pages=True)
+    )
     seen: list[Any] = []
     for item in pager:
         # A slow writer: an eager pager would race ahead by several pages meanwhile.
@@ -83,7 +85,9 @@ def test_at_most_one_fetch_is_in_flight(httpx_mock: HTTPXMock) -> None:
         return httpx.Response(200, json={"items": [{"n": number}], "continuationToken": token})
 
     httpx_mock.add_callback(page, url=URL, is_reusable=True)
-    pager = Pager(make_client(), OPERATIONS["listMyLeads"], {}, PageRequest(all_pages=True))
+    pager = Pager(
+        make_client(), bundled_operation("POST", "/leads/all/my"), {}, PageRequest(all_pages=True)
+    )
 
     assert [item["n"] for item in pager] == list(range(1, PAGES + 1))
     assert most == 1

@@ -1,0 +1,136 @@
+"""Paging options shared by every collection command (curated or generated), and the loop
+that prints pages. Outside ``leadctl.commands`` so that generated commands can use it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+if TYPE_CHECKING:
+    from leadctl.context import Context
+    from leadctl.operations import Operation
+    from leadctl.output import Column
+    from leadctl.paging import Pager
+
+PageSizeOption = Annotated[
+    int | None,
+    typer.Option("--page-size", min=1, metavar="N", help="Items per request (pageSize)."),
+]
+LimitOption = Annotated[
+    int | None, typer.Option("--limit", min=1, metavar="N", help="Stop after N items.")
+]
+AllOption = Annotated[bool, typer.Option("--all", help="Follow every page.")]
+CursorOption = Annotated[
+    str | None,
+    typer.Option("--cursor", metavar="TOKEN", help="Resume from a continuation token."),
+]
+CountOption = Annotated[
+    bool, typer.Option("--count", help="Print only the total count (includeCount).")
+]
+
+
+def print_paged(
+    ctx: Context,
+    op: Operation,
+    body: Mapping[str, Any],
+    *,
+    columns: Sequence[Column],
+    page_size: int | None,
+    limit: int | None,
+    all_pages: bool,
+    cursor: str | None,
+    count: bool = False,
+    path_params: Mapping[str, str] | None = None,
+    table_view: Callable[[Iterable[Any]], Iterable[Any]] | None = None,
+    table_columns: Sequence[Column] | None = None,
+) -> None:
+    """Send a RequestDataOptions query and print its items (or its total count).
+
+    ``table_view`` reshapes items for the default table only (never for json or csv,
+    which carry the service's items unchanged), shown with ``table_columns``.
+    """
+    from leadctl.errors import BadResponse, LeadctlError
+    from leadctl.output import emit_list
+    from leadctl.paging import Pager, PageRequest
+
+    request = PageRequest(page_size=page_size, cursor=cursor, limit=limit, all_pages=all_pages)
+    client = ctx.client()
+    if count:
+        count_body = {**body, "includeCount": True, "pageSize": 1}
+        pager = Pager(client, op, count_body, PageRequest(cursor=cursor), path_params=path_params)
+        pager.fetch_page(cursor)
+        if pager.total_count is None:
+            raise BadResponse("the service did not return totalCount")
+        ctx.ios.stdout.write(f"{pager.total_count}\n")
+        return
+    pager = Pager(client, op, body, request, path_params=path_params)
+    items: Iterable[Any] = pager
+    if table_view is not None and ctx.output_format == "table" and not ctx.options.columns:
+        items = table_view(pager)
+        columns = table_columns or columns
+    if all_pages and _progress_wanted(ctx):
+        items = _with_progress(ctx, pager, items)
+    try:
+        emit_list(
+            ctx,
+            items,
+            columns=columns,
+            footer=lambda: _next_page_hint(pager),
+            file_note=lambda written: _more_pages_note(pager, written),
+            streamed=all_pages,
+        )
+    except LeadctlError as error:
+        pager.note_resume_point(error)
+        raise
+    if pager.interrupted:
+        raise pager.interruption_error()
+
+
+def _next_page_hint(pager: Pager) -> str | None:
+    if pager.next_cursor is None or pager.interrupted:
+        return None
+    return f"more results: add --cursor {pager.next_cursor} (or --all)"
+
+
+def _more_pages_note(pager: Pager, written: int) -> str | None:
+    """Said on the terminal when one page went to a file or pipe: a partial export must
+    not pass for a whole one."""
+    if pager.next_cursor is None or pager.interrupted:
+        return None
+    plural = "" if written == 1 else "s"
+    return (
+        f"wrote {written} item{plural}, one page; more exist: add --all for every page, "
+        f"or --cursor {pager.next_cursor} for the next"
+    )
+
+
+def _progress_wanted(ctx: Context) -> bool:
+    # A progress line on the terminal that also receives streamed items would garble them;
+    # a table is printed only once every page is in, so it can share the terminal.
+    ios = ctx.ios
+    if not ios.progress_enabled or ios.env.get("TERM") == "dumb":
+        return False
+    return not ios.stdout_is_tty or ctx.output_format == "table"
+
+
+def _with_progress(ctx: Context, pager: Pager, items: Iterable[Any]) -> Iterator[Any]:
+    """Count items on one stderr line (redrawn at most ten times a second), then erase it."""
+    import time
+
+    stderr = ctx.ios.stderr
+    shown_at = 0.0
+    count = 0
+    try:
+        for item in items:
+            count += 1
+            now = time.monotonic()
+            if now - shown_at >= 0.1:
+                stderr.write(f"\r{count} items, {pager.pages} pages…")
+                stderr.flush()
+                shown_at = now
+            yield item
+    finally:
+        stderr.write("\r\x1b[K")
+        stderr.flush()
