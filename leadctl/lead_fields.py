@@ -60,58 +60,46 @@ class BodySchema:
 
 
 def request_schema(ctx: Context, method: str, path: str) -> BodySchema | None:
-    """The JSON request body schema of METHOD + path template in the active contract.
-
-    Looked up by METHOD and path template, never by operationId. None when the contract
-    has no such operation or it takes no JSON body.
-    """
+    """The JSON request body schema of METHOD + path template in the contract the curated
+    command's operation comes from (the active one; the bundled one when the active
+    contract lacks the operation). None when it takes no JSON body."""
     from leadctl.contract.index import Document
+    from leadctl.operations import curated, template_key
 
-    document = _active_document(ctx)
+    operation = curated(ctx, method, path)
+    document = _contract_document(ctx, bundled=operation.bundled)
     if document is None:
         return None
-    operation = _operation(document, method, path)
-    if operation is None:
-        return None
     doc = Document(document)
+    wanted = template_key(method, path)
     try:
-        body = doc.resolve(operation.get("requestBody"))
-        content = body.get("content") if isinstance(body, Mapping) else None
-        schema = _json_schema(content)
-        if schema is None:
-            return None
-        doc.resolve(schema)
+        for template, item in (document.get("paths") or {}).items():
+            if template_key(method, str(template)) != wanted:
+                continue
+            spec = doc.resolve(item).get(method.lower())
+            body = doc.resolve(spec.get("requestBody")) if isinstance(spec, Mapping) else None
+            schema = _json_schema(body.get("content") if isinstance(body, Mapping) else None)
+            if schema is None:
+                return None
+            doc.resolve(schema)
+            return BodySchema(doc, schema, f"{method.upper()} {path}")
     except (KeyError, IndexError, TypeError, ValueError):
         return None  # an unresolvable $ref: the service checks the body then
-    return BodySchema(doc, schema, f"{method.upper()} {path}")
-
-
-def _active_document(ctx: Context) -> Mapping[str, Any] | None:
-    """The active contract as parsed JSON (the bundled one unless the profile imported
-    one). The one place that knows where contracts are stored."""
-    from leadctl.contract.store import active_index
-
-    active = active_index(ctx.env, lambda: ctx.profile_name)
-    try:
-        with active.contract_path.open(encoding="utf-8") as handle:
-            document = json.load(handle)
-    except (OSError, ValueError):
-        return None
-    return document if isinstance(document, Mapping) else None
-
-
-def _template(path: str) -> str:
-    bare = path.split("?", 1)[0].rstrip("/") or "/"
-    return re.sub(r"\{[^}/]*\}", "{}", bare).lower()
-
-
-def _operation(document: Mapping[str, Any], method: str, path: str) -> Mapping[str, Any] | None:
-    wanted = _template(path)
-    for template, item in (document.get("paths") or {}).items():
-        if isinstance(item, Mapping) and _template(str(template)) == wanted:
-            found = item.get(method.lower())
-            return found if isinstance(found, Mapping) else None
     return None
+
+
+def _contract_document(ctx: Context, *, bundled: bool) -> Mapping[str, Any] | None:
+    """A contract as a 3.1 document (stored as JSON or YAML, OpenAPI 3.0 to 3.2)."""
+    from leadctl.contract.formats import parse_document, to_31
+    from leadctl.contract.store import bundled_index
+    from leadctl.operations import active_index_of
+
+    active = bundled_index() if bundled else active_index_of(ctx)
+    try:
+        raw = active.contract_path.read_bytes()
+        return to_31(parse_document(raw, what=str(active.contract_path)))
+    except (OSError, UsageError):
+        return None
 
 
 def _json_schema(content: Any) -> Any:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -27,7 +26,6 @@ from leadctl.query_options import DEFAULT_ORDER_DIRECTION_KEY, list_body
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
     from datetime import tzinfo
-    from typing import TextIO
 
 app = typer.Typer(help="List, create and import leads.", no_args_is_help=True)
 

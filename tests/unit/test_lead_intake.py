@@ -3,8 +3,8 @@ POST /leads schema: typed values, phones in E.164 wherever they sit, required fi
 bad input (unknown paths and columns, cells that cannot be typed).
 
 Two imported contracts: a small nested one written here, and the ASP.NET-style fixture
-contract (tests/fixtures/contracts/aspnet-3.1.json). Every body sent is checked against the
-contract's request schema with jsonschema (formats included).
+contract (tests/fixtures/contracts/aspnet-3.1.json and its OpenAPI 3.0 variant). Every body
+sent is checked against the contract's request schema with jsonschema (formats included).
 """
 
 from __future__ import annotations
@@ -17,10 +17,10 @@ import pytest
 from pytest_httpx import HTTPXMock
 
 from tests.support.cli import BASE_URL, Result, run_cli, token_env
-from tests.support.contract_mock import Schemas
+from tests.support.contract_mock import Schemas, as_openapi_31
 
 URL = f"{BASE_URL}/leads"
-FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "contracts" / "aspnet-3.1.json"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "contracts"
 CREATED = {"id": "lead_1", "processingStatus": "Pending"}
 
 
@@ -108,7 +108,8 @@ def nested_contract() -> dict[str, Any]:
 def import_contract(tmp_path: Path, document: dict[str, Any]) -> Schemas:
     path = tmp_path / "contract.json"
     path.write_text(json.dumps(document), encoding="utf-8")
-    result = run_cli(["contract", "import", str(path)])
+    # Contracts are kept per service: import it for the base URL the commands use.
+    result = run_cli(["contract", "import", str(path)], env={"LEADCTL_BASE_URL": BASE_URL})
     assert result.exit_code == 0, result.stderr
     return Schemas(document)
 
@@ -119,10 +120,12 @@ def nested(tmp_path: Path) -> Schemas:
     return import_contract(tmp_path, nested_contract())
 
 
-@pytest.fixture
-def fixture_contract(tmp_path: Path) -> Schemas:
+@pytest.fixture(params=["3.1", "3.0"], ids=lambda v: f"openapi-{v}")
+def fixture_contract(tmp_path: Path, request: pytest.FixtureRequest) -> Schemas:
     assert run_cli(["profile", "set", "region", "US"]).exit_code == 0
-    return import_contract(tmp_path, json.loads(FIXTURE.read_text(encoding="utf-8")))
+    document = json.loads((FIXTURES / f"aspnet-{request.param}.json").read_text(encoding="utf-8"))
+    import_contract(tmp_path, document)
+    return Schemas(as_openapi_31(document))
 
 
 def sent(httpx_mock: HTTPXMock) -> list[Any]:
