@@ -3,10 +3,10 @@
 ``leads create --field contact.phone.number=...`` and the CSV columns of ``leads import``
 name fields by dot path; the path is checked against the request schema (a wrong one is a
 usage error naming the closest real ones), the text is typed from the schema (``720`` for
-an integer, ``yes`` for a boolean, ``a;b`` for a list of strings), and every phone-shaped
-string, wherever it sits, is sent in E.164. Required fields are checked before anything is
-sent; a required list nobody gave goes out empty and a required object whose fields are
-all optional as ``{}``.
+an integer, ``yes`` for a boolean, ``a;b`` for a list of strings, a date-time without an
+offset in the profile's timezone), and every phone-shaped string, wherever it sits, is
+sent in E.164. Required fields are checked before anything is sent; a required list
+nobody gave goes out empty and a required object whose fields are all optional as ``{}``.
 
 When the active contract has no JSON body schema for POST /leads, fields pass as typed by
 ``api -F`` (``leadctl.fields``) and only a top-level ``phone`` is normalised: the old flat
@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from leadctl.errors import UsageError
 
 if TYPE_CHECKING:
+    from datetime import datetime, tzinfo
     from typing import TextIO
 
     from leadctl.context import Context
@@ -136,9 +137,20 @@ class TypingError(ValueError):
 class LeadShape:
     """The intake schema of the active contract, for dot paths and typed values."""
 
-    def __init__(self, body: BodySchema | None, *, region: object) -> None:
+    def __init__(
+        self,
+        body: BodySchema | None,
+        *,
+        region: object,
+        zone: tzinfo | None = None,
+        now: datetime | None = None,
+    ) -> None:
         self.body = body
         self.region = region
+        # For date-time fields: a time without an offset is in ``zone`` (None: the
+        # system's), relative forms (-2h, today) count from ``now``.
+        self.zone = zone
+        self.now = now
 
     # -- walking the schema
 
@@ -345,10 +357,22 @@ class LeadShape:
         if kind == "object":
             if stripped.startswith("{"):
                 return _json(stripped, dict)
-            raise TypingError(f"{name} is an object: give its fields as {name}.FIELD, or JSON")
+            inner = [p for p in self.paths() if p.startswith(name + ".")][:_SHOWN_PATHS]
+            shown = ", ".join(inner) if inner else f"{name}.FIELD"
+            raise TypingError(f"{name} is an object: give its fields ({shown}), or JSON")
+        if kind == "string" and self._doc().keyword(schema, "format") == "date-time":
+            return self._instant(text)
         if kind == "string" or kind is None:
             return self._enum_value(schema, text)
         return text
+
+    def _instant(self, text: str) -> str:
+        from leadctl.datetimes import InvalidDateTime, parse_instant
+
+        try:
+            return parse_instant(text, zone=self.zone, now=self.now).isoformat()
+        except InvalidDateTime as error:
+            raise TypingError(f"{text!r} is not a date-time ({error})") from None
 
     def _enum_value(self, schema: Any, text: str) -> Any:
         choices = self._doc().keyword(schema, "enum")
@@ -420,6 +444,8 @@ class LeadShape:
         missing: list[str] = []
         self._complete(body, self.body.schema, "", missing, 0)
         if missing:
+            order = {path: n for n, path in enumerate(self.paths())}
+            missing.sort(key=lambda path: order.get(path, len(order)))
             raise UsageError(
                 f"missing required field{'s' if len(missing) > 1 else ''}: " + ", ".join(missing)
             )
@@ -532,7 +558,14 @@ def _field_value(
 
 
 def intake_shape(ctx: Context) -> LeadShape:
-    return LeadShape(request_schema(ctx, *INTAKE), region=ctx.settings.get("region"))
+    from leadctl.datetimes import input_zone
+
+    return LeadShape(
+        request_schema(ctx, *INTAKE),
+        region=ctx.settings.get("region"),
+        zone=input_zone(ctx.settings.get("timezone"), ctx.env),
+        now=ctx.clock.now(),
+    )
 
 
 def create_body(
@@ -645,10 +678,10 @@ class ImportShape:
         except UsageError as error:
             if not name:
                 raise UsageError(f"{source}: the header has an empty column name") from None
-            hint = f"{error.hint}; or " if error.hint else ""
+            mapping = f"map it with --map '{name}=PATH'"
             raise UsageError(
                 f"{source}: column {name!r} maps to no lead field",
-                hint=f"{hint}map it with --map '{name}=dot.path'",
+                hint=f"{error.hint} (or {mapping})" if error.hint else mapping,
             ) from None
 
     def _check_required(self, columns: list[_Column], source: str) -> None:

@@ -318,7 +318,7 @@ def test_a_column_that_maps_to_no_field_is_exit_2_and_nothing_is_sent(
     assert result.exit_code == 2
     assert "column 'phone' maps to no lead field" in result.stderr
     assert "contact.phone.number" in result.stderr
-    assert "--map 'phone=" in result.stderr
+    assert "--map 'phone=PATH'" in result.stderr
     assert httpx_mock.get_requests() == []
 
 
@@ -438,9 +438,11 @@ def test_fixture_create_with_nested_dot_paths_sends_a_valid_body(
     httpx_mock: HTTPXMock, fixture_contract: Schemas
 ) -> None:
     httpx_mock.add_response(method="POST", url=URL, status_code=202, json=CREATED)
+    assert run_cli(["profile", "set", "timezone", "America/Chicago"]).exit_code == 0
 
     result = create(
         "metadata.consentCertificateUrl=https://cert.example.com/c/1",
+        "metadata.submittedAt=2026-11-20T09:30",
         "contact.firstName=Ada",
         "contact.lastName=Lovelace",
         "contact.email=ada@example.com",
@@ -453,6 +455,7 @@ def test_fixture_create_with_nested_dot_paths_sends_a_valid_body(
 
     assert result.exit_code == 0, result.stderr
     body = sent(httpx_mock)[0]
+    assert body["metadata"]["submittedAt"] == "2026-11-20T15:30:00Z"  # 09:30 in Chicago
     assert body["contact"]["phone"] == {"number": "+15125550123", "type": "Mobile"}
     assert body["customer"] == {"creditScore": 720, "homeowner": True}
     assert body["tagIds"] == [] and body["tagNames"] == ["web"]
@@ -495,3 +498,13 @@ def test_fixture_csv_with_dot_path_headers_imports_valid_typed_rows(
     assert [b["customer"]["tobaccoUser"] for b in bodies] == [False, True, False, True, False]
     assert bodies[4]["tagNames"] == ["web", "row4"]
     assert bodies[4]["contact"]["phone"] == {"number": "+15125550104"}
+
+
+def test_fixture_an_impossible_date_time_is_exit_2(
+    httpx_mock: HTTPXMock, fixture_contract: Schemas
+) -> None:
+    result = create("metadata.submittedAt=2026-02-30T10:00")
+
+    assert result.exit_code == 2
+    assert "'2026-02-30T10:00' is not a date-time" in result.stderr
+    assert httpx_mock.get_requests() == []
