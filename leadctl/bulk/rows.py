@@ -4,11 +4,12 @@ Rows are read one at a time from a binary stream, so memory stays flat whatever 
 Row numbers are 1-based and count data rows only: a CSV header is not a row, a blank line
 is (an invalid one), and a CSV record whose quoted value spans lines is one row.
 
-CSV cells stay strings, exactly as written (no trimming, no number or boolean guessing);
-an empty cell leaves the field out. A header ``address.city`` builds a nested object, and
-a header ``tags[]`` (repeatable) collects its non-empty cells into a list. NDJSON values
-keep their JSON types. Either way a ``phone`` string is checked and sent in E.164, as
-``leads create`` does.
+Without a ``csv_plan``, CSV cells stay strings, exactly as written (no trimming, no number
+or boolean guessing); an empty cell leaves the field out. A header ``address.city`` builds
+a nested object, and a header ``tags[]`` (repeatable) collects its non-empty cells into a
+list. ``leads import`` passes the plan of leadctl/lead_fields.py instead: headers checked
+against the active contract's lead schema, cells typed from it. NDJSON values keep their
+JSON types; ``prepare`` makes each row's body (phones in E.164, required fields checked).
 """
 
 from __future__ import annotations
