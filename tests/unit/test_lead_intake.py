@@ -16,6 +16,8 @@ from typing import Any
 import pytest
 from pytest_httpx import HTTPXMock
 
+from leadctl.contract.index import Document
+from leadctl.lead_fields import BodySchema, LeadShape, TypingError, closest
 from tests.support.cli import BASE_URL, Result, run_cli, token_env
 from tests.support.contract_mock import Schemas, as_openapi_31
 
@@ -508,3 +510,61 @@ def test_fixture_an_impossible_date_time_is_exit_2(
     assert result.exit_code == 2
     assert "'2026-02-30T10:00' is not a date-time" in result.stderr
     assert httpx_mock.get_requests() == []
+
+
+# -- typing rules, on the nested contract's schema directly -----------------------------------
+
+
+def nested_shape() -> LeadShape:
+    document = nested_contract()
+    schema = {"$ref": "#/components/schemas/In"}
+    return LeadShape(BodySchema(Document(document), schema, "POST /leads"), region="US")
+
+
+@pytest.mark.parametrize(
+    ("path", "text", "value"),
+    [
+        ("customer.creditScore", " 720 ", 720),
+        ("customer.creditScore", "720.0", 720),
+        ("customer.creditScore", "null", None),
+        ("customer.income", "1e3", 1000.0),
+        ("customer.income", "-12", -12),
+        ("customer.homeowner", "Y", True),
+        ("customer.homeowner", "0", False),
+        ("customer.homeowner", "Off", False),
+        ("tagNames", "a; ;b", ["a", "b"]),
+        ("tagNames", '["a;b", "c"]', ["a;b", "c"]),
+        ("tagNames", "", []),
+        ("contact.firstName", "007", "007"),
+        ("contact.firstName", "true", "true"),
+        ("contact.phone.number", "tel:+1-512-555-0143", "+15125550143"),
+    ],
+)
+def test_text_is_typed_from_the_schema(path: str, text: str, value: Any) -> None:
+    shape = nested_shape()
+    assert shape.typed(shape.field(path, what="t"), text) == value
+
+
+@pytest.mark.parametrize(
+    ("path", "text"),
+    [
+        ("customer.creditScore", "7.5"),
+        ("customer.creditScore", "seven"),
+        ("customer.income", "nan"),
+        ("customer.homeowner", "maybe"),
+        ("tagNames", "[1,"),
+        ("contact.phone.number", "12345"),
+    ],
+)
+def test_text_that_cannot_be_typed_says_why(path: str, text: str) -> None:
+    shape = nested_shape()
+    with pytest.raises(TypingError):
+        shape.typed(shape.field(path, what="t"), text)
+
+
+def test_closest_paths_prefer_the_same_field_under_a_parent() -> None:
+    paths = ["contact.firstName", "contact.lastName", "contact.phone.number", "customer.age"]
+    assert closest("firstName", paths)[0] == "contact.firstName"
+    assert closest("phone", paths) == ["contact.phone.number"]
+    assert closest("customer.agee", paths) == ["customer.age"]
+    assert closest("zzz", paths) == []
