@@ -48,6 +48,10 @@ _PATH_PART = re.compile(r"^[^.\[\]\s]+$")
 _HEADER_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*(?:\[\])?$")
 # Enough to recognise the first line of a CSV file in an error message.
 _SHOWN_HEADER = 60
+_PHONES_REMEMBERED = 4096
+# The schema of a value the contract says nothing about (one object, so memoised lookups
+# on it never meet a recycled id).
+_ANY: dict[str, Any] = {}
 
 
 # -- the schema of an operation's body ------------------------------------------------------
@@ -151,6 +155,17 @@ class LeadShape:
         # system's), relative forms (-2h, today) count from ``now``.
         self.zone = zone
         self.now = now
+        # Per schema node (by identity: the nodes live as long as the document): the
+        # walk repeats for every row of an import, and resolving allOf/$ref chains each
+        # time would cost more than the request.
+        self._memo: dict[tuple[str, int], Any] = {}
+        self._phones: dict[str, str] = {}
+
+    def _cached(self, what: str, schema: Any, compute: Callable[[], Any]) -> Any:
+        key = (what, id(schema))
+        if key not in self._memo:
+            self._memo[key] = compute()
+        return self._memo[key]
 
     # -- walking the schema
 
@@ -163,14 +178,25 @@ class LeadShape:
         return self.body.doc
 
     def _type(self, schema: Any) -> str | None:
-        doc = self._doc()
-        found = doc.type_of(schema)
-        if found is None and doc.properties(schema):
-            return "object"
-        return found
+        def compute() -> str | None:
+            found = self._doc().type_of(schema)
+            return "object" if found is None and self._children(schema) else found
+
+        kind: str | None = self._cached("type", schema, compute)
+        return kind
 
     def _children(self, schema: Any) -> dict[str, Any]:
-        return self._doc().properties(schema)
+        found: dict[str, Any] = self._cached(
+            "children", schema, lambda: self._doc().properties(schema)
+        )
+        return found
+
+    def _required(self, schema: Any) -> list[str]:
+        found: list[str] = self._cached("required", schema, lambda: self._doc().required(schema))
+        return found
+
+    def _keyword(self, schema: Any, name: str) -> Any:
+        return self._cached(f"keyword {name}", schema, lambda: self._doc().keyword(schema, name))
 
     def _open(self, schema: Any) -> Any:
         """The schema of an object's undeclared members, or None when it takes none.
@@ -179,17 +205,16 @@ class LeadShape:
         fields); one that declares some takes only those, whatever JSON Schema's default:
         a misspelt field is far likelier than a field the contract forgot.
         """
-        doc = self._doc()
-        extra = doc.keyword(schema, "additionalProperties")
+        extra = self._keyword(schema, "additionalProperties")
         if isinstance(extra, Mapping):
             return extra
         if extra is True or (extra is None and not self._children(schema)):
-            return {}
+            return _ANY
         return None
 
     def _items(self, schema: Any) -> Any:
-        items = self._doc().keyword(schema, "items")
-        return items if items is not None else {}
+        items = self._keyword(schema, "items")
+        return items if items is not None else _ANY
 
     def _nullable(self, schema: Any) -> bool:
         for branch in self._doc().branches(schema):
@@ -205,15 +230,14 @@ class LeadShape:
         return False
 
     def _is_phone(self, name: str, schema: Any, parent: str | None) -> bool:
-        doc = self._doc()
-        if self._type(schema) not in (None, "string") or doc.keyword(schema, "enum"):
+        if self._type(schema) not in (None, "string") or self._keyword(schema, "enum"):
             return False
-        fmt = doc.keyword(schema, "format")
+        fmt = self._keyword(schema, "format")
         if isinstance(fmt, str):
             # uri, email, date-time...: not a phone whatever its name.
             return fmt.lower() in _PHONE_FORMATS
         for key in ("description", "title"):
-            text = doc.keyword(schema, key)
+            text = self._keyword(schema, key)
             if isinstance(text, str) and _E164_TEXT.search(text):
                 return True
         if _PHONE_NAME.search(name) and not _NOT_A_NUMBER_NAME.search(name):
@@ -248,8 +272,8 @@ class LeadShape:
 
         def walk(schema: Any, prefix: str, depth: int) -> None:
             children = self._children(schema)
-            for name in self._doc().required(schema):
-                sub = children.get(name, {})
+            for name in self._required(schema):
+                sub = children.get(name, _ANY)
                 kind = self._type(sub)
                 if kind == "array":
                     continue
@@ -360,7 +384,7 @@ class LeadShape:
             inner = [p for p in self.paths() if p.startswith(name + ".")][:_SHOWN_PATHS]
             shown = ", ".join(inner) if inner else f"{name}.FIELD"
             raise TypingError(f"{name} is an object: give its fields ({shown}), or JSON")
-        if kind == "string" and self._doc().keyword(schema, "format") == "date-time":
+        if kind == "string" and self._keyword(schema, "format") == "date-time":
             return self._instant(text)
         if kind == "string" or kind is None:
             return self._enum_value(schema, text)
@@ -375,7 +399,7 @@ class LeadShape:
             raise TypingError(f"{text!r} is not a date-time ({error})") from None
 
     def _enum_value(self, schema: Any, text: str) -> Any:
-        choices = self._doc().keyword(schema, "enum")
+        choices = self._keyword(schema, "enum")
         if not isinstance(choices, list) or not choices or text in choices:
             return text
         for choice in choices:
@@ -385,12 +409,23 @@ class LeadShape:
         raise TypingError(f"{text!r} is not one of {shown}")
 
     def _e164(self, value: str, name: str) -> str:
-        from leadctl.phone import to_e164
-
         try:
-            return to_e164(value, region=self.region, what=name)
+            return self._to_e164(value, name)
         except UsageError as error:
             raise TypingError(error.message) from None
+
+    def _to_e164(self, value: str, what: str) -> str:
+        """``leadctl.phone.to_e164``, remembered: a number typed from a CSV cell is
+        checked again with the whole lead, and phonenumbers is the costly part."""
+        found = self._phones.get(value)
+        if found is None:
+            from leadctl.phone import to_e164
+
+            found = to_e164(value, region=self.region, what=what)
+            if len(self._phones) > _PHONES_REMEMBERED:
+                self._phones.clear()
+            self._phones[value] = self._phones[found] = found
+        return found
 
     # -- whole bodies
 
@@ -431,9 +466,7 @@ class LeadShape:
             # `phone: 5125550143` in NDJSON: its digits are still the number.
             value = str(value) if self._is_phone(name, schema, parent) else value
         if isinstance(value, str) and path and self._is_phone(name, schema, parent):
-            from leadctl.phone import to_e164
-
-            return to_e164(value, region=self.region, what=path)
+            return self._to_e164(value, path)
         return value
 
     def completed(self, body: dict[str, Any]) -> dict[str, Any]:
@@ -457,10 +490,10 @@ class LeadShape:
         if depth > _MAX_DEPTH:
             return
         children = self._children(schema)
-        for name in self._doc().required(schema):
+        for name in self._required(schema):
             if name in body:
                 continue
-            sub = children.get(name, {})
+            sub = children.get(name, _ANY)
             kind = self._type(sub)
             if kind == "array":
                 body[name] = []
