@@ -12,7 +12,10 @@
    against a bare httpx paging loop and a curl+jq loop;
 4. import: ``leads import`` of 10k leads into a sandbox limited to R requests per second:
    the rate achieved, and every row checked by its unique e-mail (none lost, none twice);
-5. others: the directory's other scripts (sandbox_throughput.py, generated_startup.py),
+5. batch: 1,000 GET-one-lead lines at ``--rate-limit 100/10s``: ``leadctl batch`` against a
+   shell loop of single ``leadctl`` calls and an ``xargs -P4`` loop (benchmarks/paced.py);
+6. window: import and export under ``--rate-limit N/Ws``, with and without Retry-After;
+7. others: the directory's other scripts (sandbox_throughput.py, generated_startup.py),
    once, with their own output.
 
 Ratios compare numbers measured in the same run. Timed children run with bytecode
@@ -29,16 +32,17 @@ import sys
 import tempfile
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import httpx
+import paced
 import support
 from report import render
 from support import BENCH, LEADCTL, PYTHON, hyperfine, measure, median
 
-SUITES = ("startup", "read", "export", "import", "others")
+SUITES = ("startup", "read", "export", "import", "batch", "window", "others")
 SEEDED_LEADS = 240  # the sandbox's demo organization, before --leads
 
 
@@ -52,10 +56,22 @@ class Profile:
     import_rows: int
     rate_limit: int
     capacity_rows: int
+    # The curl+jq loop is left out above this many leads (it takes minutes per 100k).
+    curl_max: int = 100_000
+    batch_lines: int = 1_000
+    batch_limit: str = "100/10s"
+    window_limit: str = "100/10s"
+    window_import_rows: int = 500
+    window_export_leads: int = 3_000
+    quick: bool = False
 
 
-FULL = Profile(40, 5, (10_000, 100_000), 5, 2, 10_000, 200, 3_000)
-QUICK = Profile(10, 2, (1_000, 10_000), 1, 1, 1_000, 200, 500)
+FULL = Profile(40, 5, (10_000, 1_000_000), 5, 2, 10_000, 200, 3_000)
+QUICK = Profile(
+    10, 2, (1_000, 10_000), 1, 1, 1_000, 200, 500,
+    batch_lines=60, batch_limit="20/2s", window_limit="20/2s",
+    window_import_rows=60, window_export_leads=400, quick=True,
+)  # fmt: skip
 
 
 @dataclass
@@ -163,7 +179,12 @@ def export(env: dict[str, str], profile: Profile, work: Path, results: Results) 
         label = _size(size)
         with support.sandbox(env, "--leads", str(size)) as server:
             served = server.env(env)
-            for name, argv in EXPORTERS.items():
+            exporters = {
+                name: argv
+                for name, argv in EXPORTERS.items()
+                if name != "curl+jq" or size <= profile.curl_max
+            }
+            for name, argv in exporters.items():
                 # Once into a file, to check every lead comes out exactly once.
                 out = work / f"export-{name}.ndjson"
                 with out.open("wb") as sink:
@@ -172,10 +193,10 @@ def export(env: dict[str, str], profile: Profile, work: Path, results: Results) 
                 out.unlink()
             # Interleaved, so that the machine's other work weighs on every tool alike;
             # the slow curl+jq loop runs fewer times.
-            runs: dict[str, list[support.Run]] = {name: [] for name in EXPORTERS}
+            runs: dict[str, list[support.Run]] = {name: [] for name in exporters}
             paired: list[float] = []
             for turn in range(profile.export_runs):
-                for name, argv in EXPORTERS.items():
+                for name, argv in exporters.items():
                     if name == "curl+jq" and turn >= profile.shell_export_runs:
                         continue
                     runs[name].append(measure(argv(), served))
@@ -288,7 +309,7 @@ def others(env: dict[str, str], profile: Profile, work: Path, results: Results) 
     if results.others:
         return  # once is enough: they take no part in the repeats' medians
     for script, (full, quick) in OTHERS.items():
-        argv = [PYTHON, str(BENCH / script), *(quick if profile is QUICK else full)]
+        argv = [PYTHON, str(BENCH / script), *(quick if profile.quick else full)]
         done = subprocess.run(argv, env=env, capture_output=True, text=True, check=False)
         lines = done.stdout.strip().splitlines()
         if done.returncode != 0:
@@ -331,6 +352,15 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=1, help="run everything N times")
     parser.add_argument("--only", default=",".join(SUITES), help="comma-separated suites")
     parser.add_argument(
+        "--limit",
+        default=None,
+        help="the sandbox's --rate-limit for the batch and window suites (e.g. 100/10s)",
+    )
+    parser.add_argument("--batch-lines", type=int, default=None, help="lines of the batch suite")
+    parser.add_argument(
+        "--export-sizes", default=None, help="comma-separated lead counts of the export suite"
+    )
+    parser.add_argument(
         "--output",
         type=Path,
         default=None,
@@ -338,6 +368,13 @@ def main() -> None:
     )
     args = parser.parse_args()
     profile = QUICK if args.quick else FULL
+    if args.limit:
+        profile = replace(profile, batch_limit=args.limit, window_limit=args.limit)
+    if args.batch_lines:
+        profile = replace(profile, batch_lines=args.batch_lines)
+    if args.export_sizes:
+        sizes = tuple(int(size) for size in args.export_sizes.split(","))
+        profile = replace(profile, export_sizes=sizes)
     chosen = [name.strip() for name in args.only.split(",") if name.strip()]
     unknown = set(chosen) - set(SUITES)
     if unknown:
@@ -354,6 +391,8 @@ def main() -> None:
         "read": read,
         "export": export,
         "import": import_,
+        "batch": paced.batch,
+        "window": paced.window,
         "others": others,
     }
     with tempfile.TemporaryDirectory(prefix="leadctl-bench-") as scratch:

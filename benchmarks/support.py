@@ -51,6 +51,8 @@ def child_env(workdir: Path, extra: Mapping[str, str] | None = None) -> dict[str
     env["PATH"] = f"{BIN}{os.pathsep}{env.get('PATH', '')}"
     env["LEADCTL_CONFIG_DIR"] = str(workdir / "config")
     env["LEADCTL_DATA_DIR"] = str(workdir / "data")
+    # Contracts pulled from a sandbox (the batch suite's `leads get`) stay in the scratch dir.
+    env["LEADCTL_CACHE_DIR"] = str(workdir / "cache")
     env["HTTPIE_CONFIG_DIR"] = str(workdir / "httpie")
     (workdir / "httpie").mkdir(exist_ok=True)
     # HTTPie otherwise checks for a newer version of itself now and then.

@@ -72,7 +72,7 @@ _leadctl_options() {
     'api') REPLY='-f --raw-field -F --field --input -H --header --paginate -i --include -o --output --columns -q --quiet -h --help' ;;
     'batch') REPLY='--input --report --resume --concurrency --retry-unknown -o --output --columns -q --quiet -h --help' ;;
     'sandbox') REPLY='-h --help' ;;
-    'sandbox serve') REPLY='--host --port --data-dir --memory --rate-limit --seed --faults --allow-remote --intake-delay --leads --print-json -o --output --columns -q --quiet -h --help' ;;
+    'sandbox serve') REPLY='--host --port --data-dir --memory --rate-limit --no-retry-after --seed --faults --allow-remote --intake-delay --leads --print-json -o --output --columns -q --quiet -h --help' ;;
     'sandbox reset') REPLY='--data-dir --yes -y -o --output --columns -q --quiet -h --help' ;;
     'completion') REPLY='-o --output --columns -q --quiet -h --help' ;;
     *) REPLY='' ;;

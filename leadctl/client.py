@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TextIO
 
 from leadctl import __version__
-from leadctl._httpx import httpx
+from leadctl._httpx import LazyTransport, httpx
 from leadctl.credentials import Credential, CredentialKind
 from leadctl.curl import curl_command
 from leadctl.errors import (
@@ -178,7 +178,8 @@ class Client:
         dry_run_out: Callable[[str], None] | None = None,
         source_key_header: str | None = None,
         transport: httpx.BaseTransport | None = None,
-        verify: ssl.SSLContext | bool = True,
+        # A callable is called only when an https URL is first used.
+        verify: ssl.SSLContext | bool | Callable[[], ssl.SSLContext | bool] = True,
         reauthenticate: Callable[[Credential], Credential | None] | None = None,
     ) -> None:
         self._base_url = base_url
@@ -203,7 +204,14 @@ class Client:
     @classmethod
     def from_context(cls, ctx: Context) -> Client:
         options = ctx.options
-        verify = tls_verification(ctx.settings.get("ca_bundle"), ctx.env)
+        ca_bundle = ctx.settings.get("ca_bundle")
+
+        def verify() -> ssl.SSLContext | bool:
+            # Loaded with the first https URL: a plain-http base URL never reads a bundle
+            # (SSL_CERT_FILE is commonly set; loading it was most of a loopback read's
+            # start-up). A bad bundle is still an error before anything is sent.
+            return tls_verification(ca_bundle, ctx.env)
+
         return cls(
             base_url=ctx.base_url,
             credential=ctx.credential,
@@ -229,15 +237,37 @@ class Client:
 
     def _client(self) -> httpx.Client:
         if self._http is None:
+            base = self._base()
+            transport = self._transport
+            mounts: dict[str, httpx.BaseTransport] | None = None
+            verify: ssl.SSLContext | bool = True
+            if transport is None and base.lower().startswith("http://"):
+                # Plain http needs no certificate store: none is loaded unless an https URL
+                # is asked for, which goes through a verifying transport built then.
+                # verify=False only spares the store: this transport carries http:// alone.
+                transport = httpx.HTTPTransport(verify=False)
+                mounts = {
+                    "https://": LazyTransport(
+                        lambda: httpx.HTTPTransport(verify=self._resolved_verify())
+                    )
+                }
+            elif transport is None:
+                verify = self._resolved_verify()
             self._http = httpx.Client(
-                base_url=self._base(),
+                base_url=base,
                 timeout=self._timeout,
                 headers={"User-Agent": USER_AGENT, "Accept": "application/json"},
-                transport=self._transport,
-                verify=self._verify,
+                transport=transport,
+                mounts=mounts,
+                verify=verify,
                 follow_redirects=False,
             )
         return self._http
+
+    def _resolved_verify(self) -> ssl.SSLContext | bool:
+        if callable(self._verify):
+            self._verify = self._verify()
+        return self._verify
 
     def close(self) -> None:
         if self._http is not None:
@@ -354,7 +384,8 @@ class Client:
             content=body,
             headers=[*extra_headers, *auth],
         )
-        return request, (credential.value,) if credential is not None else ()
+        secrets = (credential.value,) if credential is not None else ()
+        return request, secrets
 
     def _print_dry_run(
         self,
@@ -693,14 +724,25 @@ def with_idempotency_key(
 
 
 def _outcome_unknown(op: Operation, reason: str) -> OutcomeUnknown:
-    from leadctl.operations import template_key
-
     return OutcomeUnknown(
         f"{reason}; {op.method} {op.path} may or may not have taken effect",
-        hint=_CHECK_HINTS.get(
-            template_key(op.method, op.path), "check the resource's state before trying again"
-        ),
+        hint=check_hint(op),
     )
+
+
+def check_hint(op: Operation) -> str:
+    """What to check before sending ``op`` again; its path may be a template or, for
+    ``leadctl api``, the concrete path."""
+    import re
+
+    from leadctl.operations import template_key
+
+    method, template = template_key(op.method, op.path.split("?", 1)[0])
+    for (hint_method, hint_path), hint in _CHECK_HINTS.items():
+        pattern = "^" + re.escape(hint_path).replace(r"\{\}", "[^/]+") + "/?$"
+        if method == hint_method and (template == hint_path or re.match(pattern, template)):
+            return hint
+    return "check the resource's state before trying again"
 
 
 _CHECK_HINTS = {

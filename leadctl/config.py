@@ -21,11 +21,6 @@ from typing import Any, TypeVar
 from leadctl.context import OUTPUT_FORMATS
 from leadctl.errors import LeadctlError, UsageError
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on Python 3.10 only
-    import tomli as tomllib  # type: ignore[import-not-found,no-redef,unused-ignore]
-
 T = TypeVar("T")
 
 CONFIG_FILE = "config.toml"
@@ -317,6 +312,12 @@ def _read(path: Path) -> Config:
         return Config()
     except OSError as error:
         raise UsageError(f"cannot read the config file {path}: {error.strerror}") from None
+    # Imported here: most invocations (a token in the environment, no config file) never
+    # parse TOML, and tomllib compiles its regular expressions at import.
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - exercised on Python 3.10 only
+        import tomli as tomllib  # type: ignore[import-not-found,no-redef,unused-ignore]
     try:
         data = tomllib.loads(raw.decode("utf-8"))
     except UnicodeDecodeError:

@@ -172,7 +172,26 @@ class Context:
         if "_found_credential" not in self.__dict__:
             self.__dict__["_found_credential"] = self._lookup_credential()
         found: Credential | None = self.__dict__["_found_credential"]
+        if found is not None and found.oauth is not None and not self.options.dry_run:
+            # Every use, not only the first: an import or --all can outlive a token.
+            found = self._kept_fresh(found)
         return found
+
+    def _kept_fresh(self, held: Credential) -> Credential:
+        from leadctl.oauth.session import fresh, now
+
+        assert held.oauth is not None
+        if not held.oauth.expiring(now(self)):
+            return held
+        import threading
+
+        # Senders on several threads (leads import) refresh once, not once each.
+        guard = self.__dict__.setdefault("_refresh_guard", threading.Lock())
+        with guard:
+            current: Credential = self.__dict__["_found_credential"]
+            renewed = fresh(self, current)
+            self.__dict__["_found_credential"] = renewed
+        return renewed
 
     def looked_up_credential(self) -> Credential | None:
         """The credential if it was already looked up; never looks it up (reporting an
@@ -193,10 +212,6 @@ class Context:
             profile_settings=self.settings.profile_values,
             warn=self._plain_file_note,
         )
-        if found is not None and found.oauth is not None:
-            from leadctl.oauth.session import fresh
-
-            found = fresh(self, found)  # refreshed first when it expires within 60 s
         return found
 
     def refresh_credential(self, rejected: Credential) -> Credential | None:

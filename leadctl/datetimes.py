@@ -44,8 +44,9 @@ EXAMPLES = (
 _RELATIVE = re.compile(r"(?P<sign>[+-])(?P<amount>\d{1,6})(?P<unit>[smhdw])")
 _UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
 _DAY_WORDS = {"today": 0, "yesterday": -1, "tomorrow": 1}
-# Looks like a calendar date: worth refusing when it is not a real one (2026-02-30).
-_DATE_SHAPED = re.compile(r"\d{4}-?\d{2}-?\d{2}([Tt ].*)?")
+# Looks like a calendar date: worth refusing when it is not a real one (2026-02-30). Only
+# the extended form: an 8-digit number in a range is more likely a number than 20261121.
+_DATE_SHAPED = re.compile(r"\d{4}-\d{2}-\d{2}([Tt ].*)?")
 
 
 class InvalidDateTime(ValueError):

@@ -14,7 +14,7 @@ import subprocess
 import sys
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import TextIO, cast
+from typing import Protocol, TextIO, cast
 
 from leadctl.errors import Cancelled, UsageError
 
@@ -40,6 +40,10 @@ def color_wanted(*, is_tty: bool, no_color_flag: bool, env: Mapping[str, str]) -
     return is_tty
 
 
+class StatusLine(Protocol):
+    def write_above(self, text: str) -> None: ...
+
+
 @dataclass
 class IOStreams:
     stdin: TextIO
@@ -54,6 +58,9 @@ class IOStreams:
     quiet: bool = False
     # Set by tests to capture what would have gone to the pager without running one.
     pager_override: str | None = None
+    # A progress line being redrawn on stderr (``--all``): every message is written
+    # through it, so the line is erased first and the message gets a line of its own.
+    status_line: StatusLine | None = None
 
     @classmethod
     def system(cls, *, env: Mapping[str, str] | None = None) -> IOStreams:
@@ -141,12 +148,17 @@ class IOStreams:
     def info(self, message: str) -> None:
         """An informational line on stderr, silenced by -q."""
         if not self.quiet:
-            self.stderr.write(message + "\n")
-            self.stderr.flush()
+            self._message(message + "\n")
 
     def warn(self, message: str) -> None:
         """A warning on stderr; -q does not silence warnings about credentials."""
-        self.stderr.write(f"warning: {message}\n")
+        self._message(f"warning: {message}\n")
+
+    def _message(self, text: str) -> None:
+        if self.status_line is not None:
+            self.status_line.write_above(text)
+            return
+        self.stderr.write(text)
         self.stderr.flush()
 
     @contextlib.contextmanager

@@ -8,10 +8,15 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+# What --all asks for first; the service may answer with a smaller pageSize, which later
+# pages then ask for.
+ALL_PAGE_SIZE = 200
+
 if TYPE_CHECKING:
     from leadctl.context import Context
     from leadctl.operations import Operation
     from leadctl.output import Column
+    from leadctl.output.progress import ProgressLine
     from leadctl.paging import Pager
 
 PageSizeOption = Annotated[
@@ -21,7 +26,14 @@ PageSizeOption = Annotated[
 LimitOption = Annotated[
     int | None, typer.Option("--limit", min=1, metavar="N", help="Stop after N items.")
 ]
-AllOption = Annotated[bool, typer.Option("--all", help="Follow every page.")]
+AllOption = Annotated[
+    bool,
+    typer.Option(
+        "--all",
+        help="Follow every page, asking for 200 items a page (or what the service allows) "
+        "unless --page-size is given.",
+    ),
+]
 CursorOption = Annotated[
     str | None,
     typer.Option("--cursor", metavar="TOKEN", help="Resume from a continuation token."),
@@ -55,7 +67,14 @@ def print_paged(
     from leadctl.output import emit_list
     from leadctl.paging import Pager, PageRequest
 
-    request = PageRequest(page_size=page_size, cursor=cursor, limit=limit, all_pages=all_pages)
+    # --all asks for the largest page; later pages ask for what the service answered.
+    adopt = all_pages and page_size is None
+    request = PageRequest(
+        page_size=ALL_PAGE_SIZE if adopt else page_size,
+        cursor=cursor,
+        limit=limit,
+        all_pages=all_pages,
+    )
     client = ctx.client()
     if count:
         count_body = {**body, "includeCount": True, "pageSize": 1}
@@ -65,13 +84,18 @@ def print_paged(
             raise BadResponse("the service did not return totalCount")
         ctx.ios.stdout.write(f"{pager.total_count}\n")
         return
-    pager = Pager(client, op, body, request, path_params=path_params)
+    pager = Pager(client, op, body, request, path_params=path_params, adopt_page_size=adopt)
     items: Iterable[Any] = pager
     if table_view is not None and ctx.output_format == "table" and not ctx.options.columns:
         items = table_view(pager)
         columns = table_columns or columns
+    progress = None
     if all_pages and _progress_wanted(ctx):
-        items = _with_progress(ctx, pager, items)
+        from leadctl.output.progress import ProgressLine
+
+        progress = ProgressLine(ctx.ios.stderr)
+        items = _with_progress(progress, pager, items)
+        ctx.ios.status_line = progress
     try:
         emit_list(
             ctx,
@@ -84,6 +108,12 @@ def print_paged(
     except LeadctlError as error:
         pager.note_resume_point(error)
         raise
+    finally:
+        if progress is not None:
+            # Erased here, not when the generator is collected: after a closed pipe that
+            # may be never, and the line would stay on the terminal.
+            ctx.ios.status_line = None
+            progress.close()
     if pager.interrupted:
         raise pager.interruption_error()
 
@@ -115,22 +145,12 @@ def _progress_wanted(ctx: Context) -> bool:
     return not ios.stdout_is_tty or ctx.output_format == "table"
 
 
-def _with_progress(ctx: Context, pager: Pager, items: Iterable[Any]) -> Iterator[Any]:
-    """Count items on one stderr line (redrawn at most ten times a second), then erase it."""
-    import time
-
-    stderr = ctx.ios.stderr
-    shown_at = 0.0
-    count = 0
-    try:
-        for item in items:
-            count += 1
-            now = time.monotonic()
-            if now - shown_at >= 0.1:
-                stderr.write(f"\r{count} items, {pager.pages} pages…")
-                stderr.flush()
-                shown_at = now
-            yield item
-    finally:
-        stderr.write("\r\x1b[K")
-        stderr.flush()
+def _with_progress(progress: ProgressLine, pager: Pager, items: Iterable[Any]) -> Iterator[Any]:
+    """Count items on the progress line; drawn before the first page arrives, so a
+    table that waits for every page never leaves a blank screen."""
+    progress.update(0, 0, force=True)
+    for count, item in enumerate(items, start=1):
+        progress.update(count, pager.pages)
+        yield item
+    # Every item is in: a table is drawn next, on a clean line.
+    progress.close()

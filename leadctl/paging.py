@@ -57,8 +57,13 @@ class Pager:
         request: PageRequest,
         *,
         path_params: Mapping[str, str] | None = None,
+        adopt_page_size: bool = False,
     ) -> None:
         self._client = client
+        # --all without --page-size: each next page asks for the pageSize the service
+        # answered with (what it honours) rather than the size first asked for.
+        self._adopt_page_size = adopt_page_size
+        self._page_size = request.page_size
         self._op = op
         self._body = dict(body)
         self._request = request
@@ -72,8 +77,8 @@ class Pager:
 
     def _page_body(self, token: str | None) -> dict[str, Any]:
         body = dict(self._body)
-        if self._request.page_size is not None:
-            body["pageSize"] = self._request.page_size
+        if self._page_size is not None:
+            body["pageSize"] = self._page_size
         if token is not None:
             body["continuationToken"] = token
         else:
@@ -111,6 +116,9 @@ class Pager:
         total = data.get("totalCount")
         if isinstance(total, int):
             self.total_count = total
+        answered = data.get("pageSize")
+        if self._adopt_page_size and type(answered) is int and answered > 0:
+            self._page_size = answered
         self.pages += 1
         return items, next_token
 

@@ -18,7 +18,6 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from leadctl.errors import ApiError, UsageError
@@ -30,7 +29,6 @@ if TYPE_CHECKING:
     from leadctl.contract.index import Document
     from leadctl.operations import Operation
 
-JSON_MEDIA = "application/json"
 SHOWN_ERRORS = 8
 
 
@@ -112,21 +110,14 @@ def replace_resource_json(
 def put_shape(ctx: Context, op: Operation) -> PutShape | None:
     """The PUT's JSON body schema and the GET beside it; None when the contract shows no JSON
     body schema (the body is then sent as given)."""
-    from leadctl.contract.index import Document
-    from leadctl.operations import Operation, find_entry, template_key
+    from leadctl.body_schema import body_schema
+    from leadctl.operations import Operation, find_entry
 
-    document, index = _contract_of(ctx, op)
-    doc = Document(document)
-    wanted = template_key(op.method, op.path)
-    spec: Mapping[str, Any] | None = None
-    for path, item in (document.get("paths") or {}).items():
-        if template_key(op.method, str(path)) == wanted:
-            spec = doc.resolve(item).get(op.method.lower())
-            break
-    schema = _json_body_schema(doc, spec)
-    if schema is None:
+    found = body_schema(ctx, op)
+    if found is None:
         return None
-    entry = find_entry(index, "GET", op.path)
+    doc, schema = found.doc, found.schema
+    entry = find_entry(found.index, "GET", op.path)
     get = None
     if entry is not None:
         get = Operation.from_entry(entry, bundled=op.bundled)
@@ -149,6 +140,8 @@ def merged_body(shape: PutShape, current: Any, changes: Mapping[str, Any]) -> di
 def project(doc: Document, schema: Any, value: Any) -> Any:
     """``value`` (as read) cut to what ``schema`` (the request's) takes: properties it does
     not list, read-only ones, and nulls where it wants a value are dropped, at every level."""
+    from leadctl.body_schema import admits_null
+
     if isinstance(value, Mapping):
         properties = doc.properties(schema)
         if not properties:
@@ -168,66 +161,14 @@ def project(doc: Document, schema: Any, value: Any) -> Any:
     return value
 
 
-def admits_null(doc: Document, schema: Any) -> bool:
-    """Whether ``schema`` accepts null (an unconstrained schema does)."""
-    node = doc.resolve(schema)
-    if not isinstance(node, Mapping):
-        return True
-    kind = node.get("type")
-    if kind == "null" or (isinstance(kind, list) and "null" in kind):
-        return True
-    if isinstance(node.get("enum"), list):
-        return None in node["enum"]
-    if any(admits_null(doc, o) for key in ("anyOf", "oneOf") for o in node.get(key, ())):
-        return True
-    if kind is not None or "properties" in node or "$ref" in node:
-        return False
-    return all(admits_null(doc, part) for part in node.get("allOf", ()))
-
-
 def body_problems(shape: PutShape, body: Any) -> list[str]:
     """Why ``body`` does not satisfy the PUT's schema, one line each (empty when it does)."""
-    import jsonschema_rs
+    from leadctl.body_schema import schema_problems
 
-    root = {
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "components": shape.doc.document.get("components", {}),
-        "allOf": [shape.schema],
-    }
-    found = []
-    for error in jsonschema_rs.validator_for(root).iter_errors(body):
-        where = ".".join(str(part) for part in error.instance_path) or "body"
-        found.append(f"{where}: {error.message}")
-    return found
+    return schema_problems(shape.doc, shape.schema, body)
 
 
 # -- helpers ------------------------------------------------------------------------------
-
-
-def _contract_of(ctx: Context, op: Operation) -> tuple[dict[str, Any], Mapping[str, Any]]:
-    """The contract document (3.1 form) and compiled index the operation came from."""
-    from leadctl.contract.formats import parse_document, to_31
-    from leadctl.contract.store import bundled_index
-    from leadctl.operations import active_index_of
-
-    active = bundled_index() if op.bundled else active_index_of(ctx)
-    path = Path(active.contract_path)
-    document = to_31(parse_document(path.read_bytes(), what=str(path)))
-    return document, active.index
-
-
-def _json_body_schema(doc: Document, spec: Mapping[str, Any] | None) -> Any:
-    if not isinstance(spec, Mapping):
-        return None
-    request = doc.resolve(spec.get("requestBody"))
-    if not isinstance(request, Mapping):
-        return None
-    for media, entry in (request.get("content") or {}).items():
-        base = str(media).split(";")[0].strip().lower()
-        if base == JSON_MEDIA or base.endswith("+json") or base == "text/json":
-            schema = (entry or {}).get("schema")
-            return schema if schema is not None else None
-    return None
 
 
 def _named_like(path: str, like: str) -> str:

@@ -172,6 +172,9 @@ class ControlApp:
                     r["number"] for r in numbers if r["org_id"] == other
                 ],
                 "intakeDelay": self.settings.intake_delay,
-                "rateLimit": self.settings.rate_limit,
+                "rateLimit": (
+                    self.settings.rate_limit.to_json() if self.settings.rate_limit else None
+                ),
+                "retryAfter": self.settings.retry_after,
             }
         )

@@ -23,7 +23,7 @@ from leadctl_sandbox.problems import (
     problem_body,
     validation_problem,
 )
-from leadctl_sandbox.ratelimit import RateLimiter
+from leadctl_sandbox.ratelimit import FixedWindowLimiter, RateLimiter
 from leadctl_sandbox.requestlog import RequestLog, loggable_body
 from leadctl_sandbox.times import iso, utcnow
 
@@ -37,13 +37,15 @@ class SandboxMiddleware:
         *,
         log: RequestLog,
         faults: FaultBook | None = None,
-        limiter: RateLimiter | None = None,
+        limiter: RateLimiter | FixedWindowLimiter | None = None,
         control: ASGIApp | None = None,
+        retry_after: bool = True,
     ) -> None:
         self.app = app
         self.log = log
         self.faults = faults
         self.limiter = limiter
+        self.retry_after = retry_after
         self.control = control
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -108,7 +110,7 @@ class SandboxMiddleware:
                 problem = ApiProblem(
                     429,
                     "Rate limit exceeded for this credential.",
-                    headers={"Retry-After": str(wait)},
+                    headers={"Retry-After": str(wait)} if self.retry_after else {},
                 )
                 await _problem(problem, scope, receive, send)
                 return

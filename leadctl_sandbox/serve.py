@@ -15,9 +15,13 @@ from leadctl_sandbox.console import Console
 from leadctl_sandbox.db import DB_FILE
 from leadctl_sandbox.errors import SandboxUsageError
 from leadctl_sandbox.lock import holding
+from leadctl_sandbox.ratelimit import RateLimit, parse_rate_limit
 from leadctl_sandbox.server import SandboxServer, is_loopback
 from leadctl_sandbox.settings import DEFAULT_INTAKE_DELAY, SandboxSettings
 from leadctl_sandbox.state import STATE_FILES, SandboxState, default_state_dir, open_state
+
+# --leads at most: ten million seed in minutes and take a few GB of memory.
+MAX_BULK_LEADS = 10_000_000
 
 
 @dataclass(frozen=True)
@@ -26,7 +30,10 @@ class ServeOptions:
     port: int = 8765
     data_dir: Path | None = None
     memory: bool = False
-    rate_limit: float | None = None
+    # "N" per second or "N/WINDOWs" (ratelimit.parse_rate_limit), as --rate-limit gives it.
+    rate_limit: str | None = None
+    # Send 429s of the rate limit without Retry-After (clients must back off on their own).
+    no_retry_after: bool = False
     seed: int | None = None
     faults: bool = False
     allow_remote: bool = False
@@ -57,8 +64,11 @@ def check_host(options: ServeOptions, ios: Console) -> None:
 
 def serve(options: ServeOptions, *, ios: Console, env: Mapping[str, str], as_json: bool) -> None:
     check_host(options, ios)
-    if options.rate_limit is not None and options.rate_limit <= 0:
-        raise SandboxUsageError("--rate-limit must be a positive number of requests per second")
+    rate_limit = None if options.rate_limit is None else parse_rate_limit(options.rate_limit)
+    if not 0 <= options.leads <= MAX_BULK_LEADS:
+        raise SandboxUsageError(
+            f"--leads {options.leads}: must be between 0 and {MAX_BULK_LEADS:,}"
+        )
     path = state_file(options, env)
     stop = threading.Event()
     # SIGTERM is caught from the start: a harness may send it as soon as it reads the URL.
@@ -67,7 +77,7 @@ def serve(options: ServeOptions, *, ios: Console, env: Mapping[str, str], as_jso
         state = open_state(path, seed=options.seed)
         try:
             _add_bulk_leads(state, options.leads, ios)
-            _serve_state(state, path, options, ios=ios, as_json=as_json, stop=stop)
+            _serve_state(state, path, options, rate_limit, ios=ios, as_json=as_json, stop=stop)
         finally:
             state.close()
     ios.info("sandbox stopped")
@@ -77,6 +87,7 @@ def _serve_state(
     state: SandboxState,
     path: Path | None,
     options: ServeOptions,
+    rate_limit: RateLimit | None,
     *,
     ios: Console,
     as_json: bool,
@@ -90,7 +101,10 @@ def _serve_state(
     credentials = state.credentials().to_json()
     names = _source_names(state)
     settings = SandboxSettings(
-        intake_delay=options.intake_delay, rate_limit=options.rate_limit, faults=options.faults
+        intake_delay=options.intake_delay,
+        rate_limit=rate_limit,
+        retry_after=not options.no_retry_after,
+        faults=options.faults,
     )
     server = SandboxServer(state, settings, host=options.host, port=options.port, quiet=False)
     server.start()
@@ -99,7 +113,9 @@ def _serve_state(
             ios.stdout.write(json.dumps({"baseUrl": server.base_url, "credentials": credentials}))
             ios.stdout.write("\n")
         else:
-            ios.stdout.write(_human_block(server.base_url, path, credentials, names, options))
+            ios.stdout.write(
+                _human_block(server.base_url, path, credentials, names, options, settings)
+            )
         ios.stdout.flush()
         try:
             while server.alive() and not stop.wait(0.25):
@@ -159,6 +175,7 @@ def _human_block(
     credentials: dict[str, Any],
     names: dict[str, str],
     options: ServeOptions,
+    settings: SandboxSettings,
 ) -> str:
     where = "in memory (gone when it stops)" if path is None else str(path)
     lines = [
@@ -185,8 +202,9 @@ def _human_block(
     ]
     if options.faults:
         lines.append("Fault injection is on: X-Leadctl-Fault header and /_sandbox/ endpoints.")
-    if options.rate_limit:
-        lines.append(f"Rate limit: {options.rate_limit:g} requests per second per credential.")
+    if settings.rate_limit is not None:
+        without = "" if settings.retry_after else ", 429s without Retry-After"
+        lines.append(f"Rate limit: {settings.rate_limit.describe()}{without}.")
     lines.append("Press Ctrl-C to stop.")
     return "\n".join(lines) + "\n"
 

@@ -78,9 +78,11 @@ def configure_logging(*, quiet: bool) -> None:
 def build_asgi(state: SandboxState, settings: SandboxSettings) -> Any:
     from leadctl_sandbox.app import SandboxApp
     from leadctl_sandbox.middleware import SandboxMiddleware
+    from leadctl_sandbox.oauth import with_oauth
     from leadctl_sandbox.requestlog import RequestLog
 
-    app = SandboxApp(state, settings)
+    # The authorization server's paths (/oauth/..., its .well-known documents) beside the API.
+    app = with_oauth(SandboxApp(state, settings), state, settings)
     log = RequestLog()
     faults = control = limiter = None
     if settings.faults:
@@ -89,11 +91,18 @@ def build_asgi(state: SandboxState, settings: SandboxSettings) -> Any:
 
         faults = FaultBook()
         control = ControlApp(faults=faults, log=log, state=state, settings=settings)
-    if settings.rate_limit:
-        from leadctl_sandbox.ratelimit import RateLimiter
+    if settings.rate_limit is not None:
+        from leadctl_sandbox.ratelimit import limiter_for
 
-        limiter = RateLimiter(settings.rate_limit)
-    return SandboxMiddleware(app, log=log, faults=faults, limiter=limiter, control=control)
+        limiter = limiter_for(settings.rate_limit)
+    return SandboxMiddleware(
+        app,
+        log=log,
+        faults=faults,
+        limiter=limiter,
+        control=control,
+        retry_after=settings.retry_after,
+    )
 
 
 class SandboxServer:

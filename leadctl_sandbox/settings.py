@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from leadctl_sandbox.ratelimit import RateLimit
 
 DEFAULT_INTAKE_DELAY = 1.0
 
@@ -11,7 +15,9 @@ DEFAULT_INTAKE_DELAY = 1.0
 class SandboxSettings:
     # Seconds until a received lead is processed (Pending -> Accepted/Rejected).
     intake_delay: float = DEFAULT_INTAKE_DELAY
-    # Requests per second per credential; None means no limit.
-    rate_limit: float | None = None
+    # Requests per credential (per second, or per fixed window); None means no limit.
+    rate_limit: RateLimit | None = None
+    # Whether a 429 of the rate limit says when to retry (--no-retry-after: it does not).
+    retry_after: bool = True
     # Fault injection (X-Leadctl-Fault header and the /_sandbox/ control endpoints).
     faults: bool = False

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from leadctl_sandbox import db, keys
 from leadctl_sandbox.errors import SandboxError
+from leadctl_sandbox.ops.leads import create_sort_indexes
 
 STATE_DIR_NAME = "sandbox"
 # Files a reset removes; the state dir itself goes only when nothing else is in it.
@@ -108,6 +109,7 @@ def open_state(path: Path | None, *, seed: int | None = None) -> SandboxState:
     try:
         _check_version(conn, where)
         db.create_schema(conn)
+        create_sort_indexes(conn)
         seeded_now = False
         with db.transaction(conn, immediate=True):
             if db.get_meta(conn, "seeded_at") is None:

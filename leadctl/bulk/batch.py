@@ -32,12 +32,10 @@ from leadctl.errors import DryRunDone, UsageError
 if TYPE_CHECKING:
     from leadctl.context import Context
     from leadctl.generated.tree import GeneratedTree
-    from leadctl.operations import Operation
+    from leadctl.operations import Idempotency, Operation
 
 MIN_CONCURRENCY = 1
 MAX_CONCURRENCY = 32
-IDEMPOTENCY_HEADER = "idempotency-key"
-IDEMPOTENCY_FIELD_SUFFIX = "idempotencykey"
 
 
 @dataclass(frozen=True)
@@ -55,7 +53,7 @@ class BatchOptions:
 
 def operation_names(tree: GeneratedTree) -> dict[str, Mapping[str, Any]]:
     """Every name an operation answers to: ``group verb``, the curated command, the
-    operationId and its kebab case."""
+    operationId and its kebab case, and ``METHOD /path/{template}``."""
     from leadctl.contract.naming import kebab
 
     names: dict[str, Mapping[str, Any]] = {}
@@ -66,6 +64,7 @@ def operation_names(tree: GeneratedTree) -> dict[str, Mapping[str, Any]]:
             op.get("operationId"),
             op.get("id"),
             kebab(str(op["operationId"])) if op.get("operationId") else None,
+            f"{op['method']} {op['path']}",
         ):
             if name:
                 names.setdefault(str(name), op)
@@ -76,6 +75,9 @@ def find_operation(tree: GeneratedTree, name: str) -> Mapping[str, Any]:
     """The index entry of OPERATION; exit 2 with the closest names when there is none."""
     wanted = " ".join(name.split())
     names = operation_names(tree)
+    method, _, path = wanted.partition(" ")
+    if path.startswith("/"):
+        wanted = f"{method.upper()} {path}"
     found = names.get(wanted)
     if found is not None:
         return found
@@ -90,7 +92,8 @@ def find_operation(tree: GeneratedTree, name: str) -> Mapping[str, Any]:
     hint = (
         "did you mean " + " or ".join(f"'{n}'" for n in close) + "?"
         if close
-        else "name it as `group verb` (e.g. 'leads get') or by operationId; "
+        else "name it as `group verb` (e.g. 'leads get'), by operationId, or as "
+        "'METHOD /path/{param}'; "
         f"{len(spaced)} operations: see `leadctl contract show`"
     )
     raise UsageError(f"unknown operation {name!r}", hint=hint)
@@ -115,17 +118,20 @@ class Shape:
         return self.key_header is not None or self.key_field is not None
 
 
-def shape_of(op: Mapping[str, Any], contract: Mapping[str, Any] | None) -> Shape:
+def shape_of(
+    op: Mapping[str, Any], contract: Mapping[str, Any] | None, idempotency: Idempotency | None
+) -> Shape:
     params = list(op.get("params") or ())
     path = tuple(str(p["name"]) for p in params if p["in"] == "path")
     query = frozenset(str(p["name"]) for p in params if p["in"] == "query")
     headers = frozenset(str(p["name"]) for p in params if p["in"] == "header")
     required = frozenset(str(p["name"]) for p in params if p.get("required") or p["in"] == "path")
     has_body, fields, body_required = _body_of(op, contract)
-    key_header = next((h for h in headers if h.lower() == IDEMPOTENCY_HEADER), None)
-    key_field = next(
-        (f for f in fields or () if f.lower().endswith(IDEMPOTENCY_FIELD_SUFFIX)), None
-    )
+    # Where the operation model found its idempotency key (none: it takes none).
+    key_header = idempotency.name if idempotency and idempotency.where == "header" else None
+    key_field = idempotency.name if idempotency and idempotency.where == "body" else None
+    if key_header is not None:
+        headers = headers | {key_header}
     return Shape(
         path=path,
         query=query,
@@ -241,7 +247,7 @@ def _job(number: int, digest: str, line: Mapping[str, Any], shape: Shape, key_fo
         return Job(number, digest, problem=f"missing {', '.join(missing)}")
     key: str | None = None
     if shape.key_header is not None:
-        given = dict(headers).get(shape.key_header)
+        given = next((v for h, v in headers if h.lower() == shape.key_header.lower()), None)
         key = given or key_for(number)
         if given is None:
             headers.append((shape.key_header, key))
@@ -288,7 +294,7 @@ def run_batch(ctx: Context, tree: GeneratedTree, options: BatchOptions) -> None:
         raise UsageError("--retry-unknown only applies with --resume REPORT")
     op = find_operation(tree, options.operation)
     operation = to_operation(op, ctx.settings)
-    shape = shape_of(op, _contract(tree))
+    shape = shape_of(op, _contract(tree), operation.idempotency)
     report_target = options.report or options.resume or STDIN
     check_report_target(report_target, options.resume)
     resume = read_resume(Path(options.resume)) if options.resume else None

@@ -4,12 +4,11 @@ Rows are read one at a time from a binary stream, so memory stays flat whatever 
 Row numbers are 1-based and count data rows only: a CSV header is not a row, a blank line
 is (an invalid one), and a CSV record whose quoted value spans lines is one row.
 
-Without a ``csv_plan``, CSV cells stay strings, exactly as written (no trimming, no number
-or boolean guessing); an empty cell leaves the field out. A header ``address.city`` builds
-a nested object, and a header ``tags[]`` (repeatable) collects its non-empty cells into a
-list. ``leads import`` passes the plan of leadctl/lead_fields.py instead: headers checked
-against the active contract's lead schema, cells typed from it. NDJSON values keep their
-JSON types; ``prepare`` makes each row's body (phones in E.164, required fields checked).
+CSV cells stay strings, exactly as written (no trimming, no number or boolean guessing);
+an empty cell leaves the field out. A header ``address.city`` builds a nested object, and
+a header ``tags[]`` (repeatable) collects its non-empty cells into a list. NDJSON values
+keep their JSON types. Either way a ``phone`` string is checked and sent in E.164, as
+``leads create`` does.
 """
 
 from __future__ import annotations
@@ -19,7 +18,7 @@ import csv
 import hashlib
 import json
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import IO, Any
 
@@ -35,10 +34,6 @@ _SHOWN_LIMIT = 60
 
 # A body ready to send, or None with the reason the row is invalid.
 Prepare = Callable[[dict[str, Any]], dict[str, Any]]
-# Given the header row and the source's name, how a record's cells become the row's fields
-# (leadctl.lead_fields: dot paths of the active contract, typed cells). A header that
-# cannot be used raises UsageError at once; a record that cannot, for its row only.
-CsvPlan = Callable[[list[str], str], Callable[[list[str]], dict[str, Any]]]
 
 
 @dataclass(frozen=True)
@@ -91,12 +86,13 @@ def read_rows(
     *,
     prepare: Prepare,
     source: str,
-    csv_plan: CsvPlan | None = None,
+    renames: Mapping[str, str] | None = None,
 ) -> Iterator[Row]:
-    """The rows of ``lines``; a CSV header that cannot be used is a UsageError at once."""
+    """The rows of ``lines``; a CSV header that cannot be used is a UsageError at once.
+    ``renames`` maps CSV column names to the field names they stand for (``--map``)."""
     if fmt == "ndjson":
         return _ndjson_rows(lines, prepare)
-    return _csv_rows(lines, prepare, source, csv_plan)
+    return _csv_rows(lines, prepare, source, renames or {})
 
 
 # -- NDJSON ------------------------------------------------------------------------------
@@ -139,7 +135,7 @@ class _Column:
 
 
 def _csv_rows(
-    lines: Iterable[bytes], prepare: Prepare, source: str, csv_plan: CsvPlan | None
+    lines: Iterable[bytes], prepare: Prepare, source: str, renames: Mapping[str, str]
 ) -> Iterator[Row]:
     # surrogateescape keeps undecodable bytes visible to the row check instead of failing
     # the whole file at the first bad byte.
@@ -151,10 +147,14 @@ def _csv_rows(
         raise UsageError(f"{source} is empty: a CSV import needs a header row") from None
     except csv.Error as error:
         raise UsageError(f"{source}: the header row is not valid CSV ({error})") from None
-    if csv_plan is not None:
-        return _csv_records(reader, len(header), csv_plan(header, source), prepare)
-    columns = _columns(header, source)
-    return _csv_records(reader, len(columns), lambda cells: _record(columns, cells), prepare)
+    unknown = sorted(set(renames) - {name.strip() for name in header})
+    if unknown:
+        raise UsageError(
+            f"--map names column {unknown[0]!r}, which {source} does not have",
+            hint=f"its columns: {', '.join(name.strip() for name in header)}",
+        )
+    columns = _columns([renames.get(name.strip(), name) for name in header], source)
+    return _csv_records(reader, columns, prepare)
 
 
 def _columns(header: list[str], source: str) -> list[_Column]:
@@ -203,11 +203,9 @@ def _check_paths(columns: list[_Column], source: str) -> None:
 
 
 def _csv_records(
-    reader: Iterator[list[str]],
-    width: int,
-    record_of: Callable[[list[str]], dict[str, Any]],
-    prepare: Prepare,
+    reader: Iterator[list[str]], columns: list[_Column], prepare: Prepare
 ) -> Iterator[Row]:
+    width = len(columns)
     number = 0
     while True:
         try:
@@ -232,12 +230,7 @@ def _csv_records(
         except UnicodeDecodeError:
             yield Row(number, None, "not UTF-8 text", digest)
             continue
-        try:
-            record = record_of(cells)
-        except UsageError as error:
-            yield Row(number, None, error.message, digest)
-            continue
-        yield _prepared(number, record, digest, prepare)
+        yield _prepared(number, _record(columns, cells), digest, prepare)
 
 
 def _record(columns: list[_Column], cells: list[str]) -> dict[str, Any]:
@@ -267,3 +260,18 @@ def _prepared(number: int, value: dict[str, Any], digest: str, prepare: Prepare)
     except UsageError as error:
         return Row(number, None, error.message, digest)
     return Row(number, body, None, digest)
+
+
+def phone_preparer(region: object) -> Prepare:
+    """Sends ``phone`` in E.164 (national numbers need the profile's region), like
+    ``leads create``; a number that is not one makes the row invalid."""
+
+    def prepare(body: dict[str, Any]) -> dict[str, Any]:
+        phone = body.get("phone")
+        if isinstance(phone, str):
+            from leadctl.phone import to_e164
+
+            body["phone"] = to_e164(phone, region=region, what="phone")
+        return body
+
+    return prepare

@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 import io
 import itertools
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
@@ -17,7 +17,7 @@ from typing import IO, TYPE_CHECKING
 from leadctl.bulk.display import describe
 from leadctl.bulk.engine import STDIN, Tally, Words, progress_wanted, run_jobs
 from leadctl.bulk.report import Outcome, ResumeState, read_resume
-from leadctl.bulk.rows import CsvPlan, Row, format_for, head_lines, read_rows
+from leadctl.bulk.rows import Prepare, Row, format_for, head_lines, phone_preparer, read_rows
 from leadctl.errors import DryRunDone, UsageError
 
 if TYPE_CHECKING:
@@ -36,8 +36,8 @@ class ImportOptions:
     report: str | None = None
     resume: str | None = None
     retry_unknown: bool = False
-    maps: tuple[str, ...] = ()  # --map COLUMN=dot.path
-    fields: tuple[str, ...] = ()  # --field PATH=VALUE, for every row
+    maps: tuple[str, ...] = ()  # --map COLUMN=PATH
+    fields: tuple[str, ...] = ()  # --field PATH=VALUE, for every row that has none
 
 
 def run_import(ctx: Context, options: ImportOptions) -> None:
@@ -46,31 +46,41 @@ def run_import(ctx: Context, options: ImportOptions) -> None:
     report_target = options.report or options.resume
     check_report_target(report_target, options.resume)
     resume = read_resume(Path(options.resume)) if options.resume else None
-    from leadctl.lead_fields import ImportShape, intake_shape
+    from leadctl.lead_fields import column_renames
 
-    shape = ImportShape(
-        intake_shape(ctx), maps=options.maps, fields=options.fields, stdin=ctx.ios.stdin
-    )
+    renames = column_renames(options.maps)
     stream, source, path = open_input(ctx, options.file)
     with stream:
         head = head_lines(stream)
         fmt = options.fmt or format_for(path.name if path else None, head[-1] if head else b"")
+        prepare = _preparer(ctx, head[-1] if fmt == "csv" and head else None, options, renames)
         rows = read_rows(
-            itertools.chain(head, stream),
-            fmt,
-            prepare=shape.prepare,
-            source=source,
-            csv_plan=shape.csv_plan,
+            itertools.chain(head, stream), fmt, prepare=prepare, source=source, renames=renames
         )
         tally = Tally()
         if resume is not None:
             if path is not None:
-                _verify_resume(path, fmt, resume, options, shape.csv_plan)
+                _verify_resume(path, fmt, resume, options, renames)
             rows = _skipping(rows, resume, options, tally)
         if ctx.options.dry_run:
             _dry_run(ctx, rows, tally)
             return
         _send_all(ctx, options, rows, tally, report_target, _total(ctx, path, fmt, resume))
+
+
+def _preparer(
+    ctx: Context, header: bytes | None, options: ImportOptions, renames: Mapping[str, str]
+) -> Prepare:
+    """Rows typed on the contract's lead schema (leadctl.lead_fields); where the contract
+    lists no lead fields, cells stay strings and only the phone is checked. Either way
+    --map renames and --field fills in (leadctl.lead_fields.with_mapping)."""
+    from leadctl.lead_fields import lead_preparer, with_mapping
+    from leadctl.operations import curated
+
+    op = curated(ctx, "POST", "/leads")
+    found = lead_preparer(ctx, op, header=header, renames=renames)
+    prepare = found if found is not None else phone_preparer(ctx.settings.get("region"))
+    return with_mapping(ctx, op, prepare, maps=options.maps, fields=options.fields)
 
 
 # -- before sending ----------------------------------------------------------------------
@@ -118,7 +128,11 @@ def open_input(
 
 
 def _verify_resume(
-    path: Path, fmt: str, resume: ResumeState, options: ImportOptions, csv_plan: CsvPlan
+    path: Path,
+    fmt: str,
+    resume: ResumeState,
+    options: ImportOptions,
+    renames: Mapping[str, str],
 ) -> None:
     """Compare the file with the report before anything is sent: resuming against an
     edited file (rows added, removed, reordered) would skip the wrong rows and send
@@ -126,7 +140,7 @@ def _verify_resume(
     last = 0
     with path.open("rb") as stream:
         lines = itertools.chain(head_lines(stream), stream)
-        rows = read_rows(lines, fmt, prepare=lambda body: body, source=str(path), csv_plan=csv_plan)
+        rows = read_rows(lines, fmt, prepare=lambda body: body, source=str(path), renames=renames)
         for row in rows:
             last = row.number
             _check_unchanged(row, resume, options)

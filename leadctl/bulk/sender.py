@@ -23,8 +23,9 @@ from __future__ import annotations
 import contextlib
 import json
 import threading
+import uuid
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from leadctl.bulk.report import Outcome
@@ -34,7 +35,7 @@ from leadctl.errors import (
     OutcomeUnknown,
     ServiceFailure,
 )
-from leadctl.retry import Delivery, effect_unknown
+from leadctl.retry import Delivery, effect_unknown, may_resend
 
 if TYPE_CHECKING:
     from leadctl.bulk.pacer import Pacer
@@ -176,6 +177,7 @@ class Sender:
             self._emit(Outcome(job.number, "invalid", job.digest, error={"detail": job.problem}))
             return False
         op = self._plan.operation
+        job = _with_key(job, op)
         resendable = op.retry_safe or job.key is not None
         first_refused: float | None = None
         failures = 0  # not sent, or (resendable) no answer / 5xx
@@ -229,10 +231,13 @@ class Sender:
                     else sent.error
                 )
                 return False
-            self._pacer.answered(sent_at)
+            if sent.delivery is Delivery.ANSWERED:
+                self._pacer.answered(sent_at)
             if effect_unknown(sent.delivery, status):
                 failures += 1
-                if resendable and self._policy.allows(failures):
+                if may_resend(sent.delivery, status, retry_safe=resendable) and (
+                    self._policy.allows(failures)
+                ):
                     self._pacer.pause(self._policy.wait(failures, sent.retry_after))
                     continue
                 if not resendable:
@@ -351,6 +356,21 @@ def problem_json(error: ApiError) -> dict[str, Any]:
     if error.detail is not None:
         body.setdefault("detail", error.detail)
     return body
+
+
+def _with_key(job: Job, op: Operation) -> Job:
+    """A job of an operation that takes an idempotency key carries one from its first send,
+    so every resend repeats it (the client would make a fresh one per request)."""
+    idem = op.idempotency
+    if idem is None or job.key is not None:
+        return job
+    key = str(uuid.uuid4())
+    if idem.where == "header":
+        return replace(job, key=key, headers=(*job.headers, (idem.name, key)))
+    if isinstance(job.body, dict) and job.body.get(idem.name) in (None, ""):
+        return replace(job, key=key, body={**job.body, idem.name: key})
+    given = job.body.get(idem.name) if isinstance(job.body, dict) else None
+    return replace(job, key=str(given)) if given else job
 
 
 def _json_or_none(content: bytes) -> Any:

@@ -202,7 +202,7 @@ def login(
             device=device,
             client_id=client_id or existing.get("oauth_client_id"),
             scope=" ".join(scope.replace(",", " ").split()) if scope else None,
-            open_browser=open_browser or (web and ctx.ios.stderr_is_tty),
+            open_browser=open_browser or (web and _at_a_desktop(ctx)),
             insecure_storage=insecure_storage,
             no_verify=no_verify,
         )
@@ -219,6 +219,12 @@ def login(
         from leadctl.contract.discovery import pull_after_login
 
         pull_after_login(ctx, url, credential)
+
+
+def _at_a_desktop(ctx: Context) -> bool:
+    from leadctl.oauth.browser import desktop_browser
+
+    return ctx.ios.stderr_is_tty and desktop_browser(ctx.env)
 
 
 def _oauth_login(
@@ -292,10 +298,12 @@ def status(typer_ctx: typer.Context) -> None:
     """Check the profile's credential with the service and show what it is.
 
     Shows the profile, base URL, credential kind, a masked preview, where it is stored,
-    when it expires (user tokens) and, when the active contract has a read of the current
-    user, whose it is. An organization key or user token is checked with one read (the
-    current-user read, else GET /lead-statuses): exit 3 when the service refuses it, or
-    when no credential is configured. A source key is never sent anywhere but lead
+    when it expires (user tokens) and whose it is: from the active contract's read of the
+    current user where it has one, else from an OAuth sign-in's ID token.
+
+    An organization key or user token is checked with one read (the current-user read,
+    else GET /lead-statuses): exit 3 when the service refuses it, or when no credential
+    is configured. A source key is never sent anywhere but lead
     intake, so it is shown unchecked; a value that is neither an sk_ key nor a JWT is
     shown as "unknown" unless the profile was saved with --kind source.
     """
@@ -334,6 +342,10 @@ def status(typer_ctx: typer.Context) -> None:
         current = ctx.credential() or credential
         shown["expiresAt"] = _timestamp(current.expires_at)
         shown["preview"] = current.preview()
+        if current.oauth is not None:
+            # The contract had no current-user read: the sign-in's ID token says who.
+            shown["account"] = shown["account"] or current.oauth.account
+            shown["organization"] = shown["organization"] or current.oauth.organization
     emit_object(
         ctx,
         shown,

@@ -184,8 +184,8 @@ def _show_runs(
 
 
 def find_run(runs: list[dict[str, Any]], run_id: str, automation_id: str) -> dict[str, Any]:
-    """The run with this id, or the one run whose id starts with it (the table shows long
-    ids by their first characters, like git's short hashes)."""
+    """The run with this id, or the one run whose id starts with it (typing a unique
+    prefix, like git's short hashes, saves copying a whole UUID)."""
     exact = [run for run in runs if run.get("id") == run_id]
     if exact:
         return exact[0]

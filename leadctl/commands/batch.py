@@ -4,8 +4,7 @@ The work is in leadctl/bulk/ (the engine ``leads import`` uses too), imported on
 the command runs.
 """
 
-from __future__ import annotations
-
+# No `from __future__ import annotations`: Typer would eval() each string annotation.
 from typing import Annotated
 
 import typer
@@ -18,16 +17,18 @@ DEFAULT_CONCURRENCY = 4
 
 BATCH_EPILOG = (
     "Examples:\n\n"
-    "  # archive the leads of a file of ids, one per line\n\n"
-    "  leadctl batch 'leads archive' --input ids.txt --report archive.report.ndjson\n\n"
-    "  # add a tag to many leads\n\n"
-    "  jq -c '{id: .id, tagName: \"vip\"}' leads.ndjson | leadctl batch 'leads add-tag' "
-    "--report tags.report.ndjson\n\n"
-    "  # check many numbers against the suppression list, keep the suppressed ones\n\n"
-    "  leadctl batch 'suppressions check' --input numbers.txt | jq -c "
-    "'select(.result.suppressed)'\n\n"
-    "  # go on after an interruption: lines done (or unknown) are skipped\n\n"
-    "  leadctl batch 'leads archive' --input ids.txt --resume archive.report.ndjson\n\n"
+    "\b\n"
+    "  # archive the leads of a file of ids, one per line\n"
+    "  leadctl batch 'leads archive' --input ids.txt --report archive.ndjson\n\n"
+    "\b\n"
+    "  # add a tag to many leads\n"
+    "  jq -c '{id, tagName: \"vip\"}' leads.ndjson | leadctl batch 'leads add-tag'\n\n"
+    "\b\n"
+    "  # check many numbers against the suppression list, keep the suppressed ones\n"
+    "  leadctl batch 'suppressions check' <nums.txt | jq 'select(.result.suppressed)'\n\n"
+    "\b\n"
+    "  # go on after an interruption: lines done (or unknown) are skipped\n"
+    "  leadctl batch 'leads archive' --input ids.txt --resume archive.ndjson\n\n"
     "The operation names are the active contract's (`leadctl contract show` lists them); "
     "'leads archive', 'leads add-tag' and 'suppressions check' stand for what a service's "
     "contract calls these operations."
@@ -41,7 +42,8 @@ def batch(
         str,
         typer.Argument(
             metavar="OPERATION",
-            help="The operation, as `group verb` (e.g. 'leads get') or its operationId.",
+            help="The operation: `group verb` (e.g. 'leads get'), its operationId, or "
+            "'METHOD /path/{param}' as in the contract.",
         ),
     ],
     input_file: Annotated[

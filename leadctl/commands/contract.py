@@ -147,8 +147,10 @@ def show(
 ) -> None:
     """Show the active contract: where it came from, its version, operations per group.
 
-    The active contract is the profile's imported one (`contract import` or `pull`), else
-    the contract bundled with leadctl. -o json prints one object with a groups array;
+    The active contract is the one imported or pulled for the profile's service (base
+    URL), else, for the sandbox profile, the one the sandbox publishes, else the contract
+    bundled with leadctl. Curated commands are counted by the operations they are bound to
+    (METHOD and path template). -o json prints one object with a groups array;
     csv, tsv and value print the groups (or, with --operations, the operations).
     """
     from leadctl.generated.tree import generated_tree
@@ -341,7 +343,8 @@ def _compile(raw: bytes, document: dict[str, Any], label: str) -> dict[str, Any]
     epilog="Examples:\n\n  leadctl contract reset\n\n  leadctl -p sandbox contract reset",
 )
 def reset(typer_ctx: typer.Context) -> None:
-    """Forget the profile's imported contract: the bundled one is active again."""
+    """Forget the imported contract of the profile's service: the bundled one (for the
+    sandbox, the one it publishes) is active again for every profile of that service."""
     from leadctl.config import validate_profile_name
     from leadctl.contract.store import SANDBOX_KEY, context_key, remove
 

@@ -26,7 +26,8 @@ STATUS_COLUMNS = (
     Column("category"),
     Column("sortOrder", kind="number"),
     Column("isArchived", kind="bool"),
-    Column("id"),
+    # Last, but never left out on a narrow terminal: it is what other commands take.
+    Column("id", keep=True),
 )
 # json and ndjson are the service's JSON unchanged, order included; the views for people
 # and spreadsheets follow the display order the statuses define.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -26,6 +27,7 @@ from leadctl.query_options import DEFAULT_ORDER_DIRECTION_KEY, list_body
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
     from datetime import tzinfo
+    from typing import TextIO
 
 app = typer.Typer(help="List, create and import leads.", no_args_is_help=True)
 
@@ -207,6 +209,34 @@ def _direction_key(value: Any) -> str:
 # -- create -----------------------------------------------------------------------------
 
 
+def create_body(
+    *, typed_fields: Sequence[str], data: str | None, stdin: TextIO | None, region: Any
+) -> dict[str, Any]:
+    from leadctl.fields import build_fields, json_kind, load_data_option, merge_over
+
+    if not typed_fields and data is None:
+        raise UsageError(
+            "nothing to send: give --field KEY=VALUE or --data JSON",
+            hint="for example: leadctl leads create --field phone=+15125550143 --field state=TX",
+        )
+    base: Any = {}
+    if data is not None:
+        base = load_data_option(data, stdin=stdin)
+        if not isinstance(base, dict):
+            raise UsageError(f"--data must be a JSON object, not {json_kind(base)}")
+    fields = build_fields(typed_fields=typed_fields, stdin=stdin, typed_flag="--field")
+    body = merge_over(base, fields)
+    phone = body.get("phone")
+    # `--field phone=5125550143` is typed as a number; its digits are still the number.
+    if isinstance(phone, int) and not isinstance(phone, bool):
+        phone = str(phone)
+    if isinstance(phone, str):
+        from leadctl.phone import check_region, to_e164
+
+        body["phone"] = to_e164(phone, region=check_region(region), what="phone")
+    return body
+
+
 @app.command(
     epilog="Examples:\n\n"
     "  leadctl leads create --field firstName=Ada --field phone=+15125550143 --field state=TX\n\n"
@@ -222,8 +252,8 @@ def create(
             metavar="PATH=VALUE",
             help="A lead field (repeatable) by its dot path in the active contract's lead "
             "schema (contact.phone.number), typed from the schema: 720 for an integer, "
-            "yes/no for a boolean, a;b for a list, a date-time without an offset in the "
-            "profile's timezone; @FILE reads the value; 'tags[]=NAME' adds to a list.",
+            "yes/no for a boolean, a;b for a list; @FILE reads the value; 'tags[]=NAME' "
+            "adds to a list. Fields the schema allows without listing are typed like `api -F`.",
         ),
     ] = None,
     data: Annotated[
@@ -241,30 +271,37 @@ def create(
 
     Intake completes later: the answer is the lead with processingStatus Pending, which
     becomes Accepted or Rejected (see processingError) shortly after; read it back with
-    `leadctl leads list --filter id=ID`. This is the one command a source-key profile may
-    run. It is not retried after the request was sent (a retry could create the lead
-    twice): if the outcome is unknown, leadctl exits 9 and says what to check.
-    Fields are dot paths into the active contract's POST /leads schema
-    (contact.firstName, customer.creditScore); a path it does not have is exit 2 naming
-    the closest ones. Every phone-shaped field (by format, name or an E.164 description,
-    however deep) is checked and sent in E.164; numbers without a country code use the
-    profile's region. Required fields are checked before sending; a required list not
-    given is sent empty, a required object whose fields are all optional as {}. The
-    bundled contract's flat fields (firstName, lastName, email, phone, state, product,
-    sourceId, tags, consentCertificate) are its assumption: the API docs do not show them.
+    `leadctl leads list --filter id=ID`. Fields are dot paths into the active contract's
+    POST /leads schema (contact.firstName); one it closes out is exit 2 naming the
+    closest, and required fields are checked before sending. Every phone-shaped field
+    (by format, pattern, name or an E.164 description, however deep) is checked and sent
+    in E.164; numbers without a country code use the profile's region. This is the one
+    command a source-key profile may run. It is not retried after the request was sent
+    (a retry could create the lead twice): if the outcome is unknown, leadctl exits 9 and
+    says what to check. The bundled contract's flat lead fields (firstName, lastName,
+    email, phone, state, product, sourceId, tags, consentCertificate) are its assumption:
+    the API docs do not show them.
     With --wait the lead is read back until intake settles it (GET /leads/{id} when the
     active contract has it, else `leads list --filter id=ID`) and printed then: exit 6
     when it is Rejected, 8 after --wait-timeout; not with a source key, which may not
     read leads.
     """
     ctx = get_context(typer_ctx)
-    from leadctl.lead_fields import create_body, intake_shape
-
-    body = create_body(
-        intake_shape(ctx), typed_fields=typed_fields or [], data=data, stdin=ctx.ios.stdin
-    )
+    from leadctl.lead_fields import lead_body
     from leadctl.operations import curated
     from leadctl.output import emit_object
+
+    intake = curated(ctx, "POST", "/leads")
+    # Fields are dot paths into the contract's lead schema; a contract that lists none
+    # takes the fields as typed (`api -F` rules).
+    body = lead_body(ctx, intake, typed_fields=typed_fields or [], data=data, stdin=ctx.ios.stdin)
+    if body is None:
+        body = create_body(
+            typed_fields=typed_fields or [],
+            data=data,
+            stdin=ctx.ios.stdin,
+            region=ctx.settings.get("region"),
+        )
 
     credential = None if ctx.options.dry_run or not wait else ctx.credential()
     if credential is not None and credential.kind.value == "source":
@@ -275,7 +312,7 @@ def create(
     from leadctl.shapes import require_object
 
     lead = require_object(
-        ctx.client().call_json(curated(ctx, "POST", "/leads"), json_body=body),
+        ctx.client().call_json(intake, json_body=body),
         what="the new lead",
         required=("id",),
     )

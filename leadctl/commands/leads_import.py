@@ -91,8 +91,8 @@ def import_leads(
         typer.Option(
             "--field",
             metavar="PATH=VALUE",
-            help="A value for every row that has none of its own (repeatable), typed like "
-            "`leads create --field`.",
+            help="A value for every row that has none of its own (repeatable), typed from the "
+            "schema like a cell.",
         ),
     ] = None,
     retry_unknown: Annotated[
@@ -108,18 +108,18 @@ def import_leads(
 
     Rows are numbered from 1, counting data rows only (a CSV header is not a row). CSV
     headers are dot paths into the active contract's lead schema (contact.firstName;
-    --map renames others): a column that is no field, or a required field that no column
-    or --field gives, is exit 2 before anything is sent. Cells are typed from the schema
-    (720 for an integer, yes/no for a boolean, a;b for a list, `tags[]` columns repeat);
-    an empty cell leaves the field out; a cell that cannot be typed makes its row invalid.
-    NDJSON objects are sent as they are. Either way every phone-shaped field is checked
-    and sent in E.164 (national numbers use the profile's region) and required fields
-    are checked, as with `leads create`.
+    --map reads other column names as fields): a column that is no field of it is exit 2
+    before anything is sent. Cells are typed from the schema (720 for an integer, yes/no
+    for a boolean, a;b for a list, `tags[]` columns repeat); an empty cell leaves the field
+    out. NDJSON objects keep their JSON types. Either way every phone-shaped field is
+    checked and sent in E.164 (national numbers use the profile's region), and a row
+    missing a required field is invalid, as with `leads create`. --field gives every row
+    that lacks a field the same value.
 
     Up to --concurrency requests are in flight. When the service answers 429 every worker
     pauses for its Retry-After (backoff with jitter without one), then sending resumes at
     the rate the service accepted, measured across its window, and slowly grows. Invalid
-    rows (bad JSON, wrong number of CSV fields, an empty line, a bad phone, a cell of the
+    rows (bad JSON, wrong number of CSV fields, an empty line, a bad phone, a value of the
     wrong type, a missing required field) are reported and skipped; the import goes on.
 
     POST /leads is not retry-safe: only 429 answers and failures to connect are sent again.

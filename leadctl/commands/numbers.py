@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from datetime import date
+from datetime import date, timedelta
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -33,25 +33,43 @@ WINDOW_PARAMS = (
     ("end", "phone_status_end_param", "endDate"),
 )
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+_DAYS_AGO = re.compile(r"-(\d{1,5})d")
+DATE_FORMS = "YYYY-MM-DD (e.g. 2026-11-01), today, yesterday or -7d"
 
 
-def parse_date(raw: str, option: str) -> date:
-    """A calendar date from ``YYYY-MM-DD``; anything else is a usage error naming the flag."""
-    text = raw.strip()
+def parse_date(raw: str, option: str, *, today: date | None = None) -> date:
+    """A calendar date from ``YYYY-MM-DD``, or relative to ``today`` (``today``,
+    ``yesterday``, ``-7d``); anything else is a usage error naming the flag."""
+    text = raw.strip().lower()
     if _ISO_DATE.fullmatch(text):
         try:
             return date.fromisoformat(text)
         except ValueError:
             pass
-    raise UsageError(f"{option} {raw!r} is not a date", hint="use YYYY-MM-DD, e.g. 2026-11-01")
+    elif today is not None:
+        ago = _DAYS_AGO.fullmatch(text)
+        if text in ("today", "yesterday") or ago:
+            days = int(ago.group(1)) if ago else (0 if text == "today" else 1)
+            return today - timedelta(days=days)
+    raise UsageError(f"{option} {raw!r} is not a date", hint=f"use {DATE_FORMS}")
+
+
+def _today(ctx: Context) -> date:
+    """Today in the profile's timezone, else the system's."""
+    from leadctl.datetimes import input_zone
+
+    zone = input_zone(ctx.settings.get("timezone"), ctx.env)
+    now = ctx.clock.now()
+    return (now.astimezone(zone) if zone is not None else now.astimezone()).date()
 
 
 def window_query(
     ctx: Context, *, window_days: int | None, start: str | None, end: str | None
 ) -> dict[str, Any]:
     """The window's query parameters under the profile's (or the assumed) names."""
-    start_day = parse_date(start, "--start") if start is not None else None
-    end_day = parse_date(end, "--end") if end is not None else None
+    today = _today(ctx) if start is not None or end is not None else None
+    start_day = parse_date(start, "--start", today=today) if start is not None else None
+    end_day = parse_date(end, "--end", today=today) if end is not None else None
     if start_day and end_day and end_day < start_day:
         raise UsageError(
             f"--end {end_day.isoformat()} is before --start {start_day.isoformat()}",
@@ -142,12 +160,19 @@ def status(
     ] = None,
     start: Annotated[
         str | None,
-        typer.Option("--start", metavar="DATE", help="First day of the window, YYYY-MM-DD (UTC)."),
+        typer.Option(
+            "--start",
+            metavar="DATE",
+            help="First day of the window: YYYY-MM-DD, today, yesterday or -7d (in the "
+            "profile's timezone).",
+        ),
     ] = None,
     end: Annotated[
         str | None,
         typer.Option(
-            "--end", metavar="DATE", help="Last day of the window, YYYY-MM-DD (UTC, inclusive)."
+            "--end",
+            metavar="DATE",
+            help="Last day of the window (inclusive): YYYY-MM-DD, today, yesterday or -7d.",
         ),
     ] = None,
 ) -> None:

@@ -23,7 +23,8 @@ app = typer.Typer(
     "  leadctl sandbox serve\n\n"
     "  leadctl sandbox serve --memory --port 0 --seed 7 --faults -o json\n\n"
     "  leadctl sandbox serve --rate-limit 5 --data-dir ./sandbox-state\n\n"
-    "  leadctl sandbox serve --memory --leads 100000 --rate-limit 200",
+    "  leadctl sandbox serve --memory --leads 100000 --rate-limit 200\n\n"
+    "  leadctl sandbox serve --rate-limit 300/60s --no-retry-after",
 )
 def serve(
     typer_ctx: typer.Context,
@@ -51,13 +52,21 @@ def serve(
         bool, typer.Option("--memory", help="Keep the state in memory only.")
     ] = False,
     rate_limit: Annotated[
-        float | None,
+        str | None,
         typer.Option(
             "--rate-limit",
-            metavar="N",
-            help="Allow N requests per second per credential; more get 429 with Retry-After.",
+            metavar="N|N/WINDOWs",
+            help="Allow N requests per second per credential, or N per fixed window "
+            "(300/60s); more get 429 with Retry-After.",
         ),
     ] = None,
+    no_retry_after: Annotated[
+        bool,
+        typer.Option(
+            "--no-retry-after",
+            help="Send the rate limit's 429s without Retry-After, to test a client's backoff.",
+        ),
+    ] = False,
     seed: Annotated[
         int | None, typer.Option(metavar="N", help="Seed of the demo data (first start only).")
     ] = None,
@@ -84,11 +93,9 @@ def serve(
         int,
         typer.Option(
             "--leads",
-            min=0,
-            max=5_000_000,
             metavar="N",
-            help="Add N generated leads to the demo organization (first start only), for "
-            "load tests.",
+            help="Add N generated leads (0 to 10,000,000) to the demo organization (first "
+            "start only), for load tests.",
         ),
     ] = 0,
     print_json: Annotated[
@@ -116,6 +123,7 @@ def serve(
         data_dir=data_dir,
         memory=memory,
         rate_limit=rate_limit,
+        no_retry_after=no_retry_after,
         seed=seed,
         faults=faults,
         allow_remote=allow_remote,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from typing import Annotated, Any
 
 import typer
@@ -36,13 +37,24 @@ def _flag(name: str, what: str) -> Any:
     return typer.Option(f"--{name}/--no-{name}", help=f"Set or clear {what}.", show_default=False)
 
 
+# Where a service reads the current user; the bundled contract has none of them.
+CURRENT_USER_PATHS = ("/users/me", "/users/current", "/me", "/user")
+
+
+def current_user_read(operations: Iterable[Mapping[str, Any]]) -> Mapping[str, Any] | None:
+    """The active contract's GET of the current user, if it has one."""
+    for op in operations:
+        if op.get("method") == "GET" and op.get("path") in CURRENT_USER_PATHS:
+            return op
+    return None
+
+
 def compliance_body(flags: dict[str, bool | None], source: str | None) -> dict[str, Any]:
     """Only the flags given: the other compliance fields keep their value (assumed)."""
     compliance = {name: value for name, value in flags.items() if value is not None}
     if not compliance:
         raise UsageError(
-            "nothing to update: give at least one --accepted-X or --no-accepted-X flag",
-            hint="run `leadctl users compliance --help` for the flags",
+            "nothing to update: give at least one --accepted-X or --no-accepted-X flag"
         )
     body: dict[str, Any] = {"compliance": compliance}
     if source is not None:
@@ -73,13 +85,20 @@ def compliance(
         ),
     ] = None,
 ) -> None:
-    """Update the current user's compliance settings (PUT /users/compliance).
+    """Update the current user's compliance settings (PUT /users/compliance), or show them.
 
     Only the flags given are sent; the other settings keep their value (the contract's
     assumption: the API docs do not say how a partial update behaves). With an
     organization key the user is the key's owner (assumed). Prints the updated user.
+    Without flags the current settings are shown, read with the active contract's
+    current-user operation (GET /users/me or alike); the bundled contract has none, and
+    then the command says so (exit 2).
     """
     ctx = get_context(typer_ctx)
+    given = (accepted_terms, accepted_to_subscription, accepted_sms, accepted_baa, accepted_email)
+    if all(flag is None for flag in given) and source is None:
+        _show_current(ctx, typer_ctx)
+        return
     body = compliance_body(
         {
             "acceptedTerms": accepted_terms,
@@ -97,6 +116,30 @@ def compliance(
     user = require_object(
         ctx.client().call_json(curated(ctx, "PUT", "/users/compliance"), json_body=body),
         what="the updated user",
+        required=("id",),
+    )
+    emit_object(ctx, user, columns=USER_COLUMNS)
+
+
+def _show_current(ctx: Any, typer_ctx: typer.Context) -> None:
+    from leadctl.generated.tree import generated_tree
+
+    tree = generated_tree(typer_ctx)
+    op = current_user_read(tree.active.index.get("operations", ()))
+    if op is None:
+        raise UsageError(
+            "cannot show the current settings: the active contract has no operation that "
+            "reads the current user (GET /users/me)",
+            hint="give flags to change them (leadctl users compliance --accepted-terms ...), "
+            "or `leadctl contract pull` if the service publishes such an operation",
+        )
+    from leadctl.generated.run import to_operation
+    from leadctl.output import emit_object
+    from leadctl.shapes import require_object
+
+    user = require_object(
+        ctx.client().call_json(to_operation(op, ctx.settings)),
+        what="the current user",
         required=("id",),
     )
     emit_object(ctx, user, columns=USER_COLUMNS)

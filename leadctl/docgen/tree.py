@@ -129,8 +129,10 @@ def _command_spec(command: Any, ctx: Any, path: tuple[str, ...]) -> CommandSpec:
 
 
 def _clean(text: str | None) -> str:
-    # Click shows nothing after a form feed in --help; neither do the generated docs.
-    return (text or "").split("\f", 1)[0].strip()
+    # Click shows nothing after a form feed in --help; neither do the generated docs. A line
+    # of just "\b" is Click's mark for a paragraph not to rewrap: not text to print.
+    kept = (text or "").split("\f", 1)[0]
+    return "\n".join(line for line in kept.split("\n") if line != "\b").strip()
 
 
 def _option_spec(param: Any, ctx: Any, path: tuple[str, ...]) -> OptionSpec:

@@ -7,8 +7,9 @@ browser opened when the user is at a desktop terminal.
 
 from __future__ import annotations
 
+import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, HTTPServer
 from typing import Any
@@ -107,6 +108,26 @@ class LoopbackReceiver:
         return code
 
 
+def desktop_browser(env: Mapping[str, str]) -> bool:
+    """Whether opening a browser would show a window rather than take over this terminal:
+    Python's webbrowser falls back to console browsers (lynx, w3m) on a Linux host without
+    a display, which would run in the terminal leadctl is printing to."""
+    if env.get("BROWSER"):
+        return True  # the user chose one
+    if sys.platform in ("darwin", "win32"):
+        return True
+    return bool(env.get("DISPLAY") or env.get("WAYLAND_DISPLAY"))
+
+
+def open_in_browser(url: str) -> bool:
+    import webbrowser
+
+    try:
+        return webbrowser.open(url)
+    except Exception:  # a broken browser setup must not end the sign-in
+        return False
+
+
 def authorize_in_browser(
     client: Any,
     authorization_endpoint: str,
@@ -126,11 +147,8 @@ def authorize_in_browser(
         authorization_endpoint, code_verifier=code_verifier, redirect_uri=receiver.redirect_uri
     )
     show(f"Open this URL in a browser to sign in:\n  {url}")
-    if open_browser:
-        import webbrowser
-
-        if not webbrowser.open(url):
-            show("(no browser could be opened: open the URL above yourself)")
+    if open_browser and not open_in_browser(url):
+        show("(no browser could be opened: open the URL above yourself)")
     code = receiver.wait(state, timeout=timeout, relogin_hint=relogin_hint)
     token: dict[str, Any] = dict(
         client.fetch_token(

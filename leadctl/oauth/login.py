@@ -39,7 +39,7 @@ def sign_in(ctx: Context, request: LoginRequest) -> TokenSet:
     from leadctl.oauth.http import oauth_client, plain_client
     from leadctl.oauth.registration import no_client_id, register
     from leadctl.oauth.session import http_settings, now, relogin_hint
-    from leadctl.oauth.tokens import TokenSet, expiry
+    from leadctl.oauth.tokens import TokenSet, expiry, id_token_identity
 
     http = http_settings(ctx)
     hint = relogin_hint(request.profile)
@@ -79,6 +79,7 @@ def sign_in(ctx: Context, request: LoginRequest) -> TokenSet:
         raise NotAuthenticated("the token answer has no access_token", hint=hint)
     refresh = answer.get("refresh_token")
     granted = answer.get("scope")
+    account, organization = id_token_identity(answer)
     return TokenSet(
         access_token=access,
         token_endpoint=metadata.token_endpoint,
@@ -89,6 +90,8 @@ def sign_in(ctx: Context, request: LoginRequest) -> TokenSet:
         issuer=metadata.issuer,
         revocation_endpoint=metadata.revocation_endpoint,
         client_secret=client_secret,
+        account=account,
+        organization=organization,
     )
 
 
@@ -142,9 +145,9 @@ def _run_grant(
             show(f"First copy your one-time code: {code.user_code}")
             show(f"Then open {code.verification_uri} and enter it to approve leadctl.")
             if request.open_browser:
-                import webbrowser
+                from leadctl.oauth.browser import open_in_browser
 
-                webbrowser.open(code.verification_uri_complete or code.verification_uri)
+                open_in_browser(code.verification_uri_complete or code.verification_uri)
             show("Waiting for the approval (Ctrl-C to stop)…")
             return poll_for_token(
                 client, metadata.token_endpoint, code, sleep=ctx.clock.sleep, relogin_hint=hint

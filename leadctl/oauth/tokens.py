@@ -34,6 +34,9 @@ class TokenSet:
     revocation_endpoint: str | None = None
     # Only for a confidential client from dynamic registration; usually None.
     client_secret: str | None = None
+    # Who signed in, from the OpenID ID token (never stored itself), for `auth status`.
+    account: str | None = None
+    organization: str | None = None
 
     def __repr__(self) -> str:
         return f"TokenSet(issuer={self.issuer!r}, expires_at={self.expires_at!r})"
@@ -86,9 +89,40 @@ def from_stored(value: str) -> TokenSet:
             issuer=_text(data.get("issuer")),
             revocation_endpoint=_text(data.get("revocation_endpoint")),
             client_secret=_text(data.get("client_secret")),
+            account=_text(data.get("account")),
+            organization=_text(data.get("organization")),
         )
     except KeyError as error:
         raise BadTokenSet(f"the stored OAuth tokens lack {error.args[0]}") from None
+
+
+def id_token_identity(answer: Mapping[str, Any]) -> tuple[str | None, str | None]:
+    """(account, organization) from a token answer's OpenID ID token, if it has one.
+
+    Read without checking the signature: it came straight from the token endpoint over a
+    verified connection (OpenID Connect Core 3.1.3.7), and it is only shown, never trusted
+    for access.
+    """
+    import base64
+    import binascii
+
+    token = answer.get("id_token")
+    parts = token.split(".") if isinstance(token, str) else []
+    if len(parts) != 3:
+        return None, None
+    try:
+        claims = json.loads(base64.urlsafe_b64decode(parts[1] + "=" * (-len(parts[1]) % 4)))
+    except (binascii.Error, ValueError):
+        return None, None
+    if not isinstance(claims, dict):
+        return None, None
+    name = _text(claims.get("name"))
+    login = _text(claims.get("email")) or _text(claims.get("preferred_username"))
+    account = f"{name} <{login}>" if name and login else name or login or _text(claims.get("sub"))
+    org_name = _text(claims.get("org_name")) or _text(claims.get("organization"))
+    org_id = _text(claims.get("org_id")) or _text(claims.get("org"))
+    organization = f"{org_name} ({org_id})" if org_name and org_id else org_name or org_id
+    return account, organization
 
 
 def expiry(answer: Mapping[str, Any], now: float) -> float | None:

@@ -23,6 +23,9 @@ class Column:
     # In a table on a color terminal the text takes the color found at this path of the
     # same item (a lead's status name in its status's color).
     color_path: str | None = None
+    # Never left out of a table for want of room, like a column asked for with --columns
+    # (an id that is not the first column).
+    keep: bool = False
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:

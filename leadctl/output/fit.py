@@ -2,8 +2,9 @@
 
 The rules of cli.md: identifiers, phone numbers, times and other short codes are never
 cut (a shortened id cannot be copied); long free text is shortened instead; a column the
-user asked for with ``--columns`` is never left out; default columns that do not fit are
-left out from the right, and the caller says which. Kept apart from rich so the rules can
+user asked for with ``--columns`` is never left out; of the default columns, taken from
+the left (a command lists them most wanted first), those that do not fit are left out,
+and the caller says which. Kept apart from rich so the rules can
 be read and tested on plain numbers.
 """
 
@@ -15,8 +16,10 @@ from dataclasses import dataclass, field
 # Free text is never squeezed below this (or its header): fewer characters say nothing.
 MIN_FREE_WIDTH = 12
 # A value without spaces up to this long reads as one token (an id, a URL, a code) and is
-# kept whole; longer, or with spaces, it is free text.
+# kept whole; a value with spaces up to SHORT_LABEL long is a label (a status such as "Not
+# interested", a state, a name) and is kept whole too. Anything longer is free text.
 LONG_TOKEN = 64
+SHORT_LABEL = 24
 GAP = 2
 
 
@@ -48,7 +51,10 @@ class Fit:
 
 
 def is_free_text(texts: Sequence[str]) -> bool:
-    return any(" " in text.strip() or len(text) > LONG_TOKEN for text in texts)
+    return any(
+        len(text) > LONG_TOKEN or (len(text) > SHORT_LABEL and " " in text.strip())
+        for text in texts
+    )
 
 
 def _needed(columns: Sequence[FitColumn], shown: Sequence[int]) -> int:
@@ -56,12 +62,13 @@ def _needed(columns: Sequence[FitColumn], shown: Sequence[int]) -> int:
 
 
 def fit_columns(columns: Sequence[FitColumn], width: int) -> Fit:
-    shown = list(range(len(columns)))
-    while _needed(columns, shown) > width:
-        optional = [i for i in reversed(shown) if not columns[i].required]
-        if not optional:
-            break
-        shown.remove(optional[0])
+    """Required columns always; then, from the left, every other column that still fits
+    (so a narrow column further right is shown where a wide one before it is not)."""
+    chosen = {i for i, column in enumerate(columns) if column.required}
+    for index in range(len(columns)):
+        if index not in chosen and _needed(columns, sorted(chosen | {index})) <= width:
+            chosen.add(index)
+    shown = sorted(chosen)
     fit = Fit(shown=shown, dropped=[c.title for i, c in enumerate(columns) if i not in shown])
     if _needed(columns, shown) > width:
         fit.too_wide = True

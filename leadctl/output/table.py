@@ -62,6 +62,7 @@ def write_list_table(
     )
     shown = list(range(len(columns)))
     widths: dict[int, int] = {}
+    dropped: list[str] = []
     if ios.stdout_is_tty:
         from leadctl.output.fit import FitColumn, fit_columns, is_free_text
 
@@ -72,7 +73,7 @@ def write_list_table(
                     widths=[row[index].cell_len for row in rows],
                     keep_whole=column.kind != "text"
                     or not is_free_text([row[index].plain for row in rows]),
-                    required=requested or index == 0,
+                    required=requested or index == 0 or column.keep,
                 )
                 for index, column in enumerate(columns)
             ],
@@ -81,9 +82,7 @@ def write_list_table(
         if fit.too_wide:
             _show_records(ios, rows, columns)
             return len(rows)
-        shown, widths = fit.shown, fit.widths
-        if fit.dropped:
-            note_dropped(ios, fit.dropped)
+        shown, widths, dropped = fit.shown, fit.widths, fit.dropped
     for index in shown:
         column = columns[index]
         table.add_column(
@@ -96,6 +95,8 @@ def write_list_table(
     for row in rows:
         table.add_row(*(row[index] for index in shown))
     _show(ios, table)
+    if dropped:
+        note_dropped(ios, dropped)  # under the table, where the eye is when it ends
     return len(rows)
 
 

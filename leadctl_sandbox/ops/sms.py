@@ -1,4 +1,5 @@
-"""POST /sms, GET /sms/{id}, POST /sms/{id}/cancel (assumed operations of the Sms group).
+"""POST /sms, POST /sms/all, GET /sms/{id}, POST /sms/{id}/cancel (assumed operations of the
+Sms group).
 
 A message is Queued (or Scheduled for a future sendAt) and is sent lazily, like lead intake:
 every SMS request first settles the messages whose time has come. Sending takes the
@@ -13,10 +14,27 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from leadctl_sandbox.ops import Call, Reply
+from leadctl_sandbox.paging import DATETIME, Collection, Field, collection_json, fetch_page
 from leadctl_sandbox.problems import ApiProblem, validation_problem
 from leadctl_sandbox.times import iso, parse_datetime
 
 UNREACHABLE_SUFFIX = "0000"
+MESSAGES = Collection(
+    select="SELECT * FROM sms_messages",
+    scope="org_id = ?",
+    fields={
+        "id": Field("id"),
+        "to": Field("to_number"),
+        "from": Field("from_number"),
+        "body": Field("body"),
+        "status": Field("status"),
+        "createdAt": Field("created_at", DATETIME),
+        "sendAt": Field("send_at", DATETIME),
+        "sentAt": Field("sent_at", DATETIME),
+    },
+    search_fields=("body", "to"),
+    default_order=(("createdAt", "desc"),),
+)
 
 
 def settle(conn: sqlite3.Connection, now: datetime) -> None:
@@ -111,6 +129,14 @@ def _load(call: Call, message_id: str) -> sqlite3.Row:
     if row is None:
         raise ApiProblem(404, f"No message {message_id!r} in this organization.")
     return row
+
+
+def list_messages(call: Call) -> Reply:
+    settle(call.conn, call.now)
+    page = fetch_page(
+        call.conn, MESSAGES, call.body, scope_params=(call.principal.org_id,), secret=call.secret
+    )
+    return Reply(200, collection_json([message_json(row) for row in page.rows], page))
 
 
 def get(call: Call) -> Reply:

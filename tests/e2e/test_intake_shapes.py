@@ -53,6 +53,7 @@ def test_fixture_create_import_and_a_bad_header(
             "--field", "contact.phone.number=(512) 555-0123",
             "--field", "customer.creditScore=720",
             "--field", "customer.homeowner=yes",
+            "--field", "tagNames=web", "--field", "tagIds=",
             "-o", "json",
         ],
         env=fixture_env,
@@ -65,11 +66,11 @@ def test_fixture_create_import_and_a_bad_header(
     leads = tmp_path / "leads.csv"
     header = (
         "metadata.consentCertificateUrl,contact.firstName,contact.lastName,contact.email,"
-        "contact.phone.number,customer.householdSize,customer.currentlyInsured,tagNames"
+        "contact.phone.number,customer.householdSize,customer.currentlyInsured,tagNames,tagIds"
     )
     rows = [
         f"https://cert.example.com/c/{n},F{n},L{n},p{n}@example.com,512 555 01{n:02d},{n + 1},"
-        f"{'true' if n % 2 else 'no'},web;r{n}"
+        f"{'true' if n % 2 else 'no'},web;r{n},"
         for n in range(5)
     ]
     leads.write_text("\n".join([header, *rows]) + "\n", encoding="utf-8")
@@ -88,8 +89,8 @@ def test_fixture_create_import_and_a_bad_header(
     bad.write_text(header.replace("contact.email", "email") + "\n" + rows[0] + "\n")
     refused = run_leadctl(["leads", "import", str(bad)], env=fixture_env)
     assert refused.exit_code == 2
-    assert "column 'email' maps to no lead field" in refused.stderr
-    assert "contact.email" in refused.stderr
+    assert "column 'email' is not a field of the active contract's lead" in refused.stderr
+    assert "did you mean contact.email" in refused.stderr
     assert len(fixture_mock.requests_to("POST", "/leads")) == 6
     assert fixture_mock.violations() == []
 
@@ -118,12 +119,6 @@ def test_the_bundled_flat_shape_still_works_against_the_sandbox(
     )
     imported = run_leadctl(["leads", "import", str(leads)], env=org_env)
     assert imported.exit_code == 0, imported.stderr
-
-    typo = tmp_path / "typo.csv"
-    typo.write_text(f"firstname,phone\n{mark},+15125550152\n", encoding="utf-8")
-    refused = run_leadctl(["leads", "import", str(typo)], env=org_env)
-    assert refused.exit_code == 2
-    assert "did you mean firstName?" in refused.stderr
 
     listed = run_leadctl(["leads", "list", "--search", mark, "--all", "-o", "ndjson"], env=org_env)
     assert listed.exit_code == 0, listed.stderr

@@ -211,15 +211,10 @@ def test_limit_across_pages_and_cursor_resume_have_no_gap_and_no_repeat(
     shown = run_leadctl_tty([*query, "--limit", "10"], env=org_env)
     assert shown.exit_code == 0, shown.stderr
     lines = plain(shown.stdout).splitlines()
-    assert lines[0].split() == [
-        "id",
-        "lastName",
-        "phone",
-        "state",
-        "status.name",
-        "processing",
-        "createdAt",
-    ]
+    header = lines[0].split()
+    assert header[:6] == ["id", "firstName", "lastName", "phone", "state", "status"]
+    # What a 120-column terminal has no room for is named, never cut.
+    assert "createdAt" not in header and "createdAt" in shown.stderr
     assert all("TX" in line.split() for line in lines[1:] if line.strip())
     first_ten = [line.split()[0] for line in lines[1:] if line.strip()]
     cursor = re.search(r"--cursor (\S+)", shown.stderr)

@@ -2,8 +2,9 @@
 
 A read command with LEADCTL_TOKEN loads httpx and leadctl's own modules; never rich (that
 is for tables), keyring (the token is in the environment), phonenumbers (no phone
-involved), the sandbox's SQLite and Starlette, pydantic, nor the click/rich/pygments of
-httpx's own command-line tool.
+involved), the sandbox's SQLite and Starlette, the click/rich/pygments of httpx's own
+command-line tool, tomllib (there is no config file to parse), the body validator, the
+contract compiler, nor the bulk engine.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ pytestmark = pytest.mark.e2e
 
 NEVER_FOR_READS = (
     "rich", "click", "pygments", "keyring", "phonenumbers", "sqlite3", "starlette", "uvicorn",
-    "pydantic", "leadctl_sandbox",
+    "leadctl_sandbox", "tomllib", "jsonschema_rs", "leadctl.contract.index", "leadctl.bulk",
 )  # fmt: skip
 
 

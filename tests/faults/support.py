@@ -254,3 +254,12 @@ OVER_429 = Scenario(
 OVER_500 = Scenario("500 beyond the budget", ("500",) * 2, 1, 8, "error: 500 Internal Server")
 OVER_DROP = Scenario("dropped beyond the budget", ("drop",) * 2, 1, 8, "(after 2 attempts)")
 OVER_BUDGET = (OVER_429, OVER_500, OVER_DROP)
+# `--all` paging waits out 429s however many there are (issue 16: it pauses and resumes
+# with no error and no gap); --max-retries bounds its other failures only.
+PAGING_OVER_429 = Scenario(
+    "429 beyond the budget, paging",
+    ("429;retry-after=0",) * 2,
+    1,
+    0,
+    "retrying in 0s: 429 rate limited",
+)

@@ -21,7 +21,9 @@ from tests.faults.support import (
     BURST,
     DROP,
     LOST,
+    OVER_429,
     OVER_BUDGET,
+    PAGING_OVER_429,
     SLOW,
     STORM,
     FaultCase,
@@ -118,7 +120,8 @@ def cases() -> list[tuple[Read, Scenario]]:
     found = []
     for index, read in enumerate(READS):
         found += [(read, scenario) for scenario in (STORM, BURST, DROP, SLOW)]
-        found.append((read, OVER_BUDGET[index % len(OVER_BUDGET)]))
+        over = OVER_BUDGET[index % len(OVER_BUDGET)]
+        found.append((read, PAGING_OVER_429 if over is OVER_429 and "--all" in read.id else over))
     found.append((READS[1], LOST))
     # One command meets them all.
     found += [(READS[1], scenario) for scenario in OVER_BUDGET if (READS[1], scenario) not in found]

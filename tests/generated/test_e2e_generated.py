@@ -69,7 +69,7 @@ def test_pull_then_send_an_sms_and_read_it_back(
 ) -> None:
     shown = json.loads(run_leadctl(["contract", "show", "-o", "json"], env=pulled).stdout)
     assert shown["source"] == sandbox.url("/openapi.json")
-    assert (shown["operations"], shown["generated"]) == (20, 8)
+    assert (shown["operations"], shown["generated"]) == (27, 15)
     start = last_seq(sandbox)
     sent = run_leadctl(
         [
@@ -93,7 +93,16 @@ def test_pull_then_send_an_sms_and_read_it_back(
     assert log[0]["body"] == {"to": "+15125550143", "body": "Your quote is ready"}
     assert all(entry["path"] == f"/sms/{message['id']}" for entry in log[1:])
     again = run_leadctl(
-        ["sms", "get", message["id"], "-o", "value", "--columns", "status"], env=pulled
+        [
+            "sms",
+            "get-for-current-organization",
+            message["id"],
+            "-o",
+            "value",
+            "--columns",
+            "status",
+        ],
+        env=pulled,
     )
     assert again.stdout == "Sent\n"
 
@@ -157,7 +166,17 @@ def test_a_generated_paged_list_follows_continuation_tokens(
         assert created.exit_code == 0, created.stderr
     start = last_seq(sandbox)
     listed = run_leadctl(
-        ["tags", "list", "--search", prefix, "--all", "--page-size", "2", "-o", "json"],
+        [
+            "tags",
+            "get-all-for-current-organization",
+            "--search",
+            prefix,
+            "--all",
+            "--page-size",
+            "2",
+            "-o",
+            "json",
+        ],
         env=pulled,
     )
     assert listed.exit_code == 0, listed.stderr
@@ -167,7 +186,8 @@ def test_a_generated_paged_list_follows_continuation_tokens(
     assert "continuationToken" not in pages[0]
     assert all(p["continuationToken"] and p["search"] == prefix for p in pages[1:])
     table = run_leadctl_tty(
-        ["tags", "list", "--search", prefix, "--limit", "2"], env={**pulled, "NO_COLOR": "1"}
+        ["tags", "get-all-for-current-organization", "--search", prefix, "--limit", "2"],
+        env={**pulled, "NO_COLOR": "1"},
     )
     assert table.exit_code == 0, table.stderr
     assert table.stdout.splitlines()[0].split()[:2] == ["id", "name"]
@@ -178,11 +198,16 @@ def test_curated_groups_gain_generated_verbs(
     sandbox: SandboxProcess, pulled: dict[str, str]
 ) -> None:
     web = source_id(sandbox, "Website form")
-    found = run_leadctl(["sources", "get", web, "-o", "value", "--columns", "name"], env=pulled)
+    found = run_leadctl(
+        ["sources", "get-for-current-user", web, "-o", "value", "--columns", "name"], env=pulled
+    )
     assert found.stdout == "Website form\n"
-    listed = run_leadctl(["sources", "list", "--all", "-o", "json"], env=pulled)
+    listed = run_leadctl(["sources", "get-all-for-current-user", "--all", "-o", "json"], env=pulled)
     assert web in [s["id"] for s in json.loads(listed.stdout)]
-    assert run_leadctl(["sources", "get", "no-such-source"], env=pulled).exit_code == 5
+    assert (
+        run_leadctl(["sources", "get-for-current-user", "no-such-source"], env=pulled).exit_code
+        == 5
+    )
 
 
 @pytest.mark.parametrize("contract", ["bundled", "pulled"])
@@ -242,7 +267,7 @@ def test_import_a_file_and_diff_against_the_bundled_contract(
     assert diff.exit_code == 0, diff.stderr
     rows = json.loads(diff.stdout)
     added = {row["operation"]: row["command"] for row in rows if row["change"] == "added"}
-    assert added["sendSms"] == "sms send" and len(added) == 8
+    assert added["Sms_Send"] == "sms send" and len(added) == 15
     changed = [row for row in rows if row["change"] == "changed"]
     assert [(r["operation"], r["details"]) for r in changed] == [
         (
@@ -266,6 +291,6 @@ def _pending() -> dict[str, Any]:
         "field": "processingStatus",
         "pending": ["Pending"],
         "failed": ["Rejected"],
-        "poll": "getLead",
+        "poll": "Leads_GetForCurrentUser",
         "reasonField": "processingError",
     }

@@ -511,4 +511,4 @@ def test_every_operation_of_the_active_contract_is_a_command(tmp_path: Path) -> 
     operations = [
         m for item in published_contract()["paths"].values() for m in item if m in methods
     ]
-    assert len(shown) == len(operations) == 20
+    assert len(shown) == len(operations) == 27

@@ -45,15 +45,23 @@ def test_the_sandbox_contract_gives_the_commands_the_issue_names() -> None:
     generated = {
         op["id"]: f"{op['group']} {op['verb']}" for op in index["operations"] if not op["curated"]
     }
+    # The ASP.NET-style operationIds of the sandbox's reads, named by the naming rules.
     assert generated == {
-        "sendSms": "sms send",
-        "getSms": "sms get",
-        "cancelSms": "sms cancel",
-        "listTags": "tags list",
-        "createTag": "tags create",
-        "listSources": "sources list",
-        "getSource": "sources get",
-        "getLead": "leads get",
+        "Leads_GetForCurrentUser": "leads get",
+        "Sources_GetAllForCurrentUser": "sources list",
+        "Sources_GetForCurrentUser": "sources get",
+        "Automations_GetAllForCurrentOrganization": "automations list",
+        "Automations_GetForCurrentOrganization": "automations get",
+        "PhoneNumbers_GetAllForCurrentOrganization": "numbers list",
+        "PhoneNumbers_GetForCurrentOrganization": "numbers get",
+        "LeadStatusChanges_GetAllForCurrentUser": "status-changes list",
+        "LeadStatusChanges_GetForCurrentUser": "status-changes get",
+        "Tags_GetAllForCurrentOrganization": "tags list",
+        "Tags_Create": "tags create",
+        "Sms_GetAllForCurrentOrganization": "sms list",
+        "Sms_Send": "sms send",
+        "Sms_GetForCurrentOrganization": "sms get",
+        "Sms_Cancel": "sms cancel",
     }
 
 
@@ -67,7 +75,7 @@ def test_operations_with_a_curated_command_are_listed_as_curated_only() -> None:
         assert entry["curated"] == f"{group} {verb}"
         assert entry["id"] not in schemas["bodies"]
     # The rule for `leads create --wait` comes with the curated entry.
-    assert by_id["createLead"]["pending"]["poll"] == "getLead"
+    assert by_id["createLead"]["pending"]["poll"] == "Leads_GetForCurrentUser"
 
 
 def test_the_curated_bindings_name_real_commands_and_the_verb_list_matches_the_tree() -> None:
@@ -99,8 +107,8 @@ def test_renamed_groups_keep_their_tag_name_as_an_alias() -> None:
 def test_paged_operations_pending_rules_and_columns() -> None:
     index, _ = compiled(published_contract())
     by_id = {op["id"]: op for op in index["operations"]}
-    assert by_id["listTags"]["body"]["paged"] is True
-    assert by_id["listTags"]["response"] == {
+    assert by_id["Tags_GetAllForCurrentOrganization"]["body"]["paged"] is True
+    assert by_id["Tags_GetAllForCurrentOrganization"]["response"] == {
         "kind": "collection",
         "columns": [
             ["id", "text"],
@@ -109,19 +117,19 @@ def test_paged_operations_pending_rules_and_columns() -> None:
             ["color", "color"],
         ],
     }
-    assert by_id["createTag"]["body"]["paged"] is False
-    assert by_id["sendSms"]["pending"] == {
+    assert by_id["Tags_Create"]["body"]["paged"] is False
+    assert by_id["Sms_Send"]["pending"] == {
         "field": "status",
         "pending": ["Queued"],
         "failed": ["Failed"],
-        "poll": "getSms",
+        "poll": "Sms_GetForCurrentOrganization",
         "idField": "id",
         "reasonField": "failureReason",
     }
-    assert by_id["cancelSms"]["retrySafe"] is True
-    assert by_id["sendSms"]["retrySafe"] is False  # a POST that is no collection query
-    assert by_id["sendSms"]["retryReason"] == "not retry-safe"
-    assert by_id["getSms"]["kinds"] == ["org", "user"]
+    assert by_id["Sms_Cancel"]["retrySafe"] is True
+    assert by_id["Sms_Send"]["retrySafe"] is False  # a POST that is no collection query
+    assert by_id["Sms_Send"]["retryReason"] == "not retry-safe"
+    assert by_id["Sms_GetForCurrentOrganization"]["kinds"] == ["org", "user"]
 
 
 def test_verbs_that_collide_fall_back_to_longer_names() -> None:

@@ -88,4 +88,4 @@ def test_the_operation_id_is_a_hidden_alias_and_mistyped_verbs_get_suggestions(
     assert "get-all-for-current-organization" not in capsys.readouterr().out
     typo = run_cli(["tags", "lst"], env=token_env())
     assert typo.exit_code == 2
-    assert "did you mean list" in typo.stderr
+    assert "did you mean `leadctl tags list`?" in typo.stderr

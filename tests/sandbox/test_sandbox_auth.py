@@ -8,7 +8,8 @@ import httpx
 import jwt
 import pytest
 
-from leadctl.contract import iter_operations
+from leadctl.contract import load_contract
+from leadctl_sandbox.contract import iter_operations
 from tests.support.sandbox_server import SandboxProcess
 
 NEW_LEAD = {"firstName": "Ada", "phone": "+15125550177", "state": "TX", "product": "solar"}
@@ -44,7 +45,7 @@ def _call(
     return _request(sandbox, method, path, credential, body)
 
 
-ALL_OPERATIONS = [op.operation_id for op in iter_operations()]
+ALL_OPERATIONS = [op.operation_id for op in iter_operations(load_contract())]
 WRITES = {
     "updateSource",
     "rotateSourceCredentials",

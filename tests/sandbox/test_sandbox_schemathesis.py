@@ -35,7 +35,12 @@ def _toml_list(values: list[str]) -> str:
     return "[" + ", ".join(f'"{v}"' for v in values) + "]"
 
 
-def _config(source_ids: list[str], change_ids: list[str], automation_ids: list[str]) -> str:
+def _config(
+    source_ids: list[str],
+    change_ids: list[str],
+    automation_ids: list[str],
+    phone_number_ids: list[str],
+) -> str:
     return f"""
 [auth.openapi.bearerAuth]
 bearer = "${{{TOKEN_VARIABLE}}}"
@@ -55,16 +60,21 @@ values = {_toml_list(automation_ids)}
 [dictionaries.phone_numbers]
 values = ["+15125550100", "+15125550101", "+17375550102"]
 
+[dictionaries.phone_number_ids]
+values = {_toml_list(phone_number_ids)}
+
 [[operations]]
-include-operation-id = ["updateSource", "rotateSourceCredentials", "getSource"]
+include-operation-id = ["updateSource", "rotateSourceCredentials", "Sources_GetForCurrentUser"]
 parameters = {{ "path.id" = {{ dictionary = "source_ids", probability = 0.6 }} }}
 
 [[operations]]
-include-operation-id = ["updateLeadStatusChange", "deleteLeadStatusChange"]
+include-operation-id = [
+    "updateLeadStatusChange", "deleteLeadStatusChange", "LeadStatusChanges_GetForCurrentUser",
+]
 parameters = {{ "path.id" = {{ dictionary = "status_change_ids", probability = 0.6 }} }}
 
 [[operations]]
-include-operation-id = "listAutomationRuns"
+include-operation-id = ["listAutomationRuns", "Automations_GetForCurrentOrganization"]
 parameters = {{ "path.id" = {{ dictionary = "automation_ids", probability = 0.6 }} }}
 
 [[operations]]
@@ -72,13 +82,20 @@ include-operation-id = "getPhoneNumberStatus"
 parameters = {{ "path.phoneNumber" = {{ dictionary = "phone_numbers", probability = 0.6 }} }}
 
 [[operations]]
+include-operation-id = "PhoneNumbers_GetForCurrentOrganization"
+parameters = {{ "path.id" = {{ dictionary = "phone_number_ids", probability = 0.6 }} }}
+
+[[operations]]
 include-operation-id = "a2a"
 checks.negative_data_rejection.expected-statuses = {_toml_list(["200", *NEGATIVE_DEFAULTS, "5xx"])}
 
 [[operations]]
 include-operation-id = [
-    "listMyLeads", "listAnnouncements", "updateSource", "getPhoneNumberStatus", "listTags",
-    "listSources", "sendSms", "createTag", "cancelSms",
+    "listMyLeads", "listAnnouncements", "updateSource", "getPhoneNumberStatus",
+    "Tags_GetAllForCurrentOrganization", "Sources_GetAllForCurrentUser", "Sms_Send", "Tags_Create",
+    "Sms_Cancel", "Automations_GetAllForCurrentOrganization",
+    "PhoneNumbers_GetAllForCurrentOrganization", "LeadStatusChanges_GetAllForCurrentUser",
+    "Sms_GetAllForCurrentOrganization",
 ]
 checks.positive_data_acceptance.expected-statuses = {_toml_list([*POSITIVE_DEFAULTS, "400"])}
 """
@@ -89,6 +106,7 @@ def test_schemathesis_all_checks_pass_against_live_sandbox(tmp_path: Path) -> No
         info = sandbox.info()
         with sandbox.client() as client:
             page = client.post("/leads/all/my", json={"pageSize": 100}).json()
+            numbers = client.post("/phone-numbers/all", json={"pageSize": 100}).json()
         change_ids = [lead["currentStatusChangeId"] for lead in page["items"]]
         config = tmp_path / "schemathesis.toml"
         config.write_text(
@@ -96,6 +114,7 @@ def test_schemathesis_all_checks_pass_against_live_sandbox(tmp_path: Path) -> No
                 [source["id"] for source in info["sources"]],
                 [change for change in change_ids if change][:40],
                 [automation["id"] for automation in info["automations"]],
+                [number["id"] for number in numbers["items"]],
             ),
             encoding="utf-8",
         )
@@ -129,4 +148,4 @@ def test_schemathesis_all_checks_pass_against_live_sandbox(tmp_path: Path) -> No
         output = result.stdout + result.stderr
         assert sandbox.credentials.org not in output
     assert result.returncode == 0, output[-8000:]
-    assert "20 selected" in output.lower() or "Selected: 20/20" in output
+    assert "27 selected" in output.lower() or "Selected: 27/27" in output

@@ -149,7 +149,87 @@ def test_concurrency_outside_1_to_32_is_exit_2(concurrency: str) -> None:
     assert "--concurrency" in result.stderr
 
 
-def test_operations_are_named_by_operation_id_too(httpx_mock: HTTPXMock) -> None:
+@pytest.mark.parametrize(
+    "name", ["getPhoneNumberStatus", "get /phone-numbers/{phoneNumber}/status"]
+)
+def test_operations_are_named_by_operation_id_or_method_and_path(
+    httpx_mock: HTTPXMock, name: str
+) -> None:
     httpx_mock.add_response(url=STATUS.format(3), json={})
-    result = batch(["getPhoneNumberStatus"], stdin='"+15125550103"\n')
+    result = batch([name], stdin='"+15125550103"\n')
     assert result.exit_code == 0, result.stderr
+
+
+PAYMENTS = {
+    "openapi": "3.1.0",
+    "info": {"title": "Payments", "version": "1"},
+    "paths": {
+        "/payments": {
+            "post": {
+                "operationId": "createPayment",
+                "tags": ["Payments"],
+                "parameters": [
+                    {"name": "Idempotency-Key", "in": "header", "schema": {"type": "string"}}
+                ],
+                "requestBody": {
+                    "required": True,
+                    "content": {
+                        "application/json": {
+                            "schema": {
+                                "type": "object",
+                                "required": ["amount"],
+                                "properties": {"amount": {"type": "integer"}},
+                            }
+                        }
+                    },
+                },
+                "responses": {"201": {"description": "Created"}},
+            }
+        }
+    },
+}
+
+
+def test_a_keyed_operation_is_sent_again_with_the_same_key(
+    httpx_mock: HTTPXMock, tmp_path: Path
+) -> None:
+    contract = tmp_path / "payments.json"
+    contract.write_text(json.dumps(PAYMENTS))
+    imported = run_cli(["contract", "import", str(contract)], env=token_env())
+    assert imported.exit_code == 0, imported.stderr
+    url = f"{BASE_URL}/payments"
+    httpx_mock.add_exception(httpx.ReadTimeout("lost"), url=url)
+    httpx_mock.add_response(url=url, status_code=201, json={"id": "pay_1"})
+
+    result = batch(["createPayment"], stdin='{"amount": 5}\n')
+
+    assert result.exit_code == 0, result.stderr
+    keys = [r.headers["Idempotency-Key"] for r in httpx_mock.get_requests()]
+    assert len(keys) == 2 and keys[0] == keys[1]  # the lost one again, with its key
+    [line] = lines(result.stdout)
+    assert line["outcome"] == "ok" and line["key"] == keys[0]
+
+
+def test_resume_sends_a_keyed_line_again_with_the_key_in_the_report(
+    httpx_mock: HTTPXMock, tmp_path: Path
+) -> None:
+    contract = tmp_path / "payments.json"
+    contract.write_text(json.dumps(PAYMENTS))
+    assert run_cli(["contract", "import", str(contract)], env=token_env()).exit_code == 0
+    url = f"{BASE_URL}/payments"
+    source = tmp_path / "payments.ndjson"
+    source.write_text('{"amount": 5}\n')
+    report = tmp_path / "payments.report.ndjson"
+    httpx_mock.add_exception(httpx.ReadTimeout("lost"), url=url)
+    first = run_cli(
+        ["--max-retries", "0", "batch", "createPayment", "--input", str(source),
+         "--report", str(report)],
+        env=token_env(),
+        clock=VirtualClock(),
+    )  # fmt: skip
+    assert first.exit_code == 6, first.stderr
+    httpx_mock.add_response(url=url, status_code=201, json={"id": "pay_1"})
+    again = batch(["createPayment", "--input", str(source), "--resume", str(report)])
+    assert again.exit_code == 0, again.stderr
+    keys = [r.headers["Idempotency-Key"] for r in httpx_mock.get_requests()]
+    assert len(keys) == 2 and keys[0] == keys[1]

@@ -13,7 +13,7 @@ from pytest_httpx import HTTPXMock
 from leadctl.client import Client
 from leadctl.clock import Clock
 from leadctl.credentials import Credential, CredentialKind
-from leadctl.operations import OPERATIONS
+from leadctl.operations import Operation, bundled_operation
 from leadctl.retry import Backoff, Delivery, RetryPolicy, may_resend, retry_after_seconds
 from tests.support.cli import BASE_URL, ORG_KEY, run_cli, token_env
 
@@ -82,7 +82,9 @@ def test_a_single_read_still_gives_up_after_the_retry_budget(httpx_mock: HTTPXMo
 def test_exchange_reports_an_answer(httpx_mock: HTTPXMock) -> None:
     httpx_mock.add_response(status_code=503, headers={"Retry-After": "7"})
     http = client()
-    request, secrets = http.build(OPERATIONS["createLead"], json_body={"email": "a@x.test"})
+    request, secrets = http.build(
+        bundled_operation("POST", "/leads"), json_body={"email": "a@x.test"}
+    )
     sent = http.exchange(request, secrets=secrets)
     assert sent.delivery is Delivery.ANSWERED
     assert sent.status == 503
@@ -94,7 +96,9 @@ def test_exchange_reports_an_answer(httpx_mock: HTTPXMock) -> None:
 def test_exchange_reports_a_request_sent_without_an_answer(httpx_mock: HTTPXMock) -> None:
     httpx_mock.add_exception(httpx.ReadTimeout("slow"))
     http = client()
-    request, secrets = http.build(OPERATIONS["createLead"], json_body={"email": "a@x.test"})
+    request, secrets = http.build(
+        bundled_operation("POST", "/leads"), json_body={"email": "a@x.test"}
+    )
     sent = http.exchange(request, secrets=secrets)
     assert sent.delivery is Delivery.NO_ANSWER
     assert sent.status is None
@@ -104,7 +108,9 @@ def test_exchange_reports_a_request_sent_without_an_answer(httpx_mock: HTTPXMock
 def test_exchange_reports_a_request_never_sent(httpx_mock: HTTPXMock) -> None:
     httpx_mock.add_exception(httpx.ConnectError("refused"))
     http = client()
-    request, secrets = http.build(OPERATIONS["createLead"], json_body={"email": "a@x.test"})
+    request, secrets = http.build(
+        bundled_operation("POST", "/leads"), json_body={"email": "a@x.test"}
+    )
     sent = http.exchange(request, secrets=secrets)
     assert sent.delivery is Delivery.NOT_SENT
     assert may_resend(sent.delivery, None, retry_safe=False)
@@ -138,3 +144,41 @@ def test_backoff_is_full_jitter_exponential_capped_at_20_seconds() -> None:
     assert asked == [(0.0, 0.5), (0.0, 1.0), (0.0, 2.0), (0.0, 20.0)]
     assert policy.wait(5, 3.0) == 3.0  # Retry-After exactly, no jitter
     assert policy.allows(3) and not policy.allows(4)
+
+
+def test_a_plain_http_base_url_loads_no_certificate_store(
+    httpx_mock: HTTPXMock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import ssl
+
+    loaded: list[object] = []
+    real = ssl.create_default_context
+
+    def counting(*args: object, **kwargs: object) -> ssl.SSLContext:
+        loaded.append(args or kwargs)
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(ssl, "create_default_context", counting)
+    credential = Credential(ORG_KEY, CredentialKind.ORG, "test")
+    http = Client(base_url="http://127.0.0.1:8765", credential=lambda: credential)
+    httpx_mock.add_response(url="http://127.0.0.1:8765/lead-statuses", json=[])
+    httpx_mock.add_response(url="https://docs.example.test/openapi.json", json={})
+    assert http.call_json(bundled_operation("GET", "/lead-statuses")) == []
+    assert loaded == []
+    # An https URL still gets a verifying transport, built when it is first asked for.
+    absolute = Operation("pull", "GET", "https://docs.example.test/openapi.json", retry_safe=True)
+    assert http.call_json(absolute) == {}
+    assert len(loaded) == 1
+
+
+def test_ssl_cert_file_is_read_only_when_an_https_url_is_used(httpx_mock: HTTPXMock) -> None:
+    # A plain-http base URL never needs the bundle: even one that cannot be read is not
+    # touched (reading the usual one was most of a loopback read's start-up).
+    httpx_mock.add_response(url="http://127.0.0.1:8765/lead-statuses", json=[])
+    env = {**token_env(base_url="http://127.0.0.1:8765"), "SSL_CERT_FILE": "/nonexistent.pem"}
+    assert run_cli(["lead-statuses", "list", "-o", "json"], env=env).exit_code == 0
+    # With an https base URL the same bundle is an error before anything is sent.
+    https = {**token_env(base_url="https://api.example.test"), "SSL_CERT_FILE": "/nonexistent"}
+    refused = run_cli(["lead-statuses", "list", "-o", "json"], env=https)
+    assert refused.exit_code == 2
+    assert "SSL_CERT_FILE=/nonexistent" in refused.stderr

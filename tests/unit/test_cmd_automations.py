@@ -331,7 +331,9 @@ def test_long_ids_are_whole_and_run_takes_a_prefix(httpx_mock: HTTPXMock) -> Non
     httpx_mock.add_response(url=RUNS_URL, json=body)
     narrow = run(AUTOMATION, tty=True, env={"NO_COLOR": "1", "COLUMNS": "80"})
     assert "3f2a9c1b-0d4e-4f5a-9b8c-7d6e5f4a3b2c  Failed" in narrow.stdout
-    assert "not shown at 80 columns: lead, step" in narrow.stderr
+    # The lead id does not fit beside the run id; the narrower step after it does.
+    assert "not shown at 80 columns: lead, retries" in narrow.stderr
+    assert "2. Send follow-up SMS" in narrow.stdout
     httpx_mock.add_response(url=RUNS_URL, json=body)
     tree = run(AUTOMATION, "--run", "3f2a9c", tty=True, env={"NO_COLOR": "1"}).stdout
     assert tree.startswith("Run 3f2a9c1b-0d4e-4f5a-9b8c-7d6e5f4a3b2c  Failed")

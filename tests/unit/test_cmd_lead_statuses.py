@@ -138,3 +138,18 @@ def test_source_key_is_refused_before_sending(httpx_mock: HTTPXMock) -> None:
     result = run_cli(["lead-statuses", "list"], env=token_env("srckey_abcdefghijklmnop"))
     assert result.exit_code == 4
     assert httpx_mock.get_requests() == []
+
+
+def test_a_narrow_terminal_keeps_the_whole_id_and_names_what_it_left_out(
+    httpx_mock: HTTPXMock,
+) -> None:
+    uuid = "be15dcea-ae66-4be0-b81a-f0f542b275c7"
+    httpx_mock.add_response(method="GET", url=URL, json=[{**STATUSES[0], "id": uuid}])
+    result = run_cli(
+        ["--no-color", "lead-statuses", "list"], env={**token_env(), "COLUMNS": "80"}, tty=True
+    )
+    assert result.exit_code == 0, result.stderr
+    header, row = result.stdout.splitlines()
+    assert header.split()[0] == "name" and header.split()[-1] == "id"
+    assert row.split()[-1] == uuid
+    assert "not shown at 80 columns: " in result.stderr

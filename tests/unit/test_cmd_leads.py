@@ -479,13 +479,14 @@ def test_create_merges_fields_over_data(httpx_mock: HTTPXMock, tmp_path: Path) -
             f"@{data}",
             "--field",
             "firstName=New",
+            "--field",
+            "extra.b=3",
         ],
         env=token_env(),
     )
     assert result.exit_code == 0, result.stderr
-    # --data goes as it is, fields the schema does not name included.
     assert sent_json(httpx_mock) == [
-        {"firstName": "New", "email": "a@b.test", "extra": {"a": 1, "b": 2}}
+        {"firstName": "New", "email": "a@b.test", "extra": {"a": 1, "b": 3}}
     ]
 
 
@@ -531,7 +532,7 @@ BAD_CREATE_INPUT = [
     (["--data", '"lead"'], "--data must be a JSON object, not a string"),
     (["--data", "{nope"], "--data: invalid JSON"),
     (["--data", "@/nonexistent/lead.json"], "cannot read"),
-    (["--field", "firstName"], "--field 'firstName': expected PATH=VALUE"),
+    (["--field", "firstName"], "--field 'firstName': expected KEY=VALUE"),
     (["--field", "tags=[1,"], "invalid JSON"),
     (["--field", "phone=+call me"], "is not a phone number"),
     (["--field", "phone=+1 512 555 014"], "not a valid phone number"),
@@ -679,3 +680,12 @@ def test_times_are_shown_in_the_profiles_or_the_systems_zone(
     )
     assert result.exit_code == 0, result.stderr
     assert result.stdout.splitlines()[1].split(None, 1) == ["lead_a", shown]
+
+
+def test_a_number_in_a_range_is_not_taken_for_a_date(httpx_mock: HTTPXMock) -> None:
+    httpx_mock.add_response(method="POST", url=LIST_URL, json={"items": []})
+    result = run_cli(["leads", "list", "--range", "score>=20261121"], env=token_env())
+    assert result.exit_code == 0, result.stderr
+    assert sent_json(httpx_mock)[0]["rangeFilters"] == [
+        {"field": "score", "greaterThanOrEqual": 20261121}
+    ]

@@ -123,10 +123,16 @@ def test_csv_and_ndjson_carry_no_mark(httpx_mock: HTTPXMock) -> None:
 
 def test_all_follows_pages_and_limit_stops_early(httpx_mock: HTTPXMock) -> None:
     httpx_mock.add_response(
-        method="POST", url=URL, match_json={}, json={"items": [UNREAD], "continuationToken": "c1"}
+        method="POST",
+        url=URL,
+        match_json={"pageSize": 200},
+        json={"items": [UNREAD], "continuationToken": "c1"},
     )
     httpx_mock.add_response(
-        method="POST", url=URL, match_json={"continuationToken": "c1"}, json={"items": [READ]}
+        method="POST",
+        url=URL,
+        match_json={"continuationToken": "c1", "pageSize": 200},
+        json={"items": [READ]},
     )
     result = run_cli(
         ["notifications", "announcements", "--all", "-o", "value", "--columns", "id"],

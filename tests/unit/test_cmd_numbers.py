@@ -328,7 +328,7 @@ def test_a_hand_edited_bad_region_blocks_only_national_numbers(
         (["--end", "2026-02-30"], "'2026-02-30'"),
         (["--start", "11/21/2026"], "'11/21/2026'"),
         (["--start", "20261121"], "'20261121'"),
-        (["--end", "yesterday"], "'yesterday'"),
+        (["--end", "last week"], "'last week'"),
         (["--start", "2026-11-21", "--end", "2026-11-20"], "before --start"),
         (
             ["--window-days", "7", "--start", "2026-11-01", "--end", "2026-11-07"],
@@ -571,3 +571,25 @@ def test_relative_times_take_any_fraction_and_offset() -> None:
     now = datetime(2026, 11, 21, 12, 0, tzinfo=timezone.utc)
     assert relative("2026-11-21T13:14:00.1234567+01:00", now) == "in 14m"
     assert relative("not a time", now) is None
+
+
+@pytest.mark.parametrize(
+    ("flags", "zone", "query"),
+    [
+        # The test clock reads 2026-11-21 12:00 UTC: 06:00 in Chicago, 21:00 in Tokyo.
+        (
+            ["--start", "yesterday", "--end", "today"],
+            "UTC",
+            "startDate=2026-11-20&endDate=2026-11-21",
+        ),
+        (["--start", "-7d"], "America/Chicago", "startDate=2026-11-14"),
+        (["--end", "today"], "Asia/Tokyo", "endDate=2026-11-21"),
+        (["--start", "-1d"], "Pacific/Kiritimati", "startDate=2026-11-21"),
+    ],
+)
+def test_window_days_can_be_relative_to_today_in_the_local_zone(
+    httpx_mock: HTTPXMock, flags: list[str], zone: str, query: str
+) -> None:
+    stub(httpx_mock, url=f"{STATUS_URL}?{query}")
+    result = run_cli(["numbers", "status", NUMBER, *flags], env={**token_env(), "TZ": zone})
+    assert result.exit_code == 0, result.stderr

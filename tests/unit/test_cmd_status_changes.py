@@ -348,7 +348,7 @@ def test_update_on_a_terminal_shows_the_entry(httpx_mock: HTTPXMock) -> None:
     httpx_mock.add_response(method="PUT", url=CHANGE_URL, json=ENTRY)
     result = run_cli(
         ["status-changes", "update", "chg_1", "--category", "qualified"],
-        env={**token_env(), "NO_COLOR": "1"},
+        env={**token_env(), "NO_COLOR": "1", "TZ": "UTC"},
         tty=True,
     )
     assert result.exit_code == 0, result.stderr
@@ -363,6 +363,19 @@ def test_update_on_a_terminal_shows_the_entry(httpx_mock: HTTPXMock) -> None:
     ):
         assert expected in result.stdout
     assert "\x1b[" not in result.stdout
+
+
+def test_update_shows_times_in_the_local_zone(httpx_mock: HTTPXMock) -> None:
+    """A 09:30 callback typed in Chicago reads 09:30 CST back, not 15:30 UTC (--utc)."""
+    answer = {**ENTRY, "callbackAt": "2026-12-01T15:30:00.000Z"}
+    for _ in range(2):
+        httpx_mock.add_response(method="PUT", url=CHANGE_URL, json=answer)
+    env = {**token_env(), "NO_COLOR": "1", "TZ": "America/Chicago"}
+    args = ["status-changes", "update", "chg_1", "--category", "qualified"]
+    local = run_cli(args, env=env, tty=True)
+    assert "2026-12-01 09:30 CST" in local.stdout and "15:30" not in local.stdout
+    utc = run_cli(["--utc", *args], env=env, tty=True)
+    assert "2026-12-01 15:30 UTC" in utc.stdout
 
 
 def test_update_csv(httpx_mock: HTTPXMock) -> None:

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 from pytest_httpx import HTTPXMock
 
+import leadctl
 from tests.support.cli import BASE_URL, ORG_KEY, run_cli, token_env
 
 URL = f"{BASE_URL}/users/compliance"
@@ -127,9 +129,53 @@ def test_nothing_to_update_or_bad_flag_is_exit_2_and_sends_nothing(
     assert httpx_mock.get_requests() == []
 
 
-def test_no_flag_says_there_is_nothing_to_update(httpx_mock: HTTPXMock) -> None:
-    result = run_cli(["users", "compliance"], env=token_env())
+def test_source_alone_says_there_is_nothing_to_update(httpx_mock: HTTPXMock) -> None:
+    result = run_cli(["users", "compliance", "--source", "cli"], env=token_env())
     assert "nothing to update" in result.stderr
+
+
+def test_no_flag_without_a_current_user_read_says_so(httpx_mock: HTTPXMock, tmp_path: Path) -> None:
+    env = {**token_env(), "LEADCTL_CACHE_DIR": str(tmp_path / "cache")}
+    result = run_cli(["users", "compliance"], env=env)
+    assert result.exit_code == 2
+    assert "the active contract has no operation that reads the current user" in result.stderr
+    assert "contract pull" in result.stderr
+
+
+def test_no_flag_shows_the_current_settings_where_the_contract_can_read_them(
+    httpx_mock: HTTPXMock, tmp_path: Path
+) -> None:
+    document = json.loads((Path(leadctl.__file__).parent / "contract/openapi.json").read_text())
+    document["paths"]["/users/me"] = {
+        "get": {
+            "operationId": "getCurrentUser",
+            "tags": ["Users"],
+            "summary": "The current user.",
+            "security": [{"bearerAuth": []}],
+            "responses": {
+                "200": {
+                    "description": "The user.",
+                    "content": {
+                        "application/json": {"schema": {"$ref": "#/components/schemas/User"}}
+                    },
+                }
+            },
+        }
+    }
+    contract = tmp_path / "contract.json"
+    contract.write_text(json.dumps(document))
+    env = {**token_env(), "LEADCTL_CACHE_DIR": str(tmp_path / "cache")}
+    imported = run_cli(["contract", "import", str(contract)], env=env)
+    assert imported.exit_code == 0, imported.stderr
+    httpx_mock.add_response(method="GET", url=f"{BASE_URL}/users/me", json=USER)
+
+    result = run_cli(["users", "compliance", "-o", "csv"], env=env)
+
+    assert result.exit_code == 0, result.stderr
+    assert [r.method for r in httpx_mock.get_requests()] == ["GET"]
+    header, row = result.stdout.splitlines()
+    assert header.startswith("name,email,compliance.acceptedTerms")
+    assert row.startswith("Ada Lovelace,ada@example.test,true,false,true,false,true")
 
 
 def test_rejected_update_shows_field_errors_as_json_when_asked(httpx_mock: HTTPXMock) -> None:

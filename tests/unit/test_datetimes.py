@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from datetime import datetime, timezone
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -133,3 +134,68 @@ def test_resolve_zone_reads_iana_names_and_refuses_unknown_ones() -> None:
     assert resolve_zone("Europe/Berlin") == BERLIN
     with pytest.raises(UsageError, match="'Mars/Olympus' is not a known IANA time zone"):
         resolve_zone("Mars/Olympus")
+
+
+# -- relative forms and the display zone ----------------------------------------------
+
+NOW = datetime(2026, 11, 21, 12, 0, tzinfo=timezone.utc)
+
+
+@pytest.mark.parametrize(
+    ("text", "zone", "utc"),
+    [
+        ("now", "UTC", "2026-11-21T12:00:00Z"),
+        ("-7d", "UTC", "2026-11-14T12:00:00Z"),
+        ("-2h", "America/Chicago", "2026-11-21T10:00:00Z"),
+        ("+30m", "UTC", "2026-11-21T12:30:00Z"),
+        ("-1w", "UTC", "2026-11-14T12:00:00Z"),
+        ("today", "America/Chicago", "2026-11-21T06:00:00Z"),
+        ("Yesterday", "Asia/Tokyo", "2026-11-19T15:00:00Z"),
+        ("tomorrow", "UTC", "2026-11-22T00:00:00Z"),
+    ],
+)
+def test_relative_forms_count_from_now_in_the_zone(text: str, zone: str, utc: str) -> None:
+
+    assert parse_instant(text, zone=ZoneInfo(zone), now=NOW).isoformat() == utc
+
+
+def test_a_day_whose_midnight_is_skipped_starts_at_the_first_hour() -> None:
+
+    # Chile moved its clocks from 00:00 to 01:00 on 2026-09-06.
+    now = datetime(2026, 9, 6, 15, 0, tzinfo=timezone.utc)
+    start = parse_instant("today", zone=ZoneInfo("America/Santiago"), now=now)
+    assert start.isoformat() == "2026-09-06T04:00:00Z"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("2026-11-21", True),
+        ("2026-02-30", True),  # date-shaped: refused later, never sent as text
+        ("2026-11-21T09:30", True),
+        ("-7d", True),
+        ("today", True),
+        ("20261121", False),
+        ("42", False),
+        ("smith", False),
+    ],
+)
+def test_which_query_values_are_times(text: str, expected: bool) -> None:
+    from leadctl.datetimes import looks_like_datetime
+
+    assert looks_like_datetime(text) is expected
+
+
+def test_the_display_zone() -> None:
+    from leadctl.datetimes import display_zone
+
+    assert display_zone(utc=True, profile_zone="Asia/Tokyo", env={"TZ": "Europe/Paris"}) == (
+        timezone.utc
+    )
+    assert str(display_zone(utc=False, profile_zone="Asia/Tokyo", env={"TZ": "UTC"})) == (
+        "Asia/Tokyo"
+    )
+    assert str(display_zone(utc=False, profile_zone=None, env={"TZ": ":Europe/Paris"})) == (
+        "Europe/Paris"
+    )
+    assert display_zone(utc=False, profile_zone=None, env={}) is None  # the C library's

@@ -94,14 +94,13 @@ def test_api_output_is_filtered(httpx_mock: HTTPXMock) -> None:
     assert result.stdout == "New\n"
 
 
-def test_a_bad_expression_is_exit_2_before_anything_is_printed(httpx_mock: HTTPXMock) -> None:
-    httpx_mock.add_response(method="GET", url=STATUSES_URL, json=STATUSES)
-
-    result = run_cli(["--jq", ".[", "lead-statuses", "list"], env=token_env())
+def test_a_bad_expression_is_exit_2_before_anything_is_sent(httpx_mock: HTTPXMock) -> None:
+    result = run_cli(["lead-statuses", "list", "--jq", ".["], env=token_env())
 
     assert result.exit_code == 2
     assert result.stdout == ""
     assert result.stderr.startswith("error: --jq '.[':")
+    assert httpx_mock.get_requests() == []
 
 
 def test_a_runtime_error_is_exit_2(httpx_mock: HTTPXMock) -> None:

@@ -81,8 +81,8 @@ def test_csv_cells_are_strings_and_empty_cells_are_left_out(
     leads = write(
         tmp_path,
         "leads.csv",
-        "firstName,lastName,phone,state,tags[],tags[],product\n"
-        'Ada,,+15125550143,00123,webinar,"spring, 2026",Solar\n'
+        "firstName,lastName,phone,zip,tags[],tags[],address.city\n"
+        'Ada,,+15125550143,00123,webinar,"spring, 2026",Austin\n'
         "Grace,Hopper,,,,,\n",
     )
 
@@ -93,9 +93,9 @@ def test_csv_cells_are_strings_and_empty_cells_are_left_out(
         {
             "firstName": "Ada",
             "phone": "+15125550143",
-            "state": "00123",
+            "zip": "00123",
             "tags": ["webinar", "spring, 2026"],
-            "product": "Solar",
+            "address": {"city": "Austin"},
         },
         {"firstName": "Grace", "lastName": "Hopper"},
     ]

@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import json
 import os
+import sys
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 from pathlib import Path
 from urllib.parse import parse_qs
 
@@ -81,7 +84,8 @@ def form(request: httpx.Request) -> dict[str, str]:
 
 
 def device_login(*extra: str) -> list[str]:
-    return ["auth", "login", "--base-url", BASE_URL, "--device", *extra]
+    # The contract pull that follows a login has tests of its own.
+    return ["auth", "login", "--base-url", BASE_URL, "--device", "--no-contract", *extra]
 
 
 def config_dir() -> Path:
@@ -448,3 +452,93 @@ def test_logout_deletes_even_when_revocation_fails(
     assert result.exit_code == 0, result.stderr
     assert "could not revoke" in result.stderr
     assert memory_keyring.store == {}
+
+
+def test_a_dry_run_sends_no_refresh(httpx_mock: HTTPXMock, memory_keyring: DictKeyring) -> None:
+    store_tokens(memory_keyring, signed_in(expires_in=10))
+    result = run_cli(["--dry-run", "lead-statuses", "list"])
+    assert result.exit_code == 0, result.stderr
+    assert "curl" in result.stdout and ACCESS_1 not in result.stdout
+    assert httpx_mock.get_requests() == []
+
+
+@dataclass
+class MovableClock(FakeClock):
+    offset: float = 0.0
+
+    def now(self) -> datetime:
+        return self.start + timedelta(seconds=self.offset)
+
+
+def test_a_long_run_refreshes_when_the_token_nears_expiry_mid_way(
+    httpx_mock: HTTPXMock, memory_keyring: DictKeyring
+) -> None:
+    store_tokens(memory_keyring, signed_in(expires_in=3000))
+    clock = MovableClock()
+    page_url = f"{BASE_URL}/leads/all/my"
+
+    def first_page(request: httpx.Request) -> httpx.Response:
+        clock.offset = 2990  # the page took its time: the token now expires within 60 s
+        return httpx.Response(200, json={"items": [{"id": "a"}], "continuationToken": "c1"})
+
+    httpx_mock.add_callback(first_page, url=page_url)
+    httpx_mock.add_response(url=TOKEN_URL, json=token_answer(ACCESS_2, REFRESH_2))
+    httpx_mock.add_response(url=page_url, json={"items": [{"id": "b"}]})
+    result = run_cli(["api", "POST", "/leads/all/my", "--paginate", "-o", "ndjson"], clock=clock)
+    assert result.exit_code == 0, result.stderr
+    sent = [r.headers["Authorization"] for r in httpx_mock.get_requests(url=page_url)]
+    assert sent == [f"Bearer {ACCESS_1}", f"Bearer {ACCESS_2}"]
+    assert len(httpx_mock.get_requests(url=TOKEN_URL)) == 1
+
+
+@pytest.mark.skipif(sys.platform in ("darwin", "win32"), reason="Linux display rules")
+@pytest.mark.parametrize(
+    ("env", "expected"),
+    [
+        ({}, False),
+        ({"DISPLAY": ":0"}, True),
+        ({"WAYLAND_DISPLAY": "w-0"}, True),
+        ({"BROWSER": "firefox"}, True),
+    ],
+)
+def test_the_browser_is_opened_only_where_it_would_not_take_over_the_terminal(
+    env: dict[str, str], expected: bool
+) -> None:
+    from leadctl.oauth.browser import desktop_browser
+
+    assert desktop_browser(env) is expected
+
+
+def _unsigned_jwt(claims: dict[str, object]) -> str:
+    import base64
+
+    def part(data: dict[str, object]) -> str:
+        return base64.urlsafe_b64encode(json.dumps(data).encode()).decode().rstrip("=")
+
+    return f"{part({'alg': 'HS256'})}.{part(claims)}.c2lnbmF0dXJlX2lk"
+
+
+def test_status_shows_who_signed_in_from_the_id_token(
+    httpx_mock: HTTPXMock, memory_keyring: DictKeyring
+) -> None:
+    id_token = _unsigned_jwt(
+        {
+            "sub": "u1",
+            "email": "ada@example.test",
+            "name": "Ada L",
+            "org_id": "o1",
+            "org_name": "Analytical",
+        }
+    )
+    advertise(httpx_mock)
+    httpx_mock.add_response(url=DEVICE_URL, json=device_answer(interval=1))
+    httpx_mock.add_response(url=TOKEN_URL, json={**token_answer(), "id_token": id_token})
+    login = run_cli(device_login("--client-id", "x", "--no-verify"))
+    assert login.exit_code == 0, login.stderr
+    assert id_token not in memory_keyring.store[("leadctl", "default")]  # not kept
+    httpx_mock.add_response(url=STATUSES_URL, json=[])
+    status = run_cli(["-o", "json", "auth", "status"])
+    assert status.exit_code == 0, status.stderr
+    shown = json.loads(status.stdout)
+    assert shown["account"] == "Ada L <ada@example.test>"
+    assert shown["organization"] == "Analytical (o1)"

@@ -412,3 +412,15 @@ def test_requested_columns_wider_than_the_terminal_become_records() -> None:
         fields = [line.split(None, 1) for line in block.splitlines()]
         assert [name for name, _ in fields] == ["id", "phone", "lastName", "createdAt", "status"]
         assert fields[0][1] == lead["id"] and fields[1][1] == lead["phone"]
+
+
+def test_short_labels_with_spaces_stay_whole_and_long_text_gives_way() -> None:
+    items = [{**lead, "status": {"name": "Appointment set by phone"}} for lead in WIDE_LEADS]
+    wanted = ["id", "status.name", "note"]
+    ctx = make_ctx("table", tty=True, env={"COLUMNS": "80", "NO_COLOR": "1"}, columns=wanted)
+
+    emit_list(ctx, iter(items), columns=WIDE_COLUMNS)
+
+    rows = stdout_of(ctx).splitlines()[1:]
+    assert all("Appointment set by phone" in row for row in rows)
+    assert all(row.endswith("…") for row in rows)  # the note was shortened instead

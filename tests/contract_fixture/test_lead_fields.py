@@ -1,0 +1,120 @@
+"""Issue 12 point 2, end to end with the installed leadctl against the validating mock:
+`leads create` and `leads import` on the contract's nested lead schema."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.contract_fixture.conftest import CredentialEnv
+from tests.support.contract_mock import ContractMock
+from tests.support.e2e import run_leadctl
+
+pytestmark = pytest.mark.e2e
+
+REQUIRED_FIELDS = [
+    "--field", "metadata.consentCertificateUrl=https://cert.example.com/c/1",
+    "--field", "contact.firstName=Ada",
+    "--field", "contact.lastName=Lovelace",
+    "--field", "contact.email=ada@example.com",
+    "--field", "contact.phone.number=(512) 555-0123",
+    "--field", "tagIds=",
+    "--field", "tagNames=web;spring",
+]  # fmt: skip
+CSV_HEADER = (
+    "metadata.consentCertificateUrl,contact.firstName,contact.lastName,contact.email,"
+    "contact.phone.number,customer.creditScore,customer.homeowner,tagIds,tagNames\n"
+)
+
+
+def with_region(env: CredentialEnv) -> CredentialEnv:
+    configured = run_leadctl(["profile", "set", "region", "US"], env=env)
+    assert configured.exit_code == 0, configured.stderr
+    return env
+
+
+def test_create_takes_dot_paths_typed_from_the_schema(
+    contract_mock: ContractMock, leadctl_env: CredentialEnv
+) -> None:
+    args = ["leads", "create", *REQUIRED_FIELDS, "--field", "customer.creditScore=720",
+            "--field", "customer.homeowner=yes"]  # fmt: skip
+
+    result = run_leadctl(args, env=with_region(leadctl_env))
+
+    assert result.exit_code == 0, result.stderr
+    assert contract_mock.violations() == []
+    assert contract_mock.requests[0].json() == {
+        "metadata": {"consentCertificateUrl": "https://cert.example.com/c/1"},
+        "contact": {
+            "firstName": "Ada",
+            "lastName": "Lovelace",
+            "email": "ada@example.com",
+            "phone": {"number": "+15125550123"},
+        },
+        "customer": {"creditScore": 720, "homeowner": True},
+        "tagIds": [],
+        "tagNames": ["web", "spring"],
+    }
+
+
+def test_create_refuses_unknown_paths_and_missing_fields_before_sending(
+    contract_mock: ContractMock, leadctl_env: CredentialEnv
+) -> None:
+    unknown = run_leadctl(
+        ["leads", "create", *REQUIRED_FIELDS, "--field", "contact.firstname=Ada"], env=leadctl_env
+    )
+    flat = run_leadctl(
+        ["leads", "create", "--field", "firstName=Ada", "--field", "phone=+15125550123"],
+        env=leadctl_env,
+    )
+    missing = run_leadctl(["leads", "create", *REQUIRED_FIELDS[2:]], env=leadctl_env)
+
+    assert (unknown.exit_code, flat.exit_code, missing.exit_code) == (2, 2, 2)
+    assert "contact.firstName" in unknown.stderr
+    assert "contact.firstName" in flat.stderr
+    assert "metadata.consentCertificateUrl" in missing.stderr
+    assert contract_mock.requests == []
+
+
+def test_import_types_each_csv_row_from_the_schema(
+    contract_mock: ContractMock, leadctl_env: CredentialEnv, tmp_path: Path
+) -> None:
+    rows = [
+        f"https://cert.example.com/c/{n},Ada{n},Lovelace,ada{n}@example.com,"
+        f"512555012{n},{700 + n},{'yes' if n % 2 else 'false'},,web;batch\n"
+        for n in range(5)
+    ]
+    csv_file = tmp_path / "leads.csv"
+    csv_file.write_text(CSV_HEADER + "".join(rows), encoding="utf-8")
+
+    result = run_leadctl(["leads", "import", str(csv_file)], env=with_region(leadctl_env))
+
+    assert result.exit_code == 0, result.stderr
+    assert contract_mock.violations() == []
+    bodies = sorted(
+        (r.json() for r in contract_mock.requests_to("POST", "/leads")),
+        key=lambda body: body["contact"]["firstName"],
+    )
+    assert len(bodies) == 5
+    assert bodies[3]["contact"]["phone"] == {"number": "+15125550123"}
+    assert bodies[3]["customer"] == {"creditScore": 703, "homeowner": True}
+    assert bodies[2]["customer"]["homeowner"] is False
+    assert bodies[0]["tagNames"] == ["web", "batch"]
+    assert "tagIds" not in bodies[0] or bodies[0]["tagIds"] == []
+
+
+def test_import_with_a_column_that_is_no_field_sends_nothing(
+    contract_mock: ContractMock, leadctl_env: CredentialEnv, tmp_path: Path
+) -> None:
+    csv_file = tmp_path / "leads.csv"
+    csv_file.write_text(
+        CSV_HEADER.replace("contact.email", "contact.mail") + "a,b,c,d,e,1,yes,,x\n",
+        encoding="utf-8",
+    )
+
+    result = run_leadctl(["leads", "import", str(csv_file)], env=leadctl_env)
+
+    assert result.exit_code == 2
+    assert "contact.mail" in result.stderr and "contact.email" in result.stderr
+    assert contract_mock.requests == []
