@@ -62,7 +62,7 @@ class Profile:
     batch_limit: str = "100/10s"
     window_limit: str = "100/10s"
     window_import_rows: int = 500
-    window_export_leads: int = 3_000
+    window_export_leads: int = 10_000
     quick: bool = False
 
 
@@ -70,7 +70,7 @@ FULL = Profile(40, 5, (10_000, 1_000_000), 5, 2, 10_000, 200, 3_000)
 QUICK = Profile(
     10, 2, (1_000, 10_000), 1, 1, 1_000, 200, 500,
     batch_lines=60, batch_limit="20/2s", window_limit="20/2s",
-    window_import_rows=60, window_export_leads=400, quick=True,
+    window_import_rows=100, window_export_leads=1_500, quick=True,
 )  # fmt: skip
 
 

@@ -370,7 +370,7 @@ class Client:
         json_body, extra_headers = with_idempotency_key(op, json_body, extra_headers)
         if json_body is not None:
             body = json.dumps(json_body, ensure_ascii=False).encode("utf-8")
-            extra_headers.append(("Content-Type", "application/json"))
+            extra_headers.append(("Content-Type", json_media_type(op)))
         if self._dry_run_out is not None:
             self._print_dry_run(op, path, params, body, extra_headers)
             raise DryRunDone("dry run")
@@ -703,6 +703,15 @@ def _transport_reason(error: httpx.TransportError, secrets: tuple[str, ...]) -> 
     if isinstance(error, httpx.RemoteProtocolError):
         return "the connection was closed before a complete response arrived"
     return f"network error: {_describe(error, secrets)}"
+
+
+def json_media_type(op: Operation) -> str:
+    """The JSON media type the contract names for the body (``application/merge-patch+json``),
+    else ``application/json`` (also for a range such as ``application/*+json``)."""
+    media = (op.body_media or "").split(";")[0].strip().lower()
+    if media.startswith("application/") and media.endswith("+json") and "*" not in media:
+        return media
+    return "application/json"
 
 
 def with_idempotency_key(

@@ -124,9 +124,28 @@ class LeadSchema:
                 return to_e164(body, region=region, what=path)
         return body
 
+    def filled(self, body: dict[str, Any]) -> dict[str, Any]:
+        """``body`` with ``{}`` for each required object left out whose own fields are all
+        optional (an empty profile is still a profile)."""
+        return _filled(self.doc, self.schema, body)
+
     def missing(self, body: Mapping[str, Any]) -> list[str]:
         """Required fields the body lacks, as dot paths (inside objects it has or needs)."""
         return _missing(self.doc, self.schema, body, "")
+
+
+def _filled(doc: Document, schema: Any, value: dict[str, Any]) -> dict[str, Any]:
+    out = dict(value)
+    properties = doc.properties(schema)
+    for name in doc.required(schema):
+        sub = properties.get(name, {})
+        if not doc.properties(sub):
+            continue
+        if name not in out and not doc.required(sub):
+            out[name] = {}
+        if isinstance(out.get(name), dict):
+            out[name] = _filled(doc, sub, out[name])
+    return out
 
 
 def _missing(doc: Document, schema: Any, value: Any, prefix: str) -> list[str]:
@@ -265,7 +284,7 @@ def lead_body(
         given = merge_over(
             build_fields(typed_fields=extras, stdin=stdin, typed_flag="--field"), given
         )
-    body = merge_over(base, given)
+    body = shape.filled(merge_over(base, given))
     missing = shape.missing(body)
     if missing:
         raise UsageError(
@@ -276,11 +295,7 @@ def lead_body(
 
 
 def lead_preparer(
-    ctx: Context,
-    op: Operation,
-    *,
-    header: bytes | None,
-    renames: Mapping[str, str] | None = None,
+    ctx: Context, op: Operation, *, header: bytes | None, shared: Sequence[str] = ()
 ) -> Callable[[dict[str, Any]], dict[str, Any]] | None:
     """The row preparer of ``leads import`` on the operation's schema: each row typed, its
     phones in E.164, its required fields checked (a failure makes that row invalid). A CSV
@@ -295,7 +310,7 @@ def lead_preparer(
         import csv
 
         names = next(csv.reader([header.decode("utf-8", "replace")]), [])
-        for name in ((renames or {}).get(n.strip(), n.strip()) for n in names):
+        for name in (n.strip() for n in names):
             if not _FIELD_NAME.match(name):
                 continue  # not a header of field names: the row reader says so
             path = name[:-2] if name.endswith("[]") else name
@@ -306,9 +321,12 @@ def lead_preparer(
             if path in required and leaf is not None and shape.doc.type_of(leaf) == "array":
                 list_columns.append(path)
     region = ctx.settings.get("region")
+    common = shared_fields(shape, shared)
 
     def prepare(record: dict[str, Any]) -> dict[str, Any]:
-        body = shape.retyped(record)
+        from leadctl.fields import merge_over
+
+        body = shape.filled(merge_over(common, shape.retyped(record)))
         for path in list_columns:
             # The row reader leaves an empty cell out; a required list is then empty.
             _set_default(body, path, [])
@@ -341,69 +359,45 @@ def _set_default(body: dict[str, Any], path: str, value: Any) -> None:
     target = body
     for part in parents:
         target = target.setdefault(part, {})
-        if not isinstance(target, dict):
-            return  # the row has something else there: it stays as the row has it
     target.setdefault(leaf, value)
 
 
-# -- leads import --map and --field --------------------------------------------------------
-
-
-def column_renames(maps: Sequence[str]) -> dict[str, str]:
-    """``--map COLUMN=PATH`` as column -> dot path; a malformed or repeated one is exit 2."""
-    renames: dict[str, str] = {}
-    for raw in maps:
-        column, sep, path = raw.rpartition("=")
-        column, path = column.strip(), path.strip()
-        if not sep or not column or not _FIELD_NAME.match(path):
-            raise UsageError(
-                f"--map {raw!r}: expected COLUMN=PATH, PATH a dot path such as contact.firstName"
-            )
-        if column in renames:
-            raise UsageError(f"--map {raw!r}: column {column!r} is mapped twice")
-        renames[column] = path
-    return renames
-
-
-def with_mapping(
-    ctx: Context,
-    op: Operation,
-    prepare: Callable[[dict[str, Any]], dict[str, Any]],
-    *,
-    maps: Sequence[str],
-    fields: Sequence[str],
-) -> Callable[[dict[str, Any]], dict[str, Any]]:
-    """``prepare`` behind ``leads import``'s --map (an NDJSON key renamed; CSV columns are
-    renamed with the header) and --field (a value for every row that has none there).
-
-    A --field path the schema closes out, or a value it cannot type, is exit 2 before
-    anything is read; the text is then typed with each row, like a cell.
-    """
+def shared_fields(shape: LeadSchema, raw_fields: Sequence[str]) -> dict[str, Any]:
+    """``leads import --field PATH=VALUE``: the values every row gets, typed by the schema."""
     from leadctl.fields import split_field
 
-    renames = column_renames(maps)
-    shape = lead_schema(ctx, op) if fields else None
-    shared: list[tuple[str, str]] = []
-    for raw in fields:
+    common: dict[str, Any] = {}
+    for raw in raw_fields:
         path, text = split_field(raw, flag="--field")
-        if shape is not None:
-            if path in shape.leaves or path in shape.objects:
-                try:
-                    shape.typed(path, text)
-                except UsageError as error:
-                    raise UsageError(f"--field {raw!r}: {error.message}") from None
-            elif not shape.takes_other(path):
+        if path not in shape.leaves and path not in shape.objects:
+            if not shape.takes_other(path):
                 raise shape.unknown(path, "--field")
-        shared.append((path, text))
-    if not renames and not shared:
-        return prepare
+            _set(common, path, text)
+        else:
+            _set(common, path, shape.typed(path, text))
+    return common
 
-    def mapped(record: dict[str, Any]) -> dict[str, Any]:
-        for column, path in renames.items():
-            if column in record and column != path:
-                _set_default(record, path, record.pop(column))
-        for path, text in shared:
-            _set_default(record, path, text)
-        return prepare(record)
 
-    return mapped
+def remap_header(line: bytes, mappings: Sequence[str]) -> bytes:
+    """A CSV header line with columns renamed by ``--map COLUMN=PATH``; a COLUMN the header
+    does not have is exit 2."""
+    import csv
+    import io
+
+    from leadctl.fields import split_field
+
+    renames = dict(split_field(raw, flag="--map") for raw in mappings)
+    text = line.decode("utf-8", "replace")
+    ending = text[len(text.rstrip("\r\n")) :] or "\n"
+    names = next(csv.reader([text.rstrip("\r\n")]), [])
+    missing = sorted(set(renames) - {name.strip() for name in names})
+    if missing:
+        raise UsageError(
+            f"--map names a column the header does not have: {', '.join(missing)}",
+            hint=f"the header has: {', '.join(n.strip() for n in names)}",
+        )
+    out = io.StringIO()
+    csv.writer(out, lineterminator=ending).writerow(
+        [renames.get(name.strip(), name).strip() for name in names]
+    )
+    return out.getvalue().encode("utf-8")

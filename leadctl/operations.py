@@ -42,6 +42,13 @@ class Idempotency:
 
 
 @dataclass(frozen=True)
+class Parameter:
+    name: str
+    where: str  # path, query or header
+    required: bool
+
+
+@dataclass(frozen=True)
 class Operation:
     id: str  # the operationId, else "METHOD path"
     method: str
@@ -60,6 +67,7 @@ class Operation:
     body_media: str | None = None
     body_schema: str | None = None  # the body schema's $ref, when it has one
     response_kind: str = "object"
+    parameters: tuple[Parameter, ...] = ()
     # The active contract lacks this curated operation: it comes from the bundled contract.
     bundled: bool = False
 
@@ -87,6 +95,10 @@ class Operation:
             body_media=body.get("media"),
             body_schema=body.get("schemaRef"),
             response_kind=str((entry.get("response") or {}).get("kind", "object")),
+            parameters=tuple(
+                Parameter(str(p["name"]), str(p["in"]), bool(p.get("required")))
+                for p in entry.get("params", ())
+            ),
             bundled=bundled,
         )
 

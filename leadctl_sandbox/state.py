@@ -10,7 +10,6 @@ from pathlib import Path
 
 from leadctl_sandbox import db, keys
 from leadctl_sandbox.errors import SandboxError
-from leadctl_sandbox.ops.leads import create_sort_indexes
 
 STATE_DIR_NAME = "sandbox"
 # Files a reset removes; the state dir itself goes only when nothing else is in it.
@@ -107,6 +106,9 @@ def open_state(path: Path | None, *, seed: int | None = None) -> SandboxState:
     except (OSError, sqlite3.Error) as error:
         raise _unusable(where, str(error)) from None
     try:
+        # Here, not at the top: `sandbox reset` needs this module, never the handlers.
+        from leadctl_sandbox.ops.leads import create_sort_indexes
+
         _check_version(conn, where)
         db.create_schema(conn)
         create_sort_indexes(conn)

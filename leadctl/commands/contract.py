@@ -43,6 +43,8 @@ OPERATION_COLUMNS = (
     Column("method"),
     Column("path"),
     Column("operationId"),
+    Column("retrySafe", kind="bool"),
+    Column("credentials"),
     Column("summary"),
 )
 DIFF_COLUMNS = (
@@ -127,6 +129,10 @@ def _operation_rows(active: ActiveIndex) -> list[dict[str, Any]]:
             "method": op["method"],
             "path": op["path"],
             "operationId": op.get("operationId"),
+            "retrySafe": op.get("retrySafe"),
+            "retryReason": op.get("retryReason"),
+            # Empty: the operation takes no credential (security: []).
+            "credentials": ",".join(op.get("kinds", ())) or "none",
             "summary": op.get("summary"),
         }
         for op in active.index.get("operations", [])
@@ -150,8 +156,15 @@ def show(
     The active contract is the one imported or pulled for the profile's service (base
     URL), else, for the sandbox profile, the one the sandbox publishes, else the contract
     bundled with leadctl. Curated commands are counted by the operations they are bound to
-    (METHOD and path template). -o json prints one object with a groups array;
-    csv, tsv and value print the groups (or, with --operations, the operations).
+    (METHOD and path template).
+
+    --operations also shows each operation's retry safety and the credentials its
+    contract security admits: a source key for an apiKey scheme or one whose name (or, for
+    other schemes, description) mentions a source key; organization keys and user tokens
+    for bearer, oauth2 and openIdConnect schemes; none for security: [].
+
+    -o json prints one object with a groups array; csv, tsv and value print the groups
+    (or, with --operations, the operations).
     """
     from leadctl.generated.tree import generated_tree
 
@@ -287,12 +300,12 @@ def parse_contract_document(raw: bytes, source: str) -> dict[str, Any]:
 def diff(typer_ctx: typer.Context, source: SourceArgument) -> None:
     """Show operations added, removed or changed in FILE against the active contract.
 
-    Operations are matched by operationId. Changed means what a caller notices: path or
-    method, parameters, body fields, responses, retry safety, credential kinds, pending
-    rules, deprecation. The command column names each operation's command (the new
+    Operations are matched by METHOD and path template (one that only moved, by
+    operationId). Changed means what a caller notices: operationId, path or method,
+    parameters, body fields, responses, retry safety, credential kinds, pending rules,
+    deprecation. The command column names each operation's command (the new
     contract's for added ones). Exit 0 whether or not anything changed.
     """
-    import json
 
     from leadctl.contract.diff import diff_contracts
     from leadctl.generated.tree import generated_tree
@@ -301,8 +314,9 @@ def diff(typer_ctx: typer.Context, source: SourceArgument) -> None:
     ctx = get_context(typer_ctx)
     active = generated_tree(typer_ctx).active
     raw, label, document = _load_checked(ctx, source)
-    with active.contract_path.open(encoding="utf-8") as handle:
-        current = json.load(handle)
+    from leadctl.contract.formats import parse_document, to_31
+
+    current = to_31(parse_document(active.contract_path.read_bytes(), what="the active contract"))
     changes = diff_contracts(current, document)
     commands = _commands(active.index)
     if any(change.change == "added" for change in changes):

@@ -1,6 +1,7 @@
 """What changed between two contracts: operations added, removed or changed.
 
-Operations are matched by operationId (by method and path when they have none). A change
+Operations are matched by METHOD and path template (parameter names aside), as curated
+commands are bound: a contract that renames its operationIds changes no operation. A change
 is described by what a caller notices: a new path or method, parameters added, removed or
 changed, request body fields added, removed or changed, responses, retry safety,
 credential kinds, pending-status rules, deprecation.
@@ -14,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from leadctl.contract.index import Document, walk_operations
+from leadctl.operations import template_key
 
 EXTENSIONS = ("x-leadctl-retry-safe", "x-leadctl-credential-kinds", "x-leadctl-pending")
 
@@ -52,8 +54,8 @@ def _operations(doc: Document) -> dict[str, _Op]:
         params = {(str(p.get("in")), str(p.get("name"))): p for p in shared}
         for p in own:
             params[(str(p.get("in")), str(p.get("name")))] = p
-        key = str(spec.get("operationId") or f"{method} {path}")
-        found[key] = _Op(key, method, path, spec, params)
+        label = str(spec.get("operationId") or f"{method} {path}")
+        found["\0".join(template_key(method, path))] = _Op(label, method, path, spec, params)
     return found
 
 
@@ -61,16 +63,27 @@ def diff_contracts(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[Chang
     """Removed operations first, then changed, then added, each in document order."""
     old_doc, new_doc = Document(old), Document(new)
     before, after = _operations(old_doc), _operations(new_doc)
+    # Left over on both sides with one operationId: the operation moved to another path.
+    gone = {op.key: k for k, op in before.items() if k not in after}
+    moved = {k: gone[op.key] for k, op in after.items() if k not in before and op.key in gone}
     changes = [
-        Change("removed", op.key, op.method, op.path) for k, op in before.items() if k not in after
+        Change("removed", op.key, op.method, op.path)
+        for k, op in before.items()
+        if k not in after and k not in moved.values()
     ]
     for key, op in after.items():
-        if key in before:
-            details = list(_op_details(old_doc, before[key], new_doc, op))
-            if details:
-                changes.append(Change("changed", key, op.method, op.path, details))
+        previous = before.get(key) or before.get(moved.get(key, ""))
+        if previous is None:
+            continue
+        details = list(_op_details(old_doc, previous, new_doc, op))
+        if previous.key != op.key:
+            details.insert(0, f"operationId was {previous.key}")
+        if details:
+            changes.append(Change("changed", op.key, op.method, op.path, details))
     changes += [
-        Change("added", op.key, op.method, op.path) for k, op in after.items() if k not in before
+        Change("added", op.key, op.method, op.path)
+        for k, op in after.items()
+        if k not in before and k not in moved
     ]
     return changes
 

@@ -26,12 +26,11 @@ from leadctl.contract.store import (
     BUNDLED_SCHEMAS_FILE,
     INDEX_FORMAT,
 )
+from leadctl.operations import METHOD_RETRY_SAFE
 
 JSON_MEDIA = "application/json"
 MULTIPART_MEDIA = "multipart/form-data"
 FORM_MEDIA = "application/x-www-form-urlencoded"
-READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
-REPEATABLE_METHODS = frozenset({"PUT", "DELETE"})
 IDEMPOTENCY_HEADER = "idempotency-key"
 IDEMPOTENCY_FIELD_SUFFIX = "idempotencykey"
 # Options every generated verb may carry, which a parameter's flag must not take.
@@ -356,10 +355,8 @@ def _retry_safety(
     marked = spec.get("x-leadctl-retry-safe")
     if isinstance(marked, bool):
         return marked, "marked by the contract (x-leadctl-retry-safe)"
-    if method in READ_METHODS:
-        return True, "a read"
-    if method in REPEATABLE_METHODS:
-        return True, f"a {method}, which repeats to the same result"
+    if method in METHOD_RETRY_SAFE:
+        return True, "a read" if method in ("GET", "HEAD", "OPTIONS") else f"a {method}"
     if body and body.get("collectionQuery"):
         return True, "a collection read (its body is a RequestDataOptions query)"
     if idempotency:
@@ -450,14 +447,18 @@ def _has_constraints(doc: Document, schema: Any) -> bool:
 
 def _content(content: Any) -> tuple[str, str, Mapping[str, Any]] | None:
     """The media type leadctl sends, its kind (json, multipart, form) and its spec: JSON
-    (application/json or any application/*+json) first, then the two form encodings."""
+    first (application/json itself when listed: ASP.NET lists application/json-patch+json
+    first and means JSON Patch by it; else the first application/*+json), then the two
+    form encodings."""
     if not isinstance(content, Mapping):
         return None
     found: dict[str, tuple[str, str, Mapping[str, Any]]] = {}
     for media, spec in content.items():
         base = str(media).split(";")[0].strip().lower()
         value = spec if isinstance(spec, Mapping) else {}
-        if base == JSON_MEDIA or (base.startswith("application/") and base.endswith("+json")):
+        if base == JSON_MEDIA:
+            found["json"] = (str(media), "json", value)
+        elif base.startswith("application/") and base.endswith("+json"):
             found.setdefault("json", (str(media), "json", value))
         elif base == MULTIPART_MEDIA:
             found.setdefault("multipart", (str(media), "multipart", value))

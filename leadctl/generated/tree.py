@@ -143,22 +143,18 @@ class GeneratedTree:
                 aliases[alias] = names[0]
         return factories, aliases
 
-    def verb_names(self, group: str) -> list[str]:
-        """Every name of the group's generated verbs, aliases included (did you mean)."""
-        return [n for op in self._by_group.get(group, ()) for n in (op["verb"], *op["aliases"])]
-
     def group_command(self, name: str, prepare: Prepare) -> Any | None:
         """A group made only of generated verbs, or None when there is no such group."""
         if name not in self._by_group:
             return None
-        from leadctl.generated.suggest import SuggestingGroup
+        from typer.core import TyperGroup
 
         tag = self._groups.get(name, {}).get("tag")
         help_text = self.short_help(name)
         if tag:
             help_text += f"\n\nGenerated from the operations tagged {tag} in the service's contract"
             help_text += " (see `leadctl contract show`)."
-        group = SuggestingGroup(
+        group = TyperGroup(
             name=name,
             help=help_text,
             short_help=self.short_help(name),

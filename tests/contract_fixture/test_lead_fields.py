@@ -58,6 +58,16 @@ def test_create_takes_dot_paths_typed_from_the_schema(
     }
 
 
+def test_a_required_object_without_required_fields_of_its_own_is_sent_empty(
+    contract_mock: ContractMock, leadctl_env: CredentialEnv
+) -> None:
+    result = run_leadctl(["leads", "create", *REQUIRED_FIELDS], env=with_region(leadctl_env))
+
+    assert result.exit_code == 0, result.stderr
+    assert contract_mock.violations() == []
+    assert contract_mock.requests[0].json()["customer"] == {}
+
+
 def test_create_refuses_unknown_paths_and_missing_fields_before_sending(
     contract_mock: ContractMock, leadctl_env: CredentialEnv
 ) -> None:
@@ -118,3 +128,53 @@ def test_import_with_a_column_that_is_no_field_sends_nothing(
     assert result.exit_code == 2
     assert "contact.mail" in result.stderr and "contact.email" in result.stderr
     assert contract_mock.requests == []
+
+
+def test_a_cell_that_cannot_be_typed_makes_its_row_invalid_and_the_import_goes_on(
+    contract_mock: ContractMock, leadctl_env: CredentialEnv, tmp_path: Path
+) -> None:
+    rows = [
+        f"https://cert.example.com/c/{n},Ada{n},Lovelace,ada{n}@example.com,"
+        f"+1512555012{n},{'many' if n == 1 else 700},no,,web\n"
+        for n in range(3)
+    ]
+    csv_file = tmp_path / "leads.csv"
+    csv_file.write_text(CSV_HEADER + "".join(rows), encoding="utf-8")
+
+    result = run_leadctl(["leads", "import", str(csv_file)], env=leadctl_env)
+
+    assert result.exit_code == 6
+    assert "row 2: invalid: customer.creditScore: 'many' is not a whole number" in result.stderr
+    sent = sorted(r.json()["contact"]["firstName"] for r in contract_mock.requests)
+    assert sent == ["Ada0", "Ada2"]
+    assert contract_mock.violations() == []
+
+
+def test_import_maps_columns_and_shares_fields(
+    contract_mock: ContractMock, leadctl_env: CredentialEnv, tmp_path: Path
+) -> None:
+    csv_file = tmp_path / "vendor.csv"
+    csv_file.write_text(
+        "First Name,Last Name,E-mail,Mobile,Score\n"
+        "Ada,Lovelace,ada@example.com,+15125550123,720\n"
+        "Grace,Hopper,grace@example.com,+15125550124,680\n",
+        encoding="utf-8",
+    )
+    args = ["leads", "import", str(csv_file),
+            "--map", "First Name=contact.firstName", "--map", "Last Name=contact.lastName",
+            "--map", "E-mail=contact.email", "--map", "Mobile=contact.phone.number",
+            "--map", "Score=customer.creditScore",
+            "--field", "metadata.consentCertificateUrl=https://cert.example.com/batch",
+            "--field", "tagIds=", "--field", "tagNames=vendor;june"]  # fmt: skip
+
+    result = run_leadctl(args, env=leadctl_env)
+
+    assert result.exit_code == 0, result.stderr
+    assert contract_mock.violations() == []
+    bodies = sorted(
+        (r.json() for r in contract_mock.requests), key=lambda b: b["contact"]["firstName"]
+    )
+    assert [b["customer"] for b in bodies] == [{"creditScore": 720}, {"creditScore": 680}]
+    assert bodies[1]["contact"]["phone"] == {"number": "+15125550124"}
+    assert all(b["tagNames"] == ["vendor", "june"] for b in bodies)
+    assert all(b["tagIds"] == [] for b in bodies)

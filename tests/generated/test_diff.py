@@ -71,3 +71,11 @@ def test_a_moved_operation_and_a_recursive_schema() -> None:
     found = summary(old, new)
     assert found["listWidgets"] == ("changed", ["moved from GET /widgets"])
     assert found["createWidget"] == ("changed", ["moved from POST /widgets"])
+
+
+def test_operations_are_matched_by_method_and_path_template_not_operation_id() -> None:
+    old, new = widgets(), widgets()
+    new["paths"]["/widgets"]["get"]["operationId"] = "Widgets_GetAllForCurrentUser"
+    found = summary(old, new)
+    assert found["Widgets_GetAllForCurrentUser"] == ("changed", ["operationId was listWidgets"])
+    assert "listWidgets" not in found

@@ -93,16 +93,7 @@ def test_pull_then_send_an_sms_and_read_it_back(
     assert log[0]["body"] == {"to": "+15125550143", "body": "Your quote is ready"}
     assert all(entry["path"] == f"/sms/{message['id']}" for entry in log[1:])
     again = run_leadctl(
-        [
-            "sms",
-            "get-for-current-organization",
-            message["id"],
-            "-o",
-            "value",
-            "--columns",
-            "status",
-        ],
-        env=pulled,
+        ["sms", "get", message["id"], "-o", "value", "--columns", "status"], env=pulled
     )
     assert again.stdout == "Sent\n"
 
@@ -166,17 +157,7 @@ def test_a_generated_paged_list_follows_continuation_tokens(
         assert created.exit_code == 0, created.stderr
     start = last_seq(sandbox)
     listed = run_leadctl(
-        [
-            "tags",
-            "get-all-for-current-organization",
-            "--search",
-            prefix,
-            "--all",
-            "--page-size",
-            "2",
-            "-o",
-            "json",
-        ],
+        ["tags", "list", "--search", prefix, "--all", "--page-size", "2", "-o", "json"],
         env=pulled,
     )
     assert listed.exit_code == 0, listed.stderr
@@ -186,8 +167,7 @@ def test_a_generated_paged_list_follows_continuation_tokens(
     assert "continuationToken" not in pages[0]
     assert all(p["continuationToken"] and p["search"] == prefix for p in pages[1:])
     table = run_leadctl_tty(
-        ["tags", "get-all-for-current-organization", "--search", prefix, "--limit", "2"],
-        env={**pulled, "NO_COLOR": "1"},
+        ["tags", "list", "--search", prefix, "--limit", "2"], env={**pulled, "NO_COLOR": "1"}
     )
     assert table.exit_code == 0, table.stderr
     assert table.stdout.splitlines()[0].split()[:2] == ["id", "name"]
@@ -198,16 +178,11 @@ def test_curated_groups_gain_generated_verbs(
     sandbox: SandboxProcess, pulled: dict[str, str]
 ) -> None:
     web = source_id(sandbox, "Website form")
-    found = run_leadctl(
-        ["sources", "get-for-current-user", web, "-o", "value", "--columns", "name"], env=pulled
-    )
+    found = run_leadctl(["sources", "get", web, "-o", "value", "--columns", "name"], env=pulled)
     assert found.stdout == "Website form\n"
-    listed = run_leadctl(["sources", "get-all-for-current-user", "--all", "-o", "json"], env=pulled)
+    listed = run_leadctl(["sources", "list", "--all", "-o", "json"], env=pulled)
     assert web in [s["id"] for s in json.loads(listed.stdout)]
-    assert (
-        run_leadctl(["sources", "get-for-current-user", "no-such-source"], env=pulled).exit_code
-        == 5
-    )
+    assert run_leadctl(["sources", "get", "no-such-source"], env=pulled).exit_code == 5
 
 
 @pytest.mark.parametrize("contract", ["bundled", "pulled"])

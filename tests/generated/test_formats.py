@@ -200,3 +200,29 @@ def test_form_urlencoded_body(import_contract: Importer, httpx_mock: HTTPXMock) 
     request = httpx_mock.get_requests()[0]
     assert request.headers["Content-Type"] == "application/x-www-form-urlencoded"
     assert request.content == b"phone=%2B15125550143&reason=asked"
+
+
+def test_a_json_body_goes_with_the_media_type_the_contract_names(
+    import_contract: Importer, httpx_mock: HTTPXMock
+) -> None:
+    document = aspnet()
+    content = document["paths"]["/sms"]["post"]["requestBody"]["content"]
+    content["application/merge-patch+json"] = content.pop("application/json")
+    import_contract(document)
+    httpx_mock.add_response(method="POST", url=f"{BASE_URL}/sms", json={})
+    result = run_cli(["sms", "send", "--field", "to=+15125550143"], env=token_env())
+    assert result.exit_code == 0, result.stderr
+    assert httpx_mock.get_requests()[0].headers["Content-Type"] == "application/merge-patch+json"
+    # ASP.NET lists application/json-patch+json first: application/json is still chosen.
+    document["paths"]["/sms"]["post"]["requestBody"]["content"] = {
+        "application/json-patch+json": content["application/merge-patch+json"],
+        "application/json": content["application/merge-patch+json"],
+    }
+    import_contract(document)
+    httpx_mock.add_response(method="POST", url=f"{BASE_URL}/sms", json={})
+    assert run_cli(["sms", "send", "--field", "to=+1512555014"], env=token_env()).exit_code == 0
+    assert httpx_mock.get_requests()[1].headers["Content-Type"] == "application/json"
+    # A range (application/*+json, as ASP.NET lists it) is sent as application/json.
+    httpx_mock.add_response(method="POST", url=f"{BASE_URL}/tags/all", json={"items": []})
+    assert run_cli(["tags", "list-all", "-o", "json"], env=token_env()).exit_code == 0
+    assert httpx_mock.get_requests()[2].headers["Content-Type"] == "application/json"

@@ -89,3 +89,11 @@ def test_the_operation_id_is_a_hidden_alias_and_mistyped_verbs_get_suggestions(
     typo = run_cli(["tags", "lst"], env=token_env())
     assert typo.exit_code == 2
     assert "did you mean `leadctl tags list`?" in typo.stderr
+
+
+def test_the_fixture_verb_table_is_up_to_date() -> None:
+    from tests.generated.fixture_verbs import TABLE, table
+
+    assert TABLE.read_text(encoding="utf-8") == table(), (
+        "run `uv run python -m tests.generated.fixture_verbs`"
+    )

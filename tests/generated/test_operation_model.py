@@ -5,6 +5,7 @@ security, against an ASP.NET-style contract."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import uuid
 from collections.abc import Callable
@@ -193,3 +194,37 @@ def test_curated_and_generated_paths_follow_the_same_security(
     assert run_cli(intake, env=token_env(token=SOURCE_KEY)).exit_code == 4
     assert run_cli(["api", "POST", "/leads"], env=token_env(token=SOURCE_KEY)).exit_code == 4
     assert len(httpx_mock.get_requests()) == 1
+
+
+def test_one_operation_carries_what_the_contract_says_of_it(imported: Result) -> None:
+    from leadctl.contract.store import active_index, key_for_base_url
+    from leadctl.operations import Idempotency, Operation, find_entry
+
+    env = {"LEADCTL_CACHE_DIR": os.environ["LEADCTL_CACHE_DIR"]}
+    index = active_index(env, lambda: key_for_base_url(BASE_URL)).index
+    payments = Operation.from_entry(find_entry(index, "POST", "/payments") or {})
+    assert payments.retry_safe and payments.idempotency == Idempotency("header", "Idempotency-Key")
+    assert [(p.name, p.where, p.required) for p in payments.parameters] == [
+        ("Idempotency-Key", "header", False)
+    ]
+    tags = Operation.from_entry(find_entry(index, "POST", "/tags/all") or {})
+    assert (
+        tags.paged
+        and tags.retry_safe
+        and tags.body_schema == "#/components/schemas/RequestDataOptions"
+    )
+    assert tags.body_media == "application/*+json" and tags.response_kind == "collection"
+    check = Operation.from_entry(find_entry(index, "POST", "/suppressions/check") or {})
+    assert check.anonymous and not check.retry_safe
+    intake = Operation.from_entry(find_entry(index, "POST", "/intake/events") or {})
+    assert intake.kinds == {"source"} and intake.source_key_header == "X-Source-Key"
+
+
+def test_contract_show_lists_retry_safety_and_credentials(imported: Result) -> None:
+    rows = json.loads(run_cli(["contract", "show", "--operations", "-o", "json"]).stdout)
+    by_command = {row["command"]: row for row in rows}
+    assert by_command["tags list-all"]["retrySafe"] is True
+    assert by_command["calls hangup"]["retrySafe"] is False
+    assert by_command["suppressions check"]["credentials"] == "none"
+    assert by_command["intake post-event"]["credentials"] == "source"
+    assert by_command["leads create"]["credentials"] == "org,user,source"
