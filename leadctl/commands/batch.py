@@ -17,21 +17,14 @@ DEFAULT_CONCURRENCY = 4
 
 BATCH_EPILOG = (
     "Examples:\n\n"
-    "\b\n"
     "  # archive the leads of a file of ids, one per line\n"
     "  leadctl batch 'leads archive' --input ids.txt --report archive.ndjson\n\n"
-    "\b\n"
     "  # add a tag to many leads\n"
     "  jq -c '{id, tagName: \"vip\"}' leads.ndjson | leadctl batch 'leads add-tag'\n\n"
-    "\b\n"
     "  # check many numbers against the suppression list, keep the suppressed ones\n"
     "  leadctl batch 'suppressions check' <nums.txt | jq 'select(.result.suppressed)'\n\n"
-    "\b\n"
     "  # go on after an interruption: lines done (or unknown) are skipped\n"
-    "  leadctl batch 'leads archive' --input ids.txt --resume archive.ndjson\n\n"
-    "The operation names are the active contract's (`leadctl contract show` lists them); "
-    "'leads archive', 'leads add-tag' and 'suppressions check' stand for what a service's "
-    "contract calls these operations."
+    "  leadctl batch 'leads archive' --input ids.txt --resume archive.ndjson"
 )
 
 
@@ -93,7 +86,9 @@ def batch(
 ) -> None:
     """One request per NDJSON input line, paced to the service.
 
-    Any operation of the active contract, curated or generated. Lines are numbered from
+    Any operation of the active contract, curated or generated (`leadctl contract show`
+    lists them; the examples' 'leads archive', 'leads add-tag' and 'suppressions check'
+    stand for what a service's contract calls these operations). Lines are numbered from
     1. A line that is not JSON, lacks a required parameter or names a field the
     operation does not take is reported invalid with its number, nothing is sent for it,
     and the batch goes on.

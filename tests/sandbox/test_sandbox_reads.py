@@ -12,7 +12,8 @@ from typing import Any
 import httpx
 import pytest
 
-from leadctl.contract import iter_operations, load_contract
+from leadctl.contract import load_contract
+from leadctl_sandbox.contract import iter_operations
 from leadctl_sandbox.ops import handlers
 from leadctl_sandbox.published import published_contract
 from tests.support.sandbox_server import SandboxProcess
