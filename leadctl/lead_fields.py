@@ -78,9 +78,12 @@ class LeadSchema:
 
     def unknown(self, path: str, what: str) -> UsageError:
         known = [*self.leaves, *self.objects]
-        close = difflib.get_close_matches(path, known, n=SHOWN_MATCHES, cutoff=0.5)
-        tail = path.rsplit(".", 1)[-1]
-        close += [p for p in known if p.rsplit(".", 1)[-1] == tail and p not in close]
+        tail = path.rsplit(".", 1)[-1].lower()
+        # The same field under another parent (firstName -> contact.firstName) is the
+        # answer when there is one; spelling neighbours (tagNames) would only distract.
+        close = [p for p in known if p.rsplit(".", 1)[-1].lower() == tail and p != path]
+        if not close:
+            close = difflib.get_close_matches(path, known, n=SHOWN_MATCHES, cutoff=0.5)
         hint = f"did you mean {', '.join(close[:SHOWN_MATCHES])}?" if close else None
         return UsageError(
             f"{what} {path!r} is not a field of the active contract's lead",
