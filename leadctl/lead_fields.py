@@ -206,8 +206,11 @@ def is_phone(doc: Document, path: str, schema: Any) -> bool:
     """A phone number field: by its format, its E.164 pattern or description, or its name."""
     if doc.type_of(schema) not in ("string", None):
         return False
-    if doc.keyword(schema, "format") in ("phone", "tel", "e164", "phone-number"):
+    fmt = doc.keyword(schema, "format")
+    if fmt in ("phone", "tel", "e164", "phone-number"):
         return True
+    if fmt in ("date-time", "date", "time", "email", "uri", "uuid"):
+        return False  # phoneVerifiedAt, phoneOwnerEmail: about a phone, not its number
     pattern = doc.keyword(schema, "pattern")
     if isinstance(pattern, str) and pattern.startswith(("^\\+", "^[+]")):
         return True

@@ -18,7 +18,7 @@ from pytest_httpx import HTTPXMock
 
 from leadctl.contract.index import Document
 from leadctl.errors import UsageError
-from leadctl.lead_fields import LeadSchema
+from leadctl.lead_fields import LeadSchema, is_phone
 from tests.support.cli import BASE_URL, Result, run_cli, token_env
 from tests.support.contract_mock import Schemas, as_openapi_31
 
@@ -543,3 +543,23 @@ def test_bad_map_and_field_options_are_exit_2_before_sending(
     assert result.exit_code == 2
     assert message in result.stderr
     assert httpx_mock.get_requests() == []
+
+
+@pytest.mark.parametrize(
+    ("path", "schema", "phone"),
+    [
+        ("contact.phone", {"type": "string"}, True),
+        ("contact.mobilePhone", {"type": ["null", "string"]}, True),
+        ("owner.home_phone", {"type": "string"}, True),
+        ("contact.phone.number", {"type": "string"}, True),
+        ("contact.cell", {"type": "string"}, True),
+        ("contact.fax", {"type": "string", "description": "E.164"}, True),
+        ("contact.other", {"type": "string", "format": "tel"}, True),
+        ("contact.phoneType", {"type": "string"}, False),
+        ("contact.phoneVerifiedAt", {"type": "string", "format": "date-time"}, False),
+        ("contact.phone", {"type": "boolean"}, False),
+        ("contact.number", {"type": "string"}, False),
+    ],
+)
+def test_phone_shaped_fields(path: str, schema: dict[str, Any], phone: bool) -> None:
+    assert is_phone(Document({}), path, schema) is phone
