@@ -44,7 +44,7 @@ _leadctl_options() {
     'leads') REPLY='-h --help' ;;
     'leads list') REPLY='--search --search-field --filter --range --order-by --page-size --limit --all --cursor --count -o --output --columns -q --quiet -h --help' ;;
     'leads create') REPLY='--field --data --wait --wait-timeout -o --output --columns -q --quiet -h --help' ;;
-    'leads import') REPLY='--format --concurrency --report --resume --retry-unknown --map --field -o --output --columns -q --quiet -h --help' ;;
+    'leads import') REPLY='--format --concurrency --report --resume --map --field --retry-unknown -o --output --columns -q --quiet -h --help' ;;
     'sources') REPLY='-h --help' ;;
     'sources update') REPLY='--name --description --allowed-state --allowed-product --default-tag-id --default-tag-name --requires-consent-certificate --no-requires-consent-certificate --data -o --output --columns -q --quiet -h --help' ;;
     'sources rotate') REPLY='--yes -y --secret-only --secret-file --save-profile --insecure-storage -o --output --columns -q --quiet -h --help' ;;

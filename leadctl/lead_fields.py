@@ -301,7 +301,11 @@ def lead_body(
 
 
 def lead_preparer(
-    ctx: Context, op: Operation, *, header: bytes | None, shared: Sequence[str] = ()
+    ctx: Context,
+    op: Operation,
+    *,
+    header: bytes | None,
+    renames: Mapping[str, str] | None = None,
 ) -> Callable[[dict[str, Any]], dict[str, Any]] | None:
     """The row preparer of ``leads import`` on the operation's schema: each row typed, its
     phones in E.164, its required fields checked (a failure makes that row invalid). A CSV
@@ -311,12 +315,12 @@ def lead_preparer(
     if shape is None:
         return None
     list_columns: list[str] = []
-    required = set(shape.missing({}))
+    required = set(shape.missing(shape.filled({})))
     if header is not None:
         import csv
 
         names = next(csv.reader([header.decode("utf-8", "replace")]), [])
-        for name in (n.strip() for n in names):
+        for name in ((renames or {}).get(n.strip(), n.strip()) for n in names):
             if not _FIELD_NAME.match(name):
                 continue  # not a header of field names: the row reader says so
             path = name[:-2] if name.endswith("[]") else name
@@ -327,12 +331,9 @@ def lead_preparer(
             if path in required and leaf is not None and shape.doc.type_of(leaf) == "array":
                 list_columns.append(path)
     region = ctx.settings.get("region")
-    common = shared_fields(shape, shared)
 
     def prepare(record: dict[str, Any]) -> dict[str, Any]:
-        from leadctl.fields import merge_over
-
-        body = shape.filled(merge_over(common, shape.retyped(record)))
+        body = shape.filled(shape.retyped(record))
         for path in list_columns:
             # The row reader leaves an empty cell out; a required list is then empty.
             _set_default(body, path, [])
@@ -365,45 +366,69 @@ def _set_default(body: dict[str, Any], path: str, value: Any) -> None:
     target = body
     for part in parents:
         target = target.setdefault(part, {})
+        if not isinstance(target, dict):
+            return  # the row has something else there: it stays as the row has it
     target.setdefault(leaf, value)
 
 
-def shared_fields(shape: LeadSchema, raw_fields: Sequence[str]) -> dict[str, Any]:
-    """``leads import --field PATH=VALUE``: the values every row gets, typed by the schema."""
+# -- leads import --map and --field --------------------------------------------------------
+
+
+def column_renames(maps: Sequence[str]) -> dict[str, str]:
+    """``--map COLUMN=PATH`` as column -> dot path; a malformed or repeated one is exit 2."""
+    renames: dict[str, str] = {}
+    for raw in maps:
+        column, sep, path = raw.rpartition("=")
+        column, path = column.strip(), path.strip()
+        if not sep or not column or not _FIELD_NAME.match(path):
+            raise UsageError(
+                f"--map {raw!r}: expected COLUMN=PATH, PATH a dot path such as contact.firstName"
+            )
+        if column in renames:
+            raise UsageError(f"--map {raw!r}: column {column!r} is mapped twice")
+        renames[column] = path
+    return renames
+
+
+def with_mapping(
+    ctx: Context,
+    op: Operation,
+    prepare: Callable[[dict[str, Any]], dict[str, Any]],
+    *,
+    maps: Sequence[str],
+    fields: Sequence[str],
+) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    """``prepare`` behind ``leads import``'s --map (an NDJSON key renamed; CSV columns are
+    renamed with the header) and --field (a value for every row that has none there).
+
+    A --field path the schema closes out, or a value it cannot type, is exit 2 before
+    anything is read; the text is then typed with each row, like a cell.
+    """
     from leadctl.fields import split_field
 
-    common: dict[str, Any] = {}
-    for raw in raw_fields:
+    renames = column_renames(maps)
+    shape = lead_schema(ctx, op) if fields else None
+    shared: list[tuple[str, str]] = []
+    for raw in fields:
         path, text = split_field(raw, flag="--field")
-        if path not in shape.leaves and path not in shape.objects:
-            if not shape.takes_other(path):
+        if shape is not None:
+            if path in shape.leaves or path in shape.objects:
+                try:
+                    shape.typed(path, text)
+                except UsageError as error:
+                    raise UsageError(f"--field {raw!r}: {error.message}") from None
+            elif not shape.takes_other(path):
                 raise shape.unknown(path, "--field")
-            _set(common, path, text)
-        else:
-            _set(common, path, shape.typed(path, text))
-    return common
+        shared.append((path, text))
+    if not renames and not shared:
+        return prepare
 
+    def mapped(record: dict[str, Any]) -> dict[str, Any]:
+        for column, path in renames.items():
+            if column in record and column != path:
+                _set_default(record, path, record.pop(column))
+        for path, text in shared:
+            _set_default(record, path, text)
+        return prepare(record)
 
-def remap_header(line: bytes, mappings: Sequence[str]) -> bytes:
-    """A CSV header line with columns renamed by ``--map COLUMN=PATH``; a COLUMN the header
-    does not have is exit 2."""
-    import csv
-    import io
-
-    from leadctl.fields import split_field
-
-    renames = dict(split_field(raw, flag="--map") for raw in mappings)
-    text = line.decode("utf-8", "replace")
-    ending = text[len(text.rstrip("\r\n")) :] or "\n"
-    names = next(csv.reader([text.rstrip("\r\n")]), [])
-    missing = sorted(set(renames) - {name.strip() for name in names})
-    if missing:
-        raise UsageError(
-            f"--map names a column the header does not have: {', '.join(missing)}",
-            hint=f"the header has: {', '.join(n.strip() for n in names)}",
-        )
-    out = io.StringIO()
-    csv.writer(out, lineterminator=ending).writerow(
-        [renames.get(name.strip(), name).strip() for name in names]
-    )
-    return out.getvalue().encode("utf-8")
+    return mapped

@@ -18,7 +18,7 @@ import csv
 import hashlib
 import json
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import IO, Any
 
@@ -80,11 +80,19 @@ def head_lines(stream: IO[bytes]) -> list[bytes]:
             return lines
 
 
-def read_rows(lines: Iterable[bytes], fmt: str, *, prepare: Prepare, source: str) -> Iterator[Row]:
-    """The rows of ``lines``; a CSV header that cannot be used is a UsageError at once."""
+def read_rows(
+    lines: Iterable[bytes],
+    fmt: str,
+    *,
+    prepare: Prepare,
+    source: str,
+    renames: Mapping[str, str] | None = None,
+) -> Iterator[Row]:
+    """The rows of ``lines``; a CSV header that cannot be used is a UsageError at once.
+    ``renames`` maps CSV column names to the field names they stand for (``--map``)."""
     if fmt == "ndjson":
         return _ndjson_rows(lines, prepare)
-    return _csv_rows(lines, prepare, source)
+    return _csv_rows(lines, prepare, source, renames or {})
 
 
 # -- NDJSON ------------------------------------------------------------------------------
@@ -126,7 +134,9 @@ class _Column:
     collect: bool  # a `name[]` column appends to a list
 
 
-def _csv_rows(lines: Iterable[bytes], prepare: Prepare, source: str) -> Iterator[Row]:
+def _csv_rows(
+    lines: Iterable[bytes], prepare: Prepare, source: str, renames: Mapping[str, str]
+) -> Iterator[Row]:
     # surrogateescape keeps undecodable bytes visible to the row check instead of failing
     # the whole file at the first bad byte.
     text_lines = (line.decode("utf-8", "surrogateescape") for line in lines)
@@ -137,7 +147,13 @@ def _csv_rows(lines: Iterable[bytes], prepare: Prepare, source: str) -> Iterator
         raise UsageError(f"{source} is empty: a CSV import needs a header row") from None
     except csv.Error as error:
         raise UsageError(f"{source}: the header row is not valid CSV ({error})") from None
-    columns = _columns(header, source)
+    unknown = sorted(set(renames) - {name.strip() for name in header})
+    if unknown:
+        raise UsageError(
+            f"--map names column {unknown[0]!r}, which {source} does not have",
+            hint=f"its columns: {', '.join(name.strip() for name in header)}",
+        )
+    columns = _columns([renames.get(name.strip(), name) for name in header], source)
     return _csv_records(reader, columns, prepare)
 
 

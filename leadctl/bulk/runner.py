@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 import io
 import itertools
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
@@ -36,9 +36,8 @@ class ImportOptions:
     report: str | None = None
     resume: str | None = None
     retry_unknown: bool = False
-    # --map COLUMN=PATH (CSV header renames) and --field PATH=VALUE (shared by every row).
-    maps: tuple[str, ...] = ()
-    fields: tuple[str, ...] = ()
+    maps: tuple[str, ...] = ()  # --map COLUMN=PATH
+    fields: tuple[str, ...] = ()  # --field PATH=VALUE, for every row that has none
 
 
 def run_import(ctx: Context, options: ImportOptions) -> None:
@@ -47,22 +46,21 @@ def run_import(ctx: Context, options: ImportOptions) -> None:
     report_target = options.report or options.resume
     check_report_target(report_target, options.resume)
     resume = read_resume(Path(options.resume)) if options.resume else None
+    from leadctl.lead_fields import column_renames
+
+    renames = column_renames(options.maps)
     stream, source, path = open_input(ctx, options.file)
     with stream:
         head = head_lines(stream)
         fmt = options.fmt or format_for(path.name if path else None, head[-1] if head else b"")
-        if options.maps:
-            if fmt != "csv" or not head:
-                raise UsageError("--map renames CSV columns; NDJSON keys are the fields")
-            from leadctl.lead_fields import remap_header
-
-            head[-1] = remap_header(head[-1], options.maps)
-        prepare = _preparer(ctx, head[-1] if fmt == "csv" and head else None, options.fields)
-        rows = read_rows(itertools.chain(head, stream), fmt, prepare=prepare, source=source)
+        prepare = _preparer(ctx, head[-1] if fmt == "csv" and head else None, options, renames)
+        rows = read_rows(
+            itertools.chain(head, stream), fmt, prepare=prepare, source=source, renames=renames
+        )
         tally = Tally()
         if resume is not None:
             if path is not None:
-                _verify_resume(path, fmt, resume, options)
+                _verify_resume(path, fmt, resume, options, renames)
             rows = _skipping(rows, resume, options, tally)
         if ctx.options.dry_run:
             _dry_run(ctx, rows, tally)
@@ -70,22 +68,19 @@ def run_import(ctx: Context, options: ImportOptions) -> None:
         _send_all(ctx, options, rows, tally, report_target, _total(ctx, path, fmt, resume))
 
 
-def _preparer(ctx: Context, header: bytes | None, shared: tuple[str, ...]) -> Prepare:
+def _preparer(
+    ctx: Context, header: bytes | None, options: ImportOptions, renames: Mapping[str, str]
+) -> Prepare:
     """Rows typed on the contract's lead schema (leadctl.lead_fields); where the contract
-    lists no lead fields, cells stay strings and only the phone is checked."""
-    from leadctl.lead_fields import lead_preparer
+    lists no lead fields, cells stay strings and only the phone is checked. Either way
+    --map renames and --field fills in (leadctl.lead_fields.with_mapping)."""
+    from leadctl.lead_fields import lead_preparer, with_mapping
     from leadctl.operations import curated
 
-    found = lead_preparer(ctx, curated(ctx, "POST", "/leads"), header=header, shared=shared)
-    if found is not None:
-        return found
-    phones = phone_preparer(ctx.settings.get("region"))
-    if not shared:
-        return phones
-    from leadctl.fields import build_fields, merge_over
-
-    common = build_fields(typed_fields=list(shared), stdin=None, typed_flag="--field")
-    return lambda record: phones(merge_over(common, record))
+    op = curated(ctx, "POST", "/leads")
+    found = lead_preparer(ctx, op, header=header, renames=renames)
+    prepare = found if found is not None else phone_preparer(ctx.settings.get("region"))
+    return with_mapping(ctx, op, prepare, maps=options.maps, fields=options.fields)
 
 
 # -- before sending ----------------------------------------------------------------------
@@ -132,14 +127,21 @@ def open_input(
         raise UsageError(f"cannot read {file}: {error.strerror or error}") from None
 
 
-def _verify_resume(path: Path, fmt: str, resume: ResumeState, options: ImportOptions) -> None:
+def _verify_resume(
+    path: Path,
+    fmt: str,
+    resume: ResumeState,
+    options: ImportOptions,
+    renames: Mapping[str, str],
+) -> None:
     """Compare the file with the report before anything is sent: resuming against an
     edited file (rows added, removed, reordered) would skip the wrong rows and send
     created ones again."""
     last = 0
     with path.open("rb") as stream:
         lines = itertools.chain(head_lines(stream), stream)
-        for row in read_rows(lines, fmt, prepare=lambda body: body, source=str(path)):
+        rows = read_rows(lines, fmt, prepare=lambda body: body, source=str(path), renames=renames)
+        for row in rows:
             last = row.number
             _check_unchanged(row, resume, options)
     beyond = [number for number in resume.rows if number > last]

@@ -249,10 +249,11 @@ def create(
         list[str] | None,
         typer.Option(
             "--field",
-            metavar="KEY=VALUE",
-            help="A lead field (repeatable): a dot path into the active contract's lead "
-            "(contact.firstName), typed from its schema; @FILE reads a value; 'tags[]=NAME' "
-            "appends.",
+            metavar="PATH=VALUE",
+            help="A lead field (repeatable) by its dot path in the active contract's lead "
+            "schema (contact.phone.number), typed from the schema: 720 for an integer, "
+            "yes/no for a boolean, a;b for a list; @FILE reads the value; 'tags[]=NAME' "
+            "adds to a list. Fields the schema allows without listing are typed like `api -F`.",
         ),
     ] = None,
     data: Annotated[
@@ -270,15 +271,16 @@ def create(
 
     Intake completes later: the answer is the lead with processingStatus Pending, which
     becomes Accepted or Rejected (see processingError) shortly after; read it back with
-    `leadctl leads list --filter id=ID`. The phone is checked and sent in E.164; numbers
-    without a country code use the profile's region. This is the one command a source-key
-    profile may run. It is not retried after the request was sent (a retry could create
-    the lead twice): if the outcome is unknown, leadctl exits 9 and says what to check.
-    Fields are dot paths into the active contract's lead schema (the bundled contract
-    assumes a flat one: firstName, lastName, email, phone, state, product, sourceId, tags,
-    consentCertificate; the API docs do not show it), typed from it (yes/no for a boolean,
-    a;b for a list); phone-shaped fields are sent in E.164 wherever they sit, and required
-    fields are checked before sending.
+    `leadctl leads list --filter id=ID`. Fields are dot paths into the active contract's
+    POST /leads schema (contact.firstName); one it closes out is exit 2 naming the
+    closest, and required fields are checked before sending. Every phone-shaped field
+    (by format, pattern, name or an E.164 description, however deep) is checked and sent
+    in E.164; numbers without a country code use the profile's region. This is the one
+    command a source-key profile may run. It is not retried after the request was sent
+    (a retry could create the lead twice): if the outcome is unknown, leadctl exits 9 and
+    says what to check. The bundled contract's flat lead fields (firstName, lastName,
+    email, phone, state, product, sourceId, tags, consentCertificate) are its assumption:
+    the API docs do not show them.
     With --wait the lead is read back until intake settles it (GET /leads/{id} when the
     active contract has it, else `leads list --filter id=ID`) and printed then: exit 6
     when it is Rejected, 8 after --wait-timeout; not with a source key, which may not

@@ -20,6 +20,8 @@ IMPORT_EPILOG = (
     "Examples:\n\n"
     "  leadctl leads import leads.csv --report leads.report.ndjson\n\n"
     "  leadctl leads import leads.csv --resume leads.report.ndjson\n\n"
+    "  leadctl leads import form.csv --map 'Mobile=contact.phone.number' "
+    "--field 'metadata.consentCertificateUrl=https://cert.example.com/c/1'\n\n"
     "  jq -c '.leads[]' export.json | leadctl -p intake leads import - --report - "
     "| jq -c 'select(.outcome != \"created\")'"
 )
@@ -75,6 +77,24 @@ def import_leads(
             help="Skip the rows REPORT has as created or unknown, and append to it.",
         ),
     ] = None,
+    maps: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--map",
+            metavar="COLUMN=PATH",
+            help="Read CSV column (or NDJSON key) COLUMN as the lead field at dot path PATH "
+            "(repeatable).",
+        ),
+    ] = None,
+    fields: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--field",
+            metavar="PATH=VALUE",
+            help="A value for every row that has none of its own (repeatable), typed from the "
+            "schema like a cell.",
+        ),
+    ] = None,
     retry_unknown: Annotated[
         bool,
         typer.Option(
@@ -83,41 +103,24 @@ def import_leads(
             "been created: this can make duplicates).",
         ),
     ] = False,
-    maps: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--map",
-            metavar="COLUMN=PATH",
-            help="Read CSV column COLUMN as the lead field PATH (a dot path); repeatable.",
-        ),
-    ] = None,
-    shared: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--field",
-            metavar="PATH=VALUE",
-            help="A field every row gets, typed like a cell (a row's own value wins); repeatable.",
-        ),
-    ] = None,
 ) -> None:
     """Import leads from a CSV or NDJSON file: one POST /leads per row, at the service's pace.
 
     Rows are numbered from 1, counting data rows only (a CSV header is not a row). CSV
-    headers are dot paths into the active contract's lead (`contact.phone.number`; --map
-    renames other columns), and cells are typed from its schema: 720 for an integer field
-    is 720, yes/true for a boolean is true, a;b for a list is two items (a cell that cannot
-    be typed makes its row invalid). A column that names no field is exit 2 before any row
-    is sent. Where the contract lists no lead fields, cells are sent as strings. An empty
-    cell leaves the field out, `tags[]` columns (repeatable) make a list, NDJSON values
-    keep their JSON types. Phone-shaped fields are checked and sent in E.164 (national
-    numbers use the profile's region), and required fields are checked, as with
-    `leads create`.
+    headers are dot paths into the active contract's lead schema (contact.firstName;
+    --map reads other column names as fields): a column that is no field of it is exit 2
+    before anything is sent. Cells are typed from the schema (720 for an integer, yes/no
+    for a boolean, a;b for a list, `tags[]` columns repeat); an empty cell leaves the field
+    out. NDJSON objects keep their JSON types. Either way every phone-shaped field is
+    checked and sent in E.164 (national numbers use the profile's region), and a row
+    missing a required field is invalid, as with `leads create`. --field gives every row
+    that lacks a field the same value.
 
     Up to --concurrency requests are in flight. When the service answers 429 every worker
     pauses for its Retry-After (backoff with jitter without one), then sending resumes at
     the rate the service accepted, measured across its window, and slowly grows. Invalid
-    rows (bad JSON, wrong number of CSV fields, an empty line, a bad phone) are reported
-    and skipped; the import goes on.
+    rows (bad JSON, wrong number of CSV fields, an empty line, a bad phone, a value of the
+    wrong type, a missing required field) are reported and skipped; the import goes on.
 
     POST /leads is not retry-safe: only 429 answers and failures to connect are sent again.
     A row sent without an answer (timeout, dropped connection, 5xx) is reported "unknown"
@@ -143,6 +146,6 @@ def import_leads(
             resume=resume,
             retry_unknown=retry_unknown,
             maps=tuple(maps or ()),
-            fields=tuple(shared or ()),
+            fields=tuple(fields or ()),
         ),
     )

@@ -526,8 +526,9 @@ def test_text_that_cannot_be_typed_says_why(path: str, text: str) -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--map", "Mobile=contact.phone.number"], "--map names a column the header does not"),
-        (["--map", "First Name"], "--map 'First Name': expected KEY=VALUE"),
+        (["--map", "Mobile=contact.phone.number"], "--map names column 'Mobile', which"),
+        (["--map", "First Name"], "--map 'First Name': expected COLUMN=PATH"),
+        (["--map", "a=x", "--map", "a=y"], "column 'a' is mapped twice"),
         (["--field", "contact.firstname=Ada"], "did you mean contact.firstName"),
         (["--field", "customer.creditScore=high"], "'high' is not a whole number"),
     ],
@@ -543,6 +544,31 @@ def test_bad_map_and_field_options_are_exit_2_before_sending(
     assert result.exit_code == 2
     assert message in result.stderr
     assert httpx_mock.get_requests() == []
+
+
+def test_map_renames_ndjson_keys_too(httpx_mock: HTTPXMock, nested: Schemas) -> None:
+    httpx_mock.add_response(method="POST", url=URL, status_code=202, json={"id": "l1"})
+    lead = {"name": "Ada", "cell": "(512) 555-0100", "meta": {"consentUrl": "https://c.example/1"}}
+
+    result = run_cli(
+        [
+            "leads", "import", "-",
+            "--map", "name=contact.firstName", "--map", "cell=contact.phone.number",
+            "--field", "customer.homeowner=yes", "--field", "tagNames=a;b",
+        ],
+        env=token_env(),
+        stdin=json.dumps(lead) + "\n",
+    )  # fmt: skip
+
+    assert result.exit_code == 0, result.stderr
+    [body] = sent(httpx_mock)
+    assert body == {
+        "meta": {"consentUrl": "https://c.example/1"},
+        "contact": {"firstName": "Ada", "phone": {"number": "+15125550100"}},
+        "customer": {"homeowner": True},
+        "tagNames": ["a", "b"],
+    }
+    assert intake_errors(nested, body) == []
 
 
 @pytest.mark.parametrize(
