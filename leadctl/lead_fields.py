@@ -23,6 +23,8 @@ from typing import TYPE_CHECKING, Any, TextIO
 from leadctl.errors import UsageError
 
 if TYPE_CHECKING:
+    from datetime import datetime, tzinfo
+
     from leadctl.context import Context
     from leadctl.contract.index import Document
     from leadctl.operations import Operation
@@ -38,6 +40,15 @@ _NOT_A_NUMBER = re.compile(r"(type|kind|status|consent|verified|ext|extension)$"
 _FIELD_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*(?:\[\])?$")
 
 
+@dataclass(frozen=True)
+class Times:
+    """How date-time fields are read (cli.md "Output rules"): a time without an offset is
+    in ``zone`` (None: the system's), relative forms (-2h, today) count from ``now``."""
+
+    zone: tzinfo | None
+    now: datetime | None
+
+
 @dataclass
 class LeadSchema:
     """The intake body's fields: dot path -> schema, leaves and objects apart."""
@@ -46,6 +57,7 @@ class LeadSchema:
     schema: Any
     leaves: dict[str, Any] = field(default_factory=dict)
     objects: dict[str, Any] = field(default_factory=dict)
+    times: Times | None = None  # None: date-time text is sent as typed
 
     @classmethod
     def of(cls, doc: Document, schema: Any) -> LeadSchema:
@@ -95,7 +107,7 @@ class LeadSchema:
     def typed(self, path: str, text: str) -> Any:
         """``text`` (from a command line or CSV cell) as the value field ``path`` takes."""
         schema = self.leaves.get(path, self.objects.get(path))
-        return typed_value(self.doc, schema, text, what=path)
+        return typed_value(self.doc, schema, text, what=path, times=self.times)
 
     def retyped(self, value: Any, prefix: str = "") -> Any:
         """A record whose leaves may be strings (CSV) with each string typed by its field;
@@ -108,7 +120,9 @@ class LeadSchema:
         if isinstance(value, list) and path in self.leaves:
             items = self.doc.keyword(self.leaves[path], "items") or {}
             return [
-                typed_value(self.doc, items, v, what=path) if isinstance(v, str) else v
+                typed_value(self.doc, items, v, what=path, times=self.times)
+                if isinstance(v, str)
+                else v
                 for v in value
             ]
         return value
@@ -164,7 +178,9 @@ def _missing(doc: Document, schema: Any, value: Any, prefix: str) -> list[str]:
     return found
 
 
-def typed_value(doc: Document, schema: Any, text: str, *, what: str) -> Any:
+def typed_value(
+    doc: Document, schema: Any, text: str, *, what: str, times: Times | None = None
+) -> Any:
     from leadctl.body_schema import admits_null
 
     kind = doc.type_of(schema) if schema is not None else None
@@ -196,10 +212,24 @@ def typed_value(doc: Document, schema: Any, text: str, *, what: str) -> Any:
     if kind == "array":
         items = doc.keyword(schema, "items") or {}
         parts = [part.strip() for part in text.split(ARRAY_SEPARATOR) if part.strip()]
-        return [typed_value(doc, items, part, what=what) for part in parts]
+        return [typed_value(doc, items, part, what=what, times=times) for part in parts]
     if kind == "object":
         raise UsageError(f"{what} is an object: give its fields ({what}.NAME=VALUE) or JSON")
+    if times is not None and kind == "string" and doc.keyword(schema, "format") == "date-time":
+        return _instant(text, what=what, times=times)
     return text
+
+
+def _instant(text: str, *, what: str, times: Times) -> str:
+    """A date-time field's text as UTC ISO 8601, read as the curated commands read times."""
+    from leadctl.datetimes import EXAMPLES, InvalidDateTime, parse_instant
+
+    try:
+        return parse_instant(text, zone=times.zone, now=times.now).isoformat()
+    except InvalidDateTime as error:
+        raise UsageError(
+            f"{what}: {text!r} is not a date-time ({error})", hint=f"use ISO 8601, e.g. {EXAMPLES}"
+        ) from None
 
 
 def is_phone(doc: Document, path: str, schema: Any) -> bool:
@@ -234,7 +264,10 @@ def lead_schema(ctx: Context, op: Operation) -> LeadSchema | None:
     found = body_schema(ctx, op)
     if found is None:
         return None
+    from leadctl.datetimes import input_zone
+
     schema = LeadSchema.of(found.doc, found.schema)
+    schema.times = Times(input_zone(ctx.settings.get("timezone"), ctx.env), ctx.clock.now())
     return None if schema.open else schema
 
 
@@ -282,7 +315,7 @@ def lead_body(
             text = read_source(text[1:], what=f"field {key!r}", stdin=stdin).rstrip("\n")
         if append:
             items = shape.doc.keyword(shape.leaves.get(path, {}), "items") or {}
-            _append(given, path, typed_value(shape.doc, items, text, what=path))
+            _append(given, path, typed_value(shape.doc, items, text, what=path, times=shape.times))
         else:
             _set(given, path, shape.typed(path, text))
     if extras:
