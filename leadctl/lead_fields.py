@@ -23,6 +23,8 @@ from typing import TYPE_CHECKING, Any, TextIO
 from leadctl.errors import UsageError
 
 if TYPE_CHECKING:
+    from datetime import datetime, tzinfo
+
     from leadctl.context import Context
     from leadctl.contract.index import Document
     from leadctl.operations import Operation
@@ -38,6 +40,15 @@ _NOT_A_NUMBER = re.compile(r"(type|kind|status|consent|verified|ext|extension)$"
 _FIELD_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*(?:\[\])?$")
 
 
+@dataclass(frozen=True)
+class Times:
+    """How date-time fields are read (cli.md "Output rules"): a time without an offset is
+    in ``zone`` (None: the system's), relative forms (-2h, today) count from ``now``."""
+
+    zone: tzinfo | None
+    now: datetime | None
+
+
 @dataclass
 class LeadSchema:
     """The intake body's fields: dot path -> schema, leaves and objects apart."""
@@ -46,6 +57,7 @@ class LeadSchema:
     schema: Any
     leaves: dict[str, Any] = field(default_factory=dict)
     objects: dict[str, Any] = field(default_factory=dict)
+    times: Times | None = None  # None: date-time text is sent as typed
 
     @classmethod
     def of(cls, doc: Document, schema: Any) -> LeadSchema:
@@ -78,9 +90,12 @@ class LeadSchema:
 
     def unknown(self, path: str, what: str) -> UsageError:
         known = [*self.leaves, *self.objects]
-        close = difflib.get_close_matches(path, known, n=SHOWN_MATCHES, cutoff=0.5)
-        tail = path.rsplit(".", 1)[-1]
-        close += [p for p in known if p.rsplit(".", 1)[-1] == tail and p not in close]
+        tail = path.rsplit(".", 1)[-1].lower()
+        # The same field under another parent (firstName -> contact.firstName) is the
+        # answer when there is one; spelling neighbours (tagNames) would only distract.
+        close = [p for p in known if p.rsplit(".", 1)[-1].lower() == tail and p != path]
+        if not close:
+            close = difflib.get_close_matches(path, known, n=SHOWN_MATCHES, cutoff=0.5)
         hint = f"did you mean {', '.join(close[:SHOWN_MATCHES])}?" if close else None
         return UsageError(
             f"{what} {path!r} is not a field of the active contract's lead",
@@ -92,7 +107,7 @@ class LeadSchema:
     def typed(self, path: str, text: str) -> Any:
         """``text`` (from a command line or CSV cell) as the value field ``path`` takes."""
         schema = self.leaves.get(path, self.objects.get(path))
-        return typed_value(self.doc, schema, text, what=path)
+        return typed_value(self.doc, schema, text, what=path, times=self.times)
 
     def retyped(self, value: Any, prefix: str = "") -> Any:
         """A record whose leaves may be strings (CSV) with each string typed by its field;
@@ -105,7 +120,9 @@ class LeadSchema:
         if isinstance(value, list) and path in self.leaves:
             items = self.doc.keyword(self.leaves[path], "items") or {}
             return [
-                typed_value(self.doc, items, v, what=path) if isinstance(v, str) else v
+                typed_value(self.doc, items, v, what=path, times=self.times)
+                if isinstance(v, str)
+                else v
                 for v in value
             ]
         return value
@@ -161,7 +178,9 @@ def _missing(doc: Document, schema: Any, value: Any, prefix: str) -> list[str]:
     return found
 
 
-def typed_value(doc: Document, schema: Any, text: str, *, what: str) -> Any:
+def typed_value(
+    doc: Document, schema: Any, text: str, *, what: str, times: Times | None = None
+) -> Any:
     from leadctl.body_schema import admits_null
 
     kind = doc.type_of(schema) if schema is not None else None
@@ -193,18 +212,35 @@ def typed_value(doc: Document, schema: Any, text: str, *, what: str) -> Any:
     if kind == "array":
         items = doc.keyword(schema, "items") or {}
         parts = [part.strip() for part in text.split(ARRAY_SEPARATOR) if part.strip()]
-        return [typed_value(doc, items, part, what=what) for part in parts]
+        return [typed_value(doc, items, part, what=what, times=times) for part in parts]
     if kind == "object":
         raise UsageError(f"{what} is an object: give its fields ({what}.NAME=VALUE) or JSON")
+    if times is not None and kind == "string" and doc.keyword(schema, "format") == "date-time":
+        return _instant(text, what=what, times=times)
     return text
+
+
+def _instant(text: str, *, what: str, times: Times) -> str:
+    """A date-time field's text as UTC ISO 8601, read as the curated commands read times."""
+    from leadctl.datetimes import EXAMPLES, InvalidDateTime, parse_instant
+
+    try:
+        return parse_instant(text, zone=times.zone, now=times.now).isoformat()
+    except InvalidDateTime as error:
+        raise UsageError(
+            f"{what}: {text!r} is not a date-time ({error})", hint=f"use ISO 8601, e.g. {EXAMPLES}"
+        ) from None
 
 
 def is_phone(doc: Document, path: str, schema: Any) -> bool:
     """A phone number field: by its format, its E.164 pattern or description, or its name."""
     if doc.type_of(schema) not in ("string", None):
         return False
-    if doc.keyword(schema, "format") in ("phone", "tel", "e164", "phone-number"):
+    fmt = doc.keyword(schema, "format")
+    if fmt in ("phone", "tel", "e164", "phone-number"):
         return True
+    if fmt in ("date-time", "date", "time", "email", "uri", "uuid"):
+        return False  # phoneVerifiedAt, phoneOwnerEmail: about a phone, not its number
     pattern = doc.keyword(schema, "pattern")
     if isinstance(pattern, str) and pattern.startswith(("^\\+", "^[+]")):
         return True
@@ -228,7 +264,10 @@ def lead_schema(ctx: Context, op: Operation) -> LeadSchema | None:
     found = body_schema(ctx, op)
     if found is None:
         return None
+    from leadctl.datetimes import input_zone
+
     schema = LeadSchema.of(found.doc, found.schema)
+    schema.times = Times(input_zone(ctx.settings.get("timezone"), ctx.env), ctx.clock.now())
     return None if schema.open else schema
 
 
@@ -276,7 +315,7 @@ def lead_body(
             text = read_source(text[1:], what=f"field {key!r}", stdin=stdin).rstrip("\n")
         if append:
             items = shape.doc.keyword(shape.leaves.get(path, {}), "items") or {}
-            _append(given, path, typed_value(shape.doc, items, text, what=path))
+            _append(given, path, typed_value(shape.doc, items, text, what=path, times=shape.times))
         else:
             _set(given, path, shape.typed(path, text))
     if extras:

@@ -252,8 +252,9 @@ def create(
             metavar="PATH=VALUE",
             help="A lead field (repeatable) by its dot path in the active contract's lead "
             "schema (contact.phone.number), typed from the schema: 720 for an integer, "
-            "yes/no for a boolean, a;b for a list; @FILE reads the value; 'tags[]=NAME' "
-            "adds to a list. Fields the schema allows without listing are typed like `api -F`.",
+            "yes/no for a boolean, a;b for a list, a date-time without an offset in the "
+            "profile's timezone; @FILE reads the value; 'tags[]=NAME' adds to a list. Fields "
+            "the schema allows without listing are typed like `api -F`.",
         ),
     ] = None,
     data: Annotated[

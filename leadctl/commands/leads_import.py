@@ -110,11 +110,12 @@ def import_leads(
     headers are dot paths into the active contract's lead schema (contact.firstName;
     --map reads other column names as fields): a column that is no field of it is exit 2
     before anything is sent. Cells are typed from the schema (720 for an integer, yes/no
-    for a boolean, a;b for a list, `tags[]` columns repeat); an empty cell leaves the field
-    out. NDJSON objects keep their JSON types. Either way every phone-shaped field is
-    checked and sent in E.164 (national numbers use the profile's region), and a row
-    missing a required field is invalid, as with `leads create`. --field gives every row
-    that lacks a field the same value.
+    for a boolean, a;b for a list, a date-time without an offset in the profile's
+    timezone, `tags[]` columns repeat); an empty cell leaves the field out. NDJSON objects
+    keep their JSON types. Either way every phone-shaped field is checked and sent in
+    E.164 (national numbers use the profile's region), and a row missing a required field
+    is invalid, as with `leads create`. --field gives every row that lacks a field the
+    same value.
 
     Up to --concurrency requests are in flight. When the service answers 429 every worker
     pauses for its Retry-After (backoff with jitter without one), then sending resumes at

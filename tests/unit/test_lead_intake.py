@@ -18,7 +18,7 @@ from pytest_httpx import HTTPXMock
 
 from leadctl.contract.index import Document
 from leadctl.errors import UsageError
-from leadctl.lead_fields import LeadSchema
+from leadctl.lead_fields import LeadSchema, is_phone
 from tests.support.cli import BASE_URL, Result, run_cli, token_env
 from tests.support.contract_mock import Schemas, as_openapi_31
 
@@ -448,7 +448,7 @@ def test_fixture_readme_fields_get_the_nested_paths_suggested(
     result = create("firstName=Ada", "phone=+15125550123")
 
     assert result.exit_code == 2
-    assert "did you mean contact.firstName" in result.stderr
+    assert result.stderr.splitlines()[1] == "did you mean contact.firstName?"
     assert httpx_mock.get_requests() == []
 
 
@@ -569,3 +569,68 @@ def test_map_renames_ndjson_keys_too(httpx_mock: HTTPXMock, nested: Schemas) -> 
         "tagNames": ["a", "b"],
     }
     assert intake_errors(nested, body) == []
+
+
+@pytest.mark.parametrize(
+    ("path", "schema", "phone"),
+    [
+        ("contact.phone", {"type": "string"}, True),
+        ("contact.mobilePhone", {"type": ["null", "string"]}, True),
+        ("owner.home_phone", {"type": "string"}, True),
+        ("contact.phone.number", {"type": "string"}, True),
+        ("contact.cell", {"type": "string"}, True),
+        ("contact.fax", {"type": "string", "description": "E.164"}, True),
+        ("contact.other", {"type": "string", "format": "tel"}, True),
+        ("contact.phoneType", {"type": "string"}, False),
+        ("contact.phoneVerifiedAt", {"type": "string", "format": "date-time"}, False),
+        ("contact.phone", {"type": "boolean"}, False),
+        ("contact.number", {"type": "string"}, False),
+    ],
+)
+def test_phone_shaped_fields(path: str, schema: dict[str, Any], phone: bool) -> None:
+    assert is_phone(Document({}), path, schema) is phone
+
+
+def test_fixture_date_time_fields_are_read_in_the_profiles_timezone(
+    httpx_mock: HTTPXMock, fixture_contract: Schemas, tmp_path: Path
+) -> None:
+    httpx_mock.add_response(method="POST", url=URL, status_code=202, json=CREATED)
+    httpx_mock.add_response(method="POST", url=URL, status_code=202, json=CREATED)
+    assert run_cli(["profile", "set", "timezone", "America/Chicago"]).exit_code == 0
+    base = [
+        "metadata.consentCertificateUrl=https://cert.example.com/c/1",
+        "contact.firstName=Ada",
+        "contact.lastName=Lovelace",
+        "contact.email=ada@example.com",
+        "contact.phone.number=+15125550123",
+        "tagIds=",
+        "tagNames=web",
+    ]
+
+    created = create(*base, "metadata.submittedAt=2026-11-20T09:30")
+    leads = tmp_path / "leads.csv"
+    leads.write_text(
+        "metadata.consentCertificateUrl,contact.firstName,contact.lastName,contact.email,"
+        "contact.phone.number,tagNames,tagIds,metadata.submittedAt\n"
+        "https://c.example.com/1,Ada,L,a@example.com,+15125550123,web,,2026-07-01 08:00\n",
+        encoding="utf-8",
+    )
+    imported = leads_import(str(leads))
+
+    assert created.exit_code == 0, created.stderr
+    assert imported.exit_code == 0, imported.stderr
+    first, second = sent(httpx_mock)
+    assert first["metadata"]["submittedAt"] == "2026-11-20T15:30:00Z"  # CST, UTC-6
+    assert second["metadata"]["submittedAt"] == "2026-07-01T13:00:00Z"  # CDT, UTC-5
+    assert intake_errors(fixture_contract, first) == []
+    assert intake_errors(fixture_contract, second) == []
+
+
+def test_fixture_an_impossible_date_time_is_exit_2(
+    httpx_mock: HTTPXMock, fixture_contract: Schemas
+) -> None:
+    result = create("metadata.submittedAt=2026-02-30T10:00")
+
+    assert result.exit_code == 2
+    assert "'2026-02-30T10:00' is not a date-time" in result.stderr
+    assert httpx_mock.get_requests() == []
