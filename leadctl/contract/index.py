@@ -51,6 +51,8 @@ CURATED_KEYS = (
 LIST_COLUMNS = 7
 OBJECT_COLUMNS = 24
 SCALAR_TYPES = ("string", "integer", "number", "boolean")
+# How deep a required object's own fields are listed (contact.phone.number: 2).
+NESTED_LEVELS = 2
 
 
 def contract_hash(raw: bytes) -> str:
@@ -410,8 +412,13 @@ def _params(doc: Document, params: list[Mapping[str, Any]]) -> list[dict[str, An
         default = doc.keyword(schema, "default")
         if isinstance(default, (str, int, float, bool)):
             entry["default"] = default
+        fmt = doc.keyword(schema, "format")
+        if entry["type"] == "string" and fmt in ("date-time", "date"):
+            entry["format"] = fmt  # takes the curated commands' time forms
         if where == "path":
             entry["metavar"] = metavar(name)
+            if entry["type"] == "string" and _is_phone(doc, name, schema):
+                entry["phone"] = True  # normalised to E.164 with the profile's region
         else:
             flag = option_name(name)
             if flag in RESERVED_FLAGS or flag in flags:
@@ -547,11 +554,16 @@ def _is_file(doc: Document, schema: Any) -> bool:
     return False
 
 
-def _field(doc: Document, name: str, schema: Any, required: bool) -> dict[str, Any]:
+def _field(
+    doc: Document, name: str, schema: Any, required: bool, *, parent: str | None = None
+) -> dict[str, Any]:
+    """A body field's summary for --help, examples and typing. A required object (or
+    array of objects) carries its own fields, one level down, as ``fields``."""
     kind = doc.type_of(schema) or "any"
     shown = kind
-    if kind == "array":
-        shown = f"array of {doc.type_of(doc.keyword(schema, 'items') or {}) or 'any'}"
+    items = (doc.keyword(schema, "items") or {}) if kind == "array" else None
+    if items is not None:
+        shown = f"array of {doc.type_of(items) or 'any'}"
     fmt = doc.keyword(schema, "format")
     if kind == "string" and isinstance(fmt, str):
         shown = fmt
@@ -562,7 +574,25 @@ def _field(doc: Document, name: str, schema: Any, required: bool) -> dict[str, A
     description = doc.keyword(schema, "description")
     if isinstance(description, str):
         entry["description"] = _first_sentence(description)
+    path = f"{parent}.{name}" if parent else name
+    if _is_phone(doc, path, schema):
+        entry["phone"] = True
+    holder = items if items is not None and doc.type_of(items) == "object" else schema
+    if path.count(".") < NESTED_LEVELS and required and doc.type_of(holder) == "object":
+        inner = doc.required(holder)
+        entry["fields"] = [
+            _field(doc, sub_name, sub, sub_name in inner, parent=path)
+            for sub_name, sub in doc.properties(holder).items()
+        ]
     return entry
+
+
+def _is_phone(doc: Document, name: str, schema: Any) -> bool:
+    """A phone-number string, by the rules lead fields use (format, E.164 pattern or
+    description, name)."""
+    from leadctl.lead_fields import is_phone
+
+    return is_phone(doc, name, schema)
 
 
 def _response(doc: Document, spec: Mapping[str, Any], *, paged: bool) -> dict[str, Any]:
