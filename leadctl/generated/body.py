@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from datetime import tzinfo
+from datetime import datetime, tzinfo
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -117,6 +117,7 @@ def normalise_body(
     fields_meta: Sequence[Mapping[str, Any]],
     *,
     zone: tzinfo | None,
+    now: datetime,
     problems: dict[str, list[str]],
 ) -> Any:
     """``body`` with date-time fields in the forms curated commands take (an offset-less
@@ -129,15 +130,14 @@ def normalise_body(
     for path, field in _walk(fields_meta):
         if field.get("type") == "date-time":
             parts = path.replace("[]", ".[]").split(".")
-            _convert(body, parts, field, zone, problems, "")
+            _convert(body, parts, (zone, now), problems, "")
     return body
 
 
 def _convert(
     node: Any,
     parts: list[str],
-    field: Mapping[str, Any],
-    zone: tzinfo | None,
+    when: tuple[tzinfo | None, datetime],
     problems: dict[str, list[str]],
     at: str,
 ) -> None:
@@ -152,12 +152,12 @@ def _convert(
     for key, value in children:
         here = f"{at}[{key}]" if isinstance(key, int) else (f"{at}.{key}" if at else key)
         if rest:
-            _convert(value, rest, field, zone, problems, here)
+            _convert(value, rest, when, problems, here)
         elif isinstance(value, str):
             from leadctl.datetimes import parse_instant
 
             try:
-                node[key] = parse_instant(value, zone=zone).isoformat()
+                node[key] = parse_instant(value, zone=when[0], now=when[1]).isoformat()
             except ValueError as error:
                 problems.setdefault(here, []).append(f"{value!r} is not a time: {error}")
 

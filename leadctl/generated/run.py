@@ -61,7 +61,9 @@ def _normalised_param(ctx: Context, spec: Mapping[str, Any], value: Any) -> Any:
         from leadctl.datetimes import datetime_option
 
         flag = spec.get("flag") or spec.get("metavar") or spec["name"]
-        return datetime_option(str(flag), value, zone=_input_zone(ctx)).isoformat()
+        return datetime_option(
+            str(flag), value, zone=_input_zone(ctx), now=ctx.clock.now()
+        ).isoformat()
     if spec.get("phone") and isinstance(value, str):
         from leadctl.phone import to_e164
 
@@ -72,7 +74,10 @@ def _normalised_param(ctx: Context, spec: Mapping[str, Any], value: Any) -> Any:
 def columns_of(op: Mapping[str, Any]) -> list[Column]:
     from leadctl.output import Column
 
-    return [Column(path, kind=kind) for path, kind in (op.get("response") or {}).get("columns", ())]
+    return [
+        Column(str(path), kind=str(kind), whole="whole" in flags)
+        for path, kind, *flags in (op.get("response") or {}).get("columns", ())
+    ]
 
 
 def run_operation(
@@ -193,6 +198,7 @@ def _body(
         body,
         body_meta.get("fields", ()),
         zone=_input_zone(ctx),
+        now=ctx.clock.now(),
         problems=problems,
     )
     if body is None:
