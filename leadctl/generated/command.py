@@ -170,7 +170,11 @@ def _parameters(op: Mapping[str, Any]) -> tuple[list[inspect.Parameter], list[tu
         python_type = _param_annotation(spec)
         flag = spec["flag"]
         decls = [f"{flag}/--no-{flag[2:]}"] if spec["type"] == "boolean" else [flag]
-        info = typer.Option(*decls, help=_param_help(spec) or None, show_default=False)
+        # A time takes ISO 8601 or a relative form (-7d, today): not just any "str".
+        metavar = "TIME" if spec.get("format") == "date-time" else None
+        info = typer.Option(
+            *decls, help=_param_help(spec) or None, show_default=False, metavar=metavar
+        )
         if spec.get("required"):
             annotation = _ANNOTATED[python_type, info]
             out.append(inspect.Parameter(name, keyword, annotation=annotation))
