@@ -362,6 +362,9 @@ def _field_lines(field: Mapping[str, Any], prefix: str = "", depth: int = 1) -> 
     text = f"{'  ' * depth}{path} ({kind}{note})"
     if field.get("description"):
         text += f": {field['description']}"
+    elif kind == "array of object" and not prefix:
+        # --field cannot address an item's fields (steps[].id): the list goes as JSON.
+        text += f": a JSON list, --field '{path}=[{{...}}]'"
     lines = [text]
     inner = "[]." if str(field["type"]).startswith("array") else "."
     for sub in field.get("fields", ()):
