@@ -110,7 +110,7 @@ def wrap_prose(text: str, width: int, indent: str) -> str:
     for extra, raw, lines in paragraphs:
         prefix = indent + " " * extra
         if raw:
-            out.append("\n".join(prefix + line for line in lines))
+            out.append("\n".join(_raw_line(prefix + line, width) for line in lines))
             continue
         out.append(
             textwrap.fill(
@@ -123,6 +123,23 @@ def wrap_prose(text: str, width: int, indent: str) -> str:
             )
         )
     return "\n\n".join(out)
+
+
+def _raw_line(line: str, width: int) -> str:
+    """A line of a ``\\b`` block as it is when it fits; a longer one (a field and its
+    description) breaks between words, continued under its text with a hanging indent,
+    rather than running past the terminal's edge."""
+    if len(line) <= width:
+        return line
+    lead = " " * (len(line) - len(line.lstrip()))
+    return textwrap.fill(
+        line.strip(),
+        max(width, len(lead) + 20),
+        initial_indent=lead,
+        subsequent_indent=lead + " " * CONTINUATION_INDENT,
+        break_on_hyphens=False,
+        break_long_words=False,
+    )
 
 
 def usage_word(word: str) -> str:

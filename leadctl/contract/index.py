@@ -51,6 +51,8 @@ CURATED_KEYS = (
 LIST_COLUMNS = 7
 OBJECT_COLUMNS = 24
 SCALAR_TYPES = ("string", "integer", "number", "boolean")
+# How deep a required object's own fields are listed (contact.phone.number: 2).
+NESTED_LEVELS = 2
 
 
 def contract_hash(raw: bytes) -> str:
@@ -410,8 +412,13 @@ def _params(doc: Document, params: list[Mapping[str, Any]]) -> list[dict[str, An
         default = doc.keyword(schema, "default")
         if isinstance(default, (str, int, float, bool)):
             entry["default"] = default
+        fmt = doc.keyword(schema, "format")
+        if entry["type"] == "string" and fmt in ("date-time", "date"):
+            entry["format"] = fmt  # takes the curated commands' time forms
         if where == "path":
             entry["metavar"] = metavar(name)
+            if entry["type"] == "string" and _is_phone(doc, name, schema):
+                entry["phone"] = True  # normalised to E.164 with the profile's region
         else:
             flag = option_name(name)
             if flag in RESERVED_FLAGS or flag in flags:
@@ -547,11 +554,16 @@ def _is_file(doc: Document, schema: Any) -> bool:
     return False
 
 
-def _field(doc: Document, name: str, schema: Any, required: bool) -> dict[str, Any]:
+def _field(
+    doc: Document, name: str, schema: Any, required: bool, *, parent: str | None = None
+) -> dict[str, Any]:
+    """A body field's summary for --help, examples and typing. A required object (or
+    array of objects) carries its own fields, one level down, as ``fields``."""
     kind = doc.type_of(schema) or "any"
     shown = kind
-    if kind == "array":
-        shown = f"array of {doc.type_of(doc.keyword(schema, 'items') or {}) or 'any'}"
+    items = (doc.keyword(schema, "items") or {}) if kind == "array" else None
+    if items is not None:
+        shown = f"array of {doc.type_of(items) or 'any'}"
     fmt = doc.keyword(schema, "format")
     if kind == "string" and isinstance(fmt, str):
         shown = fmt
@@ -562,7 +574,25 @@ def _field(doc: Document, name: str, schema: Any, required: bool) -> dict[str, A
     description = doc.keyword(schema, "description")
     if isinstance(description, str):
         entry["description"] = _first_sentence(description)
+    path = f"{parent}.{name}" if parent else name
+    if _is_phone(doc, path, schema):
+        entry["phone"] = True
+    holder = items if items is not None and doc.type_of(items) == "object" else schema
+    if path.count(".") < NESTED_LEVELS and required and doc.type_of(holder) == "object":
+        inner = doc.required(holder)
+        entry["fields"] = [
+            _field(doc, sub_name, sub, sub_name in inner, parent=path)
+            for sub_name, sub in doc.properties(holder).items()
+        ]
     return entry
+
+
+def _is_phone(doc: Document, name: str, schema: Any) -> bool:
+    """A phone-number string, by the rules lead fields use (format, E.164 pattern or
+    description, name)."""
+    from leadctl.lead_fields import is_phone
+
+    return is_phone(doc, name, schema)
 
 
 def _response(doc: Document, spec: Mapping[str, Any], *, paged: bool) -> dict[str, Any]:
@@ -591,30 +621,71 @@ def _response(doc: Document, spec: Mapping[str, Any], *, paged: bool) -> dict[st
     return {"kind": "empty" if success else "object", "columns": []}
 
 
+NAME_FIELDS = ("name", "title", "displayname", "fullname", "label", "subject", "to", "from")
+NAME_PARTS = ("firstname", "lastname")
+STATUS_WORDS = ("status", "stage", "outcome")
+MAIN_TIMES = (
+    "createdat", "updatedat", "modifiedat", "createdon", "updatedon", "modifiedon",
+    "lastmodifiedat", "created", "updated", "modified",
+)  # fmt: skip
+
+
 def _columns(doc: Document, schema: Any, limit: int) -> list[list[str]]:
-    """Table columns for a resource: its scalar fields (and the name of id/name pairs),
-    id first, in the schema's order."""
-    columns: list[list[str]] = []
-    for name, sub in doc.properties(schema).items():
+    """Table columns for a resource, most wanted first: the id, what names it, its status,
+    phone numbers, the main timestamps, then the rest in the schema's order. A nested
+    object is shown by its name field (``user.name``). An entry is [path, kind], with
+    "whole" third for ids and phone numbers, which a table never cuts."""
+    columns: list[tuple[int, int, list[str]]] = []
+    for order, (name, sub) in enumerate(doc.properties(schema).items()):
         kind = doc.type_of(sub)
         if kind in SCALAR_TYPES:
-            columns.append([name, _column_kind(doc, name, sub, kind)])
-        elif kind == "object" and {"id", "name"} <= set(doc.properties(sub)):
-            columns.append([f"{name}.name", "text"])
-    columns.sort(key=lambda column: _column_rank(column[0]))
-    return columns[:limit]
+            column = [name, _column_kind(doc, name, sub, kind)]
+            if _is_id(name) or (kind == "string" and _is_phone(doc, name, sub)):
+                column.append("whole")
+            columns.append((_column_rank(doc, name, sub), order, column))
+        elif kind == "object":
+            label = _name_field(doc, sub)
+            if label == "number":  # a phone object: {number, type...}
+                columns.append((3, order, [f"{name}.{label}", "text", "whole"]))
+            elif label is not None:
+                columns.append((2 if _is_status(name) else 5, order, [f"{name}.{label}", "text"]))
+    columns.sort(key=lambda entry: entry[:2])
+    return [column for _rank, _order, column in columns[:limit]]
 
 
-def _column_rank(path: str) -> int:
-    """id, then what names a thing, then its status, then the rest in schema order."""
-    name = path.split(".")[0].lower()
-    if name == "id":
+def _is_id(name: str) -> bool:
+    return name == "id" or name.endswith(("Id", "_id", "ID"))
+
+
+def _is_status(name: str) -> bool:
+    lowered = name.lower()
+    return any(word in lowered for word in STATUS_WORDS)
+
+
+def _name_field(doc: Document, schema: Any) -> str | None:
+    """The field that names a nested object (``name``, ``title``...), if it has one."""
+    props = {n.lower(): n for n, sub in doc.properties(schema).items()}
+    for wanted in (*NAME_FIELDS[:5], "email", "number"):
+        if wanted in props and doc.type_of(doc.properties(schema)[props[wanted]]) == "string":
+            return props[wanted]
+    return None
+
+
+def _column_rank(doc: Document, name: str, schema: Any) -> int:
+    """0 the id, 1 what names a thing, 2 its status, 3 phone numbers, 4 the main
+    timestamps, 5 the rest."""
+    lowered = name.lower()
+    if lowered == "id":
         return 0
-    if name in ("name", "title", "displayname", "to", "from"):
+    if lowered in NAME_FIELDS or lowered in NAME_PARTS:
         return 1
-    if "status" in name:
+    if _is_status(name) and doc.type_of(schema) == "string":
         return 2
-    return 3
+    if doc.type_of(schema) == "string" and _is_phone(doc, name, schema):
+        return 3
+    if lowered in MAIN_TIMES:
+        return 4
+    return 5
 
 
 def _column_kind(doc: Document, name: str, schema: Any, kind: str | None) -> str:

@@ -8,7 +8,9 @@ in a few milliseconds where the pure-Python jsonschema takes about seventy.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from datetime import datetime, tzinfo
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -47,6 +49,34 @@ def _top_key(raw: str) -> str:
     return key.split("[", 1)[0].split(".", 1)[0]
 
 
+def _key_shape(raw: str) -> str:
+    """A --field key as the dot path it names: ``tags[0]`` and ``tags[]`` are ``tags[]``,
+    ``a[b]`` is ``a.b``."""
+    key = raw.partition("=")[0].strip()
+    key = re.sub(r"\[\d*\]", "[]", key)
+    return re.sub(r"\[([^\]]+)\]", r".\1", key)
+
+
+def _walk(
+    fields_meta: Sequence[Mapping[str, Any]], prefix: str = ""
+) -> Iterator[tuple[str, Mapping[str, Any]]]:
+    """Every field the index describes, by dot path (list items as ``name[]``)."""
+    for field in fields_meta:
+        path = f"{prefix}{field['name']}"
+        kind = str(field.get("type"))
+        if kind.startswith("array of "):
+            yield f"{path}[]", {**field, "type": kind.removeprefix("array of ")}
+            yield from _walk(field.get("fields", ()), f"{path}[].")
+        else:
+            yield path, field
+            yield from _walk(field.get("fields", ()), f"{path}.")
+
+
+def string_paths(fields_meta: Sequence[Mapping[str, Any]]) -> set[str]:
+    """Dot paths of the fields the contract types as strings (their text is kept)."""
+    return {path for path, field in _walk(fields_meta) if field.get("type") in STRING_TYPES}
+
+
 def build_body(
     fields_meta: Sequence[Mapping[str, Any]],
     *,
@@ -68,13 +98,68 @@ def build_body(
         base = load_data_option(data, stdin=stdin)
         if not isinstance(base, dict):
             raise UsageError("--data must be a JSON object")
-    strings = {str(f["name"]) for f in fields_meta if f.get("type") in STRING_TYPES}
-    raw = [f for f in fields if _top_key(f) in strings and not f.partition("=")[2].startswith("@")]
+    strings = string_paths(fields_meta)
+    raw = [
+        f
+        for f in fields
+        if (_top_key(f) in strings or _key_shape(f) in strings)
+        and not f.partition("=")[2].startswith("@")
+    ]
     typed = [f for f in fields if f not in raw]
     built = build_fields(
         raw_fields=raw, typed_fields=typed, stdin=stdin, raw_flag="--field", typed_flag="--field"
     )
     return merge_over(base, built)
+
+
+def normalise_body(
+    body: Any,
+    fields_meta: Sequence[Mapping[str, Any]],
+    *,
+    zone: tzinfo | None,
+    now: datetime,
+    problems: dict[str, list[str]],
+) -> Any:
+    """``body`` with date-time fields in the forms curated commands take (an offset-less
+    time in the profile's zone, -7d, today) sent as UTC ISO 8601. A value that cannot be
+    converted is kept and its reason added to ``problems`` (reported with the schema's
+    findings, nothing sent). Phone-shaped body fields are left to the schema: only
+    ``leads create``/``import`` promise E.164 conversion of body fields."""
+    if not isinstance(body, dict):
+        return body
+    for path, field in _walk(fields_meta):
+        if field.get("type") == "date-time":
+            parts = path.replace("[]", ".[]").split(".")
+            _convert(body, parts, (zone, now), problems, "")
+    return body
+
+
+def _convert(
+    node: Any,
+    parts: list[str],
+    when: tuple[tzinfo | None, datetime],
+    problems: dict[str, list[str]],
+    at: str,
+) -> None:
+    head, rest = parts[0], parts[1:]
+    children: list[tuple[Any, Any]]
+    if head == "[]":
+        children = list(enumerate(node)) if isinstance(node, list) else []
+    elif isinstance(node, dict) and head in node:
+        children = [(head, node[head])]
+    else:
+        return
+    for key, value in children:
+        here = f"{at}[{key}]" if isinstance(key, int) else (f"{at}.{key}" if at else key)
+        if rest:
+            _convert(value, rest, when, problems, here)
+        elif isinstance(value, str):
+            from leadctl.datetimes import parse_instant
+
+            try:
+                node[key] = parse_instant(value, zone=when[0], now=when[1]).isoformat()
+            except ValueError as error:
+                problems.setdefault(here, []).append(f"{value!r} is not a time: {error}")
 
 
 def load_schemas(path: Path) -> dict[str, Any]:

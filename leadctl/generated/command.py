@@ -27,7 +27,8 @@ if TYPE_CHECKING:
     from leadctl.generated.tree import GeneratedTree
 
 DEFAULT_WAIT_TIMEOUT = 60.0
-FIELD_LINE_WIDTH = 74
+# Inline --data JSON up to this long; a longer body is shown as @body.json.
+INLINE_DATA_WIDTH = 72
 _SCALARS: dict[str, type] = {"string": str, "integer": int, "number": float, "boolean": bool}
 
 FieldsOption = Annotated[
@@ -169,7 +170,11 @@ def _parameters(op: Mapping[str, Any]) -> tuple[list[inspect.Parameter], list[tu
         python_type = _param_annotation(spec)
         flag = spec["flag"]
         decls = [f"{flag}/--no-{flag[2:]}"] if spec["type"] == "boolean" else [flag]
-        info = typer.Option(*decls, help=_param_help(spec) or None, show_default=False)
+        # A time takes ISO 8601 or a relative form (-7d, today): not just any "str".
+        metavar = "TIME" if spec.get("format") == "date-time" else None
+        info = typer.Option(
+            *decls, help=_param_help(spec) or None, show_default=False, metavar=metavar
+        )
         if spec.get("required"):
             annotation = _ANNOTATED[python_type, info]
             out.append(inspect.Parameter(name, keyword, annotation=annotation))
@@ -247,12 +252,24 @@ def help_text(op: Mapping[str, Any]) -> str:
     description = str(op.get("description") or "").strip()
     if description and description.rstrip(".") != parts[0].rstrip("."):
         parts.append(description)
+    parts.append(credential_sentence(op))
     parts.append(
         f"{op['method']} {op['path']} (operationId {op['id']}), generated from the service's "
-        f"contract. {retry_sentence(op)} {credential_sentence(op)}"
+        f"contract. {retry_sentence(op)}"
     )
     if op.get("assumed"):
         parts.append("Assumed by leadctl (x-leadctl-assumed): the API docs do not show it.")
+    times = [p for p in op["params"] if p.get("format") in ("date-time", "date")]
+    if times or _has_times((op.get("body") or {}).get("fields", ())):
+        parts.append(
+            "Times (date-time parameters and fields) take ISO 8601 (an offset-less time is in "
+            "the profile's timezone) or relative forms such as -7d, today, yesterday 09:00."
+        )
+    if any(p.get("phone") for p in op["params"]):
+        parts.append(
+            "A phone number argument may be national (the profile's region) or +E.164; it is "
+            "sent in E.164."
+        )
     body = op.get("body")
     if body and body.get("form"):
         lines = ["\b", f"Form fields ({body.get('media')}; --field NAME=VALUE, --file NAME=@PATH):"]
@@ -260,7 +277,7 @@ def help_text(op: Mapping[str, Any]) -> str:
             shown = dict(field)
             if field["name"] in body.get("files", ()):
                 shown["type"] = "file"
-            lines.append("  " + _field_line(shown))
+            lines += _field_lines(shown)
         parts.append("\n".join(lines))
     elif body and not body.get("json"):
         parts.append(
@@ -274,9 +291,9 @@ def help_text(op: Mapping[str, Any]) -> str:
             "--all and --cursor; --data and --field add anything else it takes."
         )
     elif body and body.get("fields"):
-        lines = ["\b", "Body fields (JSON; --field KEY=VALUE or --data):"]
+        lines = ["\b", "Body fields (JSON; --field KEY=VALUE, a.b for a nested field, or --data):"]
         for field in body["fields"]:
-            lines.append("  " + _field_line(field))
+            lines += _field_lines(field)
         parts.append("\n".join(lines))
     pending = op.get("pending")
     if pending and pending.get("poll"):
@@ -286,6 +303,12 @@ def help_text(op: Mapping[str, Any]) -> str:
             f"{' or '.join(pending['failed']) or 'no value'} ends in exit 6."
         )
     return "\n\n".join(parts)
+
+
+def _has_times(fields: Any) -> bool:
+    return any(
+        f.get("type") in ("date-time", "date") or _has_times(f.get("fields", ())) for f in fields
+    )
 
 
 def retry_sentence(op: Mapping[str, Any]) -> str:
@@ -310,46 +333,71 @@ def retry_sentence(op: Mapping[str, Any]) -> str:
     )
 
 
+CREDENTIAL_NAMES = {"org": "an organization key", "user": "a user token", "source": "a source key"}
+
+
 def credential_sentence(op: Mapping[str, Any]) -> str:
-    """Which credentials the contract's security admits (cli.md "Credentials")."""
+    """Which credential the operation needs, from the contract's security (cli.md
+    "Credentials")."""
     kinds = list(op.get("kinds") or ())
     if not kinds:
-        return "Needs no credential (security: []): none is sent."
-    names = {"org": "organization keys", "user": "user tokens", "source": "source keys"}
-    shown = [str(names.get(k, k)) for k in kinds]
+        return "Credential: none (security: []); no credential is sent."
+    shown = [CREDENTIAL_NAMES.get(str(k), str(k)) for k in kinds]
     listed = ", ".join(shown[:-1]) + " or " + shown[-1] if len(shown) > 1 else shown[0]
-    text = "Takes " + listed
+    text = f"Credential: {listed}"
     header = op.get("sourceKeyHeader")
     if header and "source" in kinds:
-        text += f" (a source key goes in the {header} header)"
+        text += f" (sent in the {header} header)"
     return text + "."
 
 
-def _field_line(field: Mapping[str, Any]) -> str:
+def _field_lines(field: Mapping[str, Any], prefix: str = "", depth: int = 1) -> list[str]:
+    """A field as one line (the help formatter wraps it to the terminal), then the fields
+    of a required object under it as dot paths (``contact.firstName``)."""
     kind = str(field["type"])
     if field.get("enum"):
-        kind = "one of " + ", ".join(str(v) for v in field["enum"])
+        kind = f"{kind}: one of " + ", ".join(str(v) for v in field["enum"])
     note = ", required" if field.get("required") else ""
-    text = f"{field['name']} ({kind}{note})"
+    path = f"{prefix}{field['name']}"
+    text = f"{'  ' * depth}{path} ({kind}{note})"
     if field.get("description"):
         text += f": {field['description']}"
-    # Kept on one line (the block is not rewrapped), so cut to fit a terminal.
-    return text if len(text) <= FIELD_LINE_WIDTH else text[: FIELD_LINE_WIDTH - 1] + "…"
+    elif kind == "array of object" and not prefix:
+        # --field cannot address an item's fields (steps[].id): the list goes as JSON.
+        text += f": a JSON list, --field '{path}=[{{...}}]'"
+    lines = [text]
+    inner = "[]." if str(field["type"]).startswith("array") else "."
+    for sub in field.get("fields", ()):
+        lines += _field_lines(sub, f"{path}{inner}", depth + 1)
+    return lines
 
 
 def epilog(op: Mapping[str, Any]) -> str:
+    """Two examples (three with --wait), filled with the operation's required path and
+    query parameters and body fields."""
+    from leadctl.generated.samples import body_json, field_args, param_args
+
     command = f"leadctl {op['group']} {op['verb']}"
-    args = "".join(f" {p['metavar']}" for p in op["params"] if p["in"] == "path")
+    args = param_args(op["params"])
     examples = []
     body = op.get("body") or {}
     if body.get("paged"):
         examples.append(f"{command}{args} --all -o ndjson | jq -c .")
         examples.append(f"{command}{args} --limit 50 -o csv > items.csv")
     elif body.get("json"):
-        required = [f["name"] for f in body.get("fields", ()) if f.get("required")]
-        fields = "".join(f" --field {name}=..." for name in required) or " --field KEY=VALUE"
-        examples.append(f"{command}{args}{fields}")
-        examples.append(f"{command}{args} --data @body.json -o json")
+        idem = op.get("idempotency") or {}
+        # leadctl sends a fresh idempotency key itself: an example needs none.
+        fields = [
+            f
+            for f in body.get("fields", ())
+            if idem.get("in") != "body" or f["name"] != idem["name"]
+        ]
+        examples.append(f"{command}{args}{field_args(fields) or ' --field KEY=VALUE'}")
+        data = body_json(fields)
+        if data == "{}" or len(data) > INLINE_DATA_WIDTH:
+            examples.append(f"{command}{args} --data @body.json -o json")
+        else:
+            examples.append(f"{command}{args} --data '{data}' -o json")
     else:
         examples.append(f"{command}{args}")
         examples.append(f"{command}{args} -o json | jq .")

@@ -48,10 +48,36 @@ def _text(value: Any) -> str:
     return str(value)
 
 
+def _input_zone(ctx: Context) -> Any:
+    from leadctl.datetimes import input_zone
+
+    return input_zone(ctx.settings.get("timezone"), ctx.env)
+
+
+def _normalised_param(ctx: Context, spec: Mapping[str, Any], value: Any) -> Any:
+    """A date-time parameter in the curated commands' forms (an offset-less time in the
+    profile's zone, -7d, today) as UTC ISO 8601; a phone-shaped path parameter in E.164."""
+    if spec.get("format") == "date-time" and isinstance(value, str):
+        from leadctl.datetimes import datetime_option
+
+        flag = spec.get("flag") or spec.get("metavar") or spec["name"]
+        return datetime_option(
+            str(flag), value, zone=_input_zone(ctx), now=ctx.clock.now()
+        ).isoformat()
+    if spec.get("phone") and isinstance(value, str):
+        from leadctl.phone import to_e164
+
+        return to_e164(value, region=ctx.settings.get("region"), what=str(spec["metavar"]))
+    return value
+
+
 def columns_of(op: Mapping[str, Any]) -> list[Column]:
     from leadctl.output import Column
 
-    return [Column(path, kind=kind) for path, kind in (op.get("response") or {}).get("columns", ())]
+    return [
+        Column(str(path), kind=str(kind), whole="whole" in flags)
+        for path, kind, *flags in (op.get("response") or {}).get("columns", ())
+    ]
 
 
 def run_operation(
@@ -71,6 +97,7 @@ def run_operation(
         if value is None or value == []:
             continue
         value = [_plain(v) for v in value] if isinstance(value, list) else _plain(value)
+        value = _normalised_param(ctx, spec, value)
         typed[spec["name"]] = value
         if spec["in"] == "path":
             path_params[spec["name"]] = _text(value)
@@ -152,13 +179,27 @@ def _body(
     body_meta = op.get("body") or {}
     if not body_meta:
         return None
-    from leadctl.generated.body import build_body, check_body, load_schemas
+    from leadctl.generated.body import (
+        BodyInvalid,
+        build_body,
+        check_body,
+        load_schemas,
+        normalise_body,
+    )
 
     body = build_body(
         body_meta.get("fields", ()),
         fields=values.get("fields") or [],
         data=values.get("data"),
         stdin=ctx.ios.stdin,
+    )
+    problems: dict[str, list[str]] = {}
+    body = normalise_body(
+        body,
+        body_meta.get("fields", ()),
+        zone=_input_zone(ctx),
+        now=ctx.clock.now(),
+        problems=problems,
     )
     if body is None:
         if body_meta.get("required"):
@@ -172,13 +213,21 @@ def _body(
     if op["method"] == "PUT" and isinstance(body, dict):
         required = [f["name"] for f in body_meta.get("fields", ()) if f.get("required")]
         if any(name not in body for name in required):
+            if problems:
+                raise BodyInvalid(problems)
             return body  # leadctl.replace reads the rest and checks the whole body
     idem = op.get("idempotency")
     checked = body
     if idem and idem["in"] == "body" and isinstance(body, dict) and idem["name"] not in body:
         # The client adds a fresh key when it sends; a stand-in of its shape is checked.
         checked = {**body, idem["name"]: "00000000-0000-4000-8000-000000000000"}
-    check_body(schemas or load_schemas(tree.active.schemas_path), op["id"], checked)
+    try:
+        check_body(schemas or load_schemas(tree.active.schemas_path), op["id"], checked)
+    except BodyInvalid as invalid:
+        for field, messages in invalid.errors.items():
+            problems.setdefault(field, []).extend(messages)
+    if problems:
+        raise BodyInvalid(problems)
     return body
 
 

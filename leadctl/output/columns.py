@@ -26,6 +26,9 @@ class Column:
     # Never left out of a table for want of room, like a column asked for with --columns
     # (an id that is not the first column).
     keep: bool = False
+    # Never shortened in a table, however long (an id, a phone number): a cut one cannot
+    # be copied.
+    whole: bool = False
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:

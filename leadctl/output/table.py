@@ -72,6 +72,7 @@ def write_list_table(
                     title=_header(column).plain,
                     widths=[row[index].cell_len for row in rows],
                     keep_whole=column.kind != "text"
+                    or column.whole
                     or not is_free_text([row[index].plain for row in rows]),
                     required=requested or index == 0 or column.keep,
                 )

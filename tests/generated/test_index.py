@@ -111,7 +111,7 @@ def test_paged_operations_pending_rules_and_columns() -> None:
     assert by_id["Tags_GetAllForCurrentOrganization"]["response"] == {
         "kind": "collection",
         "columns": [
-            ["id", "text"],
+            ["id", "text", "whole"],  # an id is never cut
             ["name", "text"],
             ["normalizedName", "text"],
             ["color", "color"],

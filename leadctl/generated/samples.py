@@ -1,0 +1,129 @@
+"""Plausible values for a generated verb's examples, from what the index says of each
+parameter and body field (its type, format, enum, name), so an example names the fields
+the operation really requires and reads like a real command line."""
+
+from __future__ import annotations
+
+import json
+import shlex
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+PHONE = "+15125550123"
+UUID = "3fa85f64-5717-4562-b3fc-2c963f66afa6"
+# An offset-less time is read in the profile's zone: the example shows the short form.
+DATETIME = "2026-01-15T09:30"
+BY_FORMAT: dict[str, Any] = {
+    "date-time": DATETIME,
+    "date": "2026-01-15",
+    "email": "ada@example.com",
+    "uri": "https://example.com/consent/123",
+    "url": "https://example.com/consent/123",
+    "uuid": UUID,
+    "ipv4": "203.0.113.7",
+}
+BY_NAME: dict[str, Any] = {
+    "firstname": "Ada",
+    "lastname": "Lovelace",
+    "fullname": "Ada Lovelace",
+    "name": "Example",
+    "email": "ada@example.com",
+    "state": "TX",
+    "postalcode": "78701",
+    "zip": "78701",
+    "zipcode": "78701",
+    "color": "#1f77b4",
+    "url": "https://example.com",
+}
+
+
+def sample(spec: Mapping[str, Any]) -> Any:
+    """A value of the parameter or field ``spec`` (an index entry)."""
+    enum = spec.get("enum")
+    if enum:
+        return enum[0]
+    if spec.get("phone"):
+        return PHONE
+    kind = str(spec.get("type") or "string")
+    fmt = str(spec.get("format") or kind)
+    if fmt in BY_FORMAT:
+        return BY_FORMAT[fmt]
+    if kind == "boolean":
+        return True
+    if kind == "integer":
+        return 1
+    if kind == "number":
+        return 1.5
+    if kind == "object":
+        return {str(f["name"]): sample(f) for f in spec.get("fields", ()) if f.get("required")}
+    if kind.startswith("array of "):
+        item = kind.removeprefix("array of ")
+        if item == "object":
+            return [sample({"type": "object", "fields": spec.get("fields", ())})]
+        return [sample({"type": item, "format": item, "name": str(spec.get("name", ""))[:-1]})]
+    if kind == "array":
+        return [sample({"type": spec.get("items", "string")})]
+    name = str(spec.get("name") or "").lower().replace("_", "")
+    if name in BY_NAME:
+        return BY_NAME[name]
+    if name.endswith("id"):
+        return UUID if "uuid" in name else "123"
+    return "example"
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (dict, list)):
+        return json.dumps(value, separators=(",", ":"))
+    return str(value)
+
+
+def field_pairs(fields: Sequence[Mapping[str, Any]], prefix: str = "") -> Iterator[tuple[str, Any]]:
+    """``(dot.path, value)`` for every required body field, a required object by its own
+    required fields (``{}`` when it requires none), a list of objects as JSON."""
+    for field in fields:
+        if not field.get("required"):
+            continue
+        path = f"{prefix}{field['name']}"
+        nested = [f for f in field.get("fields", ()) if f.get("required")]
+        if field.get("type") == "object" and nested:
+            yield from field_pairs(nested, f"{path}.")
+        elif field.get("type") == "object":
+            yield path, {}
+        elif str(field.get("type")).startswith("array of") and field.get("type") != (
+            "array of object"
+        ):
+            # One item, appended the way --field writes a list (tagIds[]=...).
+            yield f"{path}[]", sample(field)[0]
+        else:
+            yield path, sample(field)
+
+
+def field_args(fields: Sequence[Mapping[str, Any]]) -> str:
+    """`` --field PATH=VALUE`` for each required field, shell-quoted."""
+    return "".join(
+        f" --field {shlex.quote(f'{path}={_text(value)}')}" for path, value in field_pairs(fields)
+    )
+
+
+def body_json(fields: Sequence[Mapping[str, Any]]) -> str:
+    """The required fields as one JSON object (for ``--data``)."""
+    body: dict[str, Any] = {}
+    for field in fields:
+        if field.get("required"):
+            body[str(field["name"])] = sample(field)
+    return json.dumps(body, separators=(",", ":"))
+
+
+def param_args(params: Sequence[Mapping[str, Any]]) -> str:
+    """Path parameters as values and required query/header parameters as options."""
+    words = [shlex.quote(_text(sample(p))) for p in params if p["in"] == "path"]
+    for param in params:
+        if param["in"] == "path" or not param.get("required"):
+            continue
+        if param["type"] == "boolean":
+            words.append(str(param["flag"]))
+        else:
+            words.append(f"{param['flag']} {shlex.quote(_text(sample(param)))}")
+    return "".join(f" {word}" for word in words)
