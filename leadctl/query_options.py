@@ -15,6 +15,9 @@ from leadctl.errors import UsageError
 if TYPE_CHECKING:
     from datetime import datetime, tzinfo
 
+    from leadctl.context import Context
+    from leadctl.operations import Operation
+
 # RangeFilter bound names, by the operator a user types.
 RANGE_OPERATORS = {
     ">": "greaterThan",
@@ -113,15 +116,17 @@ def parse_ranges(
     return list(by_field.values())
 
 
-def parse_order_by(raw_fields: Iterable[str], *, direction_key: str) -> list[dict[str, Any]]:
+def parse_order_by(
+    raw_fields: Iterable[str], *, direction_key: str, descending: str = "desc"
+) -> list[dict[str, Any]]:
     order = []
     for raw in raw_fields:
-        descending = raw.startswith("-")
-        field = raw[1:] if descending else raw
+        reverse = raw.startswith("-")
+        field = raw[1:] if reverse else raw
         _check_field_name(field, flag="--order-by", raw=raw)
         item: dict[str, Any] = {"field": field}
-        if descending:
-            item[direction_key] = "desc"
+        if reverse:
+            item[direction_key] = descending
         order.append(item)
     return order
 
@@ -137,6 +142,7 @@ def list_body(
     stdin: TextIO | None,
     zone: tzinfo | None = None,
     now: datetime | None = None,
+    descending: str = "desc",
 ) -> dict[str, Any]:
     """The RequestDataOptions of `leads list`, without paging fields; empty parts are left out."""
     if search_fields and search is None:
@@ -153,5 +159,27 @@ def list_body(
     if ranges:
         body["rangeFilters"] = parse_ranges(ranges, stdin=stdin, zone=zone, now=now)
     if order_by:
-        body["orderBy"] = parse_order_by(order_by, direction_key=direction_key)
+        body["orderBy"] = parse_order_by(
+            order_by, direction_key=direction_key, descending=descending
+        )
     return body
+
+
+def descending_value(ctx: Context, op: Operation, direction_key: str) -> str:
+    """The value of ``orderBy[].<direction_key>`` that sorts descending: the contract's own
+    where its schema lists the values (ASP.NET services say ``Descending``), else ``desc``
+    (assumed: the API docs show only ``field``)."""
+    from leadctl.body_schema import body_schema
+
+    found = body_schema(ctx, op)
+    if found is None:
+        return "desc"
+    doc = found.doc
+    order_by = doc.properties(found.schema).get("orderBy")
+    items = doc.keyword(order_by, "items") if order_by is not None else None
+    direction = doc.properties(items).get(direction_key) if items is not None else None
+    values = doc.keyword(direction, "enum") if direction is not None else None
+    for value in values if isinstance(values, list) else ():
+        if isinstance(value, str) and value.lower().startswith("desc"):
+            return value
+    return "desc"

@@ -22,7 +22,7 @@ from leadctl.generated.command import DEFAULT_WAIT_TIMEOUT, WaitOption, WaitTime
 from leadctl.output.columns import Column
 
 # RequestDataOptions from flags, shared with generated commands.
-from leadctl.query_options import DEFAULT_ORDER_DIRECTION_KEY, list_body
+from leadctl.query_options import DEFAULT_ORDER_DIRECTION_KEY, descending_value, list_body
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
@@ -104,9 +104,10 @@ def list_(
         typer.Option(
             "--order-by",
             metavar="FIELD",
-            help="Sort by FIELD (repeatable). A leading '-' sorts descending; assumed: the "
-            "API docs show only `field`, leadctl sends direction=desc (profile key "
-            "order_direction_key names another property).",
+            help="Sort by FIELD (repeatable). A leading '-' sorts descending: leadctl sends "
+            "direction with the contract's descending value (e.g. Descending) where its "
+            "schema lists one, else desc (assumed: the API docs show only `field`; profile "
+            "key order_direction_key names another property).",
         ),
     ] = None,
     page_size: PageSizeOption = None,
@@ -133,20 +134,23 @@ def list_(
         raise UsageError("--count prints only the total: it takes no --limit or --all")
     from leadctl.operations import curated
 
+    operation = curated(ctx, "POST", "/leads/all/my")
+    direction_key = _direction_key(ctx.settings.get("order_direction_key"))
     body = list_body(
         search=search,
         search_fields=search_fields or [],
         filters=filters or [],
         ranges=ranges or [],
         order_by=order_by or [],
-        direction_key=_direction_key(ctx.settings.get("order_direction_key")),
+        direction_key=direction_key,
         stdin=ctx.ios.stdin,
         zone=_input_zone(ctx) if ranges else None,
         now=ctx.clock.now(),
+        descending=descending_value(ctx, operation, direction_key) if order_by else "desc",
     )
     print_paged(
         ctx,
-        curated(ctx, "POST", "/leads/all/my"),
+        operation,
         body,
         columns=LEAD_COLUMNS,
         page_size=page_size,

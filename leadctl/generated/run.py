@@ -249,16 +249,21 @@ def _run_paged(
     body: dict[str, Any] = {}
     if any(values.get(name) for name in query_flags):
         # The same RequestDataOptions syntax as `leads list`.
-        from leadctl.query_options import list_body
+        from leadctl.query_options import descending_value, list_body
 
+        direction_key = str(ctx.settings.get("order_direction_key") or "direction")
+        descending = "desc"
+        if values.get("order_by"):
+            descending = descending_value(ctx, to_operation(op, ctx.settings), direction_key)
         body = list_body(
             search=values.get("search"),
             search_fields=[],
             filters=values.get("filters") or [],
             ranges=values.get("ranges") or [],
             order_by=values.get("order_by") or [],
-            direction_key=str(ctx.settings.get("order_direction_key") or "direction"),
+            direction_key=direction_key,
             stdin=ctx.ios.stdin,
+            descending=descending,
         )
 
     given = build_body(

@@ -72,6 +72,8 @@ CURATED = {
     "a2a call": (["a2a", "call", "agent.ping", "--id", "1"], ("POST", "/a2a")),
     "leads create": (["leads", "create", "--data", json.dumps(INTAKE)], ("POST", "/leads")),
     "leads list": (["leads", "list"], ("POST", "/leads/all/my")),
+    # Descending in the contract's own words (its SortDirection enum), not the assumed "desc".
+    "leads list sorted": (["leads", "list", "--order-by", "-createdAt"], ("POST", "/leads/all/my")),
 }
 
 
