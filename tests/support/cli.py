@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -28,6 +29,25 @@ class FakeClock(Clock):
 
     def sleep(self, seconds: float) -> None:
         self.sleeps.append(seconds)
+
+
+@dataclass
+class VirtualClock(Clock):
+    """Monotonic time that moves only when someone sleeps; every sleep is recorded. Thread-safe:
+    paced workers share it."""
+
+    now_s: float = 1000.0
+    sleeps: list[float] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def monotonic(self) -> float:
+        with self.lock:
+            return self.now_s
+
+    def sleep(self, seconds: float) -> None:
+        with self.lock:
+            self.sleeps.append(seconds)
+            self.now_s += seconds
 
 
 @dataclass

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import threading
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -12,29 +10,10 @@ import httpx
 import pytest
 from pytest_httpx import HTTPXMock
 
-from leadctl.clock import Clock
-from tests.support.cli import BASE_URL, run_cli, token_env
+from tests.support.cli import BASE_URL, VirtualClock, run_cli, token_env
 
 ROTATE = f"{BASE_URL}/sources/{{}}/credentials/rotate"
 STATUS = f"{BASE_URL}/phone-numbers/%2B1512555010{{}}/status"
-
-
-@dataclass
-class VirtualClock(Clock):
-    """Monotonic time that moves only when someone sleeps."""
-
-    now_s: float = 1000.0
-    sleeps: list[float] = field(default_factory=list)
-    lock: threading.Lock = field(default_factory=threading.Lock)
-
-    def monotonic(self) -> float:
-        with self.lock:
-            return self.now_s
-
-    def sleep(self, seconds: float) -> None:
-        with self.lock:
-            self.sleeps.append(seconds)
-            self.now_s += seconds
 
 
 def batch(args: list[str], *, stdin: str = "") -> Any:

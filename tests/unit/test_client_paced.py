@@ -3,39 +3,18 @@
 from __future__ import annotations
 
 import json
-import threading
-from dataclasses import dataclass, field
 
 import httpx
 import pytest
 from pytest_httpx import HTTPXMock
 
 from leadctl.client import Client
-from leadctl.clock import Clock
 from leadctl.credentials import Credential, CredentialKind
 from leadctl.operations import Operation, bundled_operation
 from leadctl.retry import Backoff, Delivery, RetryPolicy, may_resend, retry_after_seconds
-from tests.support.cli import BASE_URL, ORG_KEY, run_cli, token_env
+from tests.support.cli import BASE_URL, ORG_KEY, VirtualClock, run_cli, token_env
 
 URL = f"{BASE_URL}/leads/all/my"
-
-
-@dataclass
-class VirtualClock(Clock):
-    """Monotonic time that moves only when someone sleeps."""
-
-    now_s: float = 1000.0
-    sleeps: list[float] = field(default_factory=list)
-    lock: threading.Lock = field(default_factory=threading.Lock)
-
-    def monotonic(self) -> float:
-        with self.lock:
-            return self.now_s
-
-    def sleep(self, seconds: float) -> None:
-        with self.lock:
-            self.sleeps.append(seconds)
-            self.now_s += seconds
 
 
 def client() -> Client:

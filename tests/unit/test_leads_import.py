@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import threading
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -15,27 +14,9 @@ from pytest_httpx import HTTPXMock
 
 from leadctl.bulk.rows import digest_of
 from leadctl.clock import Clock
-from tests.support.cli import BASE_URL, run_cli, token_env
+from tests.support.cli import BASE_URL, VirtualClock, run_cli, token_env
 
 URL = f"{BASE_URL}/leads"
-
-
-@dataclass
-class VirtualClock(Clock):
-    """Monotonic time that moves only when someone sleeps; every sleep is recorded."""
-
-    now_s: float = 1000.0
-    sleeps: list[float] = field(default_factory=list)
-    lock: threading.Lock = field(default_factory=threading.Lock)
-
-    def monotonic(self) -> float:
-        with self.lock:
-            return self.now_s
-
-    def sleep(self, seconds: float) -> None:
-        with self.lock:
-            self.sleeps.append(seconds)
-            self.now_s += seconds
 
 
 def created(n: int) -> dict[str, Any]:
