@@ -68,8 +68,15 @@ class Terminal:
         )
         return done.stdout
 
-    def start(self) -> None:
+    def start(self, timeout: float = 20) -> None:
         self._call("new-session", "-d", "-x", str(WIDTH), "-y", str(HEIGHT), "-s", "v", "sh")
+        # Keys typed before the shell's first prompt are echoed ahead of it, and the prompt
+        # then lands on the first line of output: wait for the prompt before typing.
+        deadline = time.monotonic() + timeout
+        while not self._call("capture-pane", "-p", "-t", "v").strip():
+            if time.monotonic() > deadline:
+                raise TimeoutError("the shell in the tmux pane printed no prompt")
+            time.sleep(0.05)
 
     def run(self, args: list[str], timeout: float = 30) -> Screen:
         """Type the command at the shell prompt, wait for it to finish, capture the screen."""
