@@ -8,6 +8,7 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.contract_fixture.bodies import INTAKE
 from tests.contract_fixture.conftest import (
     CREDENTIALS,
     ORG_KEY,
@@ -24,18 +25,6 @@ FULL_SOURCE_UPDATE = {
     "allowedProducts": [],
     "defaultTagIds": [],
     "defaultTagNames": ["web"],
-}
-INTAKE = {
-    "metadata": {"consentCertificateUrl": "https://cert.example.com/c/1"},
-    "contact": {
-        "firstName": "Ada",
-        "lastName": "Lovelace",
-        "email": "ada@example.com",
-        "phone": {"number": "+15125550123"},
-    },
-    "customer": {"creditScore": 720, "homeowner": True},
-    "tagIds": [],
-    "tagNames": ["web"],
 }
 
 

@@ -8,22 +8,11 @@ import json
 
 import pytest
 
+from tests.contract_fixture.bodies import INTAKE
 from tests.contract_fixture.conftest import CredentialEnv
 from tests.support.contract_mock import ContractMock
 from tests.support.e2e import run_leadctl
 
-INTAKE = {
-    "metadata": {"consentCertificateUrl": "https://cert.example.com/c/1"},
-    "contact": {
-        "firstName": "Ada",
-        "lastName": "Lovelace",
-        "email": "ada@example.com",
-        "phone": {"number": "+15125550123"},
-    },
-    "customer": {"creditScore": 720, "homeowner": True},
-    "tagIds": [],
-    "tagNames": ["web"],
-}
 CURATED = {
     "users compliance": (
         ["users", "compliance", "--accepted-terms", "--source", "cli"],
