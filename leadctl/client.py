@@ -323,14 +323,14 @@ class Client:
         headers: Iterable[tuple[str, str]] = (),
     ) -> httpx.Response:
         """Send ``op`` and return its 2xx response, retrying as cli.md says."""
-        parts: dict[str, Any] = {
-            "path_params": path_params,
-            "params": params,
-            "json_body": json_body,
-            "content": content,
-            "headers": list(headers),
-        }
-        request, secrets = self.build(op, **parts)
+        request, secrets = self.build(
+            op,
+            path_params=path_params,
+            params=params,
+            json_body=json_body,
+            content=content,
+            headers=headers,
+        )
         try:
             return self._send_with_retries(op, request, secrets=secrets)
         except ApiError as error:
@@ -339,8 +339,14 @@ class Client:
             renewed = None if sent_with is None else self._renewed_after(error, sent_with)
             if renewed is None:
                 raise
-        request, secrets = self.build(op, credential=renewed, **parts)
-        return self._send_with_retries(op, request, secrets=secrets)
+        # The same request (body, idempotency key) with only the credential renewed.
+        name, value = self._auth_header(renewed, op)
+        renewed_headers = request.headers.copy()
+        renewed_headers[name] = value
+        again = self._client().build_request(
+            request.method, request.url, headers=renewed_headers, content=request.content
+        )
+        return self._send_with_retries(op, again, secrets=(*secrets, renewed.value))
 
     def _renewed_after(self, error: ApiError, credential: Credential) -> Credential | None:
         """A refreshed credential when the service said the token is invalid (RFC 6750
@@ -360,7 +366,6 @@ class Client:
         json_body: Any = None,
         content: bytes | None = None,
         headers: Iterable[tuple[str, str]] = (),
-        credential: Credential | None = None,
     ) -> tuple[httpx.Request, tuple[str, ...]]:
         """The request for ``op`` and the secrets to keep out of traces; with --dry-run,
         prints it and raises DryRunDone. Raises before sending when no credential fits."""
@@ -374,8 +379,7 @@ class Client:
         if self._dry_run_out is not None:
             self._print_dry_run(op, path, params, body, extra_headers)
             raise DryRunDone("dry run")
-        if credential is None:
-            credential = self._authorize(op)
+        credential = self._authorize(op)
         auth = [self._auth_header(credential, op)] if credential is not None else []
         request = self._client().build_request(
             op.method,
