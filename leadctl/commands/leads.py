@@ -8,7 +8,10 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from leadctl.commands._common import get_context
-from leadctl.commands._paging import (
+from leadctl.commands.leads_import import IMPORT_EPILOG, import_leads
+from leadctl.errors import UsageError
+from leadctl.generated.command import DEFAULT_WAIT_TIMEOUT, WaitOption, WaitTimeoutOption
+from leadctl.listing import (
     AllOption,
     CountOption,
     CursorOption,
@@ -16,9 +19,6 @@ from leadctl.commands._paging import (
     PageSizeOption,
     print_paged,
 )
-from leadctl.commands.leads_import import IMPORT_EPILOG, import_leads
-from leadctl.errors import UsageError
-from leadctl.generated.command import DEFAULT_WAIT_TIMEOUT, WaitOption, WaitTimeoutOption
 from leadctl.output.columns import Column
 
 # RequestDataOptions from flags, shared with generated commands.

@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from leadctl.commands._common import get_context
-from leadctl.commands._paging import (
+from leadctl.errors import UsageError
+from leadctl.listing import (
     AllOption,
     CountOption,
     CursorOption,
@@ -16,7 +17,6 @@ from leadctl.commands._paging import (
     PageSizeOption,
     print_paged,
 )
-from leadctl.errors import UsageError
 from leadctl.output.columns import Column
 
 if TYPE_CHECKING:
