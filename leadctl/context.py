@@ -18,6 +18,8 @@ from leadctl.errors import NotAuthenticated, UsageError
 from leadctl.iostreams import IOStreams
 
 if TYPE_CHECKING:
+    from datetime import tzinfo
+
     from leadctl.client import Client
     from leadctl.config import Config
     from leadctl.credentials import Credential
@@ -144,6 +146,13 @@ class Context:
             return self.settings.output
         except UsageError:
             return None
+
+    def input_zone(self) -> tzinfo | None:
+        """The zone of a time typed without an offset: the profile's ``timezone``, else the
+        system's (None: the C library's local time)."""
+        from leadctl.datetimes import input_zone
+
+        return input_zone(self.settings.get("timezone"), self.env)
 
     # -- the service -------------------------------------------------------------------
 

@@ -264,10 +264,8 @@ def lead_schema(ctx: Context, op: Operation) -> LeadSchema | None:
     found = body_schema(ctx, op)
     if found is None:
         return None
-    from leadctl.datetimes import input_zone
-
     schema = LeadSchema.of(found.doc, found.schema)
-    schema.times = Times(input_zone(ctx.settings.get("timezone"), ctx.env), ctx.clock.now())
+    schema.times = Times(ctx.input_zone(), ctx.clock.now())
     return None if schema.open else schema
 
 

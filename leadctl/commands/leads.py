@@ -26,7 +26,6 @@ from leadctl.query_options import DEFAULT_ORDER_DIRECTION_KEY, descending_value,
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
-    from datetime import tzinfo
     from typing import TextIO
 
 app = typer.Typer(help="List, create and import leads.", no_args_is_help=True)
@@ -144,7 +143,7 @@ def list_(
         order_by=order_by or [],
         direction_key=direction_key,
         stdin=ctx.ios.stdin,
-        zone=_input_zone(ctx) if ranges else None,
+        zone=ctx.input_zone() if ranges else None,
         now=ctx.clock.now(),
         descending=descending_value(ctx, operation, direction_key) if order_by else "desc",
     )
@@ -198,12 +197,6 @@ def _status_colors(ctx: Any) -> dict[Any, str]:
         for status in statuses
         if isinstance(status, dict) and isinstance(status.get("color"), str)
     }
-
-
-def _input_zone(ctx: Any) -> tzinfo | None:
-    from leadctl.datetimes import input_zone
-
-    return input_zone(ctx.settings.get("timezone"), ctx.env)
 
 
 def _direction_key(value: Any) -> str:

@@ -56,9 +56,7 @@ def parse_date(raw: str, option: str, *, today: date | None = None) -> date:
 
 def _today(ctx: Context) -> date:
     """Today in the profile's timezone, else the system's."""
-    from leadctl.datetimes import input_zone
-
-    zone = input_zone(ctx.settings.get("timezone"), ctx.env)
+    zone = ctx.input_zone()
     now = ctx.clock.now()
     return (now.astimezone(zone) if zone is not None else now.astimezone()).date()
 

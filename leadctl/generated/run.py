@@ -48,12 +48,6 @@ def _text(value: Any) -> str:
     return str(value)
 
 
-def _input_zone(ctx: Context) -> Any:
-    from leadctl.datetimes import input_zone
-
-    return input_zone(ctx.settings.get("timezone"), ctx.env)
-
-
 def _normalised_param(ctx: Context, spec: Mapping[str, Any], value: Any) -> Any:
     """A date-time parameter in the curated commands' forms (an offset-less time in the
     profile's zone, -7d, today) as UTC ISO 8601; a phone-shaped path parameter in E.164."""
@@ -62,7 +56,7 @@ def _normalised_param(ctx: Context, spec: Mapping[str, Any], value: Any) -> Any:
 
         flag = spec.get("flag") or spec.get("metavar") or spec["name"]
         return datetime_option(
-            str(flag), value, zone=_input_zone(ctx), now=ctx.clock.now()
+            str(flag), value, zone=ctx.input_zone(), now=ctx.clock.now()
         ).isoformat()
     if spec.get("phone") and isinstance(value, str):
         from leadctl.phone import to_e164
@@ -197,7 +191,7 @@ def _body(
     body = normalise_body(
         body,
         body_meta.get("fields", ()),
-        zone=_input_zone(ctx),
+        zone=ctx.input_zone(),
         now=ctx.clock.now(),
         problems=problems,
     )
