@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 # The last path segment of a current-user read, and operationIds that name one.
-_ME_SEGMENTS = ("me", "current", "self", "whoami")
+_ME_SEGMENTS = ("me", "current", "self", "whoami", "user")
 _ME_OPERATION_ID = re.compile(r"(?i)(current_?user|get_?me$|^me$|whoami|users?_?me$)")
 
 

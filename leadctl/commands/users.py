@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
 from typing import Annotated, Any
 
 import typer
@@ -35,18 +34,6 @@ USER_COLUMNS = (
 
 def _flag(name: str, what: str) -> Any:
     return typer.Option(f"--{name}/--no-{name}", help=f"Set or clear {what}.", show_default=False)
-
-
-# Where a service reads the current user; the bundled contract has none of them.
-CURRENT_USER_PATHS = ("/users/me", "/users/current", "/me", "/user")
-
-
-def current_user_read(operations: Iterable[Mapping[str, Any]]) -> Mapping[str, Any] | None:
-    """The active contract's GET of the current user, if it has one."""
-    for op in operations:
-        if op.get("method") == "GET" and op.get("path") in CURRENT_USER_PATHS:
-            return op
-    return None
 
 
 def compliance_body(flags: dict[str, bool | None], source: str | None) -> dict[str, Any]:
@@ -97,7 +84,7 @@ def compliance(
     ctx = get_context(typer_ctx)
     given = (accepted_terms, accepted_to_subscription, accepted_sms, accepted_baa, accepted_email)
     if all(flag is None for flag in given) and source is None:
-        _show_current(ctx, typer_ctx)
+        _show_current(ctx)
         return
     body = compliance_body(
         {
@@ -121,11 +108,12 @@ def compliance(
     emit_object(ctx, user, columns=USER_COLUMNS)
 
 
-def _show_current(ctx: Any, typer_ctx: typer.Context) -> None:
-    from leadctl.generated.tree import generated_tree
+def _show_current(ctx: Any) -> None:
+    from leadctl.operations import Operation, active_index_of
+    from leadctl.whoami import current_user_operation
 
-    tree = generated_tree(typer_ctx)
-    op = current_user_read(tree.active.index.get("operations", ()))
+    # The same current-user read `auth status` uses; the bundled contract has none.
+    op = current_user_operation(active_index_of(ctx).index)
     if op is None:
         raise UsageError(
             "cannot show the current settings: the active contract has no operation that "
@@ -133,12 +121,11 @@ def _show_current(ctx: Any, typer_ctx: typer.Context) -> None:
             hint="give flags to change them (leadctl users compliance --accepted-terms ...), "
             "or `leadctl contract pull` if the service publishes such an operation",
         )
-    from leadctl.generated.run import to_operation
     from leadctl.output import emit_object
     from leadctl.shapes import require_object
 
     user = require_object(
-        ctx.client().call_json(to_operation(op, ctx.settings)),
+        ctx.client().call_json(Operation.from_entry(op).with_overrides(ctx.settings)),
         what="the current user",
         required=("id",),
     )
