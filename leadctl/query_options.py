@@ -183,3 +183,10 @@ def descending_value(ctx: Context, op: Operation, direction_key: str) -> str:
         if isinstance(value, str) and value.lower().startswith("desc"):
             return value
     return "desc"
+
+
+def direction_key_of(settings: Any) -> str:
+    """The orderBy property that carries the direction: the profile's order_direction_key,
+    else the assumed ``direction``."""
+    value = settings.get("order_direction_key")
+    return value if isinstance(value, str) and value else DEFAULT_ORDER_DIRECTION_KEY

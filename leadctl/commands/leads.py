@@ -22,7 +22,7 @@ from leadctl.listing import (
 from leadctl.output.columns import Column
 
 # RequestDataOptions from flags, shared with generated commands.
-from leadctl.query_options import DEFAULT_ORDER_DIRECTION_KEY, descending_value, list_body
+from leadctl.query_options import descending_value, direction_key_of, list_body
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
@@ -134,7 +134,7 @@ def list_(
     from leadctl.operations import curated
 
     operation = curated(ctx, "POST", "/leads/all/my")
-    direction_key = _direction_key(ctx.settings.get("order_direction_key"))
+    direction_key = direction_key_of(ctx.settings)
     body = list_body(
         search=search,
         search_fields=search_fields or [],
@@ -197,10 +197,6 @@ def _status_colors(ctx: Any) -> dict[Any, str]:
         for status in statuses
         if isinstance(status, dict) and isinstance(status.get("color"), str)
     }
-
-
-def _direction_key(value: Any) -> str:
-    return value if isinstance(value, str) and value else DEFAULT_ORDER_DIRECTION_KEY
 
 
 # -- create -----------------------------------------------------------------------------

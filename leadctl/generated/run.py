@@ -243,9 +243,9 @@ def _run_paged(
     body: dict[str, Any] = {}
     if any(values.get(name) for name in query_flags):
         # The same RequestDataOptions syntax as `leads list`.
-        from leadctl.query_options import descending_value, list_body
+        from leadctl.query_options import descending_value, direction_key_of, list_body
 
-        direction_key = str(ctx.settings.get("order_direction_key") or "direction")
+        direction_key = direction_key_of(ctx.settings)
         descending = "desc"
         if values.get("order_by"):
             descending = descending_value(ctx, to_operation(op, ctx.settings), direction_key)
