@@ -12,6 +12,13 @@ def main() -> None:
 
         sys.stdout.write(f"leadctl {__version__}\n")
         return
+    import gc
+
+    # Start-up creates thousands of objects that live as long as the process (Typer, the
+    # command tree); cyclic collections over them are wasted work, about 3 ms of a 50 ms
+    # `leadctl --help`. The root callback turns collection back on (resume_collection)
+    # once a command is about to run.
+    gc.disable()
     from leadctl.app import run
 
     run()

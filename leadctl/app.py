@@ -6,7 +6,6 @@ import importlib
 import os
 import sys
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from enum import Enum
 from typing import Annotated, Any
 
@@ -19,10 +18,8 @@ from leadctl.context import DEFAULT_MAX_RETRIES, Context, GlobalOptions
 from leadctl.errors import DryRunDone, ExitCode, LeadctlError, UsageError
 from leadctl.groups import GROUPS
 from leadctl.helpformat import HelpContext, use_leadctl_help
-from leadctl.hints import carry_profile
 from leadctl.hoisting import OptionNames, global_options_first, group_index
 from leadctl.iostreams import IOStreams
-from leadctl.suggest import unknown_command
 
 
 class OutputFormat(str, Enum):
@@ -34,18 +31,34 @@ class OutputFormat(str, Enum):
     value = "value"
 
 
-@dataclass
 class _Bootstrap:
     """What the root callback needs to build the Context, and where it leaves it."""
 
-    ios: IOStreams
-    env: Mapping[str, str]
-    transport: Any = None
-    clock: Clock | None = None
-    context: Context | None = None
+    def __init__(
+        self,
+        ios: IOStreams,
+        env: Mapping[str, str],
+        transport: Any = None,
+        clock: Clock | None = None,
+    ) -> None:
+        self.ios = ios
+        self.env = env
+        self.transport = transport
+        self.clock = clock
+        self.context: Context | None = None
 
 
 MIN_HELP_WIDTH = 50
+
+
+def _resume_collection() -> None:
+    """Turn the cyclic garbage collector back on for a command that runs (``__main__``
+    keeps it off during start-up); what start-up built is frozen, never scanned again."""
+    import gc
+
+    if not gc.isenabled():
+        gc.freeze()
+        gc.enable()
 
 
 def _leadctl_context(typer_ctx: typer.Context) -> Context | None:
@@ -221,6 +234,8 @@ class LazyGroup(TyperGroup):
         command = self.get_command(ctx, name)
         verb = args[1] if len(args) > 1 else None
         if command is None:
+            from leadctl.suggest import unknown_command
+
             raise unknown_command(
                 name,
                 self.list_commands(ctx),
@@ -230,6 +245,8 @@ class LazyGroup(TyperGroup):
         if hasattr(command, "list_commands") and verb and not verb.startswith("-"):
             sub_ctx = typer.Context(command, parent=ctx, info_name=name)
             if command.get_command(sub_ctx, verb) is None:
+                from leadctl.suggest import unknown_command
+
                 raise unknown_command(
                     verb, command.list_commands(sub_ctx), command_path=f"leadctl {name}"
                 )
@@ -250,7 +267,7 @@ class LazyGroup(TyperGroup):
         rows = [(name, short_help) for name, (_module, short_help) in GROUPS.items()]
         with formatter.section("Commands"):
             formatter.write_dl(rows)
-        from leadctl.generated.tree import write_help_sections
+        from leadctl.generated.startup import write_help_sections
 
         write_help_sections(ctx, formatter)
 
@@ -347,6 +364,7 @@ def main_callback(
     ] = False,
 ) -> None:
     """Operate the Lead Management Service from the command line."""
+    _resume_collection()
     bootstrap = typer_ctx.obj
     if not isinstance(bootstrap, _Bootstrap):
         bootstrap = _Bootstrap(ios=IOStreams.system(), env=os.environ)
@@ -462,6 +480,8 @@ def parse_order(args: Sequence[str], *, env: Mapping[str, str]) -> list[str]:
 
 
 def _report(error: LeadctlError, bootstrap: _Bootstrap) -> int:
+    from leadctl.hints import carry_profile  # error paths only: not loaded by a success
+
     carry_profile(error, bootstrap.context)
     return report_error(
         error,

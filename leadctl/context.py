@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
@@ -32,53 +31,126 @@ DEFAULT_TIMEOUT = 30.0
 DEFAULT_MAX_RETRIES = 4
 
 
-@dataclass
 class GlobalOptions:
-    """The global options of cli.md, after flags and environment variables were merged."""
+    """The global options of cli.md, after flags and environment variables were merged.
 
-    profile: str | None = None
-    base_url: str | None = None
-    output: str | None = None
-    columns: list[str] | None = None
-    quiet: bool = False
-    no_color: bool = False
-    no_input: bool = False
-    debug: bool = False
-    timeout: float | None = None
-    max_retries: int = DEFAULT_MAX_RETRIES
-    dry_run: bool = False
-    allow_insecure_http: bool = False
-    # A jq expression applied to the JSON output (gh's --jq); implies JSON.
-    jq: str | None = None
-    # Show times in UTC rather than the profile's or the system's zone.
-    utc: bool = False
+    A plain class, not a dataclass: this module loads on every invocation, ``--help``
+    included, and generating dataclass methods costs about a millisecond a class there.
+    """
+
+    __slots__ = (
+        "allow_insecure_http",
+        "base_url",
+        "columns",
+        "debug",
+        "dry_run",
+        "jq",
+        "max_retries",
+        "no_color",
+        "no_input",
+        "output",
+        "profile",
+        "quiet",
+        "timeout",
+        "utc",
+    )  # fmt: skip
+
+    def __init__(
+        self,
+        *,
+        profile: str | None = None,
+        base_url: str | None = None,
+        output: str | None = None,
+        columns: list[str] | None = None,
+        quiet: bool = False,
+        no_color: bool = False,
+        no_input: bool = False,
+        debug: bool = False,
+        timeout: float | None = None,
+        max_retries: int = DEFAULT_MAX_RETRIES,
+        dry_run: bool = False,
+        allow_insecure_http: bool = False,
+        jq: str | None = None,
+        utc: bool = False,
+    ) -> None:
+        self.profile = profile
+        self.base_url = base_url
+        self.output = output
+        self.columns = columns
+        self.quiet = quiet
+        self.no_color = no_color
+        self.no_input = no_input
+        self.debug = debug
+        self.timeout = timeout
+        self.max_retries = max_retries
+        self.dry_run = dry_run
+        self.allow_insecure_http = allow_insecure_http
+        # A jq expression applied to the JSON output (gh's --jq); implies JSON.
+        self.jq = jq
+        # Show times in UTC rather than the profile's or the system's zone.
+        self.utc = utc
+
+    def replaced(self, **changes: Any) -> GlobalOptions:
+        """A copy with some options changed."""
+        values = {name: getattr(self, name) for name in self.__slots__}
+        values.update(changes)
+        return GlobalOptions(**values)
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__)
+        return f"GlobalOptions({shown})"
 
 
-@dataclass
 class Settings:
     """The active profile's settings, resolved against flags and environment."""
 
-    profile: str
-    profile_values: dict[str, Any]
-    base_url: str | None
-    timeout: float
-    output: str | None
-    embedded_sandbox: bool = False
+    def __init__(
+        self,
+        *,
+        profile: str,
+        profile_values: dict[str, Any],
+        base_url: str | None,
+        timeout: float,
+        output: str | None,
+        embedded_sandbox: bool = False,
+    ) -> None:
+        self.profile = profile
+        self.profile_values = profile_values
+        self.base_url = base_url
+        self.timeout = timeout
+        self.output = output
+        self.embedded_sandbox = embedded_sandbox
 
     def get(self, key: str, default: Any = None) -> Any:
         return self.profile_values.get(key, default)
 
 
-@dataclass
 class Context:
-    ios: IOStreams
-    options: GlobalOptions = field(default_factory=GlobalOptions)
-    clock: Clock = field(default_factory=Clock)
-    env: Mapping[str, str] = field(default_factory=lambda: os.environ)
-    # Tests hand in an httpx transport; production uses the default one.
-    transport: Any = None
-    _sandbox: EmbeddedSandbox | None = None
-    _client: Client | None = None
+    """One invocation's state (plain class for start-up, as GlobalOptions)."""
+
+    def __init__(
+        self,
+        ios: IOStreams,
+        options: GlobalOptions | None = None,
+        clock: Clock | None = None,
+        env: Mapping[str, str] | None = None,
+        # Tests hand in an httpx transport; production uses the default one.
+        transport: Any = None,
+    ) -> None:
+        self.ios = ios
+        self.options = GlobalOptions() if options is None else options
+        self.clock = Clock() if clock is None else clock
+        self.env: Mapping[str, str] = os.environ if env is None else env
+        self.transport = transport
+        self._sandbox: EmbeddedSandbox | None = None
+        self._client: Client | None = None
+
+    def with_options(self, options: GlobalOptions) -> Context:
+        """A fresh context over the same streams, clock, environment and embedded sandbox,
+        with other options: its settings, credential and client are looked up again."""
+        copy = Context(self.ios, options, self.clock, self.env, self.transport)
+        copy._sandbox = self._sandbox
+        return copy
 
     # -- settings ----------------------------------------------------------------------
 

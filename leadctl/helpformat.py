@@ -112,9 +112,15 @@ def wrap_prose(text: str, width: int, indent: str) -> str:
         if raw:
             out.append("\n".join(_raw_line(prefix + line, width) for line in lines))
             continue
+        joined = " ".join(lines).rstrip()
+        if len(prefix) + len(joined) <= width:
+            # What textwrap would return for a paragraph that fits, without its cost:
+            # most help lines are one short sentence, and --help wraps dozens of them.
+            out.append(prefix + joined)
+            continue
         out.append(
             textwrap.fill(
-                " ".join(lines),
+                joined,
                 max(width, len(prefix) + 10),
                 initial_indent=prefix,
                 subsequent_indent=prefix,

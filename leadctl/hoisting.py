@@ -13,18 +13,17 @@ comes after ``--``.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 # The command at a path of names below the root (("leads",), ("leads", "list")), or None.
 Resolve = Callable[[Sequence[str]], Any]
 
 
-@dataclass(frozen=True)
 class OptionNames:
     """Option names of one command, and whether each takes a value."""
 
-    takes_value: dict[str, bool]
+    def __init__(self, takes_value: dict[str, bool]) -> None:
+        self.takes_value = takes_value
 
     @classmethod
     def of(cls, params: Iterable[Any], extra_flags: Iterable[str] = ()) -> OptionNames:

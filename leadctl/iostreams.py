@@ -13,7 +13,6 @@ import shlex
 import subprocess
 import sys
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
 from typing import Protocol, TextIO, cast
 
 from leadctl.errors import Cancelled, UsageError
@@ -44,23 +43,40 @@ class StatusLine(Protocol):
     def write_above(self, text: str) -> None: ...
 
 
-@dataclass
 class IOStreams:
-    stdin: TextIO
-    stdout: TextIO
-    stderr: TextIO
-    stdin_is_tty: bool
-    stdout_is_tty: bool
-    stderr_is_tty: bool
-    env: Mapping[str, str] = field(default_factory=dict)
-    no_color: bool = False
-    no_input: bool = False
-    quiet: bool = False
-    # Set by tests to capture what would have gone to the pager without running one.
-    pager_override: str | None = None
-    # A progress line being redrawn on stderr (``--all``): every message is written
-    # through it, so the line is erased first and the message gets a line of its own.
-    status_line: StatusLine | None = None
+    """The three streams and what is known about them (a plain class: loaded at every
+    start-up, where a dataclass's generated methods cost about a millisecond)."""
+
+    def __init__(
+        self,
+        *,
+        stdin: TextIO,
+        stdout: TextIO,
+        stderr: TextIO,
+        stdin_is_tty: bool,
+        stdout_is_tty: bool,
+        stderr_is_tty: bool,
+        env: Mapping[str, str] | None = None,
+        no_color: bool = False,
+        no_input: bool = False,
+        quiet: bool = False,
+        pager_override: str | None = None,
+    ) -> None:
+        self.stdin = stdin
+        self.stdout = stdout
+        self.stderr = stderr
+        self.stdin_is_tty = stdin_is_tty
+        self.stdout_is_tty = stdout_is_tty
+        self.stderr_is_tty = stderr_is_tty
+        self.env: Mapping[str, str] = {} if env is None else env
+        self.no_color = no_color
+        self.no_input = no_input
+        self.quiet = quiet
+        # Set by tests to capture what would have gone to the pager without running one.
+        self.pager_override = pager_override
+        # A progress line being redrawn on stderr (``--all``): every message is written
+        # through it, so the line is erased first and the message gets a line of its own.
+        self.status_line: StatusLine | None = None
 
     @classmethod
     def system(cls, *, env: Mapping[str, str] | None = None) -> IOStreams:

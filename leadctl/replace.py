@@ -187,9 +187,7 @@ def _read(ctx: Context, get: Operation, path_params: Mapping[str, str]) -> tuple
     if not ctx.options.dry_run:
         response = ctx.client().call(get, path_params=path_params)
         return decode_json(response, trace=None), response.headers.get("ETag")
-    reading = dataclasses.replace(
-        ctx, options=dataclasses.replace(ctx.options, dry_run=False), _client=None
-    )
+    reading = ctx.with_options(ctx.options.replaced(dry_run=False))
     client = Client.from_context(reading)
     try:
         response = client.call(get, path_params=path_params)

@@ -13,6 +13,7 @@ from collections.abc import Callable, Collection, Iterator, Mapping, MutableMapp
 from typing import Any
 
 from leadctl.contract.store import ActiveIndex, active_index
+from leadctl.generated.startup import startup_key
 
 META_KEY = "leadctl.generated"
 Prepare = Callable[[Any], None]
@@ -202,38 +203,6 @@ def pin_bundled(click_ctx: Any) -> None:
     click_ctx.find_root().meta[META_KEY] = GeneratedTree(bundled_index())
 
 
-def startup_key(click_ctx: Any) -> tuple[Callable[[], str | None], bool]:
-    """The store key of this invocation's service, as a function (it may read the config,
-    which start-up avoids unless a contract was imported), and whether it may be the
-    embedded sandbox."""
-    from leadctl.contract.store import SANDBOX_PROFILE, key_for_base_url, key_for_profile
-
-    root = click_ctx.find_root()
-    obj = root.obj
-    env: Mapping[str, str] = getattr(obj, "env", None) or os.environ
-    params: Mapping[str, Any] = root.params or {}
-    explicit = params.get("profile") or env.get("LEADCTL_PROFILE") or None
-    base_flag = params.get("base_url") or env.get("LEADCTL_BASE_URL") or None
-
-    def key() -> str | None:
-        if base_flag is not None:
-            return key_for_base_url(str(base_flag))  # no config needed
-        from leadctl.config import load_config
-        from leadctl.errors import LeadctlError
-
-        try:
-            config = load_config(env)
-        except LeadctlError:
-            return None  # the command itself reports a broken config
-        name = str(explicit or config.current_profile or "default")
-        values = config.profiles.get(name)
-        embedded = name == SANDBOX_PROFILE and values is None and base_flag is None
-        base = base_flag or (values or {}).get("base_url")
-        return key_for_profile(name, str(base) if base else None, embedded_sandbox=embedded)
-
-    return key, explicit == SANDBOX_PROFILE and base_flag is None
-
-
 def generated_tree(click_ctx: Any) -> GeneratedTree:
     """The tree of this invocation, read once and kept on the root context."""
     root = click_ctx.find_root()
@@ -252,16 +221,3 @@ def generated_tree(click_ctx: Any) -> GeneratedTree:
             sys.stderr.write(f"warning: {tree.active.problem}\n")
     root.meta[META_KEY] = tree
     return tree
-
-
-def write_help_sections(click_ctx: Any, formatter: Any) -> None:
-    """The generated groups in `leadctl --help`, from the small groups files only."""
-    from leadctl.contract.store import help_groups
-
-    root = click_ctx.find_root()
-    env: Mapping[str, str] = getattr(root.obj, "env", None) or os.environ
-    key, maybe_sandbox = startup_key(click_ctx)
-    active = help_groups(env, key, maybe_sandbox=maybe_sandbox)
-    if active:
-        with formatter.section("Generated from the service's contract"):
-            formatter.write_dl(active)
