@@ -75,13 +75,13 @@ def ending(run: AutomationRun) -> tuple[str, str] | None:
     return None
 
 
-def _when_next(value: Any, now: datetime) -> str:
+def _when_next(value: str, now: datetime) -> str:
     """``in 5m``, or ``due 3h ago`` for a time already passed (the run is behind)."""
     text = short(value, now)
     return f"due {text}" if text.endswith(" ago") else text
 
 
-def shown_time(value: Any, zone: tzinfo | None) -> str:
+def shown_time(value: str | None, zone: tzinfo | None) -> str:
     """A time the way every table shows it (``2026-11-21 14:03 UTC``, in ``zone``)."""
     if value is None:
         return ""
@@ -180,16 +180,20 @@ def render_runs_table(
 
     from leadctl.output.fit import FitColumn, fit_columns, is_free_text
 
-    # The heading needs only the automation's id: the runs are read one by one below
-    # (``runs`` may be a filtered subset of data's).
+    # ``runs`` may be a filtered subset of data's: the history is read for its automation
+    # id only, and the runs one by one.
     history = RunHistory.read({**data, "runs": None})
-    runs = [AutomationRun.read(run) for run in runs]  # Any -> AutomationRun, same list
+    shown_runs = [AutomationRun.read(run) for run in runs]
     heading = Text.assemble(("Automation ", "bold"), (safe(history.automation_id), "bold"))
-    names = {safe(run.automation.name) for run in runs if run.automation and run.automation.name}
+    names = {
+        safe(run.automation.name)
+        for run in shown_runs
+        if run.automation is not None and run.automation.name
+    }
     if len(names) == 1:
         heading.append(f" · {names.pop()}")
     heading.append(f" · {note}", style="dim")
-    rows = [_row(run, now, zone) for run in runs]
+    rows = [_row(run, now, zone) for run in shown_runs]
     shown = list(range(len(RUN_HEADERS)))
     widths: dict[int, int] = {}
     dropped: list[str] = []
@@ -221,7 +225,7 @@ def render_runs_table(
         )
     for row in rows:
         table.add_row(*(row[index] for index in shown))
-    notes = [_note(run) for run in runs]
+    notes = [_note(run) for run in shown_runs]
     run_width = max([len("run"), *(row[0].cell_len for row in rows)])
     return Group(heading, _RowsWithNotes(table, notes, indent=run_width + 2)), dropped
 
@@ -229,7 +233,7 @@ def render_runs_table(
 # -- one run -----------------------------------------------------------------------------
 
 
-def _sort_key_time(value: Any) -> float:
+def _sort_key_time(value: str | None) -> float:
     moment = parse_instant(value)
     return moment.timestamp() if moment is not None else float("inf")
 

@@ -70,7 +70,7 @@ def span(seconds: float) -> str:
     return f"{days}d {hours}h"
 
 
-def relative(value: Any, now: datetime) -> str | None:
+def relative(value: str | None, now: datetime) -> str | None:
     """``in 14m`` or ``3h ago`` for a timestamp, ``now`` within a second, None if unparsable."""
     moment = parse_instant(value)
     if moment is None:
@@ -81,7 +81,7 @@ def relative(value: Any, now: datetime) -> str | None:
     return f"in {span(seconds)}" if seconds > 0 else f"{span(seconds)} ago"
 
 
-def readable(value: Any, now: datetime, zone: tzinfo | None = timezone.utc) -> str:
+def readable(value: str | None, now: datetime, zone: tzinfo | None = timezone.utc) -> str:
     """``2026-11-21 14:03 UTC (3h ago)`` (in ``zone``); anything that is not a time as
     received."""
     if value is None:
@@ -91,14 +91,14 @@ def readable(value: Any, now: datetime, zone: tzinfo | None = timezone.utc) -> s
     return f"{absolute} ({when})" if when else absolute
 
 
-def short(value: Any, now: datetime) -> str:
+def short(value: str | None, now: datetime) -> str:
     """Just the relative form, for narrow table cells; the raw text when unparsable."""
     if value is None:
         return ""
     return relative(value, now) or str(value)
 
 
-def moment(value: Any, zone: tzinfo | None = timezone.utc) -> str:
+def moment(value: str | None, zone: tzinfo | None = timezone.utc) -> str:
     """``Nov 21 14:03`` (in ``zone``, None: the system's): short enough for a tree line,
     with the day, since a run's steps can be days apart."""
     when = parse_instant(value)
@@ -108,7 +108,7 @@ def moment(value: Any, zone: tzinfo | None = timezone.utc) -> str:
     return local.strftime("%b %d %H:%M")
 
 
-def between(start: Any, end: Any) -> str | None:
+def between(start: str | None, end: str | None) -> str | None:
     """The time from ``start`` to ``end`` as a span (``2s``, ``3h 5m``), if both parse."""
     first, last = parse_instant(start), parse_instant(end)
     if first is None or last is None:
