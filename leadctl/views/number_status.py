@@ -14,8 +14,10 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from leadctl.models.phone_number_status import (
+    Channel,
     OptOutMetrics,
     OutboundCapacity,
+    Period,
     PhoneNumberStatus,
     RecentEvent,
     SmsWarmup,
@@ -40,8 +42,6 @@ from leadctl.views.widgets import (
 if TYPE_CHECKING:
     from rich.console import RenderableType
     from rich.text import Text
-
-    from leadctl.models.phone_number_status import Channel, Period
 
 CHANNELS: tuple[tuple[Channel, str], ...] = (("sms", "SMS"), ("voice", "Voice"))
 PERIODS: tuple[tuple[Period, str], ...] = (
