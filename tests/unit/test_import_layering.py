@@ -48,9 +48,9 @@ def broken_rule(importer: str, imported: str) -> str | None:
             return "a command imports another command"
     if _within(imported, SANDBOX) and not _within(importer, SANDBOX) and importer != SANDBOX_ENTRY:
         return f"only {SANDBOX_ENTRY} imports the sandbox"
-    if _within(importer, SANDBOX) and _within(imported, "leadctl"):
-        if not _within(imported, SANDBOX_MAY_USE) and imported != "leadctl":
-            return f"the sandbox imports no leadctl module but {SANDBOX_MAY_USE}"
+    sandbox_reaches_leadctl = _within(importer, SANDBOX) and _within(imported, "leadctl")
+    if sandbox_reaches_leadctl and not _within(imported, SANDBOX_MAY_USE) and imported != "leadctl":
+        return f"the sandbox imports no leadctl module but {SANDBOX_MAY_USE}"
     return None
 
 
