@@ -2,22 +2,14 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
-from datetime import datetime, timedelta, timezone, tzinfo
+from datetime import timezone, tzinfo
 from typing import Any
 
 from leadctl.datetimes import format_moment
 from leadctl.output.columns import Column, get_path
 from leadctl.output.json_out import COMPACT_JSON
-
-# Offset and fraction are optional and the fraction may have any number of digits
-# (.NET services send seven); datetime.fromisoformat on Python 3.10 accepts neither "Z"
-# nor that.
-_ISO_DATETIME = re.compile(
-    r"(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,]\d+)?)?"
-    r"\s*(Z|z|[+-]\d{2}(?::?\d{2})?)?"
-)
+from leadctl.util.isotime import parse_timestamp
 
 SECRET_MASK = "••••"
 
@@ -43,32 +35,8 @@ def format_datetime(value: str, zone: tzinfo | None = timezone.utc) -> str:
     The zone is spelled out so nobody has to guess. Anything that is not a timestamp is
     shown as received.
     """
-    match = _ISO_DATETIME.fullmatch(value.strip())
-    if match is None:
-        return value
-    year, month, day, hour, minute, second, offset = match.groups()
-    try:
-        moment = datetime(
-            int(year),
-            int(month),
-            int(day),
-            int(hour),
-            int(minute),
-            int(second or 0),
-            tzinfo=_zone(offset),
-        )
-    except ValueError:
-        return value
-    return format_moment(moment, zone)
-
-
-def _zone(offset: str | None) -> timezone:
-    if offset is None or offset in ("Z", "z"):
-        return timezone.utc
-    sign = -1 if offset[0] == "-" else 1
-    digits = offset[1:].replace(":", "")
-    minutes = int(digits[:2]) * 60 + int(digits[2:4] or 0)
-    return timezone(sign * timedelta(minutes=minutes))
+    moment = parse_timestamp(value, time_required=True)
+    return value if moment is None else format_moment(moment, zone)
 
 
 def machine_text(value: Any) -> str:
