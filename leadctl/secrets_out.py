@@ -11,19 +11,18 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import signal
 import stat
 import sys
-import threading
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from types import FrameType
-from typing import Any, TextIO
+from typing import TextIO
 
 from leadctl.errors import LeadctlError, UsageError
 from leadctl.util.atomic import AtomicFile
+from leadctl.util.sigint import sigint_handled_by
 
 RECOVERY_DIR = "recovered-secrets"
 _UNSAFE_NAME_CHARS = re.compile(r"[^A-Za-z0-9_.-]+")
@@ -145,21 +144,14 @@ def deferred_sigint(notice: Callable[[], None] | None = None) -> Iterator[Interr
     be handled and nothing is deferred.
     """
     state = Interrupts()
-    if threading.current_thread() is not threading.main_thread():
-        yield state
-        return
 
     def record(_signum: int, _frame: FrameType | None) -> None:
         state.received += 1
         if state.received == 1 and notice is not None:
             notice()
 
-    previous: Any = signal.signal(signal.SIGINT, record)
-    try:
+    with sigint_handled_by(record):
         yield state
-    finally:
-        # None means the old handler was not installed from Python; the default is closest.
-        signal.signal(signal.SIGINT, previous if previous is not None else signal.SIG_DFL)
 
 
 def stderr_notice(stream: TextIO, message: str) -> Callable[[], None]:
