@@ -10,22 +10,7 @@ from leadctl.datetimes import format_moment
 from leadctl.output.columns import Column, get_path
 from leadctl.output.json_out import COMPACT_JSON
 from leadctl.util.isotime import parse_timestamp
-
-SECRET_MASK = "••••"
-
-
-def mask_secret(value: str) -> str:
-    """Enough of a secret to tell two apart, never enough to use it: a short kind prefix
-    such as ``sk_`` and, for long values, the last four characters."""
-    if not value:
-        return ""
-    word, underscore, _ = value.partition("_")
-    # Only a word like "sk" or "src" counts as a kind prefix: "_" is also a base64url
-    # character, and random characters before it are part of the secret.
-    is_kind = 0 < len(word) <= 4 and word.isascii() and word.isalpha() and word.islower()
-    prefix = word + "_" if underscore and is_kind else ""
-    tail = value[-4:] if len(value) >= 20 else ""
-    return f"{prefix}…{tail}" if tail else f"{prefix}{SECRET_MASK}"
+from leadctl.util.masking import mask_secret
 
 
 def format_datetime(value: str, zone: tzinfo | None = timezone.utc) -> str:
