@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from leadctl.errors import BadResponse, ExitCode, LeadctlError, UsageError
+from leadctl.shapes import check_page
 from leadctl.util.sigint import sigint_handled_by
 
 if TYPE_CHECKING:
@@ -89,35 +90,14 @@ class Pager:
         data = self._client.call_json(
             self._op, json_body=self._page_body(token), path_params=self._path_params
         )
-        if not isinstance(data, dict):
-            raise BadResponse(
-                f"{self._op.method} {self._op.path} answered with {type(data).__name__}, "
-                "not a collection object"
-            )
-        if "items" not in data:
-            # Required by the contract: without it this is not a page of the collection.
-            raise BadResponse(
-                f"{self._op.method} {self._op.path} answered with an object that has no "
-                "items: not a collection page",
-                hint="run with --debug to see the response",
-            )
-        items = data["items"]
-        if items is None:
-            items = []
-        if not isinstance(items, list):
-            raise BadResponse("the collection's items is not a list")
-        if not all(isinstance(item, dict) for item in items):
-            raise BadResponse("the collection's items are not all objects")
-        next_token = data.get("continuationToken") or None
-        if next_token is not None and not isinstance(next_token, str):
-            raise BadResponse("the collection's continuationToken is not a string")
+        items, next_token, total, answered = check_page(
+            data, source=f"{self._op.method} {self._op.path}"
+        )
         if next_token is not None and next_token == token:
             raise BadResponse("the service returned the same continuation token again")
-        total = data.get("totalCount")
-        if isinstance(total, int):
+        if total is not None:
             self.total_count = total
-        answered = data.get("pageSize")
-        if self._adopt_page_size and type(answered) is int and answered > 0:
+        if self._adopt_page_size and answered is not None and answered > 0:
             self._page_size = answered
         self.pages += 1
         return items, next_token
