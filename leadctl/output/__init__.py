@@ -11,6 +11,8 @@ json, ndjson, csv, tsv, value, or ``--jq``. The view is drawn only for ``table``
 The rest of the package are the renderers' parts: columns and paths (``columns``), cell
 text (``cells``), fitting a table to the terminal (``fit``), the writers (``table``,
 ``json_out``, ``delimited``, ``jq_filter``) and the ``--all`` progress line (``progress``).
+All of it works for any data; a drawing that knows one resource's shape is a view and
+belongs in ``views/``.
 
 This ``__init__`` stays light: context.py reads the format names from ``formats`` at every
 start-up, which loads this package, so the names below load on first use (PEP 562).

@@ -4,12 +4,15 @@
 from __future__ import annotations
 
 import io
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
+    from leadctl.context import Context
     from leadctl.iostreams import IOStreams
+    from leadctl.output import View
 
 
 def show(ios: IOStreams, renderable: RenderableType) -> None:
@@ -20,3 +23,14 @@ def show(ios: IOStreams, renderable: RenderableType) -> None:
     buffer = io.StringIO()
     ios.console(file=buffer).print(renderable)
     write_rendered(ios, buffer.getvalue())
+
+
+def view_of(render: Callable[[Context, Any], RenderableType]) -> View:
+    """The ``view=`` of :func:`leadctl.output.emit_object` / ``emit_list`` for a function
+    that turns the data into something rich draws (a gauge, a tree): shown with
+    :func:`show`."""
+
+    def draw(ctx: Context, data: Any) -> None:
+        show(ctx.ios, render(ctx, data))
+
+    return draw

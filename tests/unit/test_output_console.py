@@ -8,8 +8,10 @@ from collections.abc import Mapping
 import pytest
 from rich.text import Text
 
+from leadctl.context import Context, GlobalOptions
 from leadctl.iostreams import IOStreams
-from leadctl.views.console import show
+from leadctl.output import emit_object
+from leadctl.views.console import show, view_of
 
 STYLED = Text("hot", style="bold red")
 
@@ -186,3 +188,19 @@ def test_a_view_shown_with_color_off_has_no_escape_and_no_trailing_blanks() -> N
 
     assert isinstance(ios.stdout, io.StringIO)
     assert ios.stdout.getvalue() == "a       1\nlonger  2\n"
+
+
+@pytest.mark.parametrize(
+    ("fmt", "printed"), [("table", "gauge a1 at 40\n"), ("json", '{"id":"a1"}\n')]
+)
+def test_view_of_draws_what_render_returns_for_table_only(fmt: str, printed: str) -> None:
+    env = {"COLUMNS": "40"}
+    ctx = Context(ios=IOStreams.for_test(env=env), options=GlobalOptions(output=fmt), env=env)
+
+    def render(ctx: Context, data: dict[str, str]) -> Text:
+        return Text(f"gauge {data['id']} at {ctx.ios.terminal_width()}", style="bold")
+
+    emit_object(ctx, {"id": "a1"}, columns=[], view=view_of(render))
+
+    assert isinstance(ctx.ios.stdout, io.StringIO)
+    assert ctx.ios.stdout.getvalue() == printed
