@@ -30,6 +30,7 @@ if TYPE_CHECKING:
         display_zone_of,
         emit_list,
         emit_object,
+        prints_as_received,
     )
 
 __all__ = [
@@ -40,6 +41,7 @@ __all__ = [
     "emit_list",
     "emit_object",
     "get_path",
+    "prints_as_received",
 ]
 
 _HOME = {
@@ -50,6 +52,7 @@ _HOME = {
     "display_zone_of": "leadctl.output.registry",
     "emit_list": "leadctl.output.registry",
     "emit_object": "leadctl.output.registry",
+    "prints_as_received": "leadctl.output.registry",
 }
 
 

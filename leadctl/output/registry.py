@@ -35,6 +35,7 @@ __all__ = [
     "emit_list",
     "emit_object",
     "get_path",
+    "prints_as_received",
     "renderer_for",
     "streams_items",
 ]
@@ -157,6 +158,15 @@ def streams_items(ctx: Context) -> bool:
     return renderer_for(ctx.output_format).streams
 
 
+def prints_as_received(ctx: Context) -> bool:
+    """Whether the chosen format prints the service's JSON as received (json, ndjson,
+    ``--jq``), as opposed to rendering columns: a command that reorders or flattens
+    items for people (display order, joined lists) does so only when this is False."""
+    if ctx.options.jq is not None:
+        return True
+    return renderer_for(ctx.output_format).as_received
+
+
 def _view_wanted(ctx: Context) -> bool:
     return ctx.output_format == TABLE and not ctx.options.columns
 
@@ -195,6 +205,8 @@ class Renderer:
 
     # Each item printed as it arrives (False: the items are collected first).
     streams = True
+    # The service's JSON printed as received (False: columns rendered from it).
+    as_received = False
 
     def write_list(self, ctx: Context, items: Iterable[Any], columns: Sequence[Column]) -> int:
         raise NotImplementedError
@@ -206,6 +218,8 @@ class Renderer:
 class _Json(Renderer):
     """The service's JSON as received: an array streamed item by item, indented on a
     terminal."""
+
+    as_received = True
 
     def write_list(self, ctx: Context, items: Iterable[Any], columns: Sequence[Column]) -> int:
         from leadctl.output.json_out import write_json_array
@@ -220,6 +234,8 @@ class _Json(Renderer):
 
 class _Ndjson(Renderer):
     """One compact JSON document a line."""
+
+    as_received = True
 
     def write_list(self, ctx: Context, items: Iterable[Any], columns: Sequence[Column]) -> int:
         from leadctl.output.json_out import write_ndjson

@@ -13,7 +13,7 @@ from leadctl.app import OutputFormat
 from leadctl.context import Context, GlobalOptions
 from leadctl.errors import ExitCode, UsageError
 from leadctl.iostreams import IOStreams
-from leadctl.output import Column, columns_view, emit_list, emit_object
+from leadctl.output import Column, columns_view, emit_list, emit_object, prints_as_received
 from leadctl.output.formats import OUTPUT_FORMATS
 from leadctl.output.registry import RENDERERS, renderer_for, streams_items
 
@@ -266,3 +266,9 @@ def test_columns_view_of_nothing_says_no_results() -> None:
 def test_only_the_table_waits_for_every_item(fmt: str) -> None:
     assert streams_items(make_ctx(fmt)) is (fmt != "table")
     assert streams_items(make_ctx(fmt, jq=".")) is True
+
+
+@pytest.mark.parametrize("fmt", OUTPUT_FORMATS)
+def test_only_json_and_ndjson_print_the_services_json_as_received(fmt: str) -> None:
+    assert prints_as_received(make_ctx(fmt)) is (fmt in ("json", "ndjson"))
+    assert prints_as_received(make_ctx(fmt, jq=".")) is True
