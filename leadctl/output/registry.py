@@ -23,7 +23,7 @@ from leadctl.output.columns import (
     known_paths,
     path_known,
 )
-from leadctl.output.formats import OUTPUT_FORMATS, TABLE
+from leadctl.output.formats import AS_RECEIVED, JSON, NDJSON, OUTPUT_FORMATS, TABLE
 
 __all__ = [
     "RENDERERS",
@@ -162,9 +162,7 @@ def prints_as_received(ctx: Context) -> bool:
     """Whether the chosen format prints the service's JSON as received (json, ndjson,
     ``--jq``), as opposed to rendering columns: a command that reorders or flattens
     items for people (display order, joined lists) does so only when this is False."""
-    if ctx.options.jq is not None:
-        return True
-    return renderer_for(ctx.output_format).as_received
+    return ctx.output_format in AS_RECEIVED  # --jq reads json
 
 
 def _view_wanted(ctx: Context) -> bool:
@@ -205,8 +203,6 @@ class Renderer:
 
     # Each item printed as it arrives (False: the items are collected first).
     streams = True
-    # The service's JSON printed as received (False: columns rendered from it).
-    as_received = False
 
     def write_list(self, ctx: Context, items: Iterable[Any], columns: Sequence[Column]) -> int:
         raise NotImplementedError
@@ -218,8 +214,6 @@ class Renderer:
 class _Json(Renderer):
     """The service's JSON as received: an array streamed item by item, indented on a
     terminal."""
-
-    as_received = True
 
     def write_list(self, ctx: Context, items: Iterable[Any], columns: Sequence[Column]) -> int:
         from leadctl.output.json_out import write_json_array
@@ -234,8 +228,6 @@ class _Json(Renderer):
 
 class _Ndjson(Renderer):
     """One compact JSON document a line."""
-
-    as_received = True
 
     def write_list(self, ctx: Context, items: Iterable[Any], columns: Sequence[Column]) -> int:
         from leadctl.output.json_out import write_ndjson
@@ -315,8 +307,8 @@ class _Table(_ColumnRenderer):
 
 RENDERERS: dict[str, Renderer] = {
     TABLE: _Table(),
-    "json": _Json(),
-    "ndjson": _Ndjson(),
+    JSON: _Json(),
+    NDJSON: _Ndjson(),
     "csv": _Csv(),
     "tsv": _Tsv(header=True),
     "value": _Tsv(header=False),
