@@ -11,7 +11,6 @@ printed for resuming points exactly at the next page: no gap, no repeat.
 from __future__ import annotations
 
 import queue
-import signal
 import threading
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -19,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from leadctl.errors import BadResponse, ExitCode, LeadctlError, UsageError
 from leadctl.shapes import check_page
+from leadctl.util.sigint import sigint_handled_by
 
 if TYPE_CHECKING:
     from types import FrameType
@@ -103,8 +103,16 @@ class Pager:
         return items, next_token
 
     def __iter__(self) -> Iterator[Any]:
-        with _deferred_sigint(self):
+        with sigint_handled_by(self._on_sigint):
             yield from self._items()
+
+    def _on_sigint(self, _signum: int, _frame: FrameType | None) -> None:
+        """While items are written, Ctrl-C asks to stop at the end of the page. While a page
+        is being fetched (nothing of it written yet), or on a second Ctrl-C,
+        KeyboardInterrupt is raised at once."""
+        if self._fetching or self._interrupt_requested:
+            raise KeyboardInterrupt
+        self._interrupt_requested = True
 
     def _items(self) -> Iterator[Any]:
         """Yield items while the next page is already being fetched (one page ahead)."""
@@ -206,30 +214,3 @@ class _PageFetch:
             raise self._error
         assert self._page is not None
         return self._page
-
-
-class _deferred_sigint:
-    """While items are written, Ctrl-C asks the pager to stop at the end of the page.
-
-    While a page is being fetched (nothing of it written yet), or on a second Ctrl-C,
-    KeyboardInterrupt is raised at once.
-    """
-
-    def __init__(self, pager: Pager) -> None:
-        self._pager = pager
-        self._previous: Any = None
-        self._installed = False
-
-    def _handler(self, signum: int, frame: FrameType | None) -> None:
-        if self._pager._fetching or self._pager._interrupt_requested:
-            raise KeyboardInterrupt
-        self._pager._interrupt_requested = True
-
-    def __enter__(self) -> None:
-        if threading.current_thread() is threading.main_thread():
-            self._previous = signal.signal(signal.SIGINT, self._handler)
-            self._installed = True
-
-    def __exit__(self, *exc: object) -> None:
-        if self._installed:
-            signal.signal(signal.SIGINT, self._previous)

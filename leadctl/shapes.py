@@ -12,23 +12,14 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from leadctl.errors import BadResponse
+from leadctl.util.jsonkind import json_kind as kind_of_json
 
 HINT = "run with --debug to see the response"
 
 
 def json_kind(value: Any) -> str:
-    """How a decoded JSON value is named in messages."""
-    if isinstance(value, dict):
-        return "an object"
-    if isinstance(value, list):
-        return "an array"
-    if value is None:
-        return "null (or no body)"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, bool):
-        return "a boolean"
-    return "a number"
+    """How a decoded answer is named in messages; an empty body decodes to None."""
+    return "null (or no body)" if value is None else kind_of_json(value)
 
 
 def require_object(data: Any, *, what: str, required: Sequence[str] = ()) -> dict[str, Any]:
