@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pydantic import Field
+
 from leadctl.models.base import (
     Flag,
     IdNamePair,
@@ -52,6 +54,6 @@ class Rotation(Resource):
     """The answer of POST /sources/{id}/credentials/rotate."""
 
     source: Obj[Source] = None
-    # The new credential, returned this once. Never shown in a view or a table: it is
-    # delivered by the rotate command's own secret handling.
-    secret: Text = None
+    # The new credential, returned this once. Left out of repr(): a model printed in a
+    # debug line or an assertion must not show it.
+    secret: Text = Field(default=None, repr=False)

@@ -199,8 +199,9 @@ def test_source_and_rotation() -> None:
         "defaultTags": [{"id": "t1", "normalizedName": "vip", "color": "#f00"}],
         "createdByUser": {"id": "usr_1", "name": "Ada"},
     }
-    rotation = Rotation.read({"source": source, "secret": "sk_new"})
-    assert rotation.secret == "sk_new"
+    rotation = Rotation.read({"source": source, "secret": "sk_new_0123456789abcdef"})
+    assert rotation.secret == "sk_new_0123456789abcdef"
+    assert "sk_new_0123456789abcdef" not in repr(rotation)  # nor in a debug line
     read = rotation.source
     assert isinstance(read, Source)
     assert read.enabled is True and read.cost_per_lead == 2.0
