@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from leadctl.commands._common import get_context
+from leadctl.context import SANDBOX_PROFILE
 from leadctl.errors import LeadctlError, UsageError
 from leadctl.output.columns import Column
 
@@ -23,7 +24,6 @@ NAME_MAX_LENGTH = 255
 # Fields only the older form of PUT /sources/{id} has; a body with any of them is that
 # form, where the reference says name is required.
 OLDER_FORM_FIELDS = ("id", "enabled", "businessId")
-SANDBOX_PROFILE = "sandbox"
 
 SOURCE_COLUMNS = (
     Column("id"),
