@@ -167,13 +167,11 @@ def _parse_ca_bundle(raw: str) -> str:
 
 
 def _parse_timezone(raw: str) -> str:
-    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+    from leadctl.util.zones import iana_zone
 
     value = raw.strip()
-    try:
-        ZoneInfo(value)
-    except (ZoneInfoNotFoundError, ValueError):
-        raise _bad_value("timezone", raw, "not an IANA time zone such as Europe/Berlin") from None
+    if iana_zone(value) is None:
+        raise _bad_value("timezone", raw, "not an IANA time zone such as Europe/Berlin")
     return value
 
 

@@ -24,6 +24,7 @@ from datetime import datetime, timedelta, timezone, tzinfo
 
 from leadctl.errors import UsageError
 from leadctl.util.isotime import MAX_FRACTION_DIGITS, fraction_microseconds, offset_zone
+from leadctl.util.zones import iana_zone
 
 _DATE = r"(?P<year>\d{4})(?:-(?P<month>\d{2})-(?P<day>\d{2})|(?P<bmonth>\d{2})(?P<bday>\d{2}))"
 _TIME = (
@@ -70,16 +71,14 @@ def resolve_zone(name: str | None) -> tzinfo | None:
     """The zone for values without an offset: ``name`` (IANA), or None for the system's."""
     if not name:
         return None
-    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
-
-    try:
-        return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
+    zone = iana_zone(name)
+    if zone is None:
         raise UsageError(
             f"the profile's timezone {name!r} is not a known IANA time zone",
             hint="fix it with `leadctl profile set timezone Europe/Berlin` (any IANA name), "
             "or give date-times with an offset such as Z or -05:00",
-        ) from None
+        )
+    return zone
 
 
 def _offset(text: str) -> timezone:
@@ -108,14 +107,7 @@ def system_zone(env: Mapping[str, str]) -> tzinfo | None:
     """The system's zone: ``TZ`` when it names an IANA zone, else None (the C library's
     local time, which reads ``TZ`` and /etc/localtime itself)."""
     name = env.get("TZ", "").lstrip(":")
-    if not name:
-        return None
-    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
-
-    try:
-        return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
-        return None
+    return iana_zone(name) if name else None
 
 
 def input_zone(profile_zone: str | None, env: Mapping[str, str]) -> tzinfo | None:

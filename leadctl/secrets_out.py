@@ -21,7 +21,7 @@ from types import FrameType
 from typing import TextIO
 
 from leadctl.errors import LeadctlError, UsageError
-from leadctl.util.atomic import AtomicFile
+from leadctl.util.atomic import AtomicFile, write_synced
 from leadctl.util.sigint import sigint_handled_by
 
 RECOVERY_DIR = "recovered-secrets"
@@ -100,10 +100,7 @@ def write_recovery_file(env: Mapping[str, str], *, label: str, data: bytes, now:
         except OSError as error:
             raise LeadctlError(f"cannot create {path}: {error.strerror}") from None
         try:
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(data)
-                handle.flush()
-                os.fsync(handle.fileno())
+            write_synced(fd, data)
         except OSError as error:
             raise LeadctlError(f"cannot write {path}: {error.strerror}") from None
         return path

@@ -31,10 +31,7 @@ class AtomicFile:
         if self._fd is None or self._tmp is None:
             raise RuntimeError(f"{self.path}: already committed or discarded")
         fd, self._fd = self._fd, None
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
+        write_synced(fd, data)
         os.replace(self._tmp, self.path)
         self._tmp = None
         sync_dir(self.path.parent)
@@ -49,6 +46,14 @@ class AtomicFile:
             with contextlib.suppress(OSError):
                 os.unlink(self._tmp)
             self._tmp = None
+
+
+def write_synced(fd: int, data: bytes) -> None:
+    """Write ``data`` to the open descriptor ``fd``, wait until it is on disk, close it."""
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(data)
+        handle.flush()
+        os.fsync(handle.fileno())
 
 
 def sync_dir(directory: Path) -> None:

@@ -21,12 +21,14 @@ from datetime import datetime, timedelta, timezone
 MAX_FRACTION_DIGITS = 6
 
 _DATE = r"(?P<year>\d{4})-(?P<month>\d{2})-(?P<day>\d{2})"
-_LENIENT = re.compile(
+# Patterns, not compiled objects: re compiles each on first use and keeps it, so a command
+# that never reads a time (an -o json read) does not pay for compiling them at import.
+_LENIENT = (
     _DATE + r"(?:[T ](?P<hour>\d{2}):(?P<minute>\d{2})"
     r"(?::(?P<second>\d{2})(?:[.,](?P<fraction>\d+))?)?)?"
     r"\s*(?P<offset>[Zz]|[+-]\d{2}(?::?\d{2})?)?"
 )
-_RFC3339 = re.compile(
+_RFC3339 = (
     _DATE + r"[Tt ](?P<hour>\d{2}):(?P<minute>\d{2}):(?P<second>\d{2})(?:\.(?P<fraction>\d+))?"
     r"(?P<offset>[Zz]|[+-]\d{2}:\d{2})"
 )
@@ -59,7 +61,7 @@ def parse_timestamp(text: str, *, time_required: bool = False) -> datetime | Non
     (a date alone is midnight unless ``time_required``), then optionally an offset (none:
     UTC), with white space around tolerated.
     """
-    match = _LENIENT.fullmatch(text.strip())
+    match = re.fullmatch(_LENIENT, text.strip())
     if match is None or (time_required and match["hour"] is None):
         return None
     return _moment(match)
@@ -68,7 +70,7 @@ def parse_timestamp(text: str, *, time_required: bool = False) -> datetime | Non
 def parse_rfc3339(text: str) -> datetime | None:
     """An aware datetime from an RFC 3339 ``date-time`` (seconds and offset required, the
     offset with a colon), or None; it may be one UTC cannot represent (year 1, +01:00)."""
-    match = _RFC3339.fullmatch(text)
+    match = re.fullmatch(_RFC3339, text)
     return None if match is None else _moment(match)
 
 
