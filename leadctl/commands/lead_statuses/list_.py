@@ -1,8 +1,9 @@
-"""``leadctl lead-statuses``: the organization's lead statuses."""
+"""``leadctl lead-statuses list``: the organization's lead statuses, in display order."""
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import typer
 
@@ -10,15 +11,8 @@ from leadctl.commands._common import get_context
 from leadctl.errors import BadResponse
 from leadctl.output.columns import Column
 
-app = typer.Typer(help="List the organization's lead statuses.", no_args_is_help=True)
-
-
-@app.callback()
-def group() -> None:
-    """List the organization's lead statuses."""
-    # A Typer app with one command would otherwise collapse into that command, and
-    # `leadctl GROUP VERB` would stop working.
-
+if TYPE_CHECKING:
+    from leadctl.context import Context
 
 STATUS_COLUMNS = (
     Column("name"),
@@ -33,6 +27,18 @@ STATUS_COLUMNS = (
 # and spreadsheets follow the display order the statuses define.
 ORDERED_FORMATS = frozenset({"table", "csv", "tsv", "value"})
 
+EPILOG = (
+    "Examples:\n\n"
+    "  leadctl lead-statuses list\n\n"
+    "  leadctl lead-statuses list -o value --columns id,name\n\n"
+    "  leadctl lead-statuses list -o json | jq -r '.[] | select(.category==\"Converted\") | .id'"
+)
+
+
+@dataclass(frozen=True)
+class Options:
+    """`lead-statuses list` takes only the global options."""
+
 
 def display_order(statuses: list[Any]) -> list[Any]:
     """By sortOrder; ties and statuses without one keep the service's order (last)."""
@@ -46,22 +52,8 @@ def display_order(statuses: list[Any]) -> list[Any]:
     return sorted(statuses, key=key)
 
 
-@app.command(
-    "list",
-    epilog="Examples:\n\n"
-    "  leadctl lead-statuses list\n\n"
-    "  leadctl lead-statuses list -o value --columns id,name\n\n"
-    "  leadctl lead-statuses list -o json | jq -r '.[] | select(.category==\"Converted\") | .id'",
-)
-def list_(typer_ctx: typer.Context) -> None:
-    """List the organization's lead statuses (GET /lead-statuses), in display order.
-
-    Table, csv, tsv and value views are ordered by sortOrder (ties keep the service's
-    order); -o json and -o ndjson print the service's array exactly as received. On a
-    terminal the color column shows a swatch of the status color; archived statuses read
-    'yes' under isArchived.
-    """
-    ctx = get_context(typer_ctx)
+def run(opts: Options, ctx: Context) -> None:
+    """GET /lead-statuses, checked, printed in display order (JSON formats as received)."""
     from leadctl.operations import curated
     from leadctl.output import emit_list
 
@@ -76,3 +68,14 @@ def list_(typer_ctx: typer.Context) -> None:
     if ctx.output_format in ORDERED_FORMATS:
         statuses = display_order(statuses)
     emit_list(ctx, statuses, columns=STATUS_COLUMNS)
+
+
+def list_(typer_ctx: typer.Context) -> None:
+    """List the organization's lead statuses (GET /lead-statuses), in display order.
+
+    Table, csv, tsv and value views are ordered by sortOrder (ties keep the service's
+    order); -o json and -o ndjson print the service's array exactly as received. On a
+    terminal the color column shows a swatch of the status color; archived statuses read
+    'yes' under isArchived.
+    """
+    run(Options(), get_context(typer_ctx))
