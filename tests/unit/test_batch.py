@@ -223,7 +223,7 @@ def test_run_sends_one_request_per_line_and_reports_to_stdout(
     from leadctl.commands.batch import batch as verb
     from leadctl.contract.store import bundled_index
     from leadctl.generated.tree import GeneratedTree
-    from tests.support.direct import direct_context, stdout_of
+    from tests.support.run_context import direct_context, stdout_of
 
     for n in (0, 1):
         httpx_mock.add_response(url=STATUS.format(n), json={"phoneNumber": f"+1512555010{n}"})
@@ -250,7 +250,7 @@ def test_run_refuses_an_unknown_operation_before_reading_input(httpx_mock: HTTPX
     from leadctl.contract.store import bundled_index
     from leadctl.errors import UsageError
     from leadctl.generated.tree import GeneratedTree
-    from tests.support.direct import direct_context
+    from tests.support.run_context import direct_context
 
     opts = verb.Options(operation="leads frobnicate", tree=GeneratedTree(bundled_index()))
     with pytest.raises(UsageError, match="unknown operation 'leads frobnicate'") as raised:

@@ -162,7 +162,7 @@ def test_run_orders_a_value_listing_by_sort_order_and_keeps_json_as_received(
     httpx_mock: HTTPXMock,
 ) -> None:
     from leadctl.commands.lead_statuses.list_ import Options, run
-    from tests.support.direct import direct_context, stdout_of
+    from tests.support.run_context import direct_context, stdout_of
 
     httpx_mock.add_response(method="GET", url=URL, json=STATUSES)
     httpx_mock.add_response(method="GET", url=URL, json=STATUSES)

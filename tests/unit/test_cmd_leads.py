@@ -696,7 +696,7 @@ def test_a_number_in_a_range_is_not_taken_for_a_date(httpx_mock: HTTPXMock) -> N
 
 def test_list_run_sends_the_options_as_request_data_options(httpx_mock: HTTPXMock) -> None:
     from leadctl.commands.leads import list_
-    from tests.support.direct import direct_context, stdout_of
+    from tests.support.run_context import direct_context, stdout_of
 
     httpx_mock.add_response(method="POST", url=LIST_URL, json={"items": [LEAD_A, LEAD_B]})
     ctx = direct_context(output="value", columns=["id"])
@@ -717,7 +717,7 @@ def test_create_run_sends_the_phone_in_e164_and_points_at_the_pending_lead(
     httpx_mock: HTTPXMock,
 ) -> None:
     from leadctl.commands.leads import create
-    from tests.support.direct import direct_context, stderr_of, stdout_of
+    from tests.support.run_context import direct_context, stderr_of, stdout_of
 
     httpx_mock.add_response(method="POST", url=CREATE_URL, status_code=202, json=CREATED)
     ctx = direct_context(output="value", columns=["id"])
@@ -733,7 +733,7 @@ def test_create_run_with_wait_reads_the_lead_back_until_intake_settles_it(
     from leadctl.commands.leads import create
     from leadctl.contract.store import bundled_index
     from leadctl.generated.tree import GeneratedTree
-    from tests.support.direct import direct_context, stderr_of, stdout_of
+    from tests.support.run_context import direct_context, stderr_of, stdout_of
 
     accepted = {**CREATED, "processingStatus": "Accepted"}
     httpx_mock.add_response(method="POST", url=CREATE_URL, status_code=202, json=CREATED)

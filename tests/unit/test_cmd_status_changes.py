@@ -496,7 +496,7 @@ def test_delete_prints_a_json_body_under_json_output(httpx_mock: HTTPXMock) -> N
 
 def test_update_run_sends_the_canonical_category_and_utc_times(httpx_mock: HTTPXMock) -> None:
     from leadctl.commands.status_changes import update
-    from tests.support.direct import direct_context, stdout_of
+    from tests.support.run_context import direct_context, stdout_of
 
     httpx_mock.add_response(method="PUT", url=CHANGE_URL, json=ENTRY)
     ctx = direct_context(output="value", columns=["id"])
@@ -522,7 +522,7 @@ def test_update_run_refuses_an_appointment_ending_before_it_starts(
 ) -> None:
     from leadctl.commands.status_changes import update
     from leadctl.errors import UsageError
-    from tests.support.direct import direct_context
+    from tests.support.run_context import direct_context
 
     opts = update.Options(
         change_id="chg_1",
@@ -536,7 +536,7 @@ def test_update_run_refuses_an_appointment_ending_before_it_starts(
 
 def test_delete_run_with_yes_deletes_and_says_so_on_stderr(httpx_mock: HTTPXMock) -> None:
     from leadctl.commands.status_changes import delete
-    from tests.support.direct import direct_context, stderr_of, stdout_of
+    from tests.support.run_context import direct_context, stderr_of, stdout_of
 
     httpx_mock.add_response(method="DELETE", url=CHANGE_URL, status_code=204)
     ctx = direct_context()

@@ -574,7 +574,7 @@ def test_run_sends_each_row_reports_it_and_an_invalid_row_is_exit_6(
 ) -> None:
     from leadctl.bulk.engine import BulkIncomplete
     from leadctl.commands.leads import import_
-    from tests.support.direct import direct_context
+    from tests.support.run_context import direct_context
 
     httpx_mock.add_response(method="POST", url=URL, status_code=202, json=created(1))
     leads = write(tmp_path, "leads.ndjson", ndjson({"firstName": "Ada"}) + "not json\n")

@@ -1,4 +1,5 @@
-"""A Context for calling a verb's ``run(opts, ctx)`` directly, without the command line."""
+"""A Context for calling a verb's ``run(opts, ctx)`` directly: fake streams, the test clock,
+the token and base URL of ``tests.support.cli`` (pytest-httpx catches the requests)."""
 
 from __future__ import annotations
 
@@ -9,29 +10,23 @@ from collections.abc import Mapping
 from leadctl.clock import Clock
 from leadctl.context import Context, GlobalOptions
 from leadctl.iostreams import IOStreams
-from tests.support.cli import FakeClock, token_env
+from tests.support.cli import BASE_URL, FakeClock, token_env
 
 
 def direct_context(
     *,
     output: str | None = None,
     columns: list[str] | None = None,
-    env: Mapping[str, str] | None = None,
-    stdin: str = "",
     tty: bool = False,
-    dry_run: bool = False,
+    stdin: str = "",
+    env: Mapping[str, str] | None = None,
     clock: Clock | None = None,
 ) -> Context:
-    """An organization-key Context on fake streams (the test's isolated config dirs)."""
-    merged = {**os.environ, **token_env(), **(env or {})}
+    merged = {**os.environ, **token_env(), "COLUMNS": "100", **(env or {})}
     return Context(
         IOStreams.for_test(stdin=stdin, tty=tty, env=merged),
-        GlobalOptions(
-            base_url=merged.get("LEADCTL_BASE_URL"),
-            output=output,
-            columns=columns,
-            dry_run=dry_run,
-        ),
+        # The root callback turns LEADCTL_BASE_URL into this option; no callback runs here.
+        GlobalOptions(output=output, columns=columns, base_url=BASE_URL),
         clock=clock or FakeClock(),
         env=merged,
     )
