@@ -545,3 +545,20 @@ def test_delete_run_with_yes_deletes_and_says_so_on_stderr(httpx_mock: HTTPXMock
     assert request is not None and request.method == "DELETE"
     assert stdout_of(ctx) == ""
     assert stderr_of(ctx) == "deleted status change chg_1\n"
+
+
+@pytest.mark.parametrize(
+    ("output", "shown"), [("json", True), ("ndjson", True), ("csv", False), ("value", False)]
+)
+def test_delete_run_shows_a_json_answer_only_where_json_is_printed_as_received(
+    httpx_mock: HTTPXMock, output: str, shown: bool
+) -> None:
+    from leadctl.commands.status_changes import delete
+    from tests.support.run_context import direct_context, stderr_of, stdout_of
+
+    body = {"id": "chg_1", "deleted": True}
+    httpx_mock.add_response(method="DELETE", url=CHANGE_URL, status_code=200, json=body)
+    ctx = direct_context(output=output)
+    delete.run(delete.Options(change_id="chg_1", yes=True), ctx)
+    assert (json.loads(stdout_of(ctx)) if shown else stdout_of(ctx)) == (body if shown else "")
+    assert stderr_of(ctx) == "deleted status change chg_1\n"

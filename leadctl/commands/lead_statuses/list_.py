@@ -23,9 +23,6 @@ STATUS_COLUMNS = (
     # Last, but never left out on a narrow terminal: it is what other commands take.
     Column("id", keep=True),
 )
-# json and ndjson are the service's JSON unchanged, order included; the views for people
-# and spreadsheets follow the display order the statuses define.
-ORDERED_FORMATS = frozenset({"table", "csv", "tsv", "value"})
 
 EPILOG = (
     "Examples:\n\n"
@@ -55,7 +52,7 @@ def display_order(statuses: list[Any]) -> list[Any]:
 def run(opts: Options, ctx: Context) -> None:
     """GET /lead-statuses, checked, printed in display order (JSON formats as received)."""
     from leadctl.operations import curated
-    from leadctl.output import emit_list
+    from leadctl.output import emit_list, prints_as_received
 
     statuses = ctx.client().call_json(curated(ctx, "GET", "/lead-statuses"))
     if not isinstance(statuses, list):
@@ -65,7 +62,9 @@ def run(opts: Options, ctx: Context) -> None:
     from leadctl.shapes import require_objects
 
     require_objects(statuses, what="lead statuses")
-    if ctx.output_format in ORDERED_FORMATS:
+    # json and ndjson are the service's JSON unchanged, order included; the formats for
+    # people and spreadsheets follow the display order the statuses define.
+    if not prints_as_received(ctx):
         statuses = display_order(statuses)
     emit_list(ctx, statuses, columns=STATUS_COLUMNS)
 

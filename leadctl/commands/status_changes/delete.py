@@ -11,6 +11,8 @@ from leadctl.commands._common import get_context
 from leadctl.errors import ApiError, NotFound
 
 if TYPE_CHECKING:
+    import httpx
+
     from leadctl.context import Context
 
 EPILOG = (
@@ -46,21 +48,29 @@ def run(opts: Options, ctx: Context) -> None:
                 "attempt most likely deleted it (or the ID never existed)",
             ) from None
         raise
-    is_json = "json" in response.headers.get("Content-Type", "")
-    if response.content and is_json and ctx.output_format in ("json", "ndjson"):
-        from leadctl.client import decode_json
-        from leadctl.errors import BadResponse
-        from leadctl.output import emit_object
-
-        try:
-            answer = decode_json(response, trace=None)
-        except BadResponse:
-            # The 2xx is what says it was deleted; an unreadable body must not turn that
-            # into a failure a script would retry or alert on.
-            ctx.ios.warn("the service's answer had a body that is not JSON; not shown")
-        else:
-            emit_object(ctx, answer, columns=())
+    if response.content and "json" in response.headers.get("Content-Type", ""):
+        _show_answer(ctx, response)
     ctx.ios.info(f"deleted status change {change_id}")
+
+
+def _show_answer(ctx: Context, response: httpx.Response) -> None:
+    """The service's JSON answer, printed only where its JSON is printed as received
+    (it is not a status change: never as columns or a table)."""
+    from leadctl.output import emit_object, prints_as_received
+
+    if not prints_as_received(ctx):
+        return
+    from leadctl.client import decode_json
+    from leadctl.errors import BadResponse
+
+    try:
+        answer = decode_json(response, trace=None)
+    except BadResponse:
+        # The 2xx is what says it was deleted; an unreadable body must not turn that
+        # into a failure a script would retry or alert on.
+        ctx.ios.warn("the service's answer had a body that is not JSON; not shown")
+    else:
+        emit_object(ctx, answer, columns=())
 
 
 def delete(
