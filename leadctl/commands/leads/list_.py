@@ -8,13 +8,13 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from leadctl.commands._common import get_context
-from leadctl.errors import UsageError
 from leadctl.listing import (
     AllOption,
     CountOption,
     CursorOption,
     LimitOption,
     PageSizeOption,
+    check_count_alone,
     print_paged,
 )
 from leadctl.output.columns import Column
@@ -67,8 +67,7 @@ class Options:
 
 def run(opts: Options, ctx: Context) -> None:
     """POST /leads/all/my with the RequestDataOptions of the flags; print the page(s)."""
-    if opts.count and (opts.limit is not None or opts.all_pages):
-        raise UsageError("--count prints only the total: it takes no --limit or --all")
+    check_count_alone(count=opts.count, limit=opts.limit, all_pages=opts.all_pages)
     from leadctl.operations import curated
 
     operation = curated(ctx, "POST", "/leads/all/my")

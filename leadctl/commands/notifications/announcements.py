@@ -9,13 +9,13 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from leadctl.commands._common import get_context
-from leadctl.errors import UsageError
 from leadctl.listing import (
     AllOption,
     CountOption,
     CursorOption,
     LimitOption,
     PageSizeOption,
+    check_count_alone,
     print_paged,
 )
 from leadctl.output.columns import Column
@@ -93,8 +93,7 @@ class Options:
 
 def run(opts: Options, ctx: Context) -> None:
     """POST /notifications/announcements, one page or all, or only the total."""
-    if opts.count and (opts.limit is not None or opts.all_pages):
-        raise UsageError("--count prints only the total: it takes no --limit or --all")
+    check_count_alone(count=opts.count, limit=opts.limit, all_pages=opts.all_pages)
     from leadctl.operations import curated
 
     width = ctx.ios.terminal_width() if ctx.ios.stdout_is_tty else None
