@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone, tzinfo
 
 from leadctl.errors import UsageError
+from leadctl.util.isotime import MAX_FRACTION_DIGITS, fraction_microseconds, offset_zone
 
 _DATE = r"(?P<year>\d{4})(?:-(?P<month>\d{2})-(?P<day>\d{2})|(?P<bmonth>\d{2})(?P<bday>\d{2}))"
 _TIME = (
@@ -32,10 +33,6 @@ _TIME = (
 )
 _OFFSET = r"(?P<offset>[Zz]|[+-]\d{2}(?::?\d{2})?)"
 _PATTERN = re.compile(rf"{_DATE}(?:[Tt ]{_TIME}{_OFFSET}?)?")
-
-# Microseconds are all a datetime holds; further digits are cut, not rounded, so a value
-# never moves into the next second.
-MAX_FRACTION_DIGITS = 6
 
 EXAMPLES = (
     "2026-11-21T14:00:00Z, 2026-11-21T09:00-05:00, 2026-11-21T14:00 (local), 2026-11-21, "
@@ -86,14 +83,10 @@ def resolve_zone(name: str | None) -> tzinfo | None:
 
 
 def _offset(text: str) -> timezone:
-    if text in ("Z", "z"):
-        return timezone.utc
-    sign = -1 if text[0] == "-" else 1
-    digits = text[1:].replace(":", "")
-    hours, minutes = int(digits[:2]), int(digits[2:4] or 0)
-    if hours > 23 or minutes > 59:
-        raise InvalidDateTime(f"offset {text} is out of range")
-    return timezone(sign * timedelta(hours=hours, minutes=minutes))
+    try:
+        return offset_zone(text)
+    except ValueError as error:
+        raise InvalidDateTime(str(error)) from None
 
 
 def _local(naive: datetime, zone: tzinfo | None) -> datetime:
@@ -195,7 +188,7 @@ def parse_instant(text: str, *, zone: tzinfo | None, now: datetime | None = None
             int(g["hour"] or 0),
             int(g["minute"] or g["bminute"] or 0),
             int(g["second"] or g["bsecond"] or 0),
-            int(fraction[:MAX_FRACTION_DIGITS].ljust(MAX_FRACTION_DIGITS, "0")),
+            fraction_microseconds(fraction),
         )
     except ValueError as error:
         raise InvalidDateTime(str(error)) from None

@@ -2,50 +2,16 @@
 
 from __future__ import annotations
 
-import re
-from datetime import datetime, timedelta, timezone, tzinfo
+from datetime import datetime, timezone, tzinfo
 from typing import Any
 
 from leadctl.output.cells import format_datetime
-
-# The service's timestamps may carry any number of fraction digits and "Z" or an offset;
-# Python 3.10's datetime.fromisoformat takes neither.
-_ISO = re.compile(
-    r"(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?)?"
-    r"\s*(Z|z|[+-]\d{2}(?::?\d{2})?)?"
-)
+from leadctl.util.isotime import parse_timestamp
 
 
 def parse_instant(value: Any) -> datetime | None:
     """An aware datetime from an ISO 8601 string, or None for anything else."""
-    if not isinstance(value, str):
-        return None
-    match = _ISO.fullmatch(value.strip())
-    if match is None:
-        return None
-    year, month, day, hour, minute, second, fraction, offset = match.groups()
-    micro = int((fraction or "0")[:6].ljust(6, "0"))
-    try:
-        return datetime(
-            int(year),
-            int(month),
-            int(day),
-            int(hour or 0),
-            int(minute or 0),
-            int(second or 0),
-            micro,
-            tzinfo=_zone(offset),
-        )
-    except ValueError:
-        return None
-
-
-def _zone(offset: str | None) -> timezone:
-    if offset is None or offset in ("Z", "z"):
-        return timezone.utc
-    sign = -1 if offset[0] == "-" else 1
-    digits = offset[1:].replace(":", "")
-    return timezone(sign * timedelta(hours=int(digits[:2]), minutes=int(digits[2:4] or 0)))
+    return parse_timestamp(value) if isinstance(value, str) else None
 
 
 def span(seconds: float) -> str:
