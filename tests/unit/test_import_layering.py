@@ -108,6 +108,4 @@ def test_the_tree_keeps_to_its_rooms() -> None:
     # sandbox entry point reaches the sandbox.
     assert ("leadctl.sandbox_entry", SANDBOX) in {(a, b.split(".")[0]) for a, b in edges}
     assert any(_within(a, COMMANDS) and b == SHARED_BY_COMMANDS for a, b in edges)
-    # Until the leads package absorbs its import verb (issue 17, branch verbs-b).
-    pending = {("leadctl.commands.leads", "leadctl.commands.leads_import")}
-    assert violations(e for e in edges if e not in pending) == []
+    assert violations(edges) == []
