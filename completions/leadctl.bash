@@ -12,7 +12,7 @@ _leadctl_commands() {
     'leads') REPLY='list create import' ;;
     'sources') REPLY='update rotate' ;;
     'status-changes') REPLY='update delete' ;;
-    'lead-statuses') REPLY='list' ;;
+    'lead-statuses') REPLY='list get' ;;
     'numbers') REPLY='status' ;;
     'automations') REPLY='runs' ;;
     'notifications') REPLY='announcements' ;;
@@ -53,6 +53,7 @@ _leadctl_options() {
     'status-changes delete') REPLY='--yes -y -o --output --columns -q --quiet -h --help' ;;
     'lead-statuses') REPLY='-h --help' ;;
     'lead-statuses list') REPLY='-o --output --columns -q --quiet -h --help' ;;
+    'lead-statuses get') REPLY='-o --output --columns -q --quiet -h --help' ;;
     'numbers') REPLY='-h --help' ;;
     'numbers status') REPLY='--window-days --start --end -o --output --columns -q --quiet -h --help' ;;
     'automations') REPLY='-h --help' ;;
@@ -106,16 +107,17 @@ _leadctl_option_value() {
         'status-changes update|--appointment-end-at' | 'status-changes update|--appointment-notes' | \
         'status-changes update|--data' | 'status-changes update|--columns' | \
         'status-changes delete|--columns' | 'lead-statuses list|--columns' | \
-        'numbers status|--window-days' | 'numbers status|--start' | 'numbers status|--end' | \
-        'numbers status|--columns' | 'automations runs|--status' | 'automations runs|--run' | \
-        'automations runs|--columns' | 'notifications announcements|--page-size' | \
-        'notifications announcements|--limit' | 'notifications announcements|--cursor' | \
-        'notifications announcements|--columns' | 'users compliance|--source' | \
-        'users compliance|--columns' | 'a2a call|--params' | 'a2a call|--id' | 'a2a call|--columns' | \
-        'contract show|--columns' | 'contract import|--columns' | 'contract pull|--columns' | \
-        'contract diff|--columns' | 'contract reset|--columns' | 'api|-f' | 'api|--raw-field' | \
-        'api|-F' | 'api|--field' | 'api|-H' | 'api|--header' | 'api|--columns' | 'batch|--resume' | \
-        'batch|--concurrency' | 'batch|--columns' | 'sandbox serve|--host' | 'sandbox serve|--port' | \
+        'lead-statuses get|--columns' | 'numbers status|--window-days' | 'numbers status|--start' | \
+        'numbers status|--end' | 'numbers status|--columns' | 'automations runs|--status' | \
+        'automations runs|--run' | 'automations runs|--columns' | \
+        'notifications announcements|--page-size' | 'notifications announcements|--limit' | \
+        'notifications announcements|--cursor' | 'notifications announcements|--columns' | \
+        'users compliance|--source' | 'users compliance|--columns' | 'a2a call|--params' | \
+        'a2a call|--id' | 'a2a call|--columns' | 'contract show|--columns' | \
+        'contract import|--columns' | 'contract pull|--columns' | 'contract diff|--columns' | \
+        'contract reset|--columns' | 'api|-f' | 'api|--raw-field' | 'api|-F' | 'api|--field' | \
+        'api|-H' | 'api|--header' | 'api|--columns' | 'batch|--resume' | 'batch|--concurrency' | \
+        'batch|--columns' | 'sandbox serve|--host' | 'sandbox serve|--port' | \
         'sandbox serve|--rate-limit' | 'sandbox serve|--seed' | 'sandbox serve|--intake-delay' | \
         'sandbox serve|--leads' | 'sandbox serve|--columns' | 'sandbox reset|--columns' | \
         'completion|--columns') REPLY='text' ;;
@@ -130,14 +132,15 @@ _leadctl_option_value() {
         'sources rotate|-o' | 'sources rotate|--output' | 'status-changes update|-o' | \
         'status-changes update|--output' | 'status-changes delete|-o' | \
         'status-changes delete|--output' | 'lead-statuses list|-o' | 'lead-statuses list|--output' | \
-        'numbers status|-o' | 'numbers status|--output' | 'automations runs|-o' | \
-        'automations runs|--output' | 'notifications announcements|-o' | \
-        'notifications announcements|--output' | 'users compliance|-o' | 'users compliance|--output' | \
-        'a2a call|-o' | 'a2a call|--output' | 'contract show|-o' | 'contract show|--output' | \
-        'contract import|-o' | 'contract import|--output' | 'contract pull|-o' | \
-        'contract pull|--output' | 'contract diff|-o' | 'contract diff|--output' | \
-        'contract reset|-o' | 'contract reset|--output' | 'api|-o' | 'api|--output' | 'batch|-o' | \
-        'batch|--output' | 'sandbox serve|-o' | 'sandbox serve|--output' | 'sandbox reset|-o' | \
+        'lead-statuses get|-o' | 'lead-statuses get|--output' | 'numbers status|-o' | \
+        'numbers status|--output' | 'automations runs|-o' | 'automations runs|--output' | \
+        'notifications announcements|-o' | 'notifications announcements|--output' | \
+        'users compliance|-o' | 'users compliance|--output' | 'a2a call|-o' | 'a2a call|--output' | \
+        'contract show|-o' | 'contract show|--output' | 'contract import|-o' | \
+        'contract import|--output' | 'contract pull|-o' | 'contract pull|--output' | \
+        'contract diff|-o' | 'contract diff|--output' | 'contract reset|-o' | \
+        'contract reset|--output' | 'api|-o' | 'api|--output' | 'batch|-o' | 'batch|--output' | \
+        'sandbox serve|-o' | 'sandbox serve|--output' | 'sandbox reset|-o' | \
         'sandbox reset|--output' | 'completion|-o' | 'completion|--output') REPLY='words table json ndjson csv tsv value' ;;
     'auth login|--kind') REPLY='words user org source' ;;
     'leads import|--format') REPLY='words csv ndjson' ;;
@@ -155,8 +158,8 @@ _leadctl_argument_value() {
     'profile use|0' | 'profile show|0' | 'profile delete|0') REPLY='profile' ;;
     'profile set|0' | 'profile unset|0') REPLY='words base_url output timeout region timezone ca_bundle source_key_header phone_status_window_days_param phone_status_start_param phone_status_end_param order_direction_key contract_url retry_safe_operations retry_unsafe_operations oauth_client_id oauth_scopes' ;;
     'profile set|1' | 'sources update|0' | 'sources rotate|0' | 'status-changes update|0' | \
-        'status-changes delete|0' | 'numbers status|0' | 'automations runs|0' | 'a2a call|0' | \
-        'api|0' | 'batch|0') REPLY='text' ;;
+        'status-changes delete|0' | 'lead-statuses get|0' | 'numbers status|0' | \
+        'automations runs|0' | 'a2a call|0' | 'api|0' | 'batch|0') REPLY='text' ;;
     'leads import|0' | 'contract import|0' | 'contract diff|0' | 'api|1') REPLY='file' ;;
     'completion|0') REPLY='words bash zsh fish' ;;
     *) REPLY='' ;;

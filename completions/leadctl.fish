@@ -7,7 +7,7 @@
 function __leadctl_commands
     switch $argv[1]
         case ''
-            printf '%s\t%s\n' 'auth' 'Log in, show and remove the credential of a profile' 'profile' 'List, switch and edit profiles' 'leads' 'List, create and import leads' 'sources' 'Update lead sources and rotate their intake keys' 'status-changes' 'Update or delete entries of a lead\'s status history' 'lead-statuses' 'List the organization\'s lead statuses' 'numbers' 'Inspect phone numbers: capacity, warmup, traffic' 'automations' 'Inspect automation runs' 'notifications' 'Read announcements' 'users' 'Update the current user\'s compliance settings' 'a2a' 'Call an agent operation over JSON-RPC' 'contract' 'Show, import, pull and diff the service\'s OpenAPI contract' 'api' 'Call any API operation with a raw request' 'batch' 'One request per NDJSON input line, paced to the service' 'sandbox' 'Run the local sandbox server' 'completion' 'Print the completion script for SHELL'
+            printf '%s\t%s\n' 'auth' 'Log in, show and remove the credential of a profile' 'profile' 'List, switch and edit profiles' 'leads' 'List, create and import leads' 'sources' 'Update lead sources and rotate their intake keys' 'status-changes' 'Update or delete entries of a lead\'s status history' 'lead-statuses' 'List lead statuses and find one by name' 'numbers' 'Inspect phone numbers: capacity, warmup, traffic' 'automations' 'Inspect automation runs' 'notifications' 'Read announcements' 'users' 'Update the current user\'s compliance settings' 'a2a' 'Call an agent operation over JSON-RPC' 'contract' 'Show, import, pull and diff the service\'s OpenAPI contract' 'api' 'Call any API operation with a raw request' 'batch' 'One request per NDJSON input line, paced to the service' 'sandbox' 'Run the local sandbox server' 'completion' 'Print the completion script for SHELL'
         case 'auth'
             printf '%s\t%s\n' 'login' 'Store a credential for the profile (-p), checked with one read...' 'status' 'Check the profile\'s credential with the service and show what it is' 'logout' 'Remove the profile\'s stored credential (keyring or file)' 'refresh' 'Refresh the profile\'s OAuth access token now (it is otherwise...' 'token' 'Print the profile\'s credential, for scripts: TOKEN=$(leadctl auth token)'
         case 'profile'
@@ -19,7 +19,7 @@ function __leadctl_commands
         case 'status-changes'
             printf '%s\t%s\n' 'update' 'Update an entry of a lead\'s status history (PUT...' 'delete' 'Delete an entry of a lead\'s status history (DELETE...'
         case 'lead-statuses'
-            printf '%s\t%s\n' 'list' 'List the organization\'s lead statuses (GET /lead-statuses), in...'
+            printf '%s\t%s\n' 'list' 'List the organization\'s lead statuses (GET /lead-statuses), in...' 'get' 'Show one lead status, found by id or by name (reads GET /lead-statuses)'
         case 'numbers'
             printf '%s\t%s\n' 'status' 'Show a phone number\'s sending capacity, warmup, opt-outs, traffic...'
         case 'automations'
@@ -91,6 +91,8 @@ function __leadctl_options
         case 'lead-statuses'
             printf '%s\t%s\n' '-h' 'Show this message and exit' '--help' 'Show this message and exit'
         case 'lead-statuses list'
+            printf '%s\t%s\n' '-o' 'Output format: table, json, ndjson, csv, tsv, value' '--output' 'Output format: table, json, ndjson, csv, tsv, value' '--columns' 'Fields to show for table/csv/tsv/value: comma-separated dot paths...' '-q' 'No informational messages on stderr' '--quiet' 'No informational messages on stderr' '-h' 'Show this message and exit' '--help' 'Show this message and exit'
+        case 'lead-statuses get'
             printf '%s\t%s\n' '-o' 'Output format: table, json, ndjson, csv, tsv, value' '--output' 'Output format: table, json, ndjson, csv, tsv, value' '--columns' 'Fields to show for table/csv/tsv/value: comma-separated dot paths...' '-q' 'No informational messages on stderr' '--quiet' 'No informational messages on stderr' '-h' 'Show this message and exit' '--help' 'Show this message and exit'
         case 'numbers'
             printf '%s\t%s\n' '-h' 'Show this message and exit' '--help' 'Show this message and exit'
@@ -166,19 +168,19 @@ function __leadctl_option_value
             'status-changes update|--appointment-end-at' 'status-changes update|--appointment-notes' \
             'status-changes update|--data' 'status-changes update|--columns' \
             'status-changes delete|--columns' 'lead-statuses list|--columns' \
-            'numbers status|--window-days' 'numbers status|--start' 'numbers status|--end' \
-            'numbers status|--columns' 'automations runs|--status' 'automations runs|--run' \
-            'automations runs|--columns' 'notifications announcements|--page-size' \
-            'notifications announcements|--limit' 'notifications announcements|--cursor' \
-            'notifications announcements|--columns' 'users compliance|--source' \
-            'users compliance|--columns' 'a2a call|--params' 'a2a call|--id' 'a2a call|--columns' \
-            'contract show|--columns' 'contract import|--columns' 'contract pull|--columns' \
-            'contract diff|--columns' 'contract reset|--columns' 'api|-f' 'api|--raw-field' 'api|-F' \
-            'api|--field' 'api|-H' 'api|--header' 'api|--columns' 'batch|--resume' \
-            'batch|--concurrency' 'batch|--columns' 'sandbox serve|--host' 'sandbox serve|--port' \
-            'sandbox serve|--rate-limit' 'sandbox serve|--seed' 'sandbox serve|--intake-delay' \
-            'sandbox serve|--leads' 'sandbox serve|--columns' 'sandbox reset|--columns' \
-            'completion|--columns'
+            'lead-statuses get|--columns' 'numbers status|--window-days' 'numbers status|--start' \
+            'numbers status|--end' 'numbers status|--columns' 'automations runs|--status' \
+            'automations runs|--run' 'automations runs|--columns' \
+            'notifications announcements|--page-size' 'notifications announcements|--limit' \
+            'notifications announcements|--cursor' 'notifications announcements|--columns' \
+            'users compliance|--source' 'users compliance|--columns' 'a2a call|--params' \
+            'a2a call|--id' 'a2a call|--columns' 'contract show|--columns' \
+            'contract import|--columns' 'contract pull|--columns' 'contract diff|--columns' \
+            'contract reset|--columns' 'api|-f' 'api|--raw-field' 'api|-F' 'api|--field' 'api|-H' \
+            'api|--header' 'api|--columns' 'batch|--resume' 'batch|--concurrency' 'batch|--columns' \
+            'sandbox serve|--host' 'sandbox serve|--port' 'sandbox serve|--rate-limit' \
+            'sandbox serve|--seed' 'sandbox serve|--intake-delay' 'sandbox serve|--leads' \
+            'sandbox serve|--columns' 'sandbox reset|--columns' 'completion|--columns'
             echo 'text'
         case '|-o' '|--output' 'auth login|-o' 'auth login|--output' 'auth status|-o' \
             'auth status|--output' 'auth logout|-o' 'auth logout|--output' 'auth refresh|-o' \
@@ -191,12 +193,13 @@ function __leadctl_option_value
             'sources rotate|-o' 'sources rotate|--output' 'status-changes update|-o' \
             'status-changes update|--output' 'status-changes delete|-o' \
             'status-changes delete|--output' 'lead-statuses list|-o' 'lead-statuses list|--output' \
-            'numbers status|-o' 'numbers status|--output' 'automations runs|-o' \
-            'automations runs|--output' 'notifications announcements|-o' \
-            'notifications announcements|--output' 'users compliance|-o' 'users compliance|--output' \
-            'a2a call|-o' 'a2a call|--output' 'contract show|-o' 'contract show|--output' \
-            'contract import|-o' 'contract import|--output' 'contract pull|-o' \
-            'contract pull|--output' 'contract diff|-o' 'contract diff|--output' 'contract reset|-o' \
+            'lead-statuses get|-o' 'lead-statuses get|--output' 'numbers status|-o' \
+            'numbers status|--output' 'automations runs|-o' 'automations runs|--output' \
+            'notifications announcements|-o' 'notifications announcements|--output' \
+            'users compliance|-o' 'users compliance|--output' 'a2a call|-o' 'a2a call|--output' \
+            'contract show|-o' 'contract show|--output' 'contract import|-o' \
+            'contract import|--output' 'contract pull|-o' 'contract pull|--output' \
+            'contract diff|-o' 'contract diff|--output' 'contract reset|-o' \
             'contract reset|--output' 'api|-o' 'api|--output' 'batch|-o' 'batch|--output' \
             'sandbox serve|-o' 'sandbox serve|--output' 'sandbox reset|-o' 'sandbox reset|--output' \
             'completion|-o' 'completion|--output'
@@ -223,8 +226,8 @@ function __leadctl_argument_value
         case 'profile set|0' 'profile unset|0'
             echo 'words base_url output timeout region timezone ca_bundle source_key_header phone_status_window_days_param phone_status_start_param phone_status_end_param order_direction_key contract_url retry_safe_operations retry_unsafe_operations oauth_client_id oauth_scopes'
         case 'profile set|1' 'sources update|0' 'sources rotate|0' 'status-changes update|0' \
-            'status-changes delete|0' 'numbers status|0' 'automations runs|0' 'a2a call|0' 'api|0' \
-            'batch|0'
+            'status-changes delete|0' 'lead-statuses get|0' 'numbers status|0' 'automations runs|0' \
+            'a2a call|0' 'api|0' 'batch|0'
             echo 'text'
         case 'leads import|0' 'contract import|0' 'contract diff|0' 'api|1'
             echo 'file'

@@ -12,7 +12,10 @@ GROUPS: dict[str, tuple[str, str]] = {
         "leadctl.commands.status_changes",
         "Update or delete entries of a lead's status history.",
     ),
-    "lead-statuses": ("leadctl.commands.lead_statuses", "List the organization's lead statuses."),
+    "lead-statuses": (
+        "leadctl.commands.lead_statuses",
+        "List lead statuses and find one by name.",
+    ),
     "numbers": ("leadctl.commands.numbers", "Inspect phone numbers: capacity, warmup, traffic."),
     "automations": ("leadctl.commands.automations", "Inspect automation runs."),
     "notifications": ("leadctl.commands.notifications", "Read announcements."),

@@ -56,7 +56,7 @@ CURATED_VERBS: dict[str, tuple[str, ...]] = {
     "leads": ("create", "import", "list"),
     "sources": ("rotate", "update"),
     "status-changes": ("delete", "update"),
-    "lead-statuses": ("list",),
+    "lead-statuses": ("get", "list"),
     "numbers": ("status",),
     "automations": ("runs",),
     "notifications": ("announcements",),

@@ -81,3 +81,15 @@ def test_a_user_token_reads_them_too(
     as_org = run_leadctl(["lead-statuses", "list"], env=org_env)
     assert as_user.exit_code == 0, as_user.stderr
     assert json.loads(as_user.stdout) == json.loads(as_org.stdout)
+
+
+def test_get_finds_a_status_by_name_as_the_list_shows_it(org_env: Env) -> None:
+    listed = json.loads(run_leadctl(["lead-statuses", "list"], env=org_env).stdout)
+    wanted = next(s for s in listed if s["name"] == "New")
+    found = run_leadctl(["lead-statuses", "get", "new", "-o", "json"], env=org_env)
+    assert found.exit_code == 0, found.stderr
+    assert json.loads(found.stdout) == wanted
+    as_value = run_leadctl(
+        ["lead-statuses", "get", "NEW", "-o", "value", "--columns", "id"], env=org_env
+    )
+    assert as_value.stdout == wanted["id"] + "\n"

@@ -49,19 +49,26 @@ def display_order(statuses: list[Any]) -> list[Any]:
     return sorted(statuses, key=key)
 
 
-def run(opts: Options, ctx: Context) -> None:
-    """GET /lead-statuses, checked, printed in display order (JSON formats as received)."""
+def read_statuses(ctx: Context) -> list[Any]:
+    """GET /lead-statuses: the organization's statuses as the service sent them, checked
+    to be an array of objects."""
     from leadctl.operations import curated
-    from leadctl.output import emit_list, prints_as_received
+    from leadctl.shapes import require_objects
 
     statuses = ctx.client().call_json(curated(ctx, "GET", "/lead-statuses"))
     if not isinstance(statuses, list):
         raise BadResponse(
             f"GET /lead-statuses answered with {type(statuses).__name__}, not an array"
         )
-    from leadctl.shapes import require_objects
-
     require_objects(statuses, what="lead statuses")
+    return statuses
+
+
+def run(opts: Options, ctx: Context) -> None:
+    """GET /lead-statuses, checked, printed in display order (JSON formats as received)."""
+    from leadctl.output import emit_list, prints_as_received
+
+    statuses = read_statuses(ctx)
     # json and ndjson are the service's JSON unchanged, order included; the formats for
     # people and spreadsheets follow the display order the statuses define.
     if not prints_as_received(ctx):
