@@ -28,6 +28,8 @@ if TYPE_CHECKING:
 SANDBOX_PROFILE = "sandbox"
 DEFAULT_PROFILE = "default"
 DEFAULT_TIMEOUT = 30.0
+# cli.md "Retries"; the retry policy (leadctl/retry.py) reads it from here, where the
+# root command needs it at start-up for --max-retries without loading the policy.
 DEFAULT_MAX_RETRIES = 4
 
 

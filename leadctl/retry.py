@@ -19,9 +19,10 @@ import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
+from leadctl.context import DEFAULT_MAX_RETRIES  # where --max-retries' default is read
+
 BACKOFF_BASE_SECONDS = 0.5
 BACKOFF_CAP_SECONDS = 20.0
-DEFAULT_MAX_RETRIES = 4
 
 Jitter = Callable[[float, float], float]
 
