@@ -1,0 +1,42 @@
+"""A Context for calling a verb's ``run(opts, ctx)`` directly: fake streams, the test clock,
+the token and base URL of ``tests.support.cli`` (pytest-httpx catches the requests)."""
+
+from __future__ import annotations
+
+import io
+import os
+from collections.abc import Mapping
+
+from leadctl.context import Context, GlobalOptions
+from leadctl.iostreams import IOStreams
+from tests.support.cli import BASE_URL, FakeClock, token_env
+
+
+def direct_context(
+    *,
+    output: str | None = None,
+    columns: list[str] | None = None,
+    tty: bool = False,
+    stdin: str = "",
+    env: Mapping[str, str] | None = None,
+) -> Context:
+    merged = {**os.environ, **token_env(), "COLUMNS": "100", **(env or {})}
+    return Context(
+        IOStreams.for_test(stdin=stdin, tty=tty, env=merged),
+        # The root callback turns LEADCTL_BASE_URL into this option; no callback runs here.
+        GlobalOptions(output=output, columns=columns, base_url=BASE_URL),
+        clock=FakeClock(),
+        env=merged,
+    )
+
+
+def stdout_of(ctx: Context) -> str:
+    stream = ctx.ios.stdout
+    assert isinstance(stream, io.StringIO)
+    return stream.getvalue()
+
+
+def stderr_of(ctx: Context) -> str:
+    stream = ctx.ios.stderr
+    assert isinstance(stream, io.StringIO)
+    return stream.getvalue()
