@@ -7,7 +7,7 @@ import os
 import sys
 from collections.abc import Mapping, Sequence
 from enum import Enum
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from typer.core import TyperGroup
@@ -20,15 +20,16 @@ from leadctl.groups import GROUPS
 from leadctl.helpformat import HelpContext, use_leadctl_help
 from leadctl.hoisting import OptionNames, global_options_first, group_index
 from leadctl.iostreams import IOStreams
+from leadctl.output.formats import OUTPUT_FORMATS
 
+if TYPE_CHECKING:
 
-class OutputFormat(str, Enum):
-    table = "table"
-    json = "json"
-    ndjson = "ndjson"
-    csv = "csv"
-    tsv = "tsv"
-    value = "value"
+    class OutputFormat(str, Enum):
+        """-o's choices, one member a format name (built below from OUTPUT_FORMATS)."""
+
+else:
+    # The choices of -o are the format names of leadctl.output.formats, written once there.
+    OutputFormat = Enum("OutputFormat", [(name, name) for name in OUTPUT_FORMATS], type=str)
 
 
 class _Bootstrap:
@@ -411,10 +412,10 @@ def main_callback(
 
 def _env_output(env: Mapping[str, str]) -> str | None:
     value = env.get("LEADCTL_OUTPUT") or None
-    if value is not None and value not in OutputFormat.__members__:
+    if value is not None and value not in OUTPUT_FORMATS:
         raise UsageError(
             f"LEADCTL_OUTPUT={value!r} is not an output format",
-            hint="use one of " + ", ".join(OutputFormat.__members__),
+            hint="use one of " + ", ".join(OUTPUT_FORMATS),
         )
     return value
 

@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-from leadctl.context import OUTPUT_FORMATS
 from leadctl.errors import LeadctlError, UsageError
+from leadctl.output.formats import OUTPUT_FORMATS
 
 T = TypeVar("T")
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from leadctl.clock import Clock
 from leadctl.errors import NotAuthenticated, UsageError
 from leadctl.iostreams import IOStreams
+from leadctl.output.formats import JSON, TABLE
 
 if TYPE_CHECKING:
     from datetime import tzinfo
@@ -24,7 +25,6 @@ if TYPE_CHECKING:
     from leadctl.credentials import Credential
     from leadctl.sandbox_entry import EmbeddedSandbox
 
-OUTPUT_FORMATS = ("table", "json", "ndjson", "csv", "tsv", "value")
 SANDBOX_PROFILE = "sandbox"
 DEFAULT_PROFILE = "default"
 DEFAULT_TIMEOUT = 30.0
@@ -202,10 +202,10 @@ class Context:
     @cached_property
     def output_format(self) -> str:
         if self.options.jq is not None:
-            return "json"
+            return JSON
         chosen = self.options.output or self.settings_output_or_none()
         if chosen is None:
-            return "table" if self.ios.stdout_is_tty else "json"
+            return TABLE if self.ios.stdout_is_tty else JSON
         return chosen
 
     @property

@@ -13,9 +13,12 @@ import shlex
 import subprocess
 import sys
 from collections.abc import Iterator, Mapping
-from typing import Protocol, TextIO, cast
+from typing import TYPE_CHECKING, Literal, Protocol, TextIO, cast
 
 from leadctl.errors import Cancelled, UsageError
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 DEFAULT_PAGER = "less -FRX"
 
@@ -137,13 +140,16 @@ class IOStreams:
     def terminal_height(self) -> int:
         return self._terminal_size("LINES", 1, 24)
 
-    def _terminal_size(self, variable: str, index: int, fallback: int) -> int:
-        """From the environment, else the terminal; a terminal reporting 0 gets the fallback."""
+    def _terminal_size(
+        self, variable: str, index: int, fallback: int, stream: TextIO | None = None
+    ) -> int:
+        """From the environment, else the terminal of ``stream`` (stdout unless told); a
+        terminal reporting 0 gets the fallback."""
         configured = self.env.get(variable, "")
         if configured.isdigit() and int(configured) > 0:
             return int(configured)
         try:
-            measured = os.get_terminal_size(self.stdout.fileno())[index]
+            measured = os.get_terminal_size((stream or self.stdout).fileno())[index]
         except (OSError, ValueError, io.UnsupportedOperation):
             return fallback
         return measured if measured > 0 else fallback
@@ -158,6 +164,45 @@ class IOStreams:
         if command.strip() in ("", "cat"):
             return None
         return command
+
+    def console(
+        self, *, stderr: bool = False, file: TextIO | None = None, width: int | None = None
+    ) -> Console:
+        """The rich Console for stdout (or ``stderr``), every terminal decision taken here.
+
+        ``file`` receives the drawing instead of the stream (a buffer, to page it), with
+        the stream's decisions. Color comes from :attr:`stdout_color` / :attr:`stderr_color`
+        and the color system from this object's ``env``, never from rich's own look at
+        ``os.environ``: with color off rich gets no color system at all, so it writes no
+        escape sequence for styles. ``width`` defaults to the terminal's (``COLUMNS``
+        first). Markup, emoji and highlighting are off: the service's text is data, and a
+        lead named ``[bold]:smile:`` prints as typed. Only a terminal gets live drawing
+        (progress bars, spinners) and cursor control.
+        """
+        from rich.console import Console
+
+        stream = self.stderr if stderr else self.stdout
+        is_tty = self.stderr_is_tty if stderr else self.stdout_is_tty
+        color = self.stderr_color if stderr else self.stdout_color
+        system: Literal["truecolor", "256", "standard"] = "standard"
+        if self.env.get("COLORTERM", "").lower() in ("truecolor", "24bit"):
+            system = "truecolor"
+        elif "256color" in self.env.get("TERM", ""):
+            system = "256"
+        return Console(
+            file=stream if file is None else file,
+            width=self._terminal_size("COLUMNS", 0, 80, stream) if width is None else width,
+            height=self._terminal_size("LINES", 1, 24, stream),
+            color_system=system if color else None,
+            no_color=not color,
+            force_terminal=is_tty,
+            force_interactive=is_tty and self.env.get("TERM") != "dumb",
+            force_jupyter=False,
+            legacy_windows=False,
+            markup=False,
+            emoji=False,
+            highlight=False,
+        )
 
     # -- writing ---------------------------------------------------------------------
 

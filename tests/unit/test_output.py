@@ -495,7 +495,7 @@ def test_a_closed_pipe_reaches_the_caller_as_broken_pipe(fmt: str) -> None:
 def test_importing_the_output_layer_loads_no_heavy_library() -> None:
     heavy = ("rich", "httpx", "pydantic", "keyring", "platformdirs")
     probe = (
-        "import sys, leadctl.output; "
+        "import sys, leadctl.output.registry; "
         f"print(sorted(m for m in sys.modules if m.split('.')[0] in {heavy!r}))"
     )
 

@@ -1,0 +1,13 @@
+"""The output formats, named once.
+
+``-o``'s choices (app.py), the ``output`` setting's values (config.py), the default
+(context.py) and the renderer registry's keys (:mod:`leadctl.output.registry`) all come
+from here. No imports: context.py and app.py load this module at every start-up.
+"""
+
+# The format a person reads on a terminal, and the only one a command's view draws in.
+TABLE = "table"
+# What a pipe gets when no format was asked for, and what --jq reads.
+JSON = "json"
+
+OUTPUT_FORMATS = (TABLE, JSON, "ndjson", "csv", "tsv", "value")
