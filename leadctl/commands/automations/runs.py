@@ -95,14 +95,25 @@ def _show_runs(
     ctx: Context, data: dict[str, Any], runs: list[dict[str, Any]], *, note: str
 ) -> None:
     from leadctl.output import emit_list, emit_object
+    from leadctl.output.formats import JSON
 
-    fmt = ctx.output_format
-    if fmt == "json":
+    # -o json (and --jq) print the service's object ({automationId, runs}); every other
+    # format prints its runs, one row (or line) each. The registry has no call for "this
+    # object for json, its list for the row formats", so this one choice stays here.
+    if ctx.output_format == JSON:
         emit_object(ctx, data, columns=[])
         return
-    if fmt != "table" or ctx.options.columns:
-        emit_list(ctx, runs, columns=run_columns())
-        return
+
+    def draw(ctx: Context, runs: list[dict[str, Any]]) -> None:
+        _draw_runs_table(ctx, data, runs, note=note)
+
+    emit_list(ctx, runs, columns=run_columns(), view=draw)
+
+
+def _draw_runs_table(
+    ctx: Context, data: dict[str, Any], runs: list[dict[str, Any]], *, note: str
+) -> None:
+    """The terminal view: one row a run, long ids whole, dropped columns named on stderr."""
     if not runs:
         ctx.ios.info(f"no runs for automation {data.get('automationId')!s} ({note})")
         return
@@ -126,17 +137,19 @@ def _show_runs(
 
 
 def _show_run(ctx: Context, automation_id: str, run_id: str, runs: list[dict[str, Any]]) -> None:
-    found = find_run(runs, run_id, automation_id)
-    if ctx.output_format == "table" and not ctx.options.columns:
-        from leadctl.output import display_zone_of
-        from leadctl.views.automation_runs import render_run_tree
-        from leadctl.views.console import show
-
-        show(ctx.ios, render_run_tree(found, now=ctx.clock.now(), zone=display_zone_of(ctx)))
-        return
     from leadctl.output import emit_object
 
-    emit_object(ctx, found, columns=run_columns())
+    found = find_run(runs, run_id, automation_id)
+    emit_object(ctx, found, columns=run_columns(), view=_draw_run_tree)
+
+
+def _draw_run_tree(ctx: Context, found: dict[str, Any]) -> None:
+    """The terminal view of one run: its actions in step order, each with its events."""
+    from leadctl.output import display_zone_of
+    from leadctl.views.automation_runs import render_run_tree
+    from leadctl.views.console import show
+
+    show(ctx.ios, render_run_tree(found, now=ctx.clock.now(), zone=display_zone_of(ctx)))
 
 
 EPILOG = (

@@ -41,7 +41,9 @@ def run(opts: Options, ctx: Context) -> None:
         what="a phone number's status",
         required=("number",),
     )
-    _print(ctx, data)
+    from leadctl.output import emit_object
+
+    emit_object(ctx, data, columns=summary_columns(), view=draw_status)
 
 
 def summary_columns() -> list[Column]:
@@ -138,16 +140,9 @@ def status(
     run(Options(number, window_days, start, end), get_context(typer_ctx))
 
 
-def _print(ctx: Context, data: Any) -> None:
-    from leadctl.output import emit_object
+def draw_status(ctx: Context, data: dict[str, Any]) -> None:
+    """The terminal view: capacity gauges, warmup, opt-outs, a traffic sparkline, events."""
+    from leadctl.views.console import show
+    from leadctl.views.number_status import render_number_status
 
-    if ctx.output_format == "table" and not ctx.options.columns and isinstance(data, dict):
-        from leadctl.views.console import show
-        from leadctl.views.number_status import render_number_status
-
-        show(
-            ctx.ios,
-            render_number_status(data, now=ctx.clock.now(), width=ctx.ios.terminal_width()),
-        )
-        return
-    emit_object(ctx, data, columns=summary_columns())
+    show(ctx.ios, render_number_status(data, now=ctx.clock.now(), width=ctx.ios.terminal_width()))
