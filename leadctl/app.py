@@ -20,7 +20,7 @@ from leadctl.groups import GROUPS
 from leadctl.helpformat import HelpContext, use_leadctl_help
 from leadctl.hoisting import OptionNames, global_options_first, group_index
 from leadctl.iostreams import IOStreams
-from leadctl.output.formats import OUTPUT_FORMATS
+from leadctl.output.formats import AS_RECEIVED, OUTPUT_FORMATS
 
 if TYPE_CHECKING:
 
@@ -94,7 +94,7 @@ def _split_columns(value: str) -> list[str]:
     return [part.strip() for part in value.split(",") if part.strip()]
 
 
-OUTPUT_HELP = "Output format: table, json, ndjson, csv, tsv, value."
+OUTPUT_HELP = "Output format: " + ", ".join(OUTPUT_FORMATS) + "."
 COLUMNS_HELP = (
     "Fields to show for table/csv/tsv/value: comma-separated dot paths (status.name, "
     "tags[].name); an unknown field is exit 2 naming the known ones."
@@ -438,8 +438,8 @@ def _env_timeout(env: Mapping[str, str]) -> float | None:
 
 def _json_errors_wanted(context: Context | None, env: Mapping[str, str]) -> bool:
     if context is not None:
-        return context.output_explicit and context.output_format in ("json", "ndjson")
-    return env.get("LEADCTL_OUTPUT") in ("json", "ndjson")
+        return context.output_explicit and context.output_format in AS_RECEIVED
+    return env.get("LEADCTL_OUTPUT") in AS_RECEIVED
 
 
 def report_error(

@@ -61,10 +61,11 @@ def print_paged(
     """Send a RequestDataOptions query and print its items (or its total count).
 
     ``table_view`` reshapes items for the default table only (never for json or csv,
-    which carry the service's items unchanged), shown with ``table_columns``.
+    which carry the service's items unchanged), shown with ``table_columns``: the output
+    registry draws it for ``table`` without ``--columns``.
     """
     from leadctl.errors import BadResponse, LeadctlError
-    from leadctl.output import emit_list
+    from leadctl.output import columns_view, emit_list
     from leadctl.paging import Pager, PageRequest
 
     # --all asks for the largest page; later pages ask for what the service answered.
@@ -86,9 +87,9 @@ def print_paged(
         return
     pager = Pager(client, op, body, request, path_params=path_params, adopt_page_size=adopt)
     items: Iterable[Any] = pager
-    if table_view is not None and ctx.output_format == "table" and not ctx.options.columns:
-        items = table_view(pager)
-        columns = table_columns or columns
+    view = None
+    if table_view is not None:
+        view = columns_view(table_columns or columns, reshape=table_view)
     progress = None
     if all_pages and _progress_wanted(ctx):
         from leadctl.output.progress import ProgressLine
@@ -101,6 +102,7 @@ def print_paged(
             ctx,
             items,
             columns=columns,
+            view=view,
             footer=lambda: _next_page_hint(pager),
             file_note=lambda written: _more_pages_note(pager, written),
             streamed=all_pages,
@@ -139,10 +141,12 @@ def _more_pages_note(pager: Pager, written: int) -> str | None:
 def _progress_wanted(ctx: Context) -> bool:
     # A progress line on the terminal that also receives streamed items would garble them;
     # a table is printed only once every page is in, so it can share the terminal.
+    from leadctl.output.registry import streams_items
+
     ios = ctx.ios
     if not ios.progress_enabled or ios.env.get("TERM") == "dumb":
         return False
-    return not ios.stdout_is_tty or ctx.output_format == "table"
+    return not ios.stdout_is_tty or not streams_items(ctx)
 
 
 def _with_progress(progress: ProgressLine, pager: Pager, items: Iterable[Any]) -> Iterator[Any]:

@@ -170,15 +170,7 @@ class _spinner:
         ios = self._ctx.ios
         if not ios.progress_enabled:
             return lambda _text: None
-        from rich.console import Console
-
-        console = Console(
-            file=ios.stderr,
-            force_terminal=True,
-            no_color=not ios.stderr_color,
-            color_system="auto" if ios.stderr_color else None,
-        )
-        self._status = console.status("waiting")
+        self._status = ios.console(stderr=True).status("waiting")
         self._status.start()
         return self._status.update  # type: ignore[no-any-return]
 

@@ -79,7 +79,6 @@ class ProgressDisplay(Display):
         self, ios: IOStreams, *, notes: bool, noun: str = "row", label: str = "importing"
     ) -> None:
         super().__init__(ios, notes=notes, noun=noun, label=label)
-        from rich.console import Console
         from rich.progress import (
             BarColumn,
             MofNCompleteColumn,
@@ -89,12 +88,6 @@ class ProgressDisplay(Display):
             TimeRemainingColumn,
         )
 
-        console = Console(
-            file=ios.stderr,
-            force_terminal=True,
-            no_color=not ios.stderr_color,
-            color_system="auto" if ios.stderr_color else None,
-        )
         self._progress = Progress(
             TextColumn(self._label),
             BarColumn(),
@@ -103,7 +96,7 @@ class ProgressDisplay(Display):
             TimeElapsedColumn(),
             TextColumn("eta"),
             TimeRemainingColumn(),
-            console=console,
+            console=ios.console(stderr=True),
             transient=True,
         )
         self._task: Any = None

@@ -5,11 +5,15 @@ described; every example names real commands and options)."""
 from __future__ import annotations
 
 from leadctl.errors import ExitCode
+from leadctl.output.formats import OUTPUT_FORMATS
 
 ENVIRONMENT: tuple[tuple[str, str], ...] = (
     ("LEADCTL_PROFILE", "Profile to use when -p is not given."),
     ("LEADCTL_BASE_URL", "Service base URL; overrides the profile's base_url."),
-    ("LEADCTL_OUTPUT", "Default output format: table, json, ndjson, csv, tsv or value."),
+    (
+        "LEADCTL_OUTPUT",
+        "Default output format: " + ", ".join(OUTPUT_FORMATS[:-1]) + f" or {OUTPUT_FORMATS[-1]}.",
+    ),
     (
         "LEADCTL_TOKEN",
         "The credential to use, before any stored one: for cron jobs and CI. "

@@ -11,6 +11,8 @@ json, ndjson, csv, tsv, value, or ``--jq``. The view is drawn only for ``table``
 The rest of the package are the renderers' parts: columns and paths (``columns``), cell
 text (``cells``), fitting a table to the terminal (``fit``), the writers (``table``,
 ``json_out``, ``delimited``, ``jq_filter``) and the ``--all`` progress line (``progress``).
+All of it works for any data; a drawing that knows one resource's shape is a view and
+belongs in ``views/``.
 
 This ``__init__`` stays light: context.py reads the format names from ``formats`` at every
 start-up, which loads this package, so the names below load on first use (PEP 562).
@@ -28,6 +30,7 @@ if TYPE_CHECKING:
         display_zone_of,
         emit_list,
         emit_object,
+        prints_as_received,
     )
 
 __all__ = [
@@ -38,6 +41,7 @@ __all__ = [
     "emit_list",
     "emit_object",
     "get_path",
+    "prints_as_received",
 ]
 
 _HOME = {
@@ -48,6 +52,7 @@ _HOME = {
     "display_zone_of": "leadctl.output.registry",
     "emit_list": "leadctl.output.registry",
     "emit_object": "leadctl.output.registry",
+    "prints_as_received": "leadctl.output.registry",
 }
 
 

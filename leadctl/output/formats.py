@@ -10,4 +10,9 @@ TABLE = "table"
 # What a pipe gets when no format was asked for, and what --jq reads.
 JSON = "json"
 
-OUTPUT_FORMATS = (TABLE, JSON, "ndjson", "csv", "tsv", "value")
+NDJSON = "ndjson"
+
+OUTPUT_FORMATS = (TABLE, JSON, NDJSON, "csv", "tsv", "value")
+# The formats that print the service's JSON as received (the others render columns):
+# what --jq reads, and where errors are a JSON document too.
+AS_RECEIVED = (JSON, NDJSON)

@@ -23,7 +23,7 @@ from leadctl.output.columns import (
     known_paths,
     path_known,
 )
-from leadctl.output.formats import OUTPUT_FORMATS, TABLE
+from leadctl.output.formats import AS_RECEIVED, JSON, NDJSON, OUTPUT_FORMATS, TABLE
 
 __all__ = [
     "RENDERERS",
@@ -35,7 +35,9 @@ __all__ = [
     "emit_list",
     "emit_object",
     "get_path",
+    "prints_as_received",
     "renderer_for",
+    "streams_items",
 ]
 
 NO_RESULTS = "no results"
@@ -148,6 +150,21 @@ def renderer_for(fmt: str) -> Renderer:
     return renderer
 
 
+def streams_items(ctx: Context) -> bool:
+    """Whether the chosen format prints each item as it arrives; a table (or a view) waits
+    for every item, so until then the terminal is free for a progress line."""
+    if ctx.options.jq is not None:
+        return True
+    return renderer_for(ctx.output_format).streams
+
+
+def prints_as_received(ctx: Context) -> bool:
+    """Whether the chosen format prints the service's JSON as received (json, ndjson,
+    ``--jq``), as opposed to rendering columns: a command that reorders or flattens
+    items for people (display order, joined lists) does so only when this is False."""
+    return ctx.output_format in AS_RECEIVED  # --jq reads json
+
+
 def _view_wanted(ctx: Context) -> bool:
     return ctx.output_format == TABLE and not ctx.options.columns
 
@@ -183,6 +200,9 @@ def _jq_list(ctx: Context, items: Iterable[Any], *, streamed: bool) -> int:
 
 class Renderer:
     """How one format prints a list of items and one object."""
+
+    # Each item printed as it arrives (False: the items are collected first).
+    streams = True
 
     def write_list(self, ctx: Context, items: Iterable[Any], columns: Sequence[Column]) -> int:
         raise NotImplementedError
@@ -261,7 +281,9 @@ class _Tsv(_ColumnRenderer):
 
 class _Table(_ColumnRenderer):
     """rich tables for people (:mod:`leadctl.output.table`): one row an item, or a
-    field/value view of one object."""
+    field/value view of one object. Column widths depend on every row: it collects."""
+
+    streams = False
 
     def write_rows(self, ctx: Context, rows: Iterator[Any], columns: list[Column]) -> int:
         from leadctl.output.table import write_list_table
@@ -285,8 +307,8 @@ class _Table(_ColumnRenderer):
 
 RENDERERS: dict[str, Renderer] = {
     TABLE: _Table(),
-    "json": _Json(),
-    "ndjson": _Ndjson(),
+    JSON: _Json(),
+    NDJSON: _Ndjson(),
     "csv": _Csv(),
     "tsv": _Tsv(header=True),
     "value": _Tsv(header=False),

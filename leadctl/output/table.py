@@ -1,31 +1,28 @@
 """``-o table``: rich tables for people, paged when taller than the terminal.
 
 rich is imported inside the functions: importing the command tree must not load it.
-Every terminal decision (color, width, pager) comes from :class:`IOStreams`, never from
-rich's own look at ``os.environ`` or the file, so tests and ``--no-color`` see exactly
-what a user sees. With color off rich gets no color system at all, which makes it emit
-no escape sequence of any kind.
+Every terminal decision (color, width, pager) comes from :class:`IOStreams` and the
+Console it makes (:meth:`IOStreams.console`), never from rich's own look at
+``os.environ`` or the file, so tests and ``--no-color`` see exactly what a user sees.
 """
 
 from __future__ import annotations
 
 import io
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from datetime import timezone, tzinfo
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from leadctl.output.cells import human_text, terminal_safe
 from leadctl.output.columns import Column, get_path
 
 if TYPE_CHECKING:
-    from rich.console import Console, RenderableType
+    from rich.console import RenderableType
     from rich.style import Style
     from rich.text import Text
 
     from leadctl.iostreams import IOStreams
 
-DEFAULT_HEIGHT = 24
-DEFAULT_WIDTH = 80
 # A table sent to a pipe or file is cut to no terminal: lines may be as long as the data.
 UNBOUNDED_WIDTH = 10_000
 
@@ -188,7 +185,7 @@ def _swatch_style(value: str) -> Style | None:
 def _show(ios: IOStreams, renderable: RenderableType) -> None:
     width = ios.terminal_width() if ios.stdout_is_tty else UNBOUNDED_WIDTH
     buffer = io.StringIO()
-    _console(ios, buffer, width=width).print(renderable)
+    ios.console(file=buffer, width=width).print(renderable)
     write_rendered(ios, buffer.getvalue())
 
 
@@ -204,31 +201,3 @@ def write_rendered(ios: IOStreams, rendered: str) -> None:
         return
     ios.stdout.write(rendered)
     ios.stdout.flush()
-
-
-def _console(ios: IOStreams, file: io.StringIO, *, width: int) -> Console:
-    from rich.console import Console
-
-    color = ios.stdout_color
-    return Console(
-        file=file,
-        width=width,
-        height=DEFAULT_HEIGHT,
-        color_system=_color_system(ios.env) if color else None,
-        force_terminal=color,
-        force_jupyter=False,
-        force_interactive=False,
-        no_color=not color,
-        legacy_windows=False,
-        markup=False,
-        emoji=False,
-        highlight=False,
-    )
-
-
-def _color_system(env: Mapping[str, str]) -> Literal["truecolor", "256", "standard"]:
-    if env.get("COLORTERM", "").lower() in ("truecolor", "24bit"):
-        return "truecolor"
-    if "256color" in env.get("TERM", ""):
-        return "256"
-    return "standard"

@@ -1,49 +1,36 @@
-"""The one rich Console every view draws with, and how its output reaches the terminal."""
+"""How a view's drawing reaches the terminal: drawn with the stdout Console of
+:meth:`IOStreams.console`, paged like a table when taller than the terminal."""
 
 from __future__ import annotations
 
 import io
-from typing import TYPE_CHECKING
-
-# A pseudo-terminal that was never sized reports 0 columns; rich would then draw nothing.
-FALLBACK_WIDTH = 80
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from rich.console import Console, RenderableType
+    from rich.console import RenderableType
 
+    from leadctl.context import Context
     from leadctl.iostreams import IOStreams
-
-
-def make_console(ios: IOStreams, file: io.StringIO) -> Console:
-    """A Console whose every terminal decision comes from ``ios``.
-
-    Color off means no color system at all, so rich writes no escape sequence of any
-    kind. Markup, emoji and highlighting are off: the service's text is data, and a
-    lead's name with ``[bold]`` in it must print as typed.
-    """
-    from rich.console import Console
-
-    color = ios.stdout_color
-    width = ios.terminal_width()
-    return Console(
-        file=file,
-        force_terminal=ios.stdout_is_tty,
-        no_color=not color,
-        color_system="auto" if color else None,
-        width=width if width > 0 else FALLBACK_WIDTH,
-        markup=False,
-        emoji=False,
-        highlight=False,
-        legacy_windows=False,
-        force_jupyter=False,
-        force_interactive=False,
-    )
+    from leadctl.output import View
 
 
 def show(ios: IOStreams, renderable: RenderableType) -> None:
-    """Draw ``renderable`` on stdout, through the pager when it is taller than the terminal."""
+    """Draw ``renderable`` on stdout at the terminal's width, through the pager when it is
+    taller than the terminal."""
     from leadctl.output.table import write_rendered
 
     buffer = io.StringIO()
-    make_console(ios, buffer).print(renderable)
+    ios.console(file=buffer).print(renderable)
     write_rendered(ios, buffer.getvalue())
+
+
+def view_of(render: Callable[[Context, Any], RenderableType]) -> View:
+    """The ``view=`` of :func:`leadctl.output.emit_object` / ``emit_list`` for a function
+    that turns the data into something rich draws (a gauge, a tree): shown with
+    :func:`show`."""
+
+    def draw(ctx: Context, data: Any) -> None:
+        show(ctx.ios, render(ctx, data))
+
+    return draw
