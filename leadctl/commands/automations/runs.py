@@ -12,6 +12,8 @@ from leadctl.commands.automations.select import find_run, status_matches
 from leadctl.errors import BadResponse, UsageError
 
 if TYPE_CHECKING:
+    from rich.console import RenderableType
+
     from leadctl.context import Context
     from leadctl.output import Column
 
@@ -138,18 +140,18 @@ def _draw_runs_table(
 
 def _show_run(ctx: Context, automation_id: str, run_id: str, runs: list[dict[str, Any]]) -> None:
     from leadctl.output import emit_object
+    from leadctl.views.console import view_of
 
     found = find_run(runs, run_id, automation_id)
-    emit_object(ctx, found, columns=run_columns(), view=_draw_run_tree)
+    emit_object(ctx, found, columns=run_columns(), view=view_of(_render_run_tree))
 
 
-def _draw_run_tree(ctx: Context, found: dict[str, Any]) -> None:
+def _render_run_tree(ctx: Context, found: dict[str, Any]) -> RenderableType:
     """The terminal view of one run: its actions in step order, each with its events."""
     from leadctl.output import display_zone_of
     from leadctl.views.automation_runs import render_run_tree
-    from leadctl.views.console import show
 
-    show(ctx.ios, render_run_tree(found, now=ctx.clock.now(), zone=display_zone_of(ctx)))
+    return render_run_tree(found, now=ctx.clock.now(), zone=display_zone_of(ctx))
 
 
 EPILOG = (

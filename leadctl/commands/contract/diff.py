@@ -34,8 +34,7 @@ class Options:
 def run(opts: Options, ctx: Context) -> None:
     from leadctl.contract.diff import diff_contracts
     from leadctl.operations import active_index_of
-    from leadctl.output import emit_list
-    from leadctl.output.formats import JSON
+    from leadctl.output import emit_list, prints_as_received
 
     active = active_index_of(ctx)
     raw, label, document = load_checked(ctx, opts.source)
@@ -48,7 +47,7 @@ def run(opts: Options, ctx: Context) -> None:
         commands = {**_commands(_compile(raw, document, label)), **commands}
     rows = [change.to_json(commands.get(change.operation)) for change in changes]
     # The details are a list in json and ndjson; one cell of text in the other formats.
-    if ctx.output_format not in (JSON, "ndjson"):
+    if not prints_as_received(ctx):
         for row in rows:
             row["details"] = "; ".join(row["details"])
     emit_list(ctx, rows, columns=DIFF_COLUMNS)

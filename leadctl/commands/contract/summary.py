@@ -68,8 +68,7 @@ def summary(active: ActiveIndex, profile: str) -> dict[str, Any]:
 
 
 def print_summary(ctx: Context, data: Mapping[str, Any]) -> None:
-    from leadctl.output import emit_list, emit_object
-    from leadctl.output.formats import JSON
+    from leadctl.output import emit_list, emit_object, prints_as_received
 
     # Clashes of derived names are resolved quietly (-o json lists them all); one that
     # overrules the contract's own x-cli-name is worth a line.
@@ -83,7 +82,7 @@ def print_summary(ctx: Context, data: Mapping[str, Any]) -> None:
     # json and ndjson print the whole summary; the row formats print its groups. The
     # registry has no call for "this object as received, its list as rows", so this one
     # choice stays here.
-    if ctx.output_format in (JSON, "ndjson"):
+    if prints_as_received(ctx):
         emit_object(ctx, data, columns=())
         return
 

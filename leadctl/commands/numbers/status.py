@@ -11,6 +11,8 @@ from leadctl.commands._common import get_context
 from leadctl.commands.numbers.window import window_query
 
 if TYPE_CHECKING:
+    from rich.console import RenderableType
+
     from leadctl.context import Context
     from leadctl.output import Column
 
@@ -42,8 +44,9 @@ def run(opts: Options, ctx: Context) -> None:
         required=("number",),
     )
     from leadctl.output import emit_object
+    from leadctl.views.console import view_of
 
-    emit_object(ctx, data, columns=summary_columns(), view=draw_status)
+    emit_object(ctx, data, columns=summary_columns(), view=view_of(render_status))
 
 
 def summary_columns() -> list[Column]:
@@ -140,9 +143,8 @@ def status(
     run(Options(number, window_days, start, end), get_context(typer_ctx))
 
 
-def draw_status(ctx: Context, data: dict[str, Any]) -> None:
+def render_status(ctx: Context, data: dict[str, Any]) -> RenderableType:
     """The terminal view: capacity gauges, warmup, opt-outs, a traffic sparkline, events."""
-    from leadctl.views.console import show
     from leadctl.views.number_status import render_number_status
 
-    show(ctx.ios, render_number_status(data, now=ctx.clock.now(), width=ctx.ios.terminal_width()))
+    return render_number_status(data, now=ctx.clock.now(), width=ctx.ios.terminal_width())
