@@ -2,8 +2,16 @@
 
 ``import httpx`` also imports httpx's own command-line tool when click and rich are
 installed (they are, beside Typer): about 40 ms of click, rich and pygments that leadctl
-never uses. While httpx loads, a None entry in sys.modules makes that optional import fail
-the way httpx expects; the entry is removed afterwards, so nothing else ever sees it.
+never uses. httpx has no public switch for this (moving the import out of ``__init__`` is
+still an open proposal upstream, encode/httpx#3547), but it does import the tool inside
+``try: ... except ImportError`` and falls back to a stub ``main``: the path of an install
+without the ``httpx[cli]`` extra. leadctl takes that path with Python's documented way to
+make one import fail, a None entry in ``sys.modules`` (the language reference, "The module
+cache"), held only while httpx loads and removed afterwards, so nothing else ever sees it.
+
+The one private fact used is the tool's module name, ``httpx._main``, stable across the
+httpx versions pyproject.toml allows; tests/unit/test_httpx_import.py fails if an upgrade
+moves it.
 """
 
 from __future__ import annotations

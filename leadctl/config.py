@@ -12,7 +12,6 @@ import math
 import os
 import re
 import sys
-import tempfile
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -168,13 +167,11 @@ def _parse_ca_bundle(raw: str) -> str:
 
 
 def _parse_timezone(raw: str) -> str:
-    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+    from leadctl.util.zones import iana_zone
 
     value = raw.strip()
-    try:
-        ZoneInfo(value)
-    except (ZoneInfoNotFoundError, ValueError):
-        raise _bad_value("timezone", raw, "not an IANA time zone such as Europe/Berlin") from None
+    if iana_zone(value) is None:
+        raise _bad_value("timezone", raw, "not an IANA time zone such as Europe/Berlin")
     return value
 
 
@@ -351,38 +348,17 @@ def ensure_private_dir(path: Path) -> None:
 
 
 def write_private_file(path: Path, data: bytes) -> None:
-    """Replace ``path`` atomically with a 0600 file holding ``data``.
+    """Replace ``path`` atomically with a 0600 file holding ``data`` (readers see the old
+    file or the new one, never a partial one)."""
+    from leadctl.util.atomic import AtomicFile
 
-    The bytes go to a temporary file in the same directory, are synced, and then renamed
-    over the target, so readers see the old file or the new one, never a partial one.
-    """
-    fd, tmp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    pending = AtomicFile(path)
     try:
-        # mkstemp creates the file 0600, and os.replace keeps that mode.
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp_name, path)
-    except BaseException as error:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp_name)
-        if isinstance(error, OSError):
-            raise LeadctlError(f"cannot write {path}: {error.strerror or error}") from None
-        raise
-    sync_dir(path.parent)
-
-
-def sync_dir(directory: Path) -> None:
-    # Makes the rename itself durable; not possible (nor needed) on every platform.
-    if os.name != "posix":
-        return
-    with contextlib.suppress(OSError):
-        fd = os.open(directory, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+        pending.commit(data)
+    except OSError as error:
+        raise LeadctlError(f"cannot write {path}: {error.strerror or error}") from None
+    finally:
+        pending.discard()
 
 
 def _config_to_toml(config: Config) -> bytes:

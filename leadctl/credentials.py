@@ -28,6 +28,7 @@ from leadctl.config import (
     write_private_file,
 )
 from leadctl.errors import KeyringUnavailable, LeadctlError, NotAuthenticated, UsageError
+from leadctl.util.masking import secret_tail
 
 if TYPE_CHECKING:
     from keyring.backend import KeyringBackend
@@ -41,8 +42,6 @@ KEYRING_TIMEOUT = 3.0
 CREDENTIALS_DIR = "credentials"
 
 _BASE64URL = re.compile(r"[A-Za-z0-9_-]+")
-# Enough characters that showing the last four gives away little of the value.
-_PREVIEW_MIN_LENGTH = 20
 
 
 class CredentialKind(str, Enum):
@@ -117,10 +116,11 @@ class Credential:
 
     def preview(self) -> str:
         """A masked form safe to print: the ``sk_`` marker and at most the last 4 characters."""
-        if len(self.value) < _PREVIEW_MIN_LENGTH:
+        tail = secret_tail(self.value)
+        if not tail:
             return "…"
         prefix = "sk_" if self.kind is CredentialKind.ORG and self.value.startswith("sk_") else ""
-        return f"{prefix}…{self.value[-4:]}"
+        return f"{prefix}…{tail}"
 
     def __repr__(self) -> str:
         return f"Credential(kind={self.kind.value}, origin={self.origin!r}, value={self.preview()})"

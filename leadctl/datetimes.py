@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone, tzinfo
 
 from leadctl.errors import UsageError
+from leadctl.util.isotime import MAX_FRACTION_DIGITS, fraction_microseconds, offset_zone
+from leadctl.util.zones import iana_zone
 
 _DATE = r"(?P<year>\d{4})(?:-(?P<month>\d{2})-(?P<day>\d{2})|(?P<bmonth>\d{2})(?P<bday>\d{2}))"
 _TIME = (
@@ -32,10 +34,6 @@ _TIME = (
 )
 _OFFSET = r"(?P<offset>[Zz]|[+-]\d{2}(?::?\d{2})?)"
 _PATTERN = re.compile(rf"{_DATE}(?:[Tt ]{_TIME}{_OFFSET}?)?")
-
-# Microseconds are all a datetime holds; further digits are cut, not rounded, so a value
-# never moves into the next second.
-MAX_FRACTION_DIGITS = 6
 
 EXAMPLES = (
     "2026-11-21T14:00:00Z, 2026-11-21T09:00-05:00, 2026-11-21T14:00 (local), 2026-11-21, "
@@ -73,27 +71,21 @@ def resolve_zone(name: str | None) -> tzinfo | None:
     """The zone for values without an offset: ``name`` (IANA), or None for the system's."""
     if not name:
         return None
-    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
-
-    try:
-        return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
+    zone = iana_zone(name)
+    if zone is None:
         raise UsageError(
             f"the profile's timezone {name!r} is not a known IANA time zone",
             hint="fix it with `leadctl profile set timezone Europe/Berlin` (any IANA name), "
             "or give date-times with an offset such as Z or -05:00",
-        ) from None
+        )
+    return zone
 
 
 def _offset(text: str) -> timezone:
-    if text in ("Z", "z"):
-        return timezone.utc
-    sign = -1 if text[0] == "-" else 1
-    digits = text[1:].replace(":", "")
-    hours, minutes = int(digits[:2]), int(digits[2:4] or 0)
-    if hours > 23 or minutes > 59:
-        raise InvalidDateTime(f"offset {text} is out of range")
-    return timezone(sign * timedelta(hours=hours, minutes=minutes))
+    try:
+        return offset_zone(text)
+    except ValueError as error:
+        raise InvalidDateTime(str(error)) from None
 
 
 def _local(naive: datetime, zone: tzinfo | None) -> datetime:
@@ -115,14 +107,7 @@ def system_zone(env: Mapping[str, str]) -> tzinfo | None:
     """The system's zone: ``TZ`` when it names an IANA zone, else None (the C library's
     local time, which reads ``TZ`` and /etc/localtime itself)."""
     name = env.get("TZ", "").lstrip(":")
-    if not name:
-        return None
-    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
-
-    try:
-        return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
-        return None
+    return iana_zone(name) if name else None
 
 
 def input_zone(profile_zone: str | None, env: Mapping[str, str]) -> tzinfo | None:
@@ -195,7 +180,7 @@ def parse_instant(text: str, *, zone: tzinfo | None, now: datetime | None = None
             int(g["hour"] or 0),
             int(g["minute"] or g["bminute"] or 0),
             int(g["second"] or g["bsecond"] or 0),
-            int(fraction[:MAX_FRACTION_DIGITS].ljust(MAX_FRACTION_DIGITS, "0")),
+            fraction_microseconds(fraction),
         )
     except ValueError as error:
         raise InvalidDateTime(str(error)) from None

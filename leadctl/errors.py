@@ -177,13 +177,19 @@ class ApiError(LeadctlError):
             lines.append(f"trace id: {self.trace_id}")
         return lines
 
-    def to_json(self) -> dict[str, Any]:
+    def problem_document(self) -> dict[str, Any]:
+        """The service's problem document as received, with status, title and detail filled
+        in when the answer had none (a bulk report's error column, the -o json error)."""
         body: dict[str, Any] = dict(self.problem) if self.problem else {}
         body.setdefault("status", self.status)
         if self.title is not None:
             body.setdefault("title", self.title)
         if self.detail is not None:
             body.setdefault("detail", self.detail)
+        return body
+
+    def to_json(self) -> dict[str, Any]:
+        body = self.problem_document()
         if self.hint:
             # What leadctl adds (retries spent, where to resume), as in the text form.
             body.setdefault("hint", self.hint)

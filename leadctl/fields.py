@@ -15,6 +15,9 @@ from typing import Any, TextIO
 
 from leadctl.errors import UsageError
 
+# Re-exported for commands/leads.py until its verbs import leadctl.util.jsonkind themselves.
+from leadctl.util.jsonkind import json_kind as json_kind
+
 _INTEGER = re.compile(r"^-?(0|[1-9][0-9]*)$")
 _DECIMAL = re.compile(r"^-?(0|[1-9][0-9]*)\.[0-9]+([eE][-+]?[0-9]+)?$")
 _KEY_PART = re.compile(r"\[([^\[\]]*)\]")
@@ -140,16 +143,3 @@ def merge_over(base: Mapping[str, Any], top: Mapping[str, Any]) -> dict[str, Any
         else:
             merged[key] = value
     return merged
-
-
-def json_kind(value: Any) -> str:
-    """How an error message names a JSON value that is not the object it wanted."""
-    if isinstance(value, list):
-        return "an array"
-    if value is None:
-        return "null"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, bool):
-        return "a boolean"
-    return "a number"

@@ -9,7 +9,6 @@ from __future__ import annotations
 import contextlib
 import io
 import os
-import shlex
 import subprocess
 import sys
 from collections.abc import Iterator, Mapping
@@ -229,6 +228,8 @@ class IOStreams:
         if command is None:
             yield self.stdout
             return
+        import shlex  # here, not at the top: only a paged table needs it (--help does not)
+
         env = dict(self.env)
         env.setdefault("LESS", "FRX")
         try:

@@ -281,12 +281,12 @@ def lead_body(
     no lead fields (the caller then builds it as before)."""
     from leadctl.fields import (
         build_fields,
-        json_kind,
         load_data_option,
         merge_over,
         read_source,
         split_field,
     )
+    from leadctl.util.jsonkind import json_kind
 
     if not typed_fields and data is None:
         return None  # nothing to send: the caller says so

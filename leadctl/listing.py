@@ -43,6 +43,14 @@ CountOption = Annotated[
 ]
 
 
+def check_count_alone(*, count: bool, limit: int | None, all_pages: bool) -> None:
+    """--count prints only the total: --limit and --all, which choose items, are exit 2."""
+    if count and (limit is not None or all_pages):
+        from leadctl.errors import UsageError
+
+        raise UsageError("--count prints only the total: it takes no --limit or --all")
+
+
 def print_paged(
     ctx: Context,
     op: Operation,

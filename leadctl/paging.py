@@ -11,13 +11,14 @@ printed for resuming points exactly at the next page: no gap, no repeat.
 from __future__ import annotations
 
 import queue
-import signal
 import threading
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from leadctl.errors import BadResponse, ExitCode, LeadctlError, UsageError
+from leadctl.shapes import check_page
+from leadctl.util.sigint import sigint_handled_by
 
 if TYPE_CHECKING:
     from types import FrameType
@@ -89,42 +90,29 @@ class Pager:
         data = self._client.call_json(
             self._op, json_body=self._page_body(token), path_params=self._path_params
         )
-        if not isinstance(data, dict):
-            raise BadResponse(
-                f"{self._op.method} {self._op.path} answered with {type(data).__name__}, "
-                "not a collection object"
-            )
-        if "items" not in data:
-            # Required by the contract: without it this is not a page of the collection.
-            raise BadResponse(
-                f"{self._op.method} {self._op.path} answered with an object that has no "
-                "items: not a collection page",
-                hint="run with --debug to see the response",
-            )
-        items = data["items"]
-        if items is None:
-            items = []
-        if not isinstance(items, list):
-            raise BadResponse("the collection's items is not a list")
-        if not all(isinstance(item, dict) for item in items):
-            raise BadResponse("the collection's items are not all objects")
-        next_token = data.get("continuationToken") or None
-        if next_token is not None and not isinstance(next_token, str):
-            raise BadResponse("the collection's continuationToken is not a string")
+        items, next_token, total, answered = check_page(
+            data, source=f"{self._op.method} {self._op.path}"
+        )
         if next_token is not None and next_token == token:
             raise BadResponse("the service returned the same continuation token again")
-        total = data.get("totalCount")
-        if isinstance(total, int):
+        if total is not None:
             self.total_count = total
-        answered = data.get("pageSize")
-        if self._adopt_page_size and type(answered) is int and answered > 0:
+        if self._adopt_page_size and answered is not None and answered > 0:
             self._page_size = answered
         self.pages += 1
         return items, next_token
 
     def __iter__(self) -> Iterator[Any]:
-        with _deferred_sigint(self):
+        with sigint_handled_by(self._on_sigint):
             yield from self._items()
+
+    def _on_sigint(self, _signum: int, _frame: FrameType | None) -> None:
+        """While items are written, Ctrl-C asks to stop at the end of the page. While a page
+        is being fetched (nothing of it written yet), or on a second Ctrl-C,
+        KeyboardInterrupt is raised at once."""
+        if self._fetching or self._interrupt_requested:
+            raise KeyboardInterrupt
+        self._interrupt_requested = True
 
     def _items(self) -> Iterator[Any]:
         """Yield items while the next page is already being fetched (one page ahead)."""
@@ -226,30 +214,3 @@ class _PageFetch:
             raise self._error
         assert self._page is not None
         return self._page
-
-
-class _deferred_sigint:
-    """While items are written, Ctrl-C asks the pager to stop at the end of the page.
-
-    While a page is being fetched (nothing of it written yet), or on a second Ctrl-C,
-    KeyboardInterrupt is raised at once.
-    """
-
-    def __init__(self, pager: Pager) -> None:
-        self._pager = pager
-        self._previous: Any = None
-        self._installed = False
-
-    def _handler(self, signum: int, frame: FrameType | None) -> None:
-        if self._pager._fetching or self._pager._interrupt_requested:
-            raise KeyboardInterrupt
-        self._pager._interrupt_requested = True
-
-    def __enter__(self) -> None:
-        if threading.current_thread() is threading.main_thread():
-            self._previous = signal.signal(signal.SIGINT, self._handler)
-            self._installed = True
-
-    def __exit__(self, *exc: object) -> None:
-        if self._installed:
-            signal.signal(signal.SIGINT, self._previous)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 MASK = "***"
@@ -27,15 +27,23 @@ def is_secret_key(key: str) -> bool:
     return bool(_SECRET_KEYS.search(key)) and key not in ("continuationToken",)
 
 
-def redact_json(value: Any) -> Any:
+def redact_json(
+    value: Any, *, secret_key: Callable[[str], bool] = is_secret_key, in_text: bool = True
+) -> Any:
+    """``value`` with every non-empty member under a ``secret_key`` masked, at any depth;
+    with ``in_text``, credential-shaped tokens inside the other strings too."""
     if isinstance(value, Mapping):
         return {
-            k: (MASK if is_secret_key(str(k)) and v not in (None, "") else redact_json(v))
+            k: (
+                MASK
+                if secret_key(str(k)) and v not in (None, "")
+                else redact_json(v, secret_key=secret_key, in_text=in_text)
+            )
             for k, v in value.items()
         }
     if isinstance(value, list):
-        return [redact_json(item) for item in value]
-    if isinstance(value, str):
+        return [redact_json(item, secret_key=secret_key, in_text=in_text) for item in value]
+    if in_text and isinstance(value, str):
         return redact_text(value)
     return value
 

@@ -11,20 +11,18 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import signal
 import stat
 import sys
-import tempfile
-import threading
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from types import FrameType
-from typing import Any, TextIO
+from typing import TextIO
 
-from leadctl.config import sync_dir
 from leadctl.errors import LeadctlError, UsageError
+from leadctl.util.atomic import AtomicFile, write_synced
+from leadctl.util.sigint import sigint_handled_by
 
 RECOVERY_DIR = "recovered-secrets"
 _UNSAFE_NAME_CHARS = re.compile(r"[^A-Za-z0-9_.-]+")
@@ -60,49 +58,17 @@ def check_secret_file(raw: str) -> Path:
     return path
 
 
-class PendingSecretFile:
-    """A temporary file beside the target, opened before the request is sent.
-
-    Opening it first proves the directory is writable while nothing has changed yet;
-    :meth:`commit` then writes, syncs and renames it over the target, so readers see the
-    old file or the complete new one, never a partial one.
-    """
+class PendingSecretFile(AtomicFile):
+    """The ``--secret-file`` as a temporary file beside the target, created before the
+    request is sent: an unwritable directory is a usage error while nothing has changed."""
 
     def __init__(self, path: Path) -> None:
-        self.path = path
         try:
-            fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+            super().__init__(path)
         except OSError as error:
             raise UsageError(
                 f"--secret-file {path}: cannot write in {path.parent}: {error.strerror}"
             ) from None
-        # mkstemp creates the file 0600 and os.replace keeps that mode.
-        self._fd: int | None = fd
-        self._tmp: str | None = name
-
-    def commit(self, data: bytes) -> None:
-        """Write ``data`` and put the file in place; OSError when that fails."""
-        if self._fd is None or self._tmp is None:
-            raise RuntimeError("the secret file was already committed or discarded")
-        fd, self._fd = self._fd, None
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(self._tmp, self.path)
-        self._tmp = None
-        sync_dir(self.path.parent)
-
-    def discard(self) -> None:
-        """Remove the temporary file when :meth:`commit` did not happen; idempotent."""
-        if self._fd is not None:
-            with contextlib.suppress(OSError):
-                os.close(self._fd)
-            self._fd = None
-        if self._tmp is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(self._tmp)
-            self._tmp = None
 
 
 # -- recovery files ---------------------------------------------------------------------
@@ -134,10 +100,7 @@ def write_recovery_file(env: Mapping[str, str], *, label: str, data: bytes, now:
         except OSError as error:
             raise LeadctlError(f"cannot create {path}: {error.strerror}") from None
         try:
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(data)
-                handle.flush()
-                os.fsync(handle.fileno())
+            write_synced(fd, data)
         except OSError as error:
             raise LeadctlError(f"cannot write {path}: {error.strerror}") from None
         return path
@@ -178,21 +141,14 @@ def deferred_sigint(notice: Callable[[], None] | None = None) -> Iterator[Interr
     be handled and nothing is deferred.
     """
     state = Interrupts()
-    if threading.current_thread() is not threading.main_thread():
-        yield state
-        return
 
     def record(_signum: int, _frame: FrameType | None) -> None:
         state.received += 1
         if state.received == 1 and notice is not None:
             notice()
 
-    previous: Any = signal.signal(signal.SIGINT, record)
-    try:
+    with sigint_handled_by(record):
         yield state
-    finally:
-        # None means the old handler was not installed from Python; the default is closest.
-        signal.signal(signal.SIGINT, previous if previous is not None else signal.SIG_DFL)
 
 
 def stderr_notice(stream: TextIO, message: str) -> Callable[[], None]:

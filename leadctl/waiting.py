@@ -170,9 +170,13 @@ class _spinner:
         ios = self._ctx.ios
         if not ios.progress_enabled:
             return lambda _text: None
-        self._status = ios.console(stderr=True).status("waiting")
-        self._status.start()
-        return self._status.update  # type: ignore[no-any-return]
+        from rich.text import Text
+
+        status = self._status = ios.console(stderr=True).status("waiting")
+        status.start()
+        # A Text, never a str: rich reads a str given to a spinner as markup, and the words
+        # shown are the service's (a status "[/x]" would end the wait with a MarkupError).
+        return lambda text: status.update(Text(text))
 
     def __exit__(self, *exc: object) -> None:
         if self._status is not None:

@@ -5,9 +5,8 @@ from __future__ import annotations
 import re
 from datetime import date, datetime, timedelta, timezone
 
-_RFC3339 = re.compile(
-    r"^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$"
-)
+from leadctl.util.isotime import parse_rfc3339
+
 _DATE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$")
 
 
@@ -27,39 +26,17 @@ def iso(moment: datetime) -> str:
 
 def is_datetime(text: str) -> bool:
     """Whether ``text`` is an RFC 3339 date-time (even one UTC cannot represent)."""
-    return _to_datetime(text) is not None
+    return parse_rfc3339(text) is not None
 
 
 def parse_datetime(text: str) -> datetime | None:
     """An RFC 3339 date-time in UTC, or None when ``text`` is not one or is out of range."""
-    moment = _to_datetime(text)
+    moment = parse_rfc3339(text)
     if moment is None:
         return None
     try:
         return moment.astimezone(timezone.utc)
     except OverflowError:
-        return None
-
-
-def _to_datetime(text: str) -> datetime | None:
-    match = _RFC3339.match(text)
-    if match is None:
-        return None
-    year, month, day, hour, minute, second, fraction, offset = match.groups()
-    micro = int((fraction or ".0")[1:7].ljust(6, "0"))
-    if offset in ("Z", "z"):
-        zone = timezone.utc
-    else:
-        sign = -1 if offset[0] == "-" else 1
-        hours, minutes = int(offset[1:3]), int(offset[4:6])
-        if hours > 23 or minutes > 59:
-            return None
-        zone = timezone(sign * timedelta(hours=hours, minutes=minutes))
-    try:
-        return datetime(
-            int(year), int(month), int(day), int(hour), int(minute), int(second), micro, zone
-        )
-    except (ValueError, OverflowError):
         return None
 
 

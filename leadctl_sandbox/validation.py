@@ -13,6 +13,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from leadctl.util.jsonkind import json_type
 from leadctl_sandbox.times import is_datetime, parse_date
 
 Errors = dict[str, list[str]]
@@ -22,26 +23,8 @@ _INT64 = (-(2**63), 2**63 - 1)
 _INTEGER_TEXT = re.compile(r"^[+-]?[0-9]+$")
 
 
-def _json_type(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "integer" if value.is_integer() else "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    if isinstance(value, dict):
-        return "object"
-    return "unknown"
-
-
 def _type_matches(value: Any, wanted: str) -> bool:
-    actual = _json_type(value)
+    actual = json_type(value)
     if wanted == "number":
         return actual in ("integer", "number")
     return actual == wanted

@@ -23,10 +23,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from leadctl.bulk.engine import STDIN, Tally, Words, progress_wanted, run_jobs
+from leadctl.bulk.engine import Tally, Words, progress_wanted, run_jobs
 from leadctl.bulk.report import ResumeState, read_resume
 from leadctl.bulk.rows import digest_of
 from leadctl.bulk.sender import Job, Plan
+from leadctl.bulk_options import STDIN, BatchOptions
 from leadctl.errors import DryRunDone, UsageError
 
 if TYPE_CHECKING:
@@ -36,16 +37,6 @@ if TYPE_CHECKING:
 
 MIN_CONCURRENCY = 1
 MAX_CONCURRENCY = 32
-
-
-@dataclass(frozen=True)
-class BatchOptions:
-    operation: str
-    input: str = STDIN
-    report: str | None = None  # None: stdout, unless --resume names the report
-    resume: str | None = None
-    concurrency: int = 4
-    retry_unknown: bool = False
 
 
 # -- the operation -----------------------------------------------------------------------
@@ -281,10 +272,11 @@ def numbered(lines: Iterable[bytes]) -> Iterator[tuple[int, bytes]]:
 # -- running -----------------------------------------------------------------------------
 
 
-def run_batch(ctx: Context, tree: GeneratedTree, options: BatchOptions) -> None:
+def run_batch(ctx: Context, options: BatchOptions) -> None:
     from leadctl.bulk.runner import check_report_target, open_input
     from leadctl.generated.run import to_operation
 
+    tree = options.tree
     if not MIN_CONCURRENCY <= options.concurrency <= MAX_CONCURRENCY:
         raise UsageError(
             f"--concurrency must be from {MIN_CONCURRENCY} to {MAX_CONCURRENCY}, "

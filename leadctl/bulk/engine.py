@@ -16,14 +16,13 @@ from typing import TYPE_CHECKING, Any
 
 from leadctl.bulk.display import Display
 from leadctl.bulk.report import Outcome, ReportWriter
+from leadctl.bulk_options import STDIN
 from leadctl.errors import ExitCode, LeadctlError
 from leadctl.hints import for_profile
 
 if TYPE_CHECKING:
     from leadctl.bulk.sender import Job, Plan
     from leadctl.context import Context
-
-STDIN = "-"
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import IO, Any
 
 from leadctl.errors import UsageError
-from leadctl.fields import json_kind
+from leadctl.util.jsonkind import json_kind
 
 FORMATS = ("csv", "ndjson")
 _EXTENSIONS = {".csv": "csv", ".ndjson": "ndjson", ".jsonl": "ndjson", ".json": "ndjson"}

@@ -10,14 +10,14 @@ import contextlib
 import io
 import itertools
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
 from leadctl.bulk.display import describe
-from leadctl.bulk.engine import STDIN, Tally, Words, progress_wanted, run_jobs
+from leadctl.bulk.engine import Tally, Words, progress_wanted, run_jobs
 from leadctl.bulk.report import Outcome, ResumeState, read_resume
 from leadctl.bulk.rows import Prepare, Row, format_for, head_lines, phone_preparer, read_rows
+from leadctl.bulk_options import STDIN, ImportOptions
 from leadctl.errors import DryRunDone, UsageError
 
 if TYPE_CHECKING:
@@ -26,18 +26,6 @@ if TYPE_CHECKING:
 # Answers every other row would get too: the import stops (a 404 to POST /leads is a
 # wrong base URL).
 STOPPING_STATUSES = frozenset({401, 403, 404})
-
-
-@dataclass(frozen=True)
-class ImportOptions:
-    file: str
-    fmt: str | None = None
-    concurrency: int = 4
-    report: str | None = None
-    resume: str | None = None
-    retry_unknown: bool = False
-    maps: tuple[str, ...] = ()  # --map COLUMN=PATH
-    fields: tuple[str, ...] = ()  # --field PATH=VALUE, for every row that has none
 
 
 def run_import(ctx: Context, options: ImportOptions) -> None:

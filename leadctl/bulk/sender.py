@@ -285,7 +285,7 @@ class Sender:
 
     def _rejected(self, job: Job, sent: Exchange) -> Outcome:
         error = sent.error
-        detail = problem_json(error) if isinstance(error, ApiError) else _detail(error, sent)
+        detail = error.problem_document() if isinstance(error, ApiError) else _detail(error, sent)
         return Outcome(
             job.number,
             "rejected",
@@ -344,18 +344,6 @@ class Sender:
                     )
                 )
             self._sealed = True
-
-
-def problem_json(error: ApiError) -> dict[str, Any]:
-    """The service's problem document, as received (status, title and detail filled in
-    when the answer had none)."""
-    body: dict[str, Any] = dict(error.problem) if error.problem else {}
-    body.setdefault("status", error.status)
-    if error.title is not None:
-        body.setdefault("title", error.title)
-    if error.detail is not None:
-        body.setdefault("detail", error.detail)
-    return body
 
 
 def _with_key(job: Job, op: Operation) -> Job:

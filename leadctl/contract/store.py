@@ -42,7 +42,6 @@ GROUPS_FILE = "groups.tsv"
 CONTRACT_FILE = "openapi.json"
 SCHEMAS_FILE = "schemas.json"
 SANDBOX_KEY = "sandbox"
-SANDBOX_PROFILE = "sandbox"
 SANDBOX_SOURCE = "published by the sandbox"
 
 

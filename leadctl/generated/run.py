@@ -235,10 +235,13 @@ def _run_paged(
 ) -> None:
     from leadctl.fields import merge_over
     from leadctl.generated.body import build_body, check_body, load_schemas
-    from leadctl.listing import print_paged
+    from leadctl.listing import check_count_alone, print_paged
 
-    if values.get("count") and (values.get("limit") is not None or values.get("all_pages")):
-        raise UsageError("--count prints only the total: it takes no --limit or --all")
+    check_count_alone(
+        count=bool(values.get("count")),
+        limit=values.get("limit"),
+        all_pages=bool(values.get("all_pages")),
+    )
     query_flags = ("search", "filters", "ranges", "order_by")
     body: dict[str, Any] = {}
     if any(values.get(name) for name in query_flags):

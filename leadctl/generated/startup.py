@@ -16,7 +16,8 @@ def startup_key(click_ctx: Any) -> tuple[Callable[[], str | None], bool]:
     """The store key of this invocation's service, as a function (it may read the config,
     which start-up avoids unless a contract was imported), and whether it may be the
     embedded sandbox."""
-    from leadctl.contract.store import SANDBOX_PROFILE, key_for_base_url, key_for_profile
+    from leadctl.context import SANDBOX_PROFILE
+    from leadctl.contract.store import key_for_base_url, key_for_profile
 
     root = click_ctx.find_root()
     obj = root.obj

@@ -17,7 +17,7 @@ from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from leadctl.errors import UsageError
-from leadctl.redact import MASK, redact_headers, redact_text
+from leadctl.redact import MASK, redact_headers, redact_json, redact_text
 
 # Form fields, JSON members and query parameters never shown by --debug.
 SECRET_FIELDS = frozenset(
@@ -179,15 +179,8 @@ def _masked_pairs(pairs: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
     return [(k, MASK if k in SECRET_FIELDS and v else v) for k, v in pairs]
 
 
-def _masked_json(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {
-            k: MASK if k in SECRET_FIELDS and v not in (None, "") else _masked_json(v)
-            for k, v in value.items()
-        }
-    if isinstance(value, list):
-        return [_masked_json(item) for item in value]
-    return value
+def _is_oauth_secret(key: str) -> bool:
+    return key in SECRET_FIELDS
 
 
 def mask_body(raw: bytes, content_type: str | None) -> str:
@@ -196,7 +189,8 @@ def mask_body(raw: bytes, content_type: str | None) -> str:
     kind = (content_type or "").lower()
     if "json" in kind:
         try:
-            return redact_text(json.dumps(_masked_json(json.loads(text)), ensure_ascii=False))
+            masked = redact_json(json.loads(text), secret_key=_is_oauth_secret, in_text=False)
+            return redact_text(json.dumps(masked, ensure_ascii=False))
         except ValueError:
             pass
     if "x-www-form-urlencoded" in kind:

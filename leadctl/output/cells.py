@@ -2,38 +2,15 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
-from datetime import datetime, timedelta, timezone, tzinfo
+from datetime import timezone, tzinfo
 from typing import Any
 
 from leadctl.datetimes import format_moment
 from leadctl.output.columns import Column, get_path
 from leadctl.output.json_out import COMPACT_JSON
-
-# Offset and fraction are optional and the fraction may have any number of digits
-# (.NET services send seven); datetime.fromisoformat on Python 3.10 accepts neither "Z"
-# nor that.
-_ISO_DATETIME = re.compile(
-    r"(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,]\d+)?)?"
-    r"\s*(Z|z|[+-]\d{2}(?::?\d{2})?)?"
-)
-
-SECRET_MASK = "••••"
-
-
-def mask_secret(value: str) -> str:
-    """Enough of a secret to tell two apart, never enough to use it: a short kind prefix
-    such as ``sk_`` and, for long values, the last four characters."""
-    if not value:
-        return ""
-    word, underscore, _ = value.partition("_")
-    # Only a word like "sk" or "src" counts as a kind prefix: "_" is also a base64url
-    # character, and random characters before it are part of the secret.
-    is_kind = 0 < len(word) <= 4 and word.isascii() and word.isalpha() and word.islower()
-    prefix = word + "_" if underscore and is_kind else ""
-    tail = value[-4:] if len(value) >= 20 else ""
-    return f"{prefix}…{tail}" if tail else f"{prefix}{SECRET_MASK}"
+from leadctl.util.isotime import parse_timestamp
+from leadctl.util.masking import mask_secret
 
 
 def format_datetime(value: str, zone: tzinfo | None = timezone.utc) -> str:
@@ -43,32 +20,8 @@ def format_datetime(value: str, zone: tzinfo | None = timezone.utc) -> str:
     The zone is spelled out so nobody has to guess. Anything that is not a timestamp is
     shown as received.
     """
-    match = _ISO_DATETIME.fullmatch(value.strip())
-    if match is None:
-        return value
-    year, month, day, hour, minute, second, offset = match.groups()
-    try:
-        moment = datetime(
-            int(year),
-            int(month),
-            int(day),
-            int(hour),
-            int(minute),
-            int(second or 0),
-            tzinfo=_zone(offset),
-        )
-    except ValueError:
-        return value
-    return format_moment(moment, zone)
-
-
-def _zone(offset: str | None) -> timezone:
-    if offset is None or offset in ("Z", "z"):
-        return timezone.utc
-    sign = -1 if offset[0] == "-" else 1
-    digits = offset[1:].replace(":", "")
-    minutes = int(digits[:2]) * 60 + int(digits[2:4] or 0)
-    return timezone(sign * timedelta(minutes=minutes))
+    moment = parse_timestamp(value, time_required=True)
+    return value if moment is None else format_moment(moment, zone)
 
 
 def machine_text(value: Any) -> str:

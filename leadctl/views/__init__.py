@@ -9,5 +9,7 @@ the output registry (``emit_list``/``emit_object`` with ``view=``, see
 other format prints the data itself, so scripts get the service's data, not a picture of
 it. ``views.console`` puts a drawing on the terminal with :meth:`IOStreams.console`.
 What works for any data (formats, columns, cells, fitting a table) belongs in ``output/``.
-rich is imported inside the functions.
+rich is imported inside the functions. A view reads the decoded JSON through its resource
+model (:mod:`leadctl.models`, pydantic), imported at module level: commands import a view
+module only when they draw it, so no other path pays for pydantic.
 """

@@ -3,7 +3,8 @@ with their events.
 
 Run, action and event status values are not enumerated by the reference: colors come
 from what the words say (see :func:`~leadctl.views.widgets.status_style`) and the words
-themselves are always printed.
+themselves are always printed. The decoded JSON is read through the lenient models of
+:mod:`leadctl.models.automation_runs`, so an odd value is drawn as absent, never a crash.
 """
 
 from __future__ import annotations
@@ -12,31 +13,36 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime, timezone, tzinfo
 from typing import TYPE_CHECKING, Any
 
+from leadctl.models.automation_runs import (
+    AutomationRun,
+    RunAction,
+    RunEvent,
+    RunHistory,
+    WithStatus,
+)
 from leadctl.output.cells import format_datetime
 from leadctl.views.timefmt import between, moment, parse_instant, readable, short
-from leadctl.views.widgets import MISSING, count, number, safe, status_style
+from leadctl.views.widgets import MISSING, count, safe, status_style
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
     from rich.text import Text
 
 # The run field that says when (and how) a run ended, in the order they are checked.
-ENDINGS = (("completedAt", "completed"), ("failedAt", "failed"), ("cancelledAt", "cancelled"))
+ENDINGS = (("completed_at", "completed"), ("failed_at", "failed"), ("cancelled_at", "cancelled"))
 
 
-def _status_text(item: Mapping[str, Any]) -> Text:
+def _status_text(item: WithStatus) -> Text:
     from rich.text import Text
 
-    status = item.get("status")
-    display = item.get("statusDisplay") or status
+    status = item.status
+    display = item.status_display or status
     return Text(safe(display) or MISSING, style=status_style(status) or status_style(display))
 
 
-def _retries(item: Mapping[str, Any]) -> Text:
+def _retries(done: float | None, most: float | None) -> Text:
     from rich.text import Text
 
-    done = number(item.get("retryCount"))
-    most = number(item.get("maxRetryCount"))
     if done is None and most is None:
         return Text("")
     text = f"{count(done)}/{count(most)}" if most is not None else count(done)
@@ -46,47 +52,46 @@ def _retries(item: Mapping[str, Any]) -> Text:
     return Text(text, style=style)
 
 
-def _step(run: Mapping[str, Any]) -> str:
-    step = run.get("currentStep")
-    name = safe(step.get("name")) if isinstance(step, dict) else ""
-    order = number(run.get("currentStepOrder"))
+def _step(run: AutomationRun) -> str:
+    step = run.current_step
+    name = safe(step.name) if step is not None else ""
+    order = run.current_step_order
     if order is None:
         return name
     return f"{count(order)}. {name}" if name else f"step {count(order)}"
 
 
-def _error(item: Mapping[str, Any], code_key: str, message_key: str) -> str:
-    code = safe(item.get(code_key))
-    message = safe(item.get(message_key))
+def _error(code: str | None, message: str | None) -> str:
+    code, message = safe(code), safe(message)
     return f"{code}: {message}" if code and message else code or message
 
 
-def ending(run: Mapping[str, Any]) -> tuple[str, Any] | None:
+def ending(run: AutomationRun) -> tuple[str, str] | None:
     """Which end the run reached and when, if any."""
-    for key, word in ENDINGS:
-        if run.get(key):
-            return word, run.get(key)
+    for field, word in ENDINGS:
+        when: str | None = getattr(run, field)
+        if when:
+            return word, when
     return None
 
 
-def _when_next(value: Any, now: datetime) -> str:
+def _when_next(value: str, now: datetime) -> str:
     """``in 5m``, or ``due 3h ago`` for a time already passed (the run is behind)."""
     text = short(value, now)
     return f"due {text}" if text.endswith(" ago") else text
 
 
-def shown_time(value: Any, zone: tzinfo | None) -> str:
+def shown_time(value: str | None, zone: tzinfo | None) -> str:
     """A time the way every table shows it (``2026-11-21 14:03 UTC``, in ``zone``)."""
     if value is None:
         return ""
     return format_datetime(str(value), zone)
 
 
-def _next(run: Mapping[str, Any], now: datetime, zone: tzinfo | None) -> str:
+def _next(run: AutomationRun, now: datetime, zone: tzinfo | None) -> str:
     """When the run acts next, as a time; ``due`` when that time has passed (the run is
     behind)."""
-    for key, word in (("nextRetryAt", "retry "), ("nextExecutionAt", "")):
-        value = run.get(key)
+    for value, word in ((run.next_retry_at, "retry "), (run.next_execution_at, "")):
         if value:
             moment = parse_instant(value)
             due = "due " if moment is not None and moment < now else ""
@@ -127,39 +132,39 @@ class _RowsWithNotes:
                     yield Segment.line()
 
 
-def _note(run: Mapping[str, Any]) -> Text | None:
+def _note(run: AutomationRun) -> Text | None:
     """The line under a run: its last error, else why it was skipped."""
     from rich.text import Text
 
-    error = _error(run, "lastErrorCode", "lastErrorMessage")
-    skip = safe(run.get("skipReasonDisplay") or run.get("skipReasonCode"))
+    error = _error(run.last_error_code, run.last_error_message)
+    skip = safe(run.skip_reason_display or run.skip_reason_code)
     if not error and not skip:
         return None
     text, style = (f"↳ {error}", "red") if error else (f"↳ skipped: {skip}", "yellow")
     return Text(text, style=style, no_wrap=True, overflow="ellipsis")
 
 
-def _row(run: Mapping[str, Any], now: datetime, zone: tzinfo | None) -> list[Text]:
+def _row(run: AutomationRun, now: datetime, zone: tzinfo | None) -> list[Text]:
     from rich.text import Text
 
     end = ending(run)
     upcoming = _next(run, now, zone)
     return [
-        Text(safe(run.get("id"))),
+        Text(safe(run.id)),
         _status_text(run),
-        Text(safe(run.get("leadId"))),
+        Text(safe(run.lead_id)),
         Text(_step(run)),
-        _retries(run),
-        Text(shown_time(run.get("startedAt"), zone)),
+        _retries(run.retry_count, run.max_retry_count),
+        Text(shown_time(run.started_at, zone)),
         Text(shown_time(end[1], zone) if end else "", style=status_style(end[0]) if end else ""),
         Text(upcoming, style="yellow" if upcoming.startswith(("due ", "retry due ")) else ""),
-        Text(shown_time(run.get("lastExecutionAt"), zone)),
+        Text(shown_time(run.last_execution_at, zone)),
     ]
 
 
 def render_runs_table(
     data: Mapping[str, Any],
-    runs: Sequence[Mapping[str, Any]],
+    runs: Sequence[Any],
     *,
     now: datetime,
     note: str,
@@ -175,16 +180,20 @@ def render_runs_table(
 
     from leadctl.output.fit import FitColumn, fit_columns, is_free_text
 
-    heading = Text.assemble(("Automation ", "bold"), (safe(data.get("automationId")), "bold"))
+    # ``runs`` may be a filtered subset of data's: the history is read for its automation
+    # id only, and the runs one by one.
+    history = RunHistory.read({**data, "runs": None})
+    shown_runs = [AutomationRun.read(run) for run in runs]
+    heading = Text.assemble(("Automation ", "bold"), (safe(history.automation_id), "bold"))
     names = {
-        safe(run["automation"].get("name"))
-        for run in runs
-        if isinstance(run.get("automation"), dict) and run["automation"].get("name")
+        safe(run.automation.name)
+        for run in shown_runs
+        if run.automation is not None and run.automation.name
     }
     if len(names) == 1:
         heading.append(f" · {names.pop()}")
     heading.append(f" · {note}", style="dim")
-    rows = [_row(run, now, zone) for run in runs]
+    rows = [_row(run, now, zone) for run in shown_runs]
     shown = list(range(len(RUN_HEADERS)))
     widths: dict[int, int] = {}
     dropped: list[str] = []
@@ -216,7 +225,7 @@ def render_runs_table(
         )
     for row in rows:
         table.add_row(*(row[index] for index in shown))
-    notes = [_note(run) for run in runs]
+    notes = [_note(run) for run in shown_runs]
     run_width = max([len("run"), *(row[0].cell_len for row in rows)])
     return Group(heading, _RowsWithNotes(table, notes, indent=run_width + 2)), dropped
 
@@ -224,130 +233,122 @@ def render_runs_table(
 # -- one run -----------------------------------------------------------------------------
 
 
-def _sort_key_time(value: Any) -> float:
+def _sort_key_time(value: str | None) -> float:
     moment = parse_instant(value)
     return moment.timestamp() if moment is not None else float("inf")
 
 
-def _event_line(event: Mapping[str, Any], zone: tzinfo | None) -> Text:
+def _event_line(event: RunEvent, zone: tzinfo | None) -> Text:
     from rich.text import Text
 
-    line = Text.assemble((moment(event.get("occurredAt"), zone) or "?", "dim"), "  ")
-    line.append(safe(event.get("eventType")) or "event", style="bold")
-    status = event.get("status")
-    display = event.get("statusDisplay") or status
+    line = Text.assemble((moment(event.occurred_at, zone) or "?", "dim"), "  ")
+    line.append(safe(event.event_type) or "event", style="bold")
+    status = event.status
+    display = event.status_display or status
     if display:
         line.append("  ")
         line.append(safe(display), style=status_style(status) or status_style(display))
-    if event.get("summary"):
-        line.append(f"  {safe(event.get('summary'))}")
-    if event.get("reasonCode"):
-        line.append(f"  [{safe(event.get('reasonCode'))}]", style="yellow")
+    if event.summary:
+        line.append(f"  {safe(event.summary)}")
+    if event.reason_code:
+        line.append(f"  [{safe(event.reason_code)}]", style="yellow")
     return line
 
 
 def _action_label(
-    action: Mapping[str, Any],
-    events: list[Mapping[str, Any]],
-    now: datetime,
-    zone: tzinfo | None,
+    action: RunAction, events: list[RunEvent], now: datetime, zone: tzinfo | None
 ) -> Text:
     from rich.text import Text
 
-    order = number(action.get("stepOrder"))
+    order = action.step_order
     label = Text.assemble((f"{count(order)}. " if order is not None else "", "bold"))
-    label.append(
-        safe(action.get("stepDisplayName")) or safe(action.get("stepId")) or "step", "bold"
-    )
-    kind = action.get("actionTypeDisplay") or action.get("actionType")
+    label.append(safe(action.step_display_name) or safe(action.step_id) or "step", "bold")
+    kind = action.action_type_display or action.action_type
     if kind:
         label.append(f" · {safe(kind)}", style="dim")
     label.append("  ")
     label.append_text(_status_text(action))
-    retries = number(action.get("retryCount"))
+    retries = action.retry_count
     if retries:
         label.append(f"  retries {count(retries)}", style="yellow")
     label.append(_action_times(action, now, zone), style="dim")
-    failure = _error(action, "failureCode", "safeReason")
+    failure = _error(action.failure_code, action.safe_reason)
     if failure:
-        label.append(f"\n{failure}", style="red" if action.get("failureCode") else "yellow")
-    summary = safe(action.get("userSummary"))
+        label.append(f"\n{failure}", style="red" if action.failure_code else "yellow")
+    summary = safe(action.user_summary)
     # The action's own events often repeat its summary word for word: say it once.
-    if summary and all(safe(event.get("summary")) != summary for event in events):
+    if summary and all(safe(event.summary) != summary for event in events):
         label.append(f"\n{summary}", style="italic")
     return label
 
 
-def _action_times(action: Mapping[str, Any], now: datetime, zone: tzinfo | None) -> str:
+def _action_times(action: RunAction, now: datetime, zone: tzinfo | None) -> str:
     """``  started Nov 21 14:03, completed after 2s, next retry in 25m``."""
-    began = action.get("startedAt")
+    began = action.started_at
     parts = [f"started {moment(began, zone)}"] if began else []
-    if not began and action.get("scheduledAt"):
-        parts.append(f"scheduled {moment(action.get('scheduledAt'), zone)}")
-        upcoming = short(action.get("scheduledAt"), now)
+    if not began and action.scheduled_at:
+        parts.append(f"scheduled {moment(action.scheduled_at, zone)}")
+        upcoming = short(action.scheduled_at, now)
         if upcoming.startswith("in "):
             parts[-1] += f" ({upcoming})"
-    for key, word in (
-        ("completedAt", "completed"),
-        ("failedAt", "failed"),
-        ("skippedAt", "skipped"),
+    for when, word in (
+        (action.completed_at, "completed"),
+        (action.failed_at, "failed"),
+        (action.skipped_at, "skipped"),
     ):
-        if action.get(key):
-            took = between(began, action.get(key)) if began else None
+        if when:
+            took = between(began, when) if began else None
             if took == "0s":
                 parts.append(word)
             elif took:
                 parts.append(f"{word} after {took}")
             else:
-                parts.append(f"{word} {moment(action.get(key), zone)}")
-    if action.get("nextRetryAt"):
-        parts.append(f"next retry {_when_next(action.get('nextRetryAt'), now)}")
+                parts.append(f"{word} {moment(when, zone)}")
+    if action.next_retry_at:
+        parts.append(f"next retry {_when_next(action.next_retry_at, now)}")
     return ("  " + ", ".join(parts)) if parts else ""
 
 
-def _action_start(action: Mapping[str, Any], events: list[Mapping[str, Any]]) -> float:
+def _action_start(action: RunAction, events: list[RunEvent]) -> float:
     """When an action began, for placing run-level events between actions."""
     candidates = [
-        _sort_key_time(action.get(key)) for key in ("scheduledAt", "startedAt", "completedAt")
+        _sort_key_time(when)
+        for when in (action.scheduled_at, action.started_at, action.completed_at)
     ]
-    candidates += [_sort_key_time(event.get("occurredAt")) for event in events]
+    candidates += [_sort_key_time(event.occurred_at) for event in events]
     return min(candidates, default=float("inf"))
 
 
 def render_run_tree(
-    run: Mapping[str, Any], *, now: datetime, zone: tzinfo | None = timezone.utc
+    data: Mapping[str, Any], *, now: datetime, zone: tzinfo | None = timezone.utc
 ) -> RenderableType:
     """One run: actions in step order, each with its events; events that belong to no
     action of the run hang from the run itself, placed in time between the actions."""
     from rich.tree import Tree
 
+    run = AutomationRun.read(data)
     root = Tree(_run_label(run, now, zone), guide_style="dim")
-    actions = sorted(
-        (a for a in run.get("actions") or [] if isinstance(a, dict)),
-        key=lambda a: (number(a.get("stepOrder")) is None, number(a.get("stepOrder")) or 0),
-    )
-    events = sorted(
-        (e for e in run.get("events") or [] if isinstance(e, dict)),
-        key=lambda e: _sort_key_time(e.get("occurredAt")),
-    )
-    by_action: dict[str, list[Mapping[str, Any]]] = {}
-    known = {safe(a.get("id")) for a in actions if a.get("id")}
-    loose: list[Mapping[str, Any]] = []
+    actions = sorted(run.actions or [], key=lambda a: (a.step_order is None, a.step_order or 0))
+    events = sorted(run.events or [], key=lambda e: _sort_key_time(e.occurred_at))
+    by_action: dict[str, list[RunEvent]] = {}
+    known = {safe(a.id) for a in actions if a.id}
+    loose: list[RunEvent] = []
     for event in events:
-        owner = safe(event.get("actionId"))
+        owner = safe(event.action_id)
         if owner and owner in known:
             by_action.setdefault(owner, []).append(event)
         elif owner:
             # An action the run no longer lists: keep the event, and say whose it was.
-            loose.append({**event, "summary": f"{safe(event.get('summary'))} (action {owner})"})
+            summary = f"{safe(event.summary)} (action {owner})"
+            loose.append(event.model_copy(update={"summary": summary}))
         else:
             loose.append(event)
     pending = list(loose)
     for action in actions:
-        own = by_action.get(safe(action.get("id")), [])
+        own = by_action.get(safe(action.id), [])
         start = _action_start(action, own)
         # A run event at the very moment an action starts ("run started") comes first.
-        while pending and _sort_key_time(pending[0].get("occurredAt")) <= start:
+        while pending and _sort_key_time(pending[0].occurred_at) <= start:
             root.add(_event_line(pending.pop(0), zone))
         branch = root.add(_action_label(action, own, now, zone))
         for own_event in own:
@@ -361,41 +362,41 @@ def render_run_tree(
     return root
 
 
-def _run_label(run: Mapping[str, Any], now: datetime, zone: tzinfo | None) -> RenderableType:
+def _run_label(run: AutomationRun, now: datetime, zone: tzinfo | None) -> RenderableType:
     from rich.console import Group
     from rich.text import Text
 
-    title = Text.assemble(("Run ", "bold"), (safe(run.get("id")), "bold"), "  ")
+    title = Text.assemble(("Run ", "bold"), (safe(run.id), "bold"), "  ")
     title.append_text(_status_text(run))
     owner = Text("", style="dim")
-    automation = run.get("automation")
-    if isinstance(automation, dict):
-        name = safe(automation.get("name"))
-        ident = safe(automation.get("id"))
+    automation = run.automation
+    if automation is not None:
+        name = safe(automation.name)
+        ident = safe(automation.id)
         owner.append(f"automation {name} ({ident})" if name else f"automation {ident}")
-    if run.get("leadId"):
-        owner.append(f"{' · ' if owner else ''}lead {safe(run.get('leadId'))}")
+    if run.lead_id:
+        owner.append(f"{' · ' if owner else ''}lead {safe(run.lead_id)}")
     lines: list[RenderableType] = [title]
     if owner:
         lines.append(owner)
-    trigger = run.get("triggerDisplay") or run.get("triggerType")
+    trigger = run.trigger_display or run.trigger_type
     if trigger:
         lines.append(Text(f"trigger {safe(trigger)}", style="dim"))
     times = []
-    if run.get("startedAt"):
-        times.append(f"started {readable(run.get('startedAt'), now, zone)}")
+    if run.started_at:
+        times.append(f"started {readable(run.started_at, now, zone)}")
     end = ending(run)
     if end:
         times.append(f"{end[0]} {readable(end[1], now, zone)}")
-    elif run.get("lastExecutionAt"):
-        times.append(f"last run {readable(run.get('lastExecutionAt'), now, zone)}")
+    elif run.last_execution_at:
+        times.append(f"last run {readable(run.last_execution_at, now, zone)}")
     if times:
         lines.append(Text(" · ".join(times), style="dim"))
     progress = Text("")
     step = _step(run)
     if step:
         progress.append(f"current step {step}")
-    retries = _retries(run)
+    retries = _retries(run.retry_count, run.max_retry_count)
     if retries:
         progress.append(f"{'   ' if progress else ''}retries ")
         progress.append_text(retries)
@@ -405,12 +406,12 @@ def _run_label(run: Mapping[str, Any], now: datetime, zone: tzinfo | None) -> Re
         progress.append(upcoming, style="yellow" if "due " in upcoming else "")
     if progress:
         lines.append(progress)
-    error = _error(run, "lastErrorCode", "lastErrorMessage")
+    error = _error(run.last_error_code, run.last_error_message)
     if error:
         lines.append(Text.assemble("last error ", (error, "red")))
-    skip = run.get("skipReasonDisplay") or run.get("skipReasonCode")
+    skip = run.skip_reason_display or run.skip_reason_code
     if skip:
         lines.append(Text(f"skipped: {safe(skip)}", style="yellow"))
-    if run.get("lastActionSummary"):
-        lines.append(Text.assemble("last action ", (safe(run.get("lastActionSummary")), "italic")))
+    if run.last_action_summary:
+        lines.append(Text.assemble("last action ", (safe(run.last_action_summary), "italic")))
     return Group(*lines)

@@ -1,8 +1,9 @@
 """``numbers status`` for a person: capacity gauges, warmup, opt-outs, a traffic sparkline
 and the recent events, in one screen.
 
-The reference does not enumerate status words and any field may be missing, so every
-lookup here tolerates absence and odd types: a view must never crash on data that
+The reference does not enumerate status words and any field may be missing: the data is
+read through :class:`~leadctl.models.phone_number_status.PhoneNumberStatus`, whose lenient
+fields turn absence and odd types into None, so a view never crashes on data that
 ``-o json`` would print happily.
 """
 
@@ -12,6 +13,17 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from leadctl.models.phone_number_status import (
+    Channel,
+    OptOutMetrics,
+    OutboundCapacity,
+    Period,
+    PhoneNumberStatus,
+    RecentEvent,
+    SmsWarmup,
+    TrafficBucket,
+    TrafficMetrics,
+)
 from leadctl.output.cells import format_datetime
 from leadctl.views.timefmt import relative, short
 from leadctl.views.widgets import (
@@ -21,7 +33,6 @@ from leadctl.views.widgets import (
     flag,
     gauge,
     merge_buckets,
-    number,
     safe,
     sparkline,
     status_style,
@@ -32,12 +43,11 @@ if TYPE_CHECKING:
     from rich.console import RenderableType
     from rich.text import Text
 
-CHANNELS = (("sms", "SMS"), ("voice", "Voice"))
-# (counter suffix, reset-time infix, label)
-PERIODS = (
-    ("ThisMinute", "Minutely", "this minute"),
-    ("ThisHour", "Hourly", "this hour"),
-    ("Today", "Daily", "today"),
+CHANNELS: tuple[tuple[Channel, str], ...] = (("sms", "SMS"), ("voice", "Voice"))
+PERIODS: tuple[tuple[Period, str], ...] = (
+    ("this_minute", "this minute"),
+    ("this_hour", "this hour"),
+    ("today", "today"),
 )
 # Opt-out rates at which carriers start to look closely; above the second, filtering is likely.
 OPT_OUT_WARN_PERCENT = 1.0
@@ -46,24 +56,19 @@ PREVIEW_LIMIT = 60
 MAX_STRETCH = 4
 
 
-def _obj(data: Mapping[str, Any], key: str) -> dict[str, Any] | None:
-    value = data.get(key)
-    return value if isinstance(value, dict) else None
-
-
 def render_number_status(data: Mapping[str, Any], *, now: datetime, width: int) -> RenderableType:
     from rich.console import Group
 
-    parts: list[RenderableType] = [*_header(data)]
-    capacity = _obj(data, "outboundCapacity")
+    status = PhoneNumberStatus.read(data)
+    parts: list[RenderableType] = [*_header(status)]
+    capacity = status.outbound_capacity
     parts += _section("Outbound capacity", _capacity(capacity, now=now, width=width))
-    parts += _section("SMS warmup", _warmup(_obj(data, "smsWarmup"), width=width))
-    optout = _obj(data, "optOutMetrics")
+    parts += _section("SMS warmup", _warmup(status.sms_warmup, width=width))
+    optout = status.opt_out_metrics
     parts += _section(_optout_title(optout), _optout(optout))
-    traffic = _obj(data, "trafficMetrics")
+    traffic = status.traffic_metrics
     parts += _section(_traffic_title(traffic), _traffic(traffic, width=width))
-    events = data.get("recentEvents")
-    parts += _section("Recent events", _events(events, now=now))
+    parts += _section("Recent events", _events(status.recent_events, now=now))
     return Group(*parts)
 
 
@@ -83,39 +88,37 @@ def _missing(what: str) -> Text:
 # -- header ------------------------------------------------------------------------------
 
 
-def _header(data: Mapping[str, Any]) -> list[RenderableType]:
+def _header(status: PhoneNumberStatus) -> list[RenderableType]:
     from rich.text import Text
 
-    capacity = _obj(data, "outboundCapacity") or {}
-    title = Text.assemble(
-        (safe(data.get("number") or capacity.get("phoneNumber") or "?"), "bold"), "  "
-    )
-    available = capacity.get("capacityAvailable")
+    capacity = status.outbound_capacity or OutboundCapacity()
+    title = Text.assemble((safe(status.number or capacity.phone_number or "?"), "bold"), "  ")
+    available = capacity.capacity_available
     if available is True:
         title.append("● capacity available", style="bold green")
     elif available is False:
         title.append("● no capacity: sends are refused", style="bold red")
     else:
         title.append("● capacity not reported", style="dim")
-    health = capacity.get("healthStatus")
+    health = capacity.health_status
     if health is not None:
         title.append("   health ")
         title.append(safe(health), style=status_style(health) or "bold")
-        reason = capacity.get("healthReason")
+        reason = capacity.health_reason
         if reason:
             title.append(f": {safe(reason)}")
     flags = Text("  ").join(
         [
-            flag(capacity.get("smsApproved"), "SMS approved", "SMS not approved"),
-            flag(capacity.get("smsRamping"), "SMS ramping", "SMS not ramping", good=False),
-            flag(capacity.get("voiceRamping"), "voice ramping", "voice not ramping", good=False),
+            flag(capacity.sms_approved, "SMS approved", "SMS not approved"),
+            flag(capacity.sms_ramping, "SMS ramping", "SMS not ramping", good=False),
+            flag(capacity.voice_ramping, "voice ramping", "voice not ramping", good=False),
         ]
     )
     possible = Text.assemble(
         "messages possible ",
-        (count(data.get("messagesPossible")), "bold"),
+        (count(status.messages_possible), "bold"),
         "   calls possible ",
-        (count(data.get("callsPossible")), "bold"),
+        (count(status.calls_possible), "bold"),
     )
     return [title, flags, possible]
 
@@ -123,7 +126,7 @@ def _header(data: Mapping[str, Any]) -> list[RenderableType]:
 # -- capacity ----------------------------------------------------------------------------
 
 
-def _capacity(capacity: dict[str, Any] | None, *, now: datetime, width: int) -> RenderableType:
+def _capacity(capacity: OutboundCapacity | None, *, now: datetime, width: int) -> RenderableType:
     from rich.table import Table
     from rich.text import Text
 
@@ -141,13 +144,11 @@ def _capacity(capacity: dict[str, Any] | None, *, now: datetime, width: int) -> 
     table.add_column("left", justify="right", no_wrap=True)
     table.add_column("resets", no_wrap=True)
     for prefix, channel in CHANNELS:
-        for index, (suffix, infix, label) in enumerate(PERIODS):
-            used = number(capacity.get(f"{prefix}Used{suffix}"))
-            limit = number(capacity.get(f"{prefix}Limit{suffix}"))
-            remaining = number(capacity.get(f"{prefix}Remaining{suffix}"))
+        for index, (period, label) in enumerate(PERIODS):
+            used, limit, remaining, resets_at = capacity.usage(prefix, period)
             if remaining is None and used is not None and limit is not None:
                 remaining = max(0.0, limit - used)
-            resets = relative(capacity.get(f"{prefix}{infix}ResetsAt"), now)
+            resets = relative(resets_at, now)
             name = Text(channel if index == 0 else "", style="bold")
             if used is None or limit is None:
                 bar = Text("not reported", style="dim")
@@ -178,25 +179,25 @@ def _reset_words(when: str | None) -> Text:
 # -- warmup ------------------------------------------------------------------------------
 
 
-def _warmup(warmup: dict[str, Any] | None, *, width: int) -> RenderableType:
+def _warmup(warmup: SmsWarmup | None, *, width: int) -> RenderableType:
     from rich.console import Group
     from rich.text import Text
 
     if warmup is None:
         return _missing("SMS warmup")
-    status = warmup.get("status")
-    health = warmup.get("healthStatus")
+    status = warmup.status
+    health = warmup.health_status
     line = Text.assemble("status ", (safe(status) or MISSING, status_style(status) or "bold"))
     line.append("   health ")
     line.append(safe(health) or MISSING, style=status_style(health) or "bold")
-    score = number(warmup.get("healthScore"))
+    score = warmup.health_score
     if score is not None:
         line.append(f" (score {count(score)})")
-    enabled = warmup.get("warmupEnabled")
+    enabled = warmup.warmup_enabled
     if enabled is not None:
         line.append("   warmup ")
         line.append("enabled" if enabled else "disabled", style="green" if enabled else "dim")
-    progress = number(warmup.get("progressPercent"))
+    progress = warmup.progress_percent
     bar_width = 30 if width >= 90 else 16
     if progress is None:
         bar_line = Text("progress not reported", style="dim")
@@ -208,13 +209,12 @@ def _warmup(warmup: dict[str, Any] | None, *, width: int) -> RenderableType:
             f" {count(round(progress, 1))}%",
         )
     parts: list[RenderableType] = [line, bar_line]
-    ui = warmup.get("uiState")
-    if isinstance(ui, dict) and (ui.get("label") or ui.get("description")):
-        tone = ui.get("tone")
-        state = Text.assemble((safe(ui.get("label")), status_style(tone) or "bold"))
-        if ui.get("description"):
-            state.append(" · " if ui.get("label") else "")
-            state.append(safe(ui.get("description")))
+    ui = warmup.ui_state
+    if ui is not None and (ui.label or ui.description):
+        state = Text.assemble((safe(ui.label), status_style(ui.tone) or "bold"))
+        if ui.description:
+            state.append(" · " if ui.label else "")
+            state.append(safe(ui.description))
         parts.append(state)
     return Group(*parts)
 
@@ -222,17 +222,17 @@ def _warmup(warmup: dict[str, Any] | None, *, width: int) -> RenderableType:
 # -- opt-outs ----------------------------------------------------------------------------
 
 
-def _optout_title(optout: dict[str, Any] | None) -> str:
-    days = number((optout or {}).get("windowDays"))
+def _optout_title(optout: OptOutMetrics | None) -> str:
+    days = optout.window_days if optout is not None else None
     return f"Opt-outs · last {count(days)} days" if days is not None else "Opt-outs"
 
 
-def _optout(optout: dict[str, Any] | None) -> RenderableType:
+def _optout(optout: OptOutMetrics | None) -> RenderableType:
     from rich.text import Text
 
     if optout is None:
         return _missing("opt-out metrics")
-    rate = number(optout.get("optOutRatePercent"))
+    rate = optout.opt_out_rate_percent
     if rate is None:
         line = Text(f"rate {MISSING}", style="dim")
     else:
@@ -245,38 +245,39 @@ def _optout(optout: dict[str, Any] | None) -> RenderableType:
         )
         line = Text.assemble((f"{rate:.2f}%", f"bold {style}"), " opt-out rate")
     line.append(
-        f"   {count(optout.get('optOutCount'))} opted out of "
-        f"{count(optout.get('distinctContactedCount'))} contacted"
+        f"   {count(optout.opt_out_count)} opted out of "
+        f"{count(optout.distinct_contacted_count)} contacted"
     )
-    started = optout.get("windowStartedAt")
+    started = optout.window_started_at
     if started:
-        line.append(f"   since {format_datetime(str(started))}", style="dim")
+        line.append(f"   since {format_datetime(started)}", style="dim")
     return line
 
 
 # -- traffic -----------------------------------------------------------------------------
 
 
-def _traffic_title(traffic: dict[str, Any] | None) -> str:
-    days = number((traffic or {}).get("windowDays"))
+def _traffic_title(traffic: TrafficMetrics | None) -> str:
+    days = traffic.window_days if traffic is not None else None
     return f"Traffic · last {count(days)} days" if days is not None else "Traffic"
 
 
+# (the count's field, in each bucket and as the window's total; label; style)
 _TREND_SERIES = (
-    ("smsSentCount", "SMS sent", "smsSentCount", "green"),
-    ("smsFailedCount", "SMS failed", "smsFailedCount", "red"),
-    ("callPlacedCount", "calls placed", "callPlacedCount", "cyan"),
+    ("sms_sent_count", "SMS sent", "green"),
+    ("sms_failed_count", "SMS failed", "red"),
+    ("call_placed_count", "calls placed", "cyan"),
 )
 
 
-def _traffic(traffic: dict[str, Any] | None, *, width: int) -> RenderableType:
+def _traffic(traffic: TrafficMetrics | None, *, width: int) -> RenderableType:
     from rich.console import Group
     from rich.table import Table
     from rich.text import Text
 
     if traffic is None:
         return _missing("traffic metrics")
-    trend = [b for b in traffic.get("trend") or [] if isinstance(b, dict)]
+    trend = traffic.trend or []
     parts: list[RenderableType] = []
     if trend:
         room = max(8, width - 44)
@@ -286,16 +287,17 @@ def _traffic(traffic: dict[str, Any] | None, *, width: int) -> RenderableType:
         grid.add_column(no_wrap=True)
         per = 1
         spark_width = 0
-        for key, label, total_key, style in _TREND_SERIES:
-            if not any(key in bucket for bucket in trend):
+        for key, label, style in _TREND_SERIES:
+            # A series the buckets do not carry is left out; one sent as null is drawn.
+            if not any(bucket.sent(key) for bucket in trend):
                 continue
-            raw = [number(bucket.get(key)) or 0.0 for bucket in trend]
+            raw: list[float] = [getattr(bucket, key) or 0.0 for bucket in trend]
             values, per = merge_buckets(raw, room)
             # A week of days as seven characters is hard to read: widen each block.
             stretch = max(1, min(MAX_STRETCH, room // len(values)))
             line = "".join(block * stretch for block in sparkline(values))
             spark_width = len(line)
-            total = number(traffic.get(total_key))
+            total: float | None = getattr(traffic, key)
             if total is None:
                 total = sum(raw)
             grid.add_row(
@@ -310,41 +312,41 @@ def _traffic(traffic: dict[str, Any] | None, *, width: int) -> RenderableType:
         parts.append(Text("no trend buckets in the window", style="dim"))
     messages = Text.assemble(
         "SMS ",
-        (count(traffic.get("smsSentCount")), "bold"),
+        (count(traffic.sms_sent_count), "bold"),
         " sent · ",
-        (count(traffic.get("smsFailedCount")), "bold"),
+        (count(traffic.sms_failed_count), "bold"),
         " failed   MMS ",
-        (count(traffic.get("mmsSentCount")), "bold"),
+        (count(traffic.mms_sent_count), "bold"),
         " sent · ",
-        (count(traffic.get("mmsFailedCount")), "bold"),
+        (count(traffic.mms_failed_count), "bold"),
         " failed",
     )
     calls = Text.assemble(
         "calls ",
-        (count(traffic.get("callPlacedCount")), "bold"),
+        (count(traffic.call_placed_count), "bold"),
         " placed · ",
-        (count(traffic.get("callConnectedCount")), "bold"),
+        (count(traffic.call_connected_count), "bold"),
         " connected · ",
-        (count(traffic.get("callFailedCount")), "bold"),
+        (count(traffic.call_failed_count), "bold"),
         " failed · ",
-        (count(traffic.get("callShortCount")), "bold"),
+        (count(traffic.call_short_count), "bold"),
         " short · ",
-        (count(traffic.get("callInvalidNumberCount")), "bold"),
+        (count(traffic.call_invalid_number_count), "bold"),
         " invalid number",
     )
     parts += [messages, calls]
     return Group(*parts)
 
 
-def _bucket_name(bucket: Mapping[str, Any]) -> str:
-    label = bucket.get("label")
-    if isinstance(label, str) and label.strip():
+def _bucket_name(bucket: TrafficBucket) -> str:
+    label = bucket.label
+    if label is not None and label.strip():
         return safe(label)
-    start = bucket.get("startAt")
-    return format_datetime(str(start)) if start else "?"
+    start = bucket.start_at
+    return format_datetime(start) if start else "?"
 
 
-def _axis(trend: list[dict[str, Any]], spark_width: int) -> Text:
+def _axis(trend: list[TrafficBucket], spark_width: int) -> Text:
     from rich.text import Text
 
     first, last = _bucket_name(trend[0]), _bucket_name(trend[-1])
@@ -359,7 +361,7 @@ def _axis(trend: list[dict[str, Any]], spark_width: int) -> Text:
 # -- recent events -----------------------------------------------------------------------
 
 
-def _direction(value: Any) -> Text:
+def _direction(value: str | None) -> Text:
     from rich.text import Text
 
     text = safe(value)
@@ -371,13 +373,12 @@ def _direction(value: Any) -> Text:
     return Text(text)
 
 
-def _events(events: Any, *, now: datetime) -> RenderableType:
+def _events(rows: list[RecentEvent] | None, *, now: datetime) -> RenderableType:
     from rich.table import Table
     from rich.text import Text
 
-    if not isinstance(events, list):
+    if rows is None:
         return _missing("recent events")
-    rows = [event for event in events if isinstance(event, dict)]
     if not rows:
         return Text("no recent events", style="dim")
     table = Table(
@@ -391,17 +392,14 @@ def _events(events: Any, *, now: datetime) -> RenderableType:
     table.add_column("preview", overflow="ellipsis", ratio=1)
     table.add_column("", no_wrap=True)
     for event in rows:
-        opted_out = event.get("isOptOut") is True
+        opted_out = event.is_opt_out is True
         table.add_row(
-            Text(short(event.get("createdAt"), now)),
-            _direction(event.get("direction")),
-            Text(safe(event.get("label") or event.get("eventType"))),
+            Text(short(event.created_at, now)),
+            _direction(event.direction),
+            Text(safe(event.label or event.event_type)),
+            Text(f"{safe(event.from_phone_number) or '?'} → {safe(event.to_phone_number) or '?'}"),
             Text(
-                f"{safe(event.get('fromPhoneNumber')) or '?'} → "
-                f"{safe(event.get('toPhoneNumber')) or '?'}"
-            ),
-            Text(
-                clip(safe(event.get("textPreview")), PREVIEW_LIMIT),
+                clip(safe(event.text_preview), PREVIEW_LIMIT),
                 style="italic",
                 no_wrap=True,
                 overflow="ellipsis",

@@ -2,50 +2,16 @@
 
 from __future__ import annotations
 
-import re
-from datetime import datetime, timedelta, timezone, tzinfo
+from datetime import datetime, timezone, tzinfo
 from typing import Any
 
 from leadctl.output.cells import format_datetime
-
-# The service's timestamps may carry any number of fraction digits and "Z" or an offset;
-# Python 3.10's datetime.fromisoformat takes neither.
-_ISO = re.compile(
-    r"(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?)?"
-    r"\s*(Z|z|[+-]\d{2}(?::?\d{2})?)?"
-)
+from leadctl.util.isotime import parse_timestamp
 
 
 def parse_instant(value: Any) -> datetime | None:
     """An aware datetime from an ISO 8601 string, or None for anything else."""
-    if not isinstance(value, str):
-        return None
-    match = _ISO.fullmatch(value.strip())
-    if match is None:
-        return None
-    year, month, day, hour, minute, second, fraction, offset = match.groups()
-    micro = int((fraction or "0")[:6].ljust(6, "0"))
-    try:
-        return datetime(
-            int(year),
-            int(month),
-            int(day),
-            int(hour or 0),
-            int(minute or 0),
-            int(second or 0),
-            micro,
-            tzinfo=_zone(offset),
-        )
-    except ValueError:
-        return None
-
-
-def _zone(offset: str | None) -> timezone:
-    if offset is None or offset in ("Z", "z"):
-        return timezone.utc
-    sign = -1 if offset[0] == "-" else 1
-    digits = offset[1:].replace(":", "")
-    return timezone(sign * timedelta(hours=int(digits[:2]), minutes=int(digits[2:4] or 0)))
+    return parse_timestamp(value) if isinstance(value, str) else None
 
 
 def span(seconds: float) -> str:
@@ -70,7 +36,7 @@ def span(seconds: float) -> str:
     return f"{days}d {hours}h"
 
 
-def relative(value: Any, now: datetime) -> str | None:
+def relative(value: str | None, now: datetime) -> str | None:
     """``in 14m`` or ``3h ago`` for a timestamp, ``now`` within a second, None if unparsable."""
     moment = parse_instant(value)
     if moment is None:
@@ -81,7 +47,7 @@ def relative(value: Any, now: datetime) -> str | None:
     return f"in {span(seconds)}" if seconds > 0 else f"{span(seconds)} ago"
 
 
-def readable(value: Any, now: datetime, zone: tzinfo | None = timezone.utc) -> str:
+def readable(value: str | None, now: datetime, zone: tzinfo | None = timezone.utc) -> str:
     """``2026-11-21 14:03 UTC (3h ago)`` (in ``zone``); anything that is not a time as
     received."""
     if value is None:
@@ -91,14 +57,14 @@ def readable(value: Any, now: datetime, zone: tzinfo | None = timezone.utc) -> s
     return f"{absolute} ({when})" if when else absolute
 
 
-def short(value: Any, now: datetime) -> str:
+def short(value: str | None, now: datetime) -> str:
     """Just the relative form, for narrow table cells; the raw text when unparsable."""
     if value is None:
         return ""
     return relative(value, now) or str(value)
 
 
-def moment(value: Any, zone: tzinfo | None = timezone.utc) -> str:
+def moment(value: str | None, zone: tzinfo | None = timezone.utc) -> str:
     """``Nov 21 14:03`` (in ``zone``, None: the system's): short enough for a tree line,
     with the day, since a run's steps can be days apart."""
     when = parse_instant(value)
@@ -108,7 +74,7 @@ def moment(value: Any, zone: tzinfo | None = timezone.utc) -> str:
     return local.strftime("%b %d %H:%M")
 
 
-def between(start: Any, end: Any) -> str | None:
+def between(start: str | None, end: str | None) -> str | None:
     """The time from ``start`` to ``end`` as a span (``2s``, ``3h 5m``), if both parse."""
     first, last = parse_instant(start), parse_instant(end)
     if first is None or last is None:

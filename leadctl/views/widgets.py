@@ -2,12 +2,15 @@
 
 Everything here must read the same without color: a gauge is filled and empty blocks, a
 status is its word, and color only repeats what the characters already say.
+
+The values come typed from the resource models (:mod:`leadctl.models`), which already
+turned a value of the wrong JSON type into None: nothing here checks types again.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from leadctl.output.cells import terminal_safe
 
@@ -25,27 +28,19 @@ WARN_RATIO = 0.75
 ALERT_RATIO = 0.9
 
 
-def safe(value: Any) -> str:
+def safe(text: str | None) -> str:
     """The service's text made safe for one terminal line (no control characters)."""
-    if value is None:
+    if text is None:
         return ""
-    return terminal_safe(str(value), one_line=True)
+    return terminal_safe(text, one_line=True)
 
 
 def clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: max(0, limit - 1)] + "…"
 
 
-def number(value: Any) -> float | None:
-    """A JSON number (not a bool), or None."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return None
-    return float(value)
-
-
-def count(value: Any) -> str:
+def count(n: float | None) -> str:
     """An integer with thousands separators; a missing value as an en dash."""
-    n = number(value)
     if n is None:
         return MISSING
     return f"{int(n):,}" if n == int(n) else f"{n:,.1f}"
@@ -147,13 +142,13 @@ _STATUS_WORDS: tuple[tuple[tuple[str, ...], str], ...] = (
 _EXACT_GREEN = frozenset({"ok", "done", "active", "positive", "success", "available"})
 
 
-def status_style(word: Any) -> str:
+def status_style(word: str | None) -> str:
     """A color for a status word the reference does not enumerate, by what it says.
 
     Order matters: "unhealthy" must hit red before "healthy" hits green, "not started"
     dim before "started" cyan.
     """
-    if not isinstance(word, str):
+    if word is None:
         return ""
     lowered = word.strip().lower()
     if lowered in _EXACT_GREEN:
@@ -164,7 +159,7 @@ def status_style(word: Any) -> str:
     return ""
 
 
-def flag(value: Any, yes: str, no: str, *, good: bool = True) -> Text:
+def flag(value: bool | None, yes: str, no: str, *, good: bool = True) -> Text:
     """A boolean as a mark and words: ``✓ SMS approved`` / ``✗ SMS not approved``."""
     from rich.text import Text
 

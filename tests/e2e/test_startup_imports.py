@@ -4,7 +4,7 @@ A read command with LEADCTL_TOKEN loads httpx and leadctl's own modules; never r
 is for tables), keyring (the token is in the environment), phonenumbers (no phone
 involved), the sandbox's SQLite and Starlette, the click/rich/pygments of httpx's own
 command-line tool, tomllib (there is no config file to parse), the body validator, the
-contract compiler, nor the bulk engine.
+contract compiler, the bulk engine, nor pydantic and the resource models (for views only).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ pytestmark = pytest.mark.e2e
 NEVER_FOR_READS = (
     "rich", "click", "pygments", "keyring", "phonenumbers", "sqlite3", "starlette", "uvicorn",
     "leadctl_sandbox", "tomllib", "jsonschema_rs", "leadctl.contract.index", "leadctl.bulk",
+    "pydantic", "leadctl.models",
 )  # fmt: skip
 
 
@@ -79,4 +80,13 @@ def test_version_loads_no_command_tree() -> None:
 def test_help_loads_no_http_client() -> None:
     names = imported(["--help"])
     assert "typer" in names
-    assert loaded(names, ("httpx", "rich", "keyring")) == []
+    assert loaded(names, ("httpx", "rich", "keyring", "pydantic", "leadctl.models")) == []
+
+
+def test_json_of_a_resource_with_a_view_loads_no_models(org_env: CredentialEnv) -> None:
+    demo_number = "+15125550101"  # the sandbox's demo number in warmup
+    names = imported(["numbers", "status", demo_number, "-o", "json"], org_env)
+    assert loaded(names, ("pydantic", "leadctl.models")) == []
+    # The view (asked for on a pipe) reads the same answer through its model.
+    drawn = imported(["numbers", "status", demo_number, "-o", "table"], org_env)
+    assert "leadctl.models.phone_number_status" in drawn

@@ -286,6 +286,15 @@ def test_paging_input_is_checked_against_the_schema(
     assert "pageSize: 99 is greater than the maximum of 50" in result.stderr
 
 
+@pytest.mark.parametrize("extra", [["--all"], ["--limit", "3"]])
+def test_count_takes_no_limit_nor_all(
+    imported: Result, httpx_mock: HTTPXMock, extra: list[str]
+) -> None:
+    result = run_cli(["widgets", "search", "--count", *extra], env=token_env())
+    assert result.exit_code == 2 and httpx_mock.get_requests() == []
+    assert "--count prints only the total: it takes no --limit or --all" in result.stderr
+
+
 # -- --wait -----------------------------------------------------------------------------
 
 

@@ -7,6 +7,7 @@ import io
 import os
 from collections.abc import Mapping
 
+from leadctl.clock import Clock
 from leadctl.context import Context, GlobalOptions
 from leadctl.iostreams import IOStreams
 from tests.support.cli import BASE_URL, FakeClock, token_env
@@ -19,13 +20,14 @@ def direct_context(
     tty: bool = False,
     stdin: str = "",
     env: Mapping[str, str] | None = None,
+    clock: Clock | None = None,
 ) -> Context:
     merged = {**os.environ, **token_env(), "COLUMNS": "100", **(env or {})}
     return Context(
         IOStreams.for_test(stdin=stdin, tty=tty, env=merged),
         # The root callback turns LEADCTL_BASE_URL into this option; no callback runs here.
         GlobalOptions(output=output, columns=columns, base_url=BASE_URL),
-        clock=FakeClock(),
+        clock=clock or FakeClock(),
         env=merged,
     )
 

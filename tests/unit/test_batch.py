@@ -212,3 +212,48 @@ def test_resume_sends_a_keyed_line_again_with_the_key_in_the_report(
     assert again.exit_code == 0, again.stderr
     keys = [r.headers["Idempotency-Key"] for r in httpx_mock.get_requests()]
     assert len(keys) == 2 and keys[0] == keys[1]
+
+
+# -- run(opts, ctx) directly -------------------------------------------------------------
+
+
+def test_run_sends_one_request_per_line_and_reports_to_stdout(
+    httpx_mock: HTTPXMock, tmp_path: Path
+) -> None:
+    from leadctl.commands.batch import batch as verb
+    from leadctl.contract.store import bundled_index
+    from leadctl.generated.tree import GeneratedTree
+    from tests.support.run_context import direct_context, stdout_of
+
+    for n in (0, 1):
+        httpx_mock.add_response(url=STATUS.format(n), json={"phoneNumber": f"+1512555010{n}"})
+    numbers = tmp_path / "numbers.txt"
+    numbers.write_text("+15125550100\n+15125550101\n")
+    ctx = direct_context(clock=VirtualClock())
+    opts = verb.Options(
+        operation="numbers status", tree=GeneratedTree(bundled_index()), input=str(numbers)
+    )
+
+    verb.run(opts, ctx)
+
+    assert len(httpx_mock.get_requests()) == 2
+    report = lines(stdout_of(ctx))
+    assert [(r["row"], r["outcome"], r["status"]) for r in report] == [
+        (1, "ok", 200),
+        (2, "ok", 200),
+    ]
+    assert report[1]["result"] == {"phoneNumber": "+15125550101"}
+
+
+def test_run_refuses_an_unknown_operation_before_reading_input(httpx_mock: HTTPXMock) -> None:
+    from leadctl.commands.batch import batch as verb
+    from leadctl.contract.store import bundled_index
+    from leadctl.errors import UsageError
+    from leadctl.generated.tree import GeneratedTree
+    from tests.support.run_context import direct_context
+
+    opts = verb.Options(operation="leads frobnicate", tree=GeneratedTree(bundled_index()))
+    with pytest.raises(UsageError, match="unknown operation 'leads frobnicate'") as raised:
+        verb.run(opts, direct_context(stdin="x\n"))
+    assert raised.value.hint is not None and "leads list" in raised.value.hint
+    assert httpx_mock.get_requests() == []

@@ -153,3 +153,28 @@ def test_a_narrow_terminal_keeps_the_whole_id_and_names_what_it_left_out(
     assert header.split()[0] == "name" and header.split()[-1] == "id"
     assert row.split()[-1] == uuid
     assert "not shown at 80 columns: " in result.stderr
+
+
+# -- run(opts, ctx) directly -------------------------------------------------------------
+
+
+def test_run_orders_a_value_listing_by_sort_order_and_keeps_json_as_received(
+    httpx_mock: HTTPXMock,
+) -> None:
+    from leadctl.commands.lead_statuses.list_ import Options, run
+    from tests.support.run_context import direct_context, stdout_of
+
+    httpx_mock.add_response(method="GET", url=URL, json=STATUSES)
+    httpx_mock.add_response(method="GET", url=URL, json=STATUSES)
+    as_values = direct_context(output="value", columns=["id"])
+    run(Options(), as_values)
+    assert stdout_of(as_values).splitlines() == [
+        "st_new",
+        "st_tie",
+        "st_old",
+        "st_won",
+        "st_unsorted",
+    ]
+    as_json = direct_context(output="json")
+    run(Options(), as_json)
+    assert json.loads(stdout_of(as_json)) == STATUSES

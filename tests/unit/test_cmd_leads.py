@@ -689,3 +689,65 @@ def test_a_number_in_a_range_is_not_taken_for_a_date(httpx_mock: HTTPXMock) -> N
     assert sent_json(httpx_mock)[0]["rangeFilters"] == [
         {"field": "score", "greaterThanOrEqual": 20261121}
     ]
+
+
+# -- run(opts, ctx) directly -------------------------------------------------------------
+
+
+def test_list_run_sends_the_options_as_request_data_options(httpx_mock: HTTPXMock) -> None:
+    from leadctl.commands.leads import list_
+    from tests.support.run_context import direct_context, stdout_of
+
+    httpx_mock.add_response(method="POST", url=LIST_URL, json={"items": [LEAD_A, LEAD_B]})
+    ctx = direct_context(output="value", columns=["id"])
+    opts = list_.Options(search="ada", filters=("state=TX",), order_by=("-createdAt",), page_size=2)
+    list_.run(opts, ctx)
+    assert sent_json(httpx_mock) == [
+        {
+            "search": "ada",
+            "filters": [{"field": "state", "value": "TX"}],
+            "orderBy": [{"field": "createdAt", "direction": "desc"}],
+            "pageSize": 2,
+        }
+    ]
+    assert stdout_of(ctx) == "lead_a\nlead_b\n"
+
+
+def test_create_run_sends_the_phone_in_e164_and_points_at_the_pending_lead(
+    httpx_mock: HTTPXMock,
+) -> None:
+    from leadctl.commands.leads import create
+    from tests.support.run_context import direct_context, stderr_of, stdout_of
+
+    httpx_mock.add_response(method="POST", url=CREATE_URL, status_code=202, json=CREATED)
+    ctx = direct_context(output="value", columns=["id"])
+    create.run(create.Options(typed_fields=("firstName=Ada", "phone=+1 512 555 0143")), ctx)
+    assert sent_json(httpx_mock) == [{"firstName": "Ada", "phone": "+15125550143"}]
+    assert stdout_of(ctx) == "lead_new\n"
+    assert "leads list --filter id=lead_new" in stderr_of(ctx)
+
+
+def test_create_run_with_wait_reads_the_lead_back_until_intake_settles_it(
+    httpx_mock: HTTPXMock,
+) -> None:
+    from leadctl.commands.leads import create
+    from leadctl.contract.store import bundled_index
+    from leadctl.generated.tree import GeneratedTree
+    from tests.support.run_context import direct_context, stderr_of, stdout_of
+
+    accepted = {**CREATED, "processingStatus": "Accepted"}
+    httpx_mock.add_response(method="POST", url=CREATE_URL, status_code=202, json=CREATED)
+    # The bundled contract has no single-lead read: the lead is found by its id.
+    httpx_mock.add_response(
+        method="POST",
+        url=LIST_URL,
+        match_json={"filters": [{"field": "id", "value": "lead_new"}], "pageSize": 1},
+        json={"items": [accepted]},
+    )
+    ctx = direct_context(output="json")
+    opts = create.Options(
+        typed_fields=("firstName=Ada",), wait=True, tree=GeneratedTree(bundled_index())
+    )
+    create.run(opts, ctx)
+    assert json.loads(stdout_of(ctx)) == accepted
+    assert "intake is processing" not in stderr_of(ctx)

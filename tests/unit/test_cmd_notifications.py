@@ -206,3 +206,37 @@ def test_service_failure_is_retried_then_exit_8(httpx_mock: HTTPXMock) -> None:
     assert result.exit_code == 8
     assert result.stdout == ""
     assert len(httpx_mock.get_requests()) == 3
+
+
+# -- run(opts, ctx) directly -------------------------------------------------------------
+
+
+def test_run_with_all_pages_follows_the_continuation_token(httpx_mock: HTTPXMock) -> None:
+    from leadctl.commands.notifications.announcements import Options, run
+    from tests.support.run_context import direct_context, stdout_of
+
+    httpx_mock.add_response(
+        method="POST",
+        url=URL,
+        match_json={"pageSize": 200},
+        json={"items": [UNREAD], "continuationToken": "c1"},
+    )
+    httpx_mock.add_response(
+        method="POST",
+        url=URL,
+        match_json={"continuationToken": "c1", "pageSize": 200},
+        json={"items": [READ]},
+    )
+    ctx = direct_context(output="ndjson")
+    run(Options(all_pages=True), ctx)
+    assert [json.loads(line) for line in stdout_of(ctx).splitlines()] == [UNREAD, READ]
+
+
+def test_run_refuses_count_with_a_limit_before_sending(httpx_mock: HTTPXMock) -> None:
+    from leadctl.commands.notifications.announcements import Options, run
+    from leadctl.errors import UsageError
+    from tests.support.run_context import direct_context
+
+    with pytest.raises(UsageError, match="--count prints only the total"):
+        run(Options(count=True, limit=5), direct_context())
+    assert httpx_mock.get_requests() == []

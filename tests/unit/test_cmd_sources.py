@@ -19,6 +19,7 @@ from pytest_httpx import HTTPXMock
 
 from leadctl.app import invoke
 from leadctl.config import load_config
+from leadctl.context import Context, GlobalOptions
 from leadctl.iostreams import IOStreams
 from tests.support.cli import BASE_URL, ORG_KEY, FakeClock, run_cli, token_env
 from tests.support.keyrings import DictKeyring
@@ -958,3 +959,100 @@ def test_ctrl_c_while_the_request_is_in_flight_does_not_lose_the_key(
     assert result.stdout == NEW_KEY + "\n"
     # The previous handler is back: Ctrl-C works normally again.
     assert signal.getsignal(signal.SIGINT) is before
+
+
+# -- run(opts, ctx) and the key delivery, without Typer ------------------------------------
+
+
+def _context(*, output: str = "json", tty: bool = False) -> tuple[IOStreams, Context]:
+    env = {**os.environ, **token_env()}
+    ios = IOStreams.for_test(env=env, tty=tty)
+    options = GlobalOptions(output=output, base_url=BASE_URL)
+    return ios, Context(ios, options, clock=FakeClock(), env=env)
+
+
+def test_run_update_sends_the_options_over_data_and_prints_the_source(
+    httpx_mock: HTTPXMock,
+) -> None:
+    from leadctl.commands.sources import update
+
+    httpx_mock.add_response(method="PUT", url=SOURCE_URL, json=SOURCE)
+    ios, ctx = _context()
+    opts = update.Options(
+        source_id="src_1",
+        allowed_states=("TX", "OK"),
+        data='{"description": "from data", "allowedStates": ["CA"]}',
+    )
+    try:
+        update.run(opts, ctx)
+    finally:
+        ctx.close()
+    (request,) = httpx_mock.get_requests()
+    assert sent_json(request) == {"description": "from data", "allowedStates": ["TX", "OK"]}
+    assert json.loads(ios.stdout.getvalue()) == SOURCE
+
+
+def test_run_rotate_delivers_to_the_file_and_the_profile_before_printing(
+    httpx_mock: HTTPXMock, out_dir: Path, memory_keyring: DictKeyring
+) -> None:
+    from leadctl.commands.sources import rotate
+
+    httpx_mock.add_response(method="POST", url=ROTATE_URL, json=ROTATION)
+    ios, ctx = _context()
+    target = out_dir / "key.txt"
+    opts = rotate.Options(
+        source_id="src_1", yes=True, secret_file=str(target), save_profile="intake"
+    )
+    try:
+        rotate.run(opts, ctx)
+    finally:
+        ctx.close()
+    assert target.read_text(encoding="utf-8") == NEW_KEY + "\n"
+    assert mode_of(target) == 0o600
+    assert memory_keyring.store[("leadctl", "intake")] == NEW_KEY
+    assert load_config(os.environ).profiles["intake"] == {
+        "base_url": BASE_URL,
+        "credential_store": "keyring",
+        "credential_kind": "source",
+    }
+    assert json.loads(ios.stdout.getvalue()) == ROTATION
+    assert recovery_files() == []
+
+
+def test_deliver_keeps_the_key_in_a_recovery_file_when_the_profile_store_fails(
+    use_keyring: Callable[[KeyringBackend], KeyringBackend],
+) -> None:
+    from leadctl.commands.sources.key_delivery import ProfileTarget, deliver, delivery_error
+
+    use_keyring(KeyringThatCannotStore())
+    ios, ctx = _context()
+    target = ProfileTarget(name="intake", store="keyring", base_url=BASE_URL)
+    delivery = deliver(ctx, source_id="src_1", secret=NEW_KEY, pending=None, target=target)
+    (kept,) = recovery_files()
+    assert kept.read_text(encoding="utf-8") == NEW_KEY + "\n"
+    assert mode_of(kept) == 0o600
+    assert delivery.safe_in == [str(kept)] and delivery.recovery == str(kept)
+    assert "intake" not in load_config(os.environ).profiles
+    failure = delivery_error(target, delivery)
+    assert failure is not None
+    assert failure.message.startswith("could not save it for profile intake")
+    assert f"the new key is in {kept}" in failure.message
+    assert failure.hint is not None and f"--with-token < {kept}" in failure.hint
+    assert NEW_KEY not in ios.stderr.getvalue() + failure.message + failure.hint
+
+
+def test_a_closed_pipe_before_the_key_was_stored_anywhere_keeps_it_in_a_recovery_file() -> None:
+    from leadctl.commands.sources.key_delivery import Delivery, delivery_error, printing_failed
+
+    ios, ctx = _context()
+    delivery = Delivery(safe_in=[], problems=[])
+    printing_failed(ctx, BrokenPipeError(), "src_1", NEW_KEY, delivery)
+    (kept,) = recovery_files()
+    assert kept.read_text(encoding="utf-8") == NEW_KEY + "\n"
+    assert f"the new key was kept in {kept} (0600)" in ios.stderr.getvalue()
+    failure = delivery_error(None, delivery)
+    assert failure is not None
+    assert failure.message == (
+        f"could not print the new key: the output was closed; the key was rotated and the "
+        f"new key is in {kept}"
+    )

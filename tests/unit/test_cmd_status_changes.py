@@ -489,3 +489,76 @@ def test_delete_prints_a_json_body_under_json_output(httpx_mock: HTTPXMock) -> N
     assert json.loads(as_json.stdout) == body
     assert as_table.exit_code == 0, as_table.stderr
     assert as_table.stdout == ""
+
+
+# -- run(opts, ctx) directly -------------------------------------------------------------
+
+
+def test_update_run_sends_the_canonical_category_and_utc_times(httpx_mock: HTTPXMock) -> None:
+    from leadctl.commands.status_changes import update
+    from tests.support.run_context import direct_context, stdout_of
+
+    httpx_mock.add_response(method="PUT", url=CHANGE_URL, json=ENTRY)
+    ctx = direct_context(output="value", columns=["id"])
+    opts = update.Options(
+        change_id="chg_1",
+        category="CONVERTED",
+        callback_at="2026-11-21T09:00-05:00",
+        data='{"notes": null}',
+    )
+    update.run(opts, ctx)
+    request = httpx_mock.get_request()
+    assert request is not None
+    assert sent_json(request) == {
+        "category": "Converted",
+        "callbackAt": "2026-11-21T14:00:00Z",
+        "notes": None,
+    }
+    assert stdout_of(ctx) == "chg_1\n"
+
+
+def test_update_run_refuses_an_appointment_ending_before_it_starts(
+    httpx_mock: HTTPXMock,
+) -> None:
+    from leadctl.commands.status_changes import update
+    from leadctl.errors import UsageError
+    from tests.support.run_context import direct_context
+
+    opts = update.Options(
+        change_id="chg_1",
+        appointment_start_at="2026-11-23T15:00:00Z",
+        appointment_end_at="2026-11-23T14:30:00Z",
+    )
+    with pytest.raises(UsageError, match=r"ends .* before it starts"):
+        update.run(opts, direct_context())
+    assert httpx_mock.get_requests() == []
+
+
+def test_delete_run_with_yes_deletes_and_says_so_on_stderr(httpx_mock: HTTPXMock) -> None:
+    from leadctl.commands.status_changes import delete
+    from tests.support.run_context import direct_context, stderr_of, stdout_of
+
+    httpx_mock.add_response(method="DELETE", url=CHANGE_URL, status_code=204)
+    ctx = direct_context()
+    delete.run(delete.Options(change_id="chg_1", yes=True), ctx)
+    request = httpx_mock.get_request()
+    assert request is not None and request.method == "DELETE"
+    assert stdout_of(ctx) == ""
+    assert stderr_of(ctx) == "deleted status change chg_1\n"
+
+
+@pytest.mark.parametrize(
+    ("output", "shown"), [("json", True), ("ndjson", True), ("csv", False), ("value", False)]
+)
+def test_delete_run_shows_a_json_answer_only_where_json_is_printed_as_received(
+    httpx_mock: HTTPXMock, output: str, shown: bool
+) -> None:
+    from leadctl.commands.status_changes import delete
+    from tests.support.run_context import direct_context, stderr_of, stdout_of
+
+    body = {"id": "chg_1", "deleted": True}
+    httpx_mock.add_response(method="DELETE", url=CHANGE_URL, status_code=200, json=body)
+    ctx = direct_context(output=output)
+    delete.run(delete.Options(change_id="chg_1", yes=True), ctx)
+    assert (json.loads(stdout_of(ctx)) if shown else stdout_of(ctx)) == (body if shown else "")
+    assert stderr_of(ctx) == "deleted status change chg_1\n"

@@ -564,3 +564,28 @@ def test_ctrl_c_during_a_request_records_that_row_as_unknown(
     assert (line["row"], line["outcome"]) == (1, "unknown")
     assert line["error"] == {"detail": "interrupted before the service answered"}
     assert "the import was interrupted" in result.stderr
+
+
+# -- run(opts, ctx) directly -------------------------------------------------------------
+
+
+def test_run_sends_each_row_reports_it_and_an_invalid_row_is_exit_6(
+    httpx_mock: HTTPXMock, tmp_path: Path
+) -> None:
+    from leadctl.bulk.engine import BulkIncomplete
+    from leadctl.commands.leads import import_
+    from tests.support.run_context import direct_context
+
+    httpx_mock.add_response(method="POST", url=URL, status_code=202, json=created(1))
+    leads = write(tmp_path, "leads.ndjson", ndjson({"firstName": "Ada"}) + "not json\n")
+    report = tmp_path / "report.ndjson"
+    opts = import_.Options(file=str(leads), concurrency=1, report=str(report))
+
+    with pytest.raises(BulkIncomplete) as raised:
+        import_.run(opts, direct_context(clock=VirtualClock()))
+
+    assert raised.value.exit_code == 6
+    assert sent(httpx_mock) == [{"firstName": "Ada"}]
+    outcomes = by_row(report)
+    assert outcomes[1]["outcome"] == "created" and outcomes[1]["id"] == "lead_1"
+    assert outcomes[2]["outcome"] == "invalid"

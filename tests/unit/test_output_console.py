@@ -12,6 +12,8 @@ from leadctl.context import Context, GlobalOptions
 from leadctl.iostreams import IOStreams
 from leadctl.output import emit_object
 from leadctl.views.console import show, view_of
+from leadctl.waiting import PendingRule, wait_for
+from tests.support.cli import FakeClock
 
 STYLED = Text("hot", style="bold red")
 
@@ -204,3 +206,28 @@ def test_view_of_draws_what_render_returns_for_table_only(fmt: str, printed: str
 
     assert isinstance(ctx.ios.stdout, io.StringIO)
     assert ctx.ios.stdout.getvalue() == printed
+
+
+@pytest.mark.parametrize("word", ["[/odd]", "[bold]Queued[/bold]", ":x:"])
+def test_the_wait_spinner_shows_the_services_words_as_typed(word: str) -> None:
+    env = {"COLUMNS": "80", "NO_COLOR": "1"}
+    ctx = Context(
+        ios=IOStreams.for_test(stderr_tty=True, env=env),
+        options=GlobalOptions(),
+        env=env,
+        clock=FakeClock(),
+    )
+    rule = PendingRule("state", frozenset({word}), frozenset())
+
+    done = wait_for(
+        ctx,
+        {"id": "w1", "state": word},
+        rule,
+        lambda _id: {"id": "w1", "state": "built"},
+        timeout=30,
+        what="widget",
+    )
+
+    assert done == {"id": "w1", "state": "built"}
+    assert isinstance(ctx.ios.stderr, io.StringIO)
+    assert f"waiting for widget w1: {word}" in ctx.ios.stderr.getvalue()

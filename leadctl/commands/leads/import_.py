@@ -1,22 +1,28 @@
 """``leadctl leads import``: a file of leads to intake, one POST /leads per row.
 
-Registered on the ``leads`` group by leadctl/commands/leads.py; the work is in
-leadctl/bulk/, imported only when the command runs.
+The work is in leadctl/bulk/ (the engine ``batch`` uses too), imported only when the
+command runs; its options are :class:`leadctl.bulk_options.ImportOptions`.
 """
 
 from __future__ import annotations
 
 from enum import Enum
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from leadctl.bulk_options import DEFAULT_CONCURRENCY
+from leadctl.bulk_options import ImportOptions as Options
 from leadctl.commands._common import get_context
 
-DEFAULT_CONCURRENCY = 4
+if TYPE_CHECKING:
+    from leadctl.context import Context
+
+__all__ = ["EPILOG", "Options", "import_leads", "run"]
+
 MAX_CONCURRENCY = 64
 
-IMPORT_EPILOG = (
+EPILOG = (
     "Examples:\n\n"
     "  leadctl leads import leads.csv --report leads.report.ndjson\n\n"
     "  leadctl leads import leads.csv --resume leads.report.ndjson\n\n"
@@ -30,6 +36,13 @@ IMPORT_EPILOG = (
 class InputFormat(str, Enum):
     csv = "csv"
     ndjson = "ndjson"
+
+
+def run(opts: Options, ctx: Context) -> None:
+    """Read the rows, send each to intake at the service's pace, report the outcomes."""
+    from leadctl.bulk.runner import run_import
+
+    run_import(ctx, opts)
 
 
 def import_leads(
@@ -134,19 +147,14 @@ def import_leads(
     invalid, unknown, time, rate) goes to stderr. Exit 0 when every row was created, 6 when
     some were rejected or invalid, 9 when any outcome is unknown (it wins over 6).
     """
-    ctx = get_context(typer_ctx)
-    from leadctl.bulk.runner import ImportOptions, run_import
-
-    run_import(
-        ctx,
-        ImportOptions(
-            file=file,
-            fmt=fmt.value if fmt is not None else None,
-            concurrency=concurrency,
-            report=report,
-            resume=resume,
-            retry_unknown=retry_unknown,
-            maps=tuple(maps or ()),
-            fields=tuple(fields or ()),
-        ),
+    opts = Options(
+        file=file,
+        fmt=fmt.value if fmt is not None else None,
+        concurrency=concurrency,
+        report=report,
+        resume=resume,
+        retry_unknown=retry_unknown,
+        maps=tuple(maps or ()),
+        fields=tuple(fields or ()),
     )
+    run(opts, get_context(typer_ctx))

@@ -1,19 +1,20 @@
-"""``leadctl status-changes``: update or delete entries of a lead's status history."""
+"""``leadctl status-changes update``: change fields of an entry of a lead's status history."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from leadctl.commands._common import get_context
-from leadctl.errors import ApiError, NotFound, UsageError
+from leadctl.errors import UsageError
 from leadctl.output.columns import Column
 
 if TYPE_CHECKING:
     from datetime import tzinfo
 
-app = typer.Typer(help="Update or delete entries of a lead's status history.", no_args_is_help=True)
+    from leadctl.context import Context
 
 CATEGORIES = ("Open", "Qualified", "Converted", "Lost", "Invalid", "Duplicate")
 # flag -> body field, for the date-time flags (sent as UTC with a Z).
@@ -131,14 +132,76 @@ def _complete_category(incomplete: str) -> list[str]:
     return [c for c in CATEGORIES if c.lower().startswith(incomplete.lower())]
 
 
-@app.command(
-    epilog="Examples:\n\n"
+EPILOG = (
+    "Examples:\n\n"
     "  leadctl status-changes update chg_1 --category qualified --outcome 'Appointment set' "
     "--appointment-start-at 2026-11-23T15:00 --appointment-end-at 2026-11-23T15:30\n\n"
     "  leadctl status-changes update chg_1 --callback-at 2026-11-21T14:00:00Z "
     "--notes 'call back'\n\n"
-    "  leadctl status-changes update chg_1 --data '{\"callbackAt\": null}' -o json | jq .",
+    "  leadctl status-changes update chg_1 --data '{\"callbackAt\": null}' -o json | jq ."
 )
+
+
+@dataclass(frozen=True)
+class Options:
+    change_id: str
+    type_: str | None = None
+    outcome: str | None = None
+    category: str | None = None  # any case; checked by run
+    notes: str | None = None
+    reason: str | None = None
+    follow_up_status: str | None = None
+    # Date-times as typed: their zone is the profile's, which run reads from the Context.
+    callback_at: str | None = None
+    task_due_at: str | None = None
+    appointment_start_at: str | None = None
+    appointment_end_at: str | None = None
+    appointment_notes: str | None = None
+    data: str | None = None  # JSON, @FILE or - (stdin)
+
+
+def run(opts: Options, ctx: Context) -> None:
+    """Build the body (checked before sending), PUT it, print the updated entry."""
+    from leadctl.fields import load_data_option
+    from leadctl.operations import curated
+    from leadctl.output import emit_object
+
+    loaded = load_data_option(opts.data, stdin=ctx.ios.stdin) if opts.data is not None else None
+    body = status_change_update_body(
+        loaded,
+        {
+            "type": opts.type_,
+            "outcome": opts.outcome,
+            "category": opts.category,
+            "notes": opts.notes,
+            "reason": opts.reason,
+            "followUpStatus": opts.follow_up_status,
+            "appointmentNotes": opts.appointment_notes,
+        },
+        {
+            "--callback-at": opts.callback_at,
+            "--task-due-at": opts.task_due_at,
+            "--appointment-start-at": opts.appointment_start_at,
+            "--appointment-end-at": opts.appointment_end_at,
+        },
+        zone_name=ctx.settings.get("timezone"),
+    )
+    from leadctl.replace import replace_resource_json
+    from leadctl.shapes import require_object
+
+    entry = require_object(
+        replace_resource_json(
+            ctx,
+            curated(ctx, "PUT", "/lead-status-changes/{id}"),
+            path_params={"id": opts.change_id},
+            changes=body,
+        ),
+        what="the updated status change",
+        required=("id",),
+    )
+    emit_object(ctx, entry, columns=STATUS_CHANGE_COLUMNS)
+
+
 def update(
     typer_ctx: typer.Context,
     change_id: Annotated[str, typer.Argument(metavar="ID", help="The status change to update.")],
@@ -190,96 +253,19 @@ def update(
     Allowed values of --type, --outcome and --follow-up-status are not shown by the
     API docs, so they are sent as given. Prints the updated entry.
     """
-    from leadctl.fields import load_data_option
-    from leadctl.operations import curated
-    from leadctl.output import emit_object
-
-    ctx = get_context(typer_ctx)
-    loaded = load_data_option(data, stdin=ctx.ios.stdin) if data is not None else None
-    body = status_change_update_body(
-        loaded,
-        {
-            "type": type_,
-            "outcome": outcome,
-            "category": category,
-            "notes": notes,
-            "reason": reason,
-            "followUpStatus": follow_up_status,
-            "appointmentNotes": appointment_notes,
-        },
-        {
-            "--callback-at": callback_at,
-            "--task-due-at": task_due_at,
-            "--appointment-start-at": appointment_start_at,
-            "--appointment-end-at": appointment_end_at,
-        },
-        zone_name=ctx.settings.get("timezone"),
+    opts = Options(
+        change_id=change_id,
+        type_=type_,
+        outcome=outcome,
+        category=category,
+        notes=notes,
+        reason=reason,
+        follow_up_status=follow_up_status,
+        callback_at=callback_at,
+        task_due_at=task_due_at,
+        appointment_start_at=appointment_start_at,
+        appointment_end_at=appointment_end_at,
+        appointment_notes=appointment_notes,
+        data=data,
     )
-    from leadctl.replace import replace_resource_json
-    from leadctl.shapes import require_object
-
-    entry = require_object(
-        replace_resource_json(
-            ctx,
-            curated(ctx, "PUT", "/lead-status-changes/{id}"),
-            path_params={"id": change_id},
-            changes=body,
-        ),
-        what="the updated status change",
-        required=("id",),
-    )
-    emit_object(ctx, entry, columns=STATUS_CHANGE_COLUMNS)
-
-
-@app.command(
-    epilog="Examples:\n\n"
-    "  leadctl status-changes delete chg_1\n\n"
-    "  leadctl status-changes delete chg_1 --yes        # in scripts and cron",
-)
-def delete(
-    typer_ctx: typer.Context,
-    change_id: Annotated[str, typer.Argument(metavar="ID", help="The status change to delete.")],
-    yes: Annotated[
-        bool, typer.Option("--yes", "-y", help="Do not ask; required without a terminal.")
-    ] = False,
-) -> None:
-    """Delete an entry of a lead's status history (DELETE /lead-status-changes/{id}).
-
-    It no longer appears in event or reporting views. Asks for confirmation on a terminal
-    and needs --yes without one. Prints `deleted status change ID` on stderr and nothing
-    on stdout (the contract assumes the service answers 204 with no body; a JSON body,
-    if one comes, is printed under -o json).
-    """
-    from leadctl.operations import curated
-
-    ctx = get_context(typer_ctx)
-    if not ctx.options.dry_run:
-        ctx.ios.confirm(f"Delete status change {change_id}?", assume_yes=yes)
-    try:
-        response = ctx.client().call(
-            curated(ctx, "DELETE", "/lead-status-changes/{id}"), path_params={"id": change_id}
-        )
-    except ApiError as error:
-        if error.status == 404 and error.attempts > 1:
-            # The first answer was lost; a retry cannot tell "we deleted it" from "never was".
-            raise NotFound(
-                f"status change {change_id} is gone, but leadctl cannot confirm it deleted it",
-                hint="an earlier attempt's answer was lost and the retry got 404: that "
-                "attempt most likely deleted it (or the ID never existed)",
-            ) from None
-        raise
-    is_json = "json" in response.headers.get("Content-Type", "")
-    if response.content and is_json and ctx.output_format in ("json", "ndjson"):
-        from leadctl.client import decode_json
-        from leadctl.errors import BadResponse
-        from leadctl.output import emit_object
-
-        try:
-            answer = decode_json(response, trace=None)
-        except BadResponse:
-            # The 2xx is what says it was deleted; an unreadable body must not turn that
-            # into a failure a script would retry or alert on.
-            ctx.ios.warn("the service's answer had a body that is not JSON; not shown")
-        else:
-            emit_object(ctx, answer, columns=())
-    ctx.ios.info(f"deleted status change {change_id}")
+    run(opts, get_context(typer_ctx))

@@ -1,21 +1,24 @@
 """``leadctl batch OPERATION``: one request per NDJSON input line, at the service's pace.
 
 The work is in leadctl/bulk/ (the engine ``leads import`` uses too), imported only when
-the command runs.
+the command runs; its options are :class:`leadctl.bulk_options.BatchOptions`.
 """
 
 # No `from __future__ import annotations`: Typer would eval() each string annotation.
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from leadctl.bulk_options import DEFAULT_CONCURRENCY
+from leadctl.bulk_options import BatchOptions as Options
 from leadctl.commands._common import get_context
 
-app = typer.Typer()
+if TYPE_CHECKING:
+    from leadctl.context import Context
 
-DEFAULT_CONCURRENCY = 4
+__all__ = ["EPILOG", "Options", "batch", "run"]
 
-BATCH_EPILOG = (
+EPILOG = (
     "Examples:\n\n"
     "  # archive the leads of a file of ids, one per line\n"
     "  leadctl batch 'leads archive' --input ids.txt --report archive.ndjson\n\n"
@@ -28,7 +31,13 @@ BATCH_EPILOG = (
 )
 
 
-@app.command(epilog=BATCH_EPILOG)
+def run(opts: "Options", ctx: "Context") -> None:
+    """Send the lines, paced, and report each outcome."""
+    from leadctl.bulk.batch import run_batch
+
+    run_batch(ctx, opts)
+
+
 def batch(
     typer_ctx: typer.Context,
     operation: Annotated[
@@ -108,19 +117,15 @@ def batch(
     rejected or invalid, 9 when any outcome is unknown (it wins over 6); an unknown
     OPERATION or a --concurrency outside 1..32 is exit 2.
     """
-    ctx = get_context(typer_ctx)
-    from leadctl.bulk.batch import BatchOptions, run_batch
     from leadctl.generated.tree import generated_tree
 
-    run_batch(
-        ctx,
-        generated_tree(typer_ctx),
-        BatchOptions(
-            operation=operation,
-            input=input_file,
-            report=report,
-            resume=resume,
-            concurrency=concurrency,
-            retry_unknown=retry_unknown,
-        ),
+    opts = Options(
+        operation=operation,
+        tree=generated_tree(typer_ctx),
+        input=input_file,
+        report=report,
+        resume=resume,
+        concurrency=concurrency,
+        retry_unknown=retry_unknown,
     )
+    run(opts, get_context(typer_ctx))

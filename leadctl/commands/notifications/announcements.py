@@ -1,36 +1,27 @@
-"""``leadctl notifications``: announcements for the current user."""
+"""``leadctl notifications announcements``: the current user's announcements, unread marked."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import typer
 
 from leadctl.commands._common import get_context
-from leadctl.errors import UsageError
 from leadctl.listing import (
     AllOption,
     CountOption,
     CursorOption,
     LimitOption,
     PageSizeOption,
+    check_count_alone,
     print_paged,
 )
 from leadctl.output.columns import Column
 
 if TYPE_CHECKING:
-    pass
-
-app = typer.Typer(help="Read announcements.", no_args_is_help=True)
-
-
-@app.callback()
-def group() -> None:
-    """Read announcements."""
-    # A Typer app with one command would otherwise collapse into that command, and
-    # `leadctl GROUP VERB` would stop working.
-
+    from leadctl.context import Context
 
 UNREAD_MARK = "●"
 ANNOUNCEMENT_COLUMNS = (
@@ -83,12 +74,44 @@ def _fit(value: Any, width: int) -> Any:
     return text.plain
 
 
-@app.command(
-    epilog="Examples:\n\n"
+EPILOG = (
+    "Examples:\n\n"
     "  leadctl notifications announcements\n\n"
     "  leadctl notifications announcements --all -o ndjson | jq -r 'select(.isRead == false)'\n\n"
-    "  leadctl notifications announcements --count",
+    "  leadctl notifications announcements --count"
 )
+
+
+@dataclass(frozen=True)
+class Options:
+    page_size: int | None = None
+    limit: int | None = None
+    all_pages: bool = False
+    cursor: str | None = None
+    count: bool = False
+
+
+def run(opts: Options, ctx: Context) -> None:
+    """POST /notifications/announcements, one page or all, or only the total."""
+    check_count_alone(count=opts.count, limit=opts.limit, all_pages=opts.all_pages)
+    from leadctl.operations import curated
+
+    width = ctx.ios.terminal_width() if ctx.ios.stdout_is_tty else None
+    print_paged(
+        ctx,
+        curated(ctx, "POST", "/notifications/announcements"),
+        {},
+        columns=ANNOUNCEMENT_COLUMNS,
+        table_view=lambda items: table_view(items, width),
+        table_columns=TABLE_COLUMNS,
+        page_size=opts.page_size,
+        limit=opts.limit,
+        all_pages=opts.all_pages,
+        cursor=opts.cursor,
+        count=opts.count,
+    )
+
+
 def announcements(
     typer_ctx: typer.Context,
     page_size: PageSizeOption = None,
@@ -104,22 +127,7 @@ def announcements(
     text. Read state is the caller's own (assumed: an organization key reads as the user
     who owns it). Without --all or --limit one page is printed.
     """
-    ctx = get_context(typer_ctx)
-    if count and (limit is not None or all_pages):
-        raise UsageError("--count prints only the total: it takes no --limit or --all")
-    from leadctl.operations import curated
-
-    width = ctx.ios.terminal_width() if ctx.ios.stdout_is_tty else None
-    print_paged(
-        ctx,
-        curated(ctx, "POST", "/notifications/announcements"),
-        {},
-        columns=ANNOUNCEMENT_COLUMNS,
-        table_view=lambda items: table_view(items, width),
-        table_columns=TABLE_COLUMNS,
-        page_size=page_size,
-        limit=limit,
-        all_pages=all_pages,
-        cursor=cursor,
-        count=count,
+    opts = Options(
+        page_size=page_size, limit=limit, all_pages=all_pages, cursor=cursor, count=count
     )
+    run(opts, get_context(typer_ctx))

@@ -1,0 +1,322 @@
+"""``leadctl auth login``: store a credential for a profile, checked before saving."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from leadctl.commands._common import get_context
+from leadctl.commands.auth._shared import timestamp
+from leadctl.errors import ApiError, NotAuthenticated, UsageError
+
+if TYPE_CHECKING:
+    from leadctl.context import Context
+    from leadctl.credentials import Credential, CredentialKind
+
+EPILOG = (
+    "Examples:\n\n"
+    "  leadctl auth login --base-url https://api.example.com\n\n"
+    "  leadctl auth login --device\n\n"
+    "  leadctl -p me auth login --web --base-url https://api.example.com\n\n"
+    "  vault read -field=key secret/leadctl | leadctl auth login --with-token\n\n"
+    "  leadctl -p intake auth login --kind source --with-token < key.txt"
+)
+
+
+class Kind(str, Enum):
+    user = "user"
+    org = "org"
+    source = "source"
+
+
+@dataclass(frozen=True)
+class Options:
+    """The flags of `auth login`; the secret itself is never one of them (prompt or stdin)."""
+
+    base_url: str | None = None
+    # Read the credential from stdin instead of a hidden prompt.
+    with_token: bool = False
+    kind: Kind | None = None
+    insecure_storage: bool = False
+    no_verify: bool = False
+    device: bool = False
+    web: bool = False
+    client_id: str | None = None
+    # As typed: space- or comma-separated.
+    scope: str | None = None
+    open_browser: bool = False
+    no_contract: bool = False
+
+
+def _read_token(ctx: Context, with_token: bool) -> str:
+    if with_token:
+        token = ctx.ios.stdin.read()
+    else:
+        token = ctx.ios.prompt_secret("Paste the credential (input hidden): ")
+    token = token.strip()
+    if not token:
+        raise UsageError("no credential given")
+    if any(c.isspace() for c in token):
+        raise UsageError("the credential contains whitespace: paste exactly one token")
+    if not token.isascii() or not token.isprintable():
+        # An HTTP header carries ASCII only; the value is not echoed.
+        raise UsageError("the credential contains non-ASCII or control characters")
+    return token
+
+
+def _kind_of(token: str, declared: Kind | None) -> CredentialKind:
+    from leadctl.credentials import CredentialKind, detect_kind
+
+    detected = detect_kind(token)
+    if declared is None:
+        return detected
+    wanted = CredentialKind(declared.value)
+    if wanted is not CredentialKind.SOURCE and wanted is not detected:
+        shape = {"org": "an organization key starting with sk_", "user": "a JWT user token"}
+        raise UsageError(f"--kind {declared.value} expects {shape[declared.value]}")
+    return wanted
+
+
+def _verify(ctx: Context, base_url: str, credential: Credential) -> None:
+    """One cheap read with the new credential, before anything is saved."""
+    from leadctl.client import Client, RetryPolicy, tls_verification
+    from leadctl.context import DEFAULT_TIMEOUT
+    from leadctl.operations import curated
+    from leadctl.shapes import require_objects
+
+    # Not ctx.settings: the profile this login creates does not exist yet, and settings
+    # refuses a named profile that is not configured.
+    values = ctx.config.profiles.get(ctx.profile_name, {})
+    timeout = ctx.options.timeout or float(values.get("timeout", DEFAULT_TIMEOUT))
+    client = Client(
+        base_url=base_url,
+        credential=lambda: credential,
+        timeout=timeout,
+        verify=tls_verification(values.get("ca_bundle"), ctx.env),
+        policy=RetryPolicy(max_retries=ctx.options.max_retries),
+        sleep=ctx.clock.sleep,
+        notify=ctx.ios.info,
+        transport=ctx.transport,
+    )
+    try:
+        answer = client.call_json(curated(ctx, "GET", "/lead-statuses"))
+        # A 200 that is not the statuses (a captive portal, a proxy) proved nothing.
+        require_objects(answer, what="lead statuses")
+    except ApiError as error:
+        if error.status == 401:
+            raise NotAuthenticated(
+                "the service rejected this credential (401); nothing was saved"
+            ) from None
+        raise
+    finally:
+        client.close()
+
+
+def run(opts: Options, ctx: Context) -> None:
+    """Check the flags, get the credential (pasted or from an OAuth sign-in), verify it
+    with one read unless told not to, save it, and pull the contract."""
+    from leadctl.config import validate_profile_name
+    from leadctl.credentials import CredentialKind, check_store, make_credential
+    from leadctl.urls import validate_base_url
+
+    profile = validate_profile_name(ctx.profile_name)
+    existing = ctx.config.profiles.get(profile, {})
+    oauth = opts.device or opts.web
+    if opts.device and opts.web:
+        raise UsageError("--device and --web are two ways to sign in: choose one")
+    if oauth and (opts.with_token or opts.kind is not None):
+        raise UsageError("--with-token and --kind are for pasted keys, not --device/--web")
+    if not oauth and (opts.client_id or opts.scope or opts.open_browser):
+        raise UsageError("--client-id, --scope and --open go with --device or --web")
+    url = opts.base_url or ctx.options.base_url or existing.get("base_url")
+    if url is None:
+        raise UsageError(f"profile {profile!r} has no base URL", hint="pass --base-url https://...")
+    url = validate_base_url(url, allow_insecure_http=ctx.options.allow_insecure_http)
+    # Before the secret is typed: a keyring that cannot take it is found now, not after.
+    check_store(env=ctx.env, profile=profile, insecure=opts.insecure_storage)
+    if oauth:
+        scope = opts.scope
+        credential = _oauth_login(
+            ctx,
+            url,
+            device=opts.device,
+            client_id=opts.client_id or existing.get("oauth_client_id"),
+            scope=" ".join(scope.replace(",", " ").split()) if scope else None,
+            open_browser=opts.open_browser or (opts.web and _at_a_desktop(ctx)),
+            insecure_storage=opts.insecure_storage,
+            no_verify=opts.no_verify,
+        )
+    else:
+        token = _read_token(ctx, opts.with_token)
+        credential_kind = _kind_of(token, opts.kind)
+        credential = make_credential(token, credential_kind, "login", declared=True)
+        if credential_kind is CredentialKind.SOURCE:
+            ctx.ios.info("source keys cannot be checked without creating a lead: saved unchecked")
+        elif not opts.no_verify:
+            _verify(ctx, url, credential)
+        _save_login(ctx, url, token, credential_kind.value, insecure_storage=opts.insecure_storage)
+    if not opts.no_contract and not opts.no_verify and credential.kind is not CredentialKind.SOURCE:
+        from leadctl.contract.discovery import pull_after_login
+
+        pull_after_login(ctx, url, credential)
+
+
+def _at_a_desktop(ctx: Context) -> bool:
+    from leadctl.oauth.browser import desktop_browser
+
+    return ctx.ios.stderr_is_tty and desktop_browser(ctx.env)
+
+
+def _oauth_login(
+    ctx: Context,
+    url: str,
+    *,
+    device: bool,
+    client_id: str | None,
+    scope: str | None,
+    open_browser: bool,
+    insecure_storage: bool,
+    no_verify: bool,
+) -> Credential:
+    from leadctl.credentials import oauth_credential
+    from leadctl.oauth.login import LoginRequest, sign_in
+
+    profile = ctx.profile_name
+    tokens = sign_in(
+        ctx,
+        LoginRequest(
+            base_url=url,
+            profile=profile,
+            device=device,
+            client_id=client_id,
+            scope=scope or ctx.config.profiles.get(profile, {}).get("oauth_scopes"),
+            open_browser=open_browser,
+        ),
+    )
+    credential = oauth_credential(tokens, "login")
+    if not no_verify:
+        _verify(ctx, url, credential)
+    _save_login(ctx, url, tokens.to_stored(), "user", insecure_storage=insecure_storage)
+    if tokens.expires_at is not None:
+        ctx.ios.info(
+            f"the access token expires at {timestamp(tokens.expires_at)}"
+            + ("; it is refreshed automatically" if tokens.refresh_token else "")
+        )
+    return credential
+
+
+def _save_login(
+    ctx: Context, url: str, value: str, kind_value: str, *, insecure_storage: bool
+) -> None:
+    from leadctl.profiles import save_profile_credential
+
+    profile = ctx.profile_name
+    where = save_profile_credential(
+        ctx.env,
+        profile=profile,
+        value=value,
+        kind=kind_value,
+        base_url=url,
+        store="file" if insecure_storage else "keyring",
+        make_current=True,
+    )
+    if insecure_storage:
+        # Said once, here; later uses say it only without -q, and `auth status` shows it.
+        ctx.ios.warn(f"the credential is stored unencrypted in {where}")
+    ctx.ios.info(f"logged in: profile {profile}, {kind_value} credential, stored in {where}")
+
+
+def login(
+    typer_ctx: typer.Context,
+    base_url: Annotated[
+        str | None, typer.Option("--base-url", metavar="URL", help="Save this base URL too.")
+    ] = None,
+    with_token: Annotated[
+        bool, typer.Option("--with-token", help="Read the credential from stdin.")
+    ] = False,
+    kind: Annotated[
+        Kind | None,
+        typer.Option("--kind", help="user, org or source (detected when omitted)."),
+    ] = None,
+    insecure_storage: Annotated[
+        bool,
+        typer.Option(
+            "--insecure-storage",
+            help="Store in a 0600 file under the config dir instead of the OS keyring.",
+        ),
+    ] = False,
+    no_verify: Annotated[
+        bool, typer.Option("--no-verify", help="Save without checking with the service.")
+    ] = False,
+    device: Annotated[
+        bool,
+        typer.Option(
+            "--device",
+            help="Sign in with the service's OAuth server: a one-time code to enter in a "
+            "browser on any device (RFC 8628); works on servers without a browser.",
+        ),
+    ] = False,
+    web: Annotated[
+        bool,
+        typer.Option(
+            "--web",
+            help="Sign in with the service's OAuth server in a browser on this machine "
+            "(authorization code with PKCE, loopback redirect).",
+        ),
+    ] = False,
+    client_id: Annotated[
+        str | None,
+        typer.Option(
+            "--client-id",
+            metavar="ID",
+            help="OAuth client id (default: the profile's oauth_client_id, else dynamic "
+            "registration where the server offers it).",
+        ),
+    ] = None,
+    scope: Annotated[
+        str | None,
+        typer.Option(
+            "--scope",
+            metavar="SCOPES",
+            help="OAuth scopes, space-separated (default: the profile's oauth_scopes, else "
+            "openid offline_access where the server lists them).",
+        ),
+    ] = None,
+    open_browser: Annotated[
+        bool,
+        typer.Option("--open", help="With --device: open the verification page in a browser."),
+    ] = False,
+    no_contract: Annotated[
+        bool, typer.Option("--no-contract", help="Do not pull the service's contract.")
+    ] = False,
+) -> None:
+    """Store a credential for the profile (-p), checked with one read before saving.
+
+    A pasted credential comes from a hidden prompt, or from stdin with --with-token; it is
+    never accepted as an argument. Organization keys (sk_...) and user tokens (JWT) are
+    checked with GET /lead-statuses; a source key cannot be checked without creating a
+    lead, so it is saved unchecked.
+
+    --device and --web sign a person in with the OAuth authorization server the service
+    advertises (RFC 9728 metadata at BASE_URL/.well-known/oauth-protected-resource). The
+    access token, refresh token and expiry are stored together like any credential, and
+    the access token is refreshed before it expires and once after a 401. Where the
+    keyring is unusable, this says so before anything is asked for.
+    """
+    opts = Options(
+        base_url=base_url,
+        with_token=with_token,
+        kind=kind,
+        insecure_storage=insecure_storage,
+        no_verify=no_verify,
+        device=device,
+        web=web,
+        client_id=client_id,
+        scope=scope,
+        open_browser=open_browser,
+        no_contract=no_contract,
+    )
+    run(opts, get_context(typer_ctx))

@@ -1,0 +1,51 @@
+"""``leadctl auth refresh``: refresh the profile's OAuth access token now."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import typer
+
+from leadctl.commands._common import get_context
+from leadctl.commands.auth._shared import timestamp
+from leadctl.errors import UsageError
+
+if TYPE_CHECKING:
+    from leadctl.context import Context
+
+EPILOG = "Examples:\n\n  leadctl auth refresh\n\n  leadctl -p me auth refresh"
+
+
+@dataclass(frozen=True)
+class Options:
+    """`auth refresh` takes only the global options."""
+
+
+def run(opts: Options, ctx: Context) -> None:
+    from leadctl.credentials import stored_credential
+    from leadctl.oauth.session import refresh as refresh_tokens
+
+    held = stored_credential(
+        env=ctx.env, profile=ctx.settings.profile, profile_settings=ctx.settings.profile_values
+    )
+    if held is None or held.oauth is None:
+        raise UsageError(
+            f"profile {ctx.profile_name!r} holds no OAuth sign-in to refresh",
+            hint="sign in with `leadctl auth login --device` or `--web`",
+        )
+    renewed = refresh_tokens(ctx, held, force=True)
+    when = timestamp(renewed.expires_at)
+    ctx.ios.info(
+        f"refreshed the access token of profile {ctx.profile_name}"
+        + (f"; it expires at {when}" if when else "")
+    )
+
+
+def refresh(typer_ctx: typer.Context) -> None:
+    """Refresh the profile's OAuth access token now (it is otherwise refreshed when it
+    expires within 60 s, and once after a 401).
+
+    Exit 3 when the authorization server refuses the refresh: log in again.
+    """
+    run(Options(), get_context(typer_ctx))

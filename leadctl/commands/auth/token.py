@@ -1,0 +1,34 @@
+"""``leadctl auth token``: print the profile's credential, for scripts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import typer
+
+from leadctl.commands._common import get_context
+
+if TYPE_CHECKING:
+    from leadctl.context import Context
+
+EPILOG = (
+    "Examples:\n\n"
+    "  TOKEN=$(leadctl auth token)\n\n"
+    "  LEADCTL_TOKEN=$(leadctl -p prod auth token) ./nightly-export.sh"
+)
+
+
+@dataclass(frozen=True)
+class Options:
+    """`auth token` takes only the global options."""
+
+
+def run(opts: Options, ctx: Context) -> None:
+    credential = ctx.require_credential()
+    ctx.ios.stdout.write(credential.value + "\n")
+
+
+def token(typer_ctx: typer.Context) -> None:
+    """Print the profile's credential, for scripts: TOKEN=$(leadctl auth token)."""
+    run(Options(), get_context(typer_ctx))

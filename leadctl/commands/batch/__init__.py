@@ -1,0 +1,11 @@
+"""``leadctl batch``: a group that is one command (see leadctl.groups.SINGLE_COMMANDS)."""
+
+from __future__ import annotations
+
+import typer
+
+from leadctl.commands.batch import batch
+
+app = typer.Typer()
+
+app.command("batch", epilog=batch.EPILOG)(batch.batch)

@@ -1,0 +1,80 @@
+"""``leadctl lead-statuses list``: the organization's lead statuses, in display order."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import typer
+
+from leadctl.commands._common import get_context
+from leadctl.errors import BadResponse
+from leadctl.output.columns import Column
+
+if TYPE_CHECKING:
+    from leadctl.context import Context
+
+STATUS_COLUMNS = (
+    Column("name"),
+    Column("color", kind="color"),
+    Column("category"),
+    Column("sortOrder", kind="number"),
+    Column("isArchived", kind="bool"),
+    # Last, but never left out on a narrow terminal: it is what other commands take.
+    Column("id", keep=True),
+)
+
+EPILOG = (
+    "Examples:\n\n"
+    "  leadctl lead-statuses list\n\n"
+    "  leadctl lead-statuses list -o value --columns id,name\n\n"
+    "  leadctl lead-statuses list -o json | jq -r '.[] | select(.category==\"Converted\") | .id'"
+)
+
+
+@dataclass(frozen=True)
+class Options:
+    """`lead-statuses list` takes only the global options."""
+
+
+def display_order(statuses: list[Any]) -> list[Any]:
+    """By sortOrder; ties and statuses without one keep the service's order (last)."""
+
+    def key(status: Any) -> tuple[int, int]:
+        order = status.get("sortOrder") if isinstance(status, dict) else None
+        if isinstance(order, int) and not isinstance(order, bool):
+            return (0, order)
+        return (1, 0)
+
+    return sorted(statuses, key=key)
+
+
+def run(opts: Options, ctx: Context) -> None:
+    """GET /lead-statuses, checked, printed in display order (JSON formats as received)."""
+    from leadctl.operations import curated
+    from leadctl.output import emit_list, prints_as_received
+
+    statuses = ctx.client().call_json(curated(ctx, "GET", "/lead-statuses"))
+    if not isinstance(statuses, list):
+        raise BadResponse(
+            f"GET /lead-statuses answered with {type(statuses).__name__}, not an array"
+        )
+    from leadctl.shapes import require_objects
+
+    require_objects(statuses, what="lead statuses")
+    # json and ndjson are the service's JSON unchanged, order included; the formats for
+    # people and spreadsheets follow the display order the statuses define.
+    if not prints_as_received(ctx):
+        statuses = display_order(statuses)
+    emit_list(ctx, statuses, columns=STATUS_COLUMNS)
+
+
+def list_(typer_ctx: typer.Context) -> None:
+    """List the organization's lead statuses (GET /lead-statuses), in display order.
+
+    Table, csv, tsv and value views are ordered by sortOrder (ties keep the service's
+    order); -o json and -o ndjson print the service's array exactly as received. On a
+    terminal the color column shows a swatch of the status color; archived statuses read
+    'yes' under isArchived.
+    """
+    run(Options(), get_context(typer_ctx))

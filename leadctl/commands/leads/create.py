@@ -1,0 +1,186 @@
+"""``leadctl leads create``: send one lead to intake and print its id and processingStatus."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from leadctl.commands._common import get_context
+from leadctl.errors import UsageError
+from leadctl.generated.command import DEFAULT_WAIT_TIMEOUT, WaitOption, WaitTimeoutOption
+from leadctl.output.columns import Column
+
+if TYPE_CHECKING:
+    from typing import TextIO
+
+    from leadctl.context import Context
+    from leadctl.generated.tree import GeneratedTree
+
+CREATED_LEAD_COLUMNS = (
+    Column("id"),
+    Column("processingStatus"),
+    Column("processingError"),
+    Column("firstName"),
+    Column("lastName"),
+    Column("phone"),
+    Column("email"),
+    Column("state"),
+    Column("product"),
+    Column("sourceId"),
+    Column("createdAt", kind="datetime"),
+)
+
+EPILOG = (
+    "Examples:\n\n"
+    "  leadctl leads create --field firstName=Ada --field phone=+15125550143 --field state=TX\n\n"
+    "  leadctl leads create --data @lead.json --field 'tags[]=webinar'\n\n"
+    "  jq -c '.lead' form.json | leadctl -p intake leads create --data - -o value --columns id"
+)
+
+
+def create_body(
+    *, typed_fields: Sequence[str], data: str | None, stdin: TextIO | None, region: Any
+) -> dict[str, Any]:
+    from leadctl.fields import build_fields, json_kind, load_data_option, merge_over
+
+    if not typed_fields and data is None:
+        raise UsageError(
+            "nothing to send: give --field KEY=VALUE or --data JSON",
+            hint="for example: leadctl leads create --field phone=+15125550143 --field state=TX",
+        )
+    base: Any = {}
+    if data is not None:
+        base = load_data_option(data, stdin=stdin)
+        if not isinstance(base, dict):
+            raise UsageError(f"--data must be a JSON object, not {json_kind(base)}")
+    fields = build_fields(typed_fields=typed_fields, stdin=stdin, typed_flag="--field")
+    body = merge_over(base, fields)
+    phone = body.get("phone")
+    # `--field phone=5125550143` is typed as a number; its digits are still the number.
+    if isinstance(phone, int) and not isinstance(phone, bool):
+        phone = str(phone)
+    if isinstance(phone, str):
+        from leadctl.phone import check_region, to_e164
+
+        body["phone"] = to_e164(phone, region=check_region(region), what="phone")
+    return body
+
+
+@dataclass(frozen=True)
+class Options:
+    typed_fields: tuple[str, ...] = ()  # --field PATH=VALUE
+    data: str | None = None  # JSON, @FILE or - (stdin)
+    wait: bool = False
+    wait_timeout: float = DEFAULT_WAIT_TIMEOUT
+    # The active contract's operations: --wait reads the lead back with one of them.
+    tree: GeneratedTree | None = None
+
+
+def run(opts: Options, ctx: Context) -> None:
+    """POST /leads with the body the fields make; with --wait, read it back until settled."""
+    tree = opts.tree
+    if opts.wait and tree is None:
+        raise RuntimeError("leads create --wait needs the active contract's tree in Options")
+    from leadctl.lead_fields import lead_body
+    from leadctl.operations import curated
+    from leadctl.output import emit_object
+
+    intake = curated(ctx, "POST", "/leads")
+    # Fields are dot paths into the contract's lead schema; a contract that lists none
+    # takes the fields as typed (`api -F` rules).
+    body = lead_body(
+        ctx, intake, typed_fields=opts.typed_fields, data=opts.data, stdin=ctx.ios.stdin
+    )
+    if body is None:
+        body = create_body(
+            typed_fields=opts.typed_fields,
+            data=opts.data,
+            stdin=ctx.ios.stdin,
+            region=ctx.settings.get("region"),
+        )
+
+    credential = None if ctx.options.dry_run or not opts.wait else ctx.credential()
+    if credential is not None and credential.kind.value == "source":
+        raise UsageError(
+            "--wait reads the lead back, which a source key may not do",
+            hint="leave out --wait, or use an organization key or user token",
+        )
+    from leadctl.shapes import require_object
+
+    lead = require_object(
+        ctx.client().call_json(intake, json_body=body),
+        what="the new lead",
+        required=("id",),
+    )
+    if opts.wait:
+        from leadctl.waiting import wait_for_lead
+
+        assert tree is not None  # checked before sending
+        lead = wait_for_lead(ctx, tree, lead, timeout=opts.wait_timeout)
+    emit_object(ctx, lead, columns=CREATED_LEAD_COLUMNS)
+    if opts.wait:
+        return
+    if isinstance(lead, dict) and lead.get("processingStatus") == "Pending" and lead.get("id"):
+        from leadctl.hints import command_line
+
+        check = command_line(ctx, f"leads list --filter id={lead['id']}")
+        ctx.ios.info(f"intake is processing the lead: check it with `{check}`")
+
+
+def create(
+    typer_ctx: typer.Context,
+    typed_fields: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--field",
+            metavar="PATH=VALUE",
+            help="A lead field (repeatable) by its dot path in the active contract's lead "
+            "schema (contact.phone.number), typed from the schema: 720 for an integer, "
+            "yes/no for a boolean, a;b for a list, a date-time without an offset in the "
+            "profile's timezone; @FILE reads the value; 'tags[]=NAME' adds to a list. Fields "
+            "the schema allows without listing are typed like `api -F`.",
+        ),
+    ] = None,
+    data: Annotated[
+        str | None,
+        typer.Option(
+            "--data",
+            metavar="JSON|@FILE|-",
+            help="The lead as a JSON object; --field values are merged over it.",
+        ),
+    ] = None,
+    wait: WaitOption = False,
+    wait_timeout: WaitTimeoutOption = DEFAULT_WAIT_TIMEOUT,
+) -> None:
+    """Send one lead to intake (POST /leads) and print its id and processingStatus.
+
+    Intake completes later: the answer is the lead with processingStatus Pending, which
+    becomes Accepted or Rejected (see processingError) shortly after; read it back with
+    `leadctl leads list --filter id=ID`. Fields are dot paths into the active contract's
+    POST /leads schema (contact.firstName); one it closes out is exit 2 naming the
+    closest, and required fields are checked before sending. Every phone-shaped field
+    (by format, pattern, name or an E.164 description, however deep) is checked and sent
+    in E.164; numbers without a country code use the profile's region. This is the one
+    command a source-key profile may run. It is not retried after the request was sent
+    (a retry could create the lead twice): if the outcome is unknown, leadctl exits 9 and
+    says what to check. The bundled contract's flat lead fields (firstName, lastName,
+    email, phone, state, product, sourceId, tags, consentCertificate) are its assumption:
+    the API docs do not show them.
+    With --wait the lead is read back until intake settles it (GET /leads/{id} when the
+    active contract has it, else `leads list --filter id=ID`) and printed then: exit 6
+    when it is Rejected, 8 after --wait-timeout; not with a source key, which may not
+    read leads.
+    """
+    from leadctl.generated.tree import generated_tree
+
+    opts = Options(
+        typed_fields=tuple(typed_fields or ()),
+        data=data,
+        wait=wait,
+        wait_timeout=wait_timeout,
+        tree=generated_tree(typer_ctx) if wait else None,
+    )
+    run(opts, get_context(typer_ctx))

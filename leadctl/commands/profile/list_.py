@@ -1,0 +1,51 @@
+"""``leadctl profile list``: the configured profiles, the one in effect marked current."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import typer
+
+from leadctl.commands._common import get_context
+from leadctl.commands.profile._shared import examples, row
+
+if TYPE_CHECKING:
+    from leadctl.context import Context
+    from leadctl.output import Column
+
+EPILOG = examples("leadctl profile list", "leadctl profile list -o value --columns name")
+
+
+@dataclass(frozen=True)
+class Options:
+    """`profile list` takes only the global options."""
+
+
+def _columns() -> list[Column]:
+    from leadctl.output import Column
+
+    return [
+        Column("name"),
+        Column("current", kind="bool"),
+        Column("base_url", "base URL"),
+        Column("output"),
+        Column("region"),
+        Column("credential_store", "store"),
+        Column("credential_kind", "kind"),
+    ]
+
+
+def run(opts: Options, ctx: Context) -> None:
+    from leadctl.output import emit_list
+
+    config = ctx.config
+    rows = [row(ctx, name, values) for name, values in sorted(config.profiles.items())]
+    emit_list(ctx, rows, columns=_columns())
+    if not rows:
+        ctx.ios.info("no profiles yet: create one with `leadctl auth login`")
+
+
+def list_(typer_ctx: typer.Context) -> None:
+    """List the configured profiles; the one in effect is marked current."""
+    run(Options(), get_context(typer_ctx))

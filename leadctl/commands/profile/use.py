@@ -1,0 +1,43 @@
+"""``leadctl profile use``: make a profile the current one."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from leadctl.commands._common import get_context
+from leadctl.commands.profile._shared import examples, profile_values
+from leadctl.config import Config, update_config, validate_profile_name
+
+if TYPE_CHECKING:
+    from leadctl.context import Context
+
+EPILOG = examples("leadctl profile use prod", "leadctl profile use sandbox")
+
+
+@dataclass(frozen=True)
+class Options:
+    name: str
+
+
+def run(opts: Options, ctx: Context) -> None:
+    name = validate_profile_name(opts.name)
+
+    def switch(config: Config) -> None:
+        profile_values(name, config)
+        config.current_profile = name
+
+    update_config(ctx.env, switch)
+    ctx.ios.info(f"current profile: {name}")
+    if ctx.env.get("LEADCTL_PROFILE"):
+        ctx.ios.warn(f"LEADCTL_PROFILE={ctx.env['LEADCTL_PROFILE']} still overrides it here")
+
+
+def use(
+    typer_ctx: typer.Context,
+    name: Annotated[str, typer.Argument(help="Profile to make current.")],
+) -> None:
+    """Make NAME the current profile (used when no --profile is given)."""
+    run(Options(name=name), get_context(typer_ctx))

@@ -1,0 +1,241 @@
+"""``leadctl sources rotate``: rotate a source's intake key without ever losing the new one."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from leadctl.commands._common import get_context
+from leadctl.commands.sources.key_delivery import (
+    Delivery,
+    ProfileTarget,
+    decode_rotation,
+    deliver,
+    delivery_error,
+    printing_failed,
+    profile_target,
+)
+from leadctl.errors import UsageError
+from leadctl.output.columns import Column
+
+if TYPE_CHECKING:
+    from leadctl.context import Context
+    from leadctl.secrets_out import PendingSecretFile
+
+# For csv/tsv/value: the secret is what the user asked this command for, so it is not masked.
+ROTATION_COLUMNS = (
+    Column("source.id", "id"),
+    Column("source.name", "name"),
+    Column("secret"),
+    Column("source.apiKeyPreview", "apiKeyPreview"),
+    Column("source.apiKeyRotatedAt", "apiKeyRotatedAt", kind="datetime"),
+)
+
+EPILOG = (
+    "Examples:\n\n"
+    "  leadctl sources rotate src_1\n\n"
+    "  NEW=$(leadctl sources rotate src_1 --yes --secret-only)\n\n"
+    "  leadctl sources rotate src_1 -y --secret-file key.txt --save-profile intake"
+)
+
+
+@dataclass(frozen=True)
+class Options:
+    source_id: str
+    # Do not ask; required without a terminal.
+    yes: bool = False
+    # Print only the new key and a newline.
+    secret_only: bool = False
+    # As given: run checks it (no symbolic link, a regular file) before sending.
+    secret_file: str | None = None
+    # The profile to store the new key in as its source key.
+    save_profile: str | None = None
+    # With save_profile: the 0600 file store instead of the keyring.
+    insecure_storage: bool = False
+
+
+def run(opts: Options, ctx: Context) -> None:
+    """Check every destination, ask, rotate, deliver the key; exit 1 (a LeadctlError) when
+    a destination failed, KeyboardInterrupt when Ctrl-C was held back until the key was safe."""
+    from leadctl.secrets_out import PendingSecretFile, check_secret_file
+
+    source_id = opts.source_id
+    file_path = check_secret_file(opts.secret_file) if opts.secret_file is not None else None
+    if opts.insecure_storage and opts.save_profile is None:
+        raise UsageError("--insecure-storage goes with --save-profile NAME")
+    target = (
+        profile_target(ctx, opts.save_profile, insecure_storage=opts.insecure_storage)
+        if opts.save_profile is not None
+        else None
+    )
+    dry_run = ctx.options.dry_run
+    # Opened before asking: a directory that cannot take the file is found while the old
+    # key still works.
+    pending = PendingSecretFile(file_path) if file_path is not None and not dry_run else None
+    try:
+        if not dry_run:
+            ctx.ios.confirm(
+                f"Rotate the intake key of source {source_id}? "
+                "The current key stops working at once",
+                assume_yes=opts.yes,
+            )
+        delivery, interrupted = _rotate(
+            ctx, source_id, pending=pending, target=target, secret_only=opts.secret_only
+        )
+    finally:
+        if pending is not None:
+            pending.discard()
+    if interrupted:
+        raise KeyboardInterrupt
+    failure = delivery_error(target, delivery)
+    if failure is not None:
+        raise failure
+
+
+def _rotate(
+    ctx: Context,
+    source_id: str,
+    *,
+    pending: PendingSecretFile | None,
+    target: ProfileTarget | None,
+    secret_only: bool,
+) -> tuple[Delivery, bool]:
+    """Send the rotation and deliver the new key, with Ctrl-C held back from just before
+    sending until the key is safe; returns the delivery and whether Ctrl-C was pressed."""
+    from leadctl.operations import curated
+    from leadctl.secrets_out import deferred_sigint, stderr_notice
+
+    client = ctx.client()
+    notice = stderr_notice(
+        ctx.ios.stderr, "interrupt: finishing the rotation first, so the new key is not lost"
+    )
+    with deferred_sigint(notice) as interrupts:
+        response = client.call(
+            curated(ctx, "POST", "/sources/{id}/credentials/rotate"), path_params={"id": source_id}
+        )
+        rotation = decode_rotation(ctx, response, source_id)
+        secret: str = rotation["secret"]
+        delivery = deliver(ctx, source_id=source_id, secret=secret, pending=pending, target=target)
+        try:
+            _print_rotation(ctx, rotation, secret, secret_only=secret_only)
+        except OSError as error:
+            printing_failed(ctx, error, source_id, secret, delivery)
+        else:
+            delivery.printed = True
+    return delivery, interrupts.received > 0
+
+
+def _print_rotation(
+    ctx: Context, rotation: dict[str, Any], secret: str, *, secret_only: bool
+) -> None:
+    from leadctl.output import emit_object
+
+    if secret_only:
+        ctx.ios.stdout.write(secret + "\n")
+        ctx.ios.stdout.flush()
+    else:
+        emit_object(ctx, rotation, columns=ROTATION_COLUMNS, view=show_rotation)
+
+
+def show_rotation(ctx: Context, rotation: Any) -> None:
+    """The terminal view: the secret once, a warning, and what changed on the source."""
+    import io
+
+    from rich.text import Text
+
+    from leadctl.output.cells import format_datetime, terminal_safe
+
+    ios = ctx.ios
+    secret = str(rotation["secret"])
+    source = rotation.get("source")
+    source = source if isinstance(source, dict) else {}
+
+    def field(key: str) -> str:
+        value = source.get(key)
+        return terminal_safe(str(value), one_line=True) if value is not None else ""
+
+    # Drawn into a buffer and written at once: a failing stdout fails in one place, where
+    # the caller keeps the key.
+    buffer = io.StringIO()
+    console = ios.console(file=buffer)
+    label = f'"{field("name")}" ({field("id")})' if field("name") else field("id")
+    console.print(Text(f"New intake key for source {label}:"))
+    console.print()
+    # soft_wrap: a narrow terminal must not break the key with an inserted newline.
+    console.print(Text("  " + terminal_safe(secret, one_line=True), style="bold"), soft_wrap=True)
+    console.print()
+    console.print(
+        Text(
+            "Store it now: it cannot be shown again. The previous key no longer works.",
+            style="bold yellow",
+        )
+    )
+    rotated = source.get("apiKeyRotatedAt")
+    console.print(Text(f"key preview  {field('apiKeyPreview')}"))
+    rotated_text = format_datetime(rotated) if isinstance(rotated, str) else ""
+    console.print(Text(f"rotated at   {terminal_safe(rotated_text, one_line=True)}"))
+    ios.stdout.write(buffer.getvalue())
+    ios.stdout.flush()
+
+
+def rotate(
+    typer_ctx: typer.Context,
+    source_id: Annotated[str, typer.Argument(metavar="ID", help="The source whose key to rotate.")],
+    yes: Annotated[
+        bool, typer.Option("--yes", "-y", help="Do not ask; required without a terminal.")
+    ] = False,
+    secret_only: Annotated[
+        bool, typer.Option("--secret-only", help="Print only the new key and a newline.")
+    ] = False,
+    secret_file: Annotated[
+        str | None,
+        typer.Option(
+            "--secret-file",
+            metavar="PATH",
+            help="Also write the new key to PATH (0600, atomically, replacing a regular "
+            "file there; a symbolic link is refused).",
+        ),
+    ] = None,
+    save_profile: Annotated[
+        str | None,
+        typer.Option(
+            "--save-profile",
+            metavar="NAME",
+            help="Also store the new key as profile NAME's source key (created if needed, "
+            "with this base URL), for `leadctl -p NAME leads create`.",
+        ),
+    ] = None,
+    insecure_storage: Annotated[
+        bool,
+        typer.Option(
+            "--insecure-storage",
+            help="With --save-profile: store the key in a 0600 file under the config dir "
+            "instead of the OS keyring (for hosts without one).",
+        ),
+    ] = False,
+) -> None:
+    """Rotate a source's intake key (POST /sources/{id}/credentials/rotate).
+
+    The current key stops working at once and the service returns the new one exactly
+    once, so leadctl never loses it: it is written to --secret-file and stored for
+    --save-profile before anything is printed; if printing fails (a closed pipe) or a
+    requested store fails, the key is kept in a 0600 file under the data dir
+    (recovered-secrets/) and its path is shown on stderr, and the exit code is 1. Ctrl-C
+    after the request was sent takes effect only once the key is safe (exit 130).
+
+    On a terminal the key is shown once with a warning; piped, the service's JSON
+    ({source, secret}) is printed unchanged. Asks for confirmation on a terminal and needs
+    --yes without one. The request is never repeated (except after a 429): a failure
+    after sending is exit 9, and the source's apiKeyRotatedAt tells whether it happened.
+    """
+    opts = Options(
+        source_id=source_id,
+        yes=yes,
+        secret_only=secret_only,
+        secret_file=secret_file,
+        save_profile=save_profile,
+        insecure_storage=insecure_storage,
+    )
+    run(opts, get_context(typer_ctx))

@@ -1,0 +1,153 @@
+"""``leadctl users compliance``: show or update the current user's compliance settings."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from leadctl.commands._common import get_context
+from leadctl.errors import UsageError
+from leadctl.output.columns import Column
+
+if TYPE_CHECKING:
+    from leadctl.context import Context
+
+USER_COLUMNS = (
+    Column("name"),
+    Column("email"),
+    Column("compliance.acceptedTerms", kind="bool"),
+    Column("compliance.acceptedToSubscription", kind="bool"),
+    Column("compliance.acceptedSms", kind="bool"),
+    Column("compliance.acceptedBaa", kind="bool"),
+    Column("compliance.acceptedEmail", kind="bool"),
+    Column("id"),
+)
+
+EPILOG = (
+    "Examples:\n\n"
+    "  leadctl users compliance --accepted-terms --accepted-sms --source cli\n\n"
+    "  leadctl users compliance --no-accepted-email -o json | jq .compliance"
+)
+
+
+@dataclass(frozen=True)
+class Options:
+    """The compliance flags given (None: not given, the setting keeps its value)."""
+
+    accepted_terms: bool | None = None
+    accepted_to_subscription: bool | None = None
+    accepted_sms: bool | None = None
+    accepted_baa: bool | None = None
+    accepted_email: bool | None = None
+    # Where the update came from, recorded with it.
+    source: str | None = None
+
+    def flags(self) -> dict[str, bool | None]:
+        """The flags under the service's field names."""
+        return {
+            "acceptedTerms": self.accepted_terms,
+            "acceptedToSubscription": self.accepted_to_subscription,
+            "acceptedSms": self.accepted_sms,
+            "acceptedBaa": self.accepted_baa,
+            "acceptedEmail": self.accepted_email,
+        }
+
+
+def compliance_body(flags: dict[str, bool | None], source: str | None) -> dict[str, Any]:
+    """Only the flags given: the other compliance fields keep their value (assumed)."""
+    compliance = {name: value for name, value in flags.items() if value is not None}
+    if not compliance:
+        raise UsageError(
+            "nothing to update: give at least one --accepted-X or --no-accepted-X flag"
+        )
+    body: dict[str, Any] = {"compliance": compliance}
+    if source is not None:
+        body["source"] = source
+    return body
+
+
+def run(opts: Options, ctx: Context) -> None:
+    """PUT /users/compliance with the flags given; without any, show the current settings."""
+    flags = opts.flags()
+    if all(flag is None for flag in flags.values()) and opts.source is None:
+        _show_current(ctx)
+        return
+    body = compliance_body(flags, opts.source)
+    from leadctl.operations import curated
+    from leadctl.output import emit_object
+    from leadctl.shapes import require_object
+
+    user = require_object(
+        ctx.client().call_json(curated(ctx, "PUT", "/users/compliance"), json_body=body),
+        what="the updated user",
+        required=("id",),
+    )
+    emit_object(ctx, user, columns=USER_COLUMNS)
+
+
+def _show_current(ctx: Context) -> None:
+    from leadctl.operations import Operation, active_index_of
+    from leadctl.whoami import current_user_operation
+
+    # The same current-user read `auth status` uses; the bundled contract has none.
+    op = current_user_operation(active_index_of(ctx).index)
+    if op is None:
+        raise UsageError(
+            "cannot show the current settings: the active contract has no operation that "
+            "reads the current user (GET /users/me)",
+            hint="give flags to change them (leadctl users compliance --accepted-terms ...), "
+            "or `leadctl contract pull` if the service publishes such an operation",
+        )
+    from leadctl.output import emit_object
+    from leadctl.shapes import require_object
+
+    user = require_object(
+        ctx.client().call_json(Operation.from_entry(op).with_overrides(ctx.settings)),
+        what="the current user",
+        required=("id",),
+    )
+    emit_object(ctx, user, columns=USER_COLUMNS)
+
+
+def _flag(name: str, what: str) -> Any:
+    return typer.Option(f"--{name}/--no-{name}", help=f"Set or clear {what}.", show_default=False)
+
+
+def compliance(
+    typer_ctx: typer.Context,
+    accepted_terms: Annotated[bool | None, _flag("accepted-terms", "acceptedTerms")] = None,
+    accepted_to_subscription: Annotated[
+        bool | None, _flag("accepted-to-subscription", "acceptedToSubscription")
+    ] = None,
+    accepted_sms: Annotated[bool | None, _flag("accepted-sms", "acceptedSms")] = None,
+    accepted_baa: Annotated[bool | None, _flag("accepted-baa", "acceptedBaa")] = None,
+    accepted_email: Annotated[bool | None, _flag("accepted-email", "acceptedEmail")] = None,
+    source: Annotated[
+        str | None,
+        typer.Option(
+            "--source",
+            metavar="TEXT",
+            help="Where the update came from, recorded with it (e.g. cli).",
+        ),
+    ] = None,
+) -> None:
+    """Update the current user's compliance settings (PUT /users/compliance), or show them.
+
+    Only the flags given are sent; the other settings keep their value (the contract's
+    assumption: the API docs do not say how a partial update behaves). With an
+    organization key the user is the key's owner (assumed). Prints the updated user.
+    Without flags the current settings are shown, read with the active contract's
+    current-user operation (GET /users/me or alike); the bundled contract has none, and
+    then the command says so (exit 2).
+    """
+    opts = Options(
+        accepted_terms=accepted_terms,
+        accepted_to_subscription=accepted_to_subscription,
+        accepted_sms=accepted_sms,
+        accepted_baa=accepted_baa,
+        accepted_email=accepted_email,
+        source=source,
+    )
+    run(opts, get_context(typer_ctx))

@@ -1,0 +1,106 @@
+"""The collection page: one shape (leadctl.shapes), one clear error naming the wrong
+field, whether the pager meets it (every format) or a view reads it through the model."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from pytest_httpx import HTTPXMock
+
+from leadctl.client import Client, RetryPolicy
+from leadctl.credentials import Credential, CredentialKind
+from leadctl.errors import BadResponse
+from leadctl.models.announcements import Announcement
+from leadctl.models.page import CollectionPage
+from leadctl.operations import bundled_operation
+from leadctl.paging import Pager, PageRequest
+from leadctl.shapes import PAGE_FIELDS, check_page
+from tests.support.cli import BASE_URL, ORG_KEY
+
+LEADS = bundled_operation("POST", "/leads/all/my")
+URL = f"{BASE_URL}/leads/all/my"
+SOURCE = "POST /leads/all/my"
+
+# (answer, the words the error must hold: the field and what it is)
+WRONG: dict[str, tuple[Any, str]] = {
+    "a string": ("x", "answered with a string where a collection page"),
+    "an array": ([{"id": 1}], "answered with an array where a collection page"),
+    "no items": ({"pageSize": 2}, "an object that has no items: not a collection page"),
+    "items a string": ({"items": "x"}, "whose items is a string, not an array"),
+    "items an object": ({"items": {"id": 1}}, "whose items is an object, not an array"),
+    "an item not an object": (
+        {"items": [{"id": 1}, 7]},
+        "whose items hold a number where each should be an object",
+    ),
+    "token a number": (
+        {"items": [], "continuationToken": 5},
+        "whose continuationToken is a number, not a string",
+    ),
+}
+
+
+def make_client() -> Client:
+    credential = Credential(ORG_KEY, CredentialKind.ORG, "test")
+    return Client(
+        base_url=BASE_URL,
+        credential=lambda: credential,
+        policy=RetryPolicy(max_retries=0),
+        sleep=lambda _s: None,
+    )
+
+
+def test_the_model_reads_the_fields_the_shape_names() -> None:
+    aliases = tuple(field.alias for field in CollectionPage.model_fields.values())
+    assert aliases == PAGE_FIELDS
+
+
+@pytest.mark.parametrize("case", list(WRONG))
+def test_a_wrong_page_is_one_error_naming_the_field(case: str) -> None:
+    data, words = WRONG[case]
+    with pytest.raises(BadResponse) as raised:
+        check_page(data, source=SOURCE)
+    assert str(raised.value).startswith(f"{SOURCE} answered with")
+    assert words in str(raised.value)
+    assert raised.value.hint == "run with --debug to see the response"
+
+
+@pytest.mark.parametrize("case", list(WRONG))
+def test_the_pager_and_the_model_give_that_same_error(httpx_mock: HTTPXMock, case: str) -> None:
+    data, _words = WRONG[case]
+    with pytest.raises(BadResponse) as expected:
+        check_page(data, source=SOURCE)
+    httpx_mock.add_response(url=URL, json=data)
+    with pytest.raises(BadResponse) as paged:
+        list(Pager(make_client(), LEADS, {}, PageRequest()))
+    with pytest.raises(BadResponse) as modelled:
+        CollectionPage[Announcement].of(data, source=SOURCE)
+    assert str(paged.value) == str(modelled.value) == str(expected.value)
+
+
+def test_lenient_where_nothing_depends_on_the_field() -> None:
+    page = check_page(
+        {"items": None, "continuationToken": "", "totalCount": "many", "pageSize": True},
+        source=SOURCE,
+    )
+    assert page.items == []  # items is nullable in the reference
+    assert page.continuation_token is None  # an empty token ends paging
+    assert page.total_count is None and page.page_size is None  # not integers: not sent
+
+
+def test_a_page_keeps_unknown_fields_and_reads_its_items_as_models() -> None:
+    data = {
+        "items": [{"id": "ann_1", "name": "Hi", "isRead": False, "pinned": True}],
+        "pageSize": 25,
+        "totalCount": 1,
+        "continuationToken": "t2",
+        "facets": {"unread": 1},
+    }
+    page = CollectionPage[Announcement].of(data, source=SOURCE)
+    assert page.model_extra == {"facets": {"unread": 1}}
+    assert page.page_size == 25 and page.total_count == 1 and page.continuation_token == "t2"
+    assert page.items is not None
+    (item,) = page.items
+    assert item.id == "ann_1" and item.is_read is False
+    assert item.model_extra == {"pinned": True}
+    assert page.model_dump(by_alias=True, exclude_unset=True)["items"][0]["pinned"] is True
