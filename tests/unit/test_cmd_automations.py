@@ -549,3 +549,26 @@ def test_runs_table_shows_times_in_the_local_zone_or_utc(httpx_mock: HTTPXMock) 
         tty=True,
     ).stdout
     assert "2026-11-20 09:00 UTC" in utc
+
+
+def test_run_called_directly_filters_by_status_and_keeps_the_json_shape(
+    httpx_mock: HTTPXMock,
+) -> None:
+    # The verb without Typer: Options as the wrapper would fill them, straight into run().
+    from leadctl.commands.automations.runs import Options, run
+    from tests.support.run_context import direct_context, stdout_of
+
+    stub(httpx_mock)
+    ctx = direct_context(output="json")
+    run(Options(AUTOMATION, status="completed"), ctx)
+    assert json.loads(stdout_of(ctx)) == {"automationId": AUTOMATION, "runs": [other_runs()[0]]}
+
+
+def test_run_called_directly_finds_a_run_by_unique_prefix(httpx_mock: HTTPXMock) -> None:
+    from leadctl.commands.automations.runs import Options, run
+    from tests.support.run_context import direct_context, stdout_of
+
+    stub(httpx_mock)
+    ctx = direct_context(output="ndjson")
+    run(Options(AUTOMATION, run_id="run_w"), ctx)
+    assert json.loads(stdout_of(ctx))["id"] == "run_wait"

@@ -593,3 +593,26 @@ def test_window_days_can_be_relative_to_today_in_the_local_zone(
     stub(httpx_mock, url=f"{STATUS_URL}?{query}")
     result = run_cli(["numbers", "status", NUMBER, *flags], env={**token_env(), "TZ": zone})
     assert result.exit_code == 0, result.stderr
+
+
+def test_run_sends_the_window_and_prints_the_summary_row(httpx_mock: HTTPXMock) -> None:
+    # The verb without Typer: Options as the wrapper would fill them, straight into run().
+    from leadctl.commands.numbers.status import Options, run
+    from tests.support.run_context import direct_context, stdout_of
+
+    stub(httpx_mock, url=f"{STATUS_URL}?windowDays=30&endDate=2026-11-20")
+    ctx = direct_context(output="csv", env={"TZ": "UTC"})
+    run(Options("+1 (415) 555-0123", window_days=30, end="yesterday"), ctx)
+    header, row = stdout_of(ctx).splitlines()
+    values = dict(zip(header.split(","), row.split(","), strict=True))
+    assert values["number"] == NUMBER
+    assert values["outboundCapacity.smsRemainingToday"] == "850"
+
+
+def test_run_refuses_an_end_before_the_start_and_sends_nothing() -> None:
+    from leadctl.commands.numbers.status import Options, run
+    from leadctl.errors import UsageError
+    from tests.support.run_context import direct_context
+
+    with pytest.raises(UsageError, match="--end 2026-11-01 is before --start 2026-11-05"):
+        run(Options(NUMBER, start="2026-11-05", end="2026-11-01"), direct_context())

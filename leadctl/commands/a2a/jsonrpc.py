@@ -1,24 +1,11 @@
-"""``leadctl a2a``: agent operations over JSON-RPC 2.0 (POST /a2a)."""
+"""The JSON-RPC 2.0 envelope of ``a2a call``: the request id, the request, reading the answer."""
 
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any
+from typing import Any
 
-import typer
-
-from leadctl.commands._common import get_context
 from leadctl.errors import BadResponse, ExitCode, LeadctlError, UsageError
-
-app = typer.Typer(help="Call an agent operation over JSON-RPC.", no_args_is_help=True)
-
-
-@app.callback()
-def group() -> None:
-    """Call an agent operation over JSON-RPC."""
-    # A Typer app with one command would otherwise collapse into that command, and
-    # `leadctl GROUP VERB` would stop working.
-
 
 _INTEGER_ID = re.compile(r"^-?(0|[1-9][0-9]{0,17})$")
 
@@ -105,63 +92,3 @@ def _id_mismatch(answered: Any, sent: str | int) -> BadResponse:
         f"POST /a2a answered id {COMPACT_JSON.encode(answered)}, "
         f"not the request's {COMPACT_JSON.encode(sent)}"
     )
-
-
-@app.command(
-    epilog="Examples:\n\n"
-    "  leadctl a2a call agent.ping\n\n"
-    '  leadctl a2a call leads.get --params \'{"id": "lead_123"}\' -o json | jq .statusChanges\n\n'
-    "  leadctl a2a call leads.search --params @query.json --id 1",
-)
-def call(
-    typer_ctx: typer.Context,
-    method: Annotated[
-        str, typer.Argument(metavar="METHOD", help="The JSON-RPC method, e.g. agent.ping.")
-    ],
-    params: Annotated[
-        str | None,
-        typer.Option(
-            "--params",
-            metavar="JSON|@FILE|-",
-            help="The method's params: a JSON object or array.",
-        ),
-    ] = None,
-    call_id: Annotated[
-        str | None,
-        typer.Option(
-            "--id",
-            metavar="ID",
-            help="The request id: digits are sent as a number, anything else as a string "
-            "(default: a random 32-character hex string).",
-        ),
-    ] = None,
-) -> None:
-    """Call an agent operation with a JSON-RPC 2.0 request (POST /a2a); print its result.
-
-    The API docs do not show the body of /a2a: the envelope and the methods are the
-    contract's assumption (agent.ping; leads.get {id}; leads.search with RequestDataOptions;
-    leadStatusChanges.list {leadId}). A JSON-RPC error in the answer is exit 6 with its
-    code and message; an answer for another id is exit 8. -o json prints the result
-    itself, without the envelope. The call is not retried once sent: an unknown outcome
-    is exit 9.
-    """
-    ctx = get_context(typer_ctx)
-    from leadctl.fields import load_data_option
-
-    parsed = None
-    if params is not None:
-        parsed = load_data_option(params, stdin=ctx.ios.stdin, flag="--params")
-        if not isinstance(parsed, (dict, list)):
-            raise UsageError("--params must be a JSON object or array")
-    sent_id = request_id(call_id)
-    body = envelope(method, parsed, sent_id)
-    from leadctl.operations import curated
-    from leadctl.output import emit_list, emit_object
-
-    result = result_of(
-        ctx.client().call_json(curated(ctx, "POST", "/a2a"), json_body=body), sent_id
-    )
-    if isinstance(result, list):
-        emit_list(ctx, result, columns=())
-    else:
-        emit_object(ctx, result, columns=())

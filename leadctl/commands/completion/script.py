@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import Enum
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from leadctl.commands._common import get_context
 
-app = typer.Typer()
+if TYPE_CHECKING:
+    from leadctl.context import Context
 
 
 class Shell(str, Enum):
@@ -18,12 +20,25 @@ class Shell(str, Enum):
     fish = "fish"
 
 
-@app.command(
-    epilog="Examples:\n\n"
+@dataclass(frozen=True)
+class Options:
+    shell: Shell
+
+
+def run(opts: Options, ctx: Context) -> None:
+    from leadctl.docgen.completion import render_completion
+
+    ctx.ios.stdout.write(render_completion(opts.shell.value))
+
+
+EPILOG = (
+    "Examples:\n\n"
     "  leadctl completion bash > ~/.local/share/bash-completion/completions/leadctl\n\n"
     "  mkdir -p ~/.zfunc && leadctl completion zsh > ~/.zfunc/_leadctl\n\n"
-    "  leadctl completion fish > ~/.config/fish/completions/leadctl.fish",
+    "  leadctl completion fish > ~/.config/fish/completions/leadctl.fish"
 )
+
+
 def completion(
     typer_ctx: typer.Context,
     shell: Annotated[Shell, typer.Argument(metavar="SHELL", help="bash, zsh or fish.")],
@@ -34,7 +49,4 @@ def completion(
     options, their fixed values (output formats, kinds, ...) and profile names, which
     it reads from config.toml. It is the same text as completions/ in the source tree.
     """
-    from leadctl.docgen.completion import render_completion
-
-    ctx = get_context(typer_ctx)
-    ctx.ios.stdout.write(render_completion(shell.value))
+    run(Options(shell), get_context(typer_ctx))

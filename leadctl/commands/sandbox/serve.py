@@ -1,31 +1,72 @@
-"""``leadctl sandbox serve|reset``: the local stand-in for the service."""
+"""``leadctl sandbox serve``: the sandbox in the foreground, its URL and demo credentials."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from leadctl.commands._common import get_context
 
-app = typer.Typer(
-    help="Run the local sandbox server.",
-    no_args_is_help=True,
-    # Plain help, as the root app's; keeps rich out of the sandbox commands.
-    rich_markup_mode=None,
-)
+if TYPE_CHECKING:
+    from leadctl.context import Context
 
 
-@app.command(
-    "serve",
-    epilog="Examples:\n\n"
+@dataclass(frozen=True)
+class Options:
+    host: str = "127.0.0.1"
+    port: int = 8765
+    data_dir: Path | None = None
+    memory: bool = False
+    # N or N/WINDOWs as typed: the sandbox parses it (leadctl never imports the sandbox
+    # outside sandbox_entry).
+    rate_limit: str | None = None
+    no_retry_after: bool = False
+    seed: int | None = None
+    faults: bool = False
+    allow_remote: bool = False
+    intake_delay: float = 1.0
+    leads: int = 0
+    print_json: bool = False
+
+
+def run(opts: Options, ctx: Context) -> None:
+    from leadctl import sandbox_entry
+    from leadctl.output.formats import JSON
+
+    # The ready line is not data the registry prints: the sandbox writes it once it
+    # listens. JSON only when asked for (-o json or --print-json), not as a pipe's default.
+    as_json = opts.print_json or (ctx.output_explicit and ctx.output_format == JSON)
+    sandbox_entry.serve(
+        ios=ctx.ios,
+        env=ctx.env,
+        as_json=as_json,
+        host=opts.host,
+        port=opts.port,
+        data_dir=opts.data_dir,
+        memory=opts.memory,
+        rate_limit=opts.rate_limit,
+        no_retry_after=opts.no_retry_after,
+        seed=opts.seed,
+        faults=opts.faults,
+        allow_remote=opts.allow_remote,
+        intake_delay=opts.intake_delay,
+        leads=opts.leads,
+    )
+
+
+EPILOG = (
+    "Examples:\n\n"
     "  leadctl sandbox serve\n\n"
     "  leadctl sandbox serve --memory --port 0 --seed 7 --faults -o json\n\n"
     "  leadctl sandbox serve --rate-limit 5 --data-dir ./sandbox-state\n\n"
     "  leadctl sandbox serve --memory --leads 100000 --rate-limit 200\n\n"
-    "  leadctl sandbox serve --rate-limit 300/60s --no-retry-after",
+    "  leadctl sandbox serve --rate-limit 300/60s --no-retry-after"
 )
+
+
 def serve(
     typer_ctx: typer.Context,
     host: Annotated[
@@ -110,63 +151,20 @@ def serve(
     With -o json (or --print-json) one JSON line {"baseUrl", "credentials"} is printed when
     the server is ready. Ctrl-C stops it.
     """
-    from leadctl import sandbox_entry
-
-    ctx = get_context(typer_ctx)
-    as_json = print_json or (ctx.output_explicit and ctx.output_format == "json")
-    sandbox_entry.serve(
-        ios=ctx.ios,
-        env=ctx.env,
-        as_json=as_json,
-        host=host,
-        port=port,
-        data_dir=data_dir,
-        memory=memory,
-        rate_limit=rate_limit,
-        no_retry_after=no_retry_after,
-        seed=seed,
-        faults=faults,
-        allow_remote=allow_remote,
-        intake_delay=intake_delay,
-        leads=leads,
-    )
-
-
-@app.command(
-    "reset",
-    epilog="Examples:\n\n"
-    "  leadctl sandbox reset\n\n"
-    "  leadctl sandbox reset --yes --data-dir ./sandbox-state",
-)
-def reset(
-    typer_ctx: typer.Context,
-    data_dir: Annotated[
-        Path | None,
-        typer.Option(
-            "--data-dir",
-            metavar="DIR",
-            help="The state to wipe [default: the user data dir's sandbox/].",
+    run(
+        Options(
+            host=host,
+            port=port,
+            data_dir=data_dir,
+            memory=memory,
+            rate_limit=rate_limit,
+            no_retry_after=no_retry_after,
+            seed=seed,
+            faults=faults,
+            allow_remote=allow_remote,
+            intake_delay=intake_delay,
+            leads=leads,
+            print_json=print_json,
         ),
-    ] = None,
-    yes: Annotated[
-        bool, typer.Option("--yes", "-y", help="Do not ask; required without a terminal.")
-    ] = False,
-) -> None:
-    """Wipe the sandbox state; the next start seeds fresh demo data.
-
-    Asks for confirmation on a terminal and needs --yes without one. Refused while a
-    `leadctl sandbox serve` uses the state (the error names its pid).
-    """
-    from leadctl import sandbox_entry
-
-    ctx = get_context(typer_ctx)
-    state_dir = data_dir or sandbox_entry.default_state_dir(ctx.env)
-    if not sandbox_entry.has_state(state_dir):
-        ctx.ios.info(f"no sandbox state at {state_dir}")
-        return
-    sandbox_entry.check_not_served(state_dir)
-    ctx.ios.confirm(f"Wipe the sandbox state at {state_dir}?", assume_yes=yes)
-    if sandbox_entry.reset(state_dir):
-        ctx.ios.info(f"sandbox state removed: {state_dir}")
-    else:
-        ctx.ios.info(f"no sandbox state at {state_dir}")
+        get_context(typer_ctx),
+    )

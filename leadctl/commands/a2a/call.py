@@ -1,0 +1,89 @@
+"""``leadctl a2a call``: one agent operation as a JSON-RPC 2.0 request (POST /a2a)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from leadctl.commands._common import get_context
+from leadctl.commands.a2a.jsonrpc import envelope, request_id, result_of
+from leadctl.errors import UsageError
+
+if TYPE_CHECKING:
+    from leadctl.context import Context
+
+
+@dataclass(frozen=True)
+class Options:
+    method: str
+    # As typed (JSON, @FILE or -): reading stdin or a file is run's job, after Typer's checks.
+    params: str | None = None
+    # As typed: digits become a JSON number, nothing a fresh random id (request_id).
+    call_id: str | None = None
+
+
+def run(opts: Options, ctx: Context) -> None:
+    from leadctl.fields import load_data_option
+
+    parsed = None
+    if opts.params is not None:
+        parsed = load_data_option(opts.params, stdin=ctx.ios.stdin, flag="--params")
+        if not isinstance(parsed, (dict, list)):
+            raise UsageError("--params must be a JSON object or array")
+    sent_id = request_id(opts.call_id)
+    body = envelope(opts.method, parsed, sent_id)
+    from leadctl.operations import curated
+    from leadctl.output import emit_list, emit_object
+
+    result = result_of(
+        ctx.client().call_json(curated(ctx, "POST", "/a2a"), json_body=body), sent_id
+    )
+    if isinstance(result, list):
+        emit_list(ctx, result, columns=())
+    else:
+        emit_object(ctx, result, columns=())
+
+
+EPILOG = (
+    "Examples:\n\n"
+    "  leadctl a2a call agent.ping\n\n"
+    '  leadctl a2a call leads.get --params \'{"id": "lead_123"}\' -o json | jq .statusChanges\n\n'
+    "  leadctl a2a call leads.search --params @query.json --id 1"
+)
+
+
+def call(
+    typer_ctx: typer.Context,
+    method: Annotated[
+        str, typer.Argument(metavar="METHOD", help="The JSON-RPC method, e.g. agent.ping.")
+    ],
+    params: Annotated[
+        str | None,
+        typer.Option(
+            "--params",
+            metavar="JSON|@FILE|-",
+            help="The method's params: a JSON object or array.",
+        ),
+    ] = None,
+    call_id: Annotated[
+        str | None,
+        typer.Option(
+            "--id",
+            metavar="ID",
+            help="The request id: digits are sent as a number, anything else as a string "
+            "(default: a random 32-character hex string).",
+        ),
+    ] = None,
+) -> None:
+    """Call an agent operation with a JSON-RPC 2.0 request (POST /a2a); print its result.
+
+    The API docs do not show the body of /a2a: the envelope and the methods are the
+    contract's assumption (agent.ping; leads.get {id}; leads.search with RequestDataOptions;
+    leadStatusChanges.list {leadId}). A JSON-RPC error in the answer is exit 6 with its
+    code and message; an answer for another id is exit 8. -o json prints the result
+    itself, without the envelope. The call is not retried once sent: an unknown outcome
+    is exit 9.
+    """
+    run(Options(method, params, call_id), get_context(typer_ctx))

@@ -1,0 +1,11 @@
+"""``leadctl api METHOD PATH``: a single command (see SINGLE_COMMANDS in leadctl.groups)."""
+
+from __future__ import annotations
+
+import typer
+
+from leadctl.commands.api import request
+
+app = typer.Typer()
+
+app.command(epilog=request.EPILOG)(request.api)

@@ -1,0 +1,30 @@
+"""``leadctl api --paginate``: every page of a RequestDataOptions POST, items streamed."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from leadctl.errors import LeadctlError, UsageError
+
+
+def paginate(ctx: Any, op: Any, path: str, body: Any, content: bytes | None) -> None:
+    from leadctl.fields import parse_json_text
+    from leadctl.output import emit_list
+    from leadctl.paging import Pager, PageRequest
+
+    if op.method == "GET":
+        raise UsageError("--paginate follows RequestDataOptions bodies: use it with POST")
+    if content is not None:
+        body = parse_json_text(content.decode("utf-8", errors="replace"), what="--input")
+    if body is not None and not isinstance(body, dict):
+        raise UsageError("--paginate needs a JSON object body (RequestDataOptions)")
+    paged_op = dataclasses.replace(op, path=path, paged=True)
+    pager = Pager(ctx.client(), paged_op, body or {}, PageRequest(all_pages=True))
+    try:
+        emit_list(ctx, pager, columns=[], streamed=True)
+    except LeadctlError as error:
+        pager.note_resume_point(error)
+        raise
+    if pager.interrupted:
+        raise pager.interruption_error()

@@ -1,0 +1,166 @@
+"""``leadctl api METHOD PATH``: any operation, raw, with leadctl's auth, retries and errors."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from leadctl.commands._common import get_context
+from leadctl.commands.api.paginate import paginate
+from leadctl.commands.api.response import write_body
+from leadctl.errors import UsageError
+
+if TYPE_CHECKING:
+    from leadctl.context import Context
+
+METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS")
+_FORBIDDEN_HEADERS = {"authorization", "proxy-authorization", "cookie", "host", "content-length"}
+
+
+def parse_header(raw: str) -> tuple[str, str]:
+    name, sep, value = raw.partition(":")
+    name = name.strip()
+    if not sep or not name or any(c in name for c in ' \t()<>@,;\\"/[]?={}'):
+        raise UsageError(f"-H {raw!r}: expected 'Name: value'")
+    if name.lower() in _FORBIDDEN_HEADERS:
+        raise UsageError(
+            f"-H {name}: leadctl sets this header itself",
+            hint="credentials never go on the command line: use `leadctl auth login` "
+            "or LEADCTL_TOKEN",
+        )
+    return name, value.strip()
+
+
+@dataclass(frozen=True)
+class Options:
+    # METHOD, PATH and the flags as typed: run checks them in the order users have learnt
+    # (method, path, headers, fields), before anything is read or sent.
+    method: str
+    path: str
+    raw_fields: tuple[str, ...] = ()
+    typed_fields: tuple[str, ...] = ()
+    input_file: str | None = None
+    headers: tuple[str, ...] = ()
+    paginate: bool = False
+    include: bool = False
+
+
+def run(opts: Options, ctx: Context) -> None:
+    verb = opts.method.upper()
+    if verb not in METHODS:
+        raise UsageError(f"unknown method {opts.method!r}", hint=f"use one of {', '.join(METHODS)}")
+    if not opts.path.startswith("/"):
+        raise UsageError(
+            f"PATH must start with '/': {opts.path!r}",
+            hint="the request always goes to the profile's base URL",
+        )
+    from leadctl.fields import build_fields, read_source
+    from leadctl.operations import operation_for
+
+    extra_headers = [parse_header(h) for h in opts.headers]
+    fields = build_fields(opts.raw_fields, opts.typed_fields, stdin=ctx.ios.stdin)
+    op = operation_for(ctx, verb, opts.path)
+    query: dict[str, Any] | None = None
+    body: Any = None
+    content: bytes | None = None
+    if opts.input_file is not None:
+        if fields and verb not in ("GET", "HEAD", "DELETE"):
+            raise UsageError("--input and fields cannot be combined for a request body")
+        content = read_source(opts.input_file, what="--input", stdin=ctx.ios.stdin).encode("utf-8")
+        if not any(name.lower() == "content-type" for name, _ in extra_headers):
+            extra_headers.append(("Content-Type", "application/json"))
+    if verb in ("GET", "HEAD", "DELETE"):
+        query = {k: _query_value(v) for k, v in fields.items()} or None
+    elif fields:
+        body = fields
+    if opts.paginate:
+        paginate(ctx, op, opts.path, body, content)
+        return
+    response = ctx.client().call(
+        dataclasses.replace(op, path=opts.path),
+        params=query,
+        json_body=body,
+        content=content,
+        headers=extra_headers,
+    )
+    out = ctx.ios.stdout
+    if opts.include:
+        out.write(f"HTTP/1.1 {response.status_code} {response.reason_phrase}\n")
+        for name, value in response.headers.items():
+            out.write(f"{name}: {value}\n")
+        out.write("\n")
+    write_body(ctx, response.content, response.headers.get("Content-Type", ""))
+
+
+def _query_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (dict, list)):
+        return json.dumps(value, separators=(",", ":"))
+    return "" if value is None else str(value)
+
+
+EPILOG = (
+    "Examples:\n\n"
+    "  leadctl api GET /lead-statuses\n\n"
+    "  leadctl api POST /leads/all/my -F pageSize=50 --paginate -o ndjson | jq .id\n\n"
+    "  leadctl api PUT /sources/src_1 -f name='Web form' --include"
+)
+
+
+def api(
+    typer_ctx: typer.Context,
+    method: Annotated[str, typer.Argument(metavar="METHOD", help="HTTP method.")],
+    path: Annotated[str, typer.Argument(metavar="PATH", help="Path under the base URL.")],
+    raw_fields: Annotated[
+        list[str] | None,
+        typer.Option("-f", "--raw-field", metavar="KEY=VALUE", help="A string field."),
+    ] = None,
+    typed_fields: Annotated[
+        list[str] | None,
+        typer.Option(
+            "-F",
+            "--field",
+            metavar="KEY=VALUE",
+            help="A typed field: true/false/null, numbers, JSON, @FILE.",
+        ),
+    ] = None,
+    input_file: Annotated[
+        str | None,
+        typer.Option("--input", metavar="FILE|-", help="Request body from a file or stdin."),
+    ] = None,
+    headers: Annotated[
+        list[str] | None,
+        typer.Option("-H", "--header", metavar="'Name: value'", help="An extra header."),
+    ] = None,
+    paginate: Annotated[
+        bool,
+        typer.Option("--paginate", help="Follow continuationToken over every page."),
+    ] = False,
+    include: Annotated[
+        bool, typer.Option("-i", "--include", help="Print the status line and headers too.")
+    ] = False,
+) -> None:
+    """Call any API operation with a raw request.
+
+    Fields become the JSON body (query parameters for GET, HEAD and DELETE). The
+    credential, retries, errors and exit codes are those of every leadctl command: a
+    POST the operation table does not know is treated as not retry-safe.
+    """
+    run(
+        Options(
+            method,
+            path,
+            raw_fields=tuple(raw_fields or ()),
+            typed_fields=tuple(typed_fields or ()),
+            input_file=input_file,
+            headers=tuple(headers or ()),
+            paginate=paginate,
+            include=include,
+        ),
+        get_context(typer_ctx),
+    )

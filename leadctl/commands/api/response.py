@@ -1,0 +1,54 @@
+"""How ``leadctl api`` prints an answer's body: raw by default, through the output layer
+when a format, --columns or --jq asks for it."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+
+def write_body(ctx: Any, content: bytes, content_type: str) -> None:
+    out = ctx.ios.stdout
+    if not content:
+        return
+    if "json" in content_type and _formatted_output_wanted(ctx):
+        try:
+            data = json.loads(content)
+        except ValueError:
+            data = None
+        if data is not None:
+            _emit_data(ctx, data)
+            return
+    if "json" in content_type and ctx.ios.stdout_is_tty:
+        try:
+            out.write(json.dumps(json.loads(content), indent=2, ensure_ascii=False) + "\n")
+            return
+        except ValueError:
+            pass
+    text = content.decode("utf-8", errors="replace")
+    out.write(text if text.endswith("\n") else text + "\n")
+
+
+def _formatted_output_wanted(ctx: Any) -> bool:
+    """--jq, --columns or an -o other than json: the body goes through the output layer
+    (raw JSON stays the default, even on a terminal)."""
+    options = ctx.options
+    return bool(
+        options.jq is not None
+        or options.columns
+        or (options.output is not None and options.output not in ("json", "ndjson"))
+    )
+
+
+def _emit_data(ctx: Any, data: Any) -> None:
+    """A decoded answer in the chosen format; a collection page shows its items."""
+    from leadctl.output import emit_list, emit_object
+
+    if ctx.options.jq is not None or isinstance(data, (str, int, float, bool)):
+        emit_object(ctx, data, columns=[])
+    elif isinstance(data, list):
+        emit_list(ctx, data, columns=[])
+    elif isinstance(data, dict) and isinstance(data.get("items"), list):
+        emit_list(ctx, data["items"], columns=[])
+    else:
+        emit_object(ctx, data, columns=[])

@@ -1,0 +1,205 @@
+"""``leadctl automations runs``: an automation's recent runs, or one run's actions and events."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from leadctl.commands._common import get_context
+from leadctl.commands.automations.select import find_run, status_matches
+from leadctl.errors import BadResponse, UsageError
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
+
+    from leadctl.context import Context
+    from leadctl.output import Column
+
+
+@dataclass(frozen=True)
+class Options:
+    automation_id: str
+    status: str | None = None
+    run_id: str | None = None
+
+
+def run(opts: Options, ctx: Context) -> None:
+    if not opts.automation_id.strip():
+        raise UsageError("AUTOMATION_ID must not be empty")
+    if opts.status is not None and not opts.status.strip():
+        raise UsageError("--status must not be empty")
+    if opts.run_id is not None and not opts.run_id.strip():
+        raise UsageError("--run must not be empty")
+    if opts.status is not None and opts.run_id is not None:
+        raise UsageError(
+            "--status and --run cannot be combined",
+            hint="--run shows one run whatever its status",
+        )
+    from leadctl.operations import curated
+
+    data = ctx.client().call_json(
+        curated(ctx, "GET", "/automations/{id}/runs"), path_params={"id": opts.automation_id}
+    )
+    if not isinstance(data, dict) or not isinstance(data.get("runs"), list):
+        raise BadResponse(
+            "the service's run history is not an object with a runs array",
+            hint="run with --debug, or `leadctl -o json api GET /automations/ID/runs`",
+        )
+    from leadctl.shapes import require_objects
+
+    all_runs = require_objects(data["runs"], what="runs")
+    if opts.run_id is not None:
+        _show_run(ctx, opts.automation_id, opts.run_id, all_runs)
+        return
+    if opts.status is None:
+        _show_runs(ctx, data, all_runs, note=f"{len(all_runs)} recent runs")
+        return
+    chosen = [entry for entry in all_runs if status_matches(entry, opts.status)]
+    filtered = {**data, "runs": chosen}
+    _show_runs(
+        ctx,
+        filtered,
+        chosen,
+        note=f"{len(chosen)} of {len(all_runs)} recent runs are {opts.status}",
+    )
+
+
+def run_columns() -> list[Column]:
+    """Flat per-run fields for csv/tsv/value (and table with --columns)."""
+    from leadctl.output import Column
+
+    return [
+        Column("id"),
+        Column("status"),
+        Column("statusDisplay"),
+        Column("leadId"),
+        Column("automation.name"),
+        Column("triggerType"),
+        Column("currentStep.name"),
+        Column("currentStepOrder", kind="number"),
+        Column("retryCount", kind="number"),
+        Column("maxRetryCount", kind="number"),
+        Column("lastErrorCode"),
+        Column("lastErrorMessage"),
+        Column("startedAt", kind="datetime"),
+        Column("lastExecutionAt", kind="datetime"),
+        Column("nextExecutionAt", kind="datetime"),
+        Column("nextRetryAt", kind="datetime"),
+        Column("completedAt", kind="datetime"),
+        Column("failedAt", kind="datetime"),
+        Column("cancelledAt", kind="datetime"),
+    ]
+
+
+def _show_runs(
+    ctx: Context, data: dict[str, Any], runs: list[dict[str, Any]], *, note: str
+) -> None:
+    from leadctl.output import emit_list, emit_object
+    from leadctl.output.formats import JSON
+
+    # -o json (and --jq) print the service's object ({automationId, runs}); every other
+    # format prints its runs, one row (or line) each. The registry has no call for "this
+    # object for json, its list for the row formats", so this one choice stays here.
+    if ctx.output_format == JSON:
+        emit_object(ctx, data, columns=[])
+        return
+
+    def draw(ctx: Context, runs: list[dict[str, Any]]) -> None:
+        _draw_runs_table(ctx, data, runs, note=note)
+
+    emit_list(ctx, runs, columns=run_columns(), view=draw)
+
+
+def _draw_runs_table(
+    ctx: Context, data: dict[str, Any], runs: list[dict[str, Any]], *, note: str
+) -> None:
+    """The terminal view: one row a run, long ids whole, dropped columns named on stderr."""
+    if not runs:
+        ctx.ios.info(f"no runs for automation {data.get('automationId')!s} ({note})")
+        return
+    from leadctl.output import display_zone_of
+    from leadctl.output.table import note_dropped
+    from leadctl.views.automation_runs import render_runs_table
+    from leadctl.views.console import show
+
+    ios = ctx.ios
+    table, dropped = render_runs_table(
+        data,
+        runs,
+        now=ctx.clock.now(),
+        note=note,
+        zone=display_zone_of(ctx),
+        width=ios.terminal_width() if ios.stdout_is_tty else None,
+    )
+    show(ios, table)
+    if dropped:
+        note_dropped(ios, dropped)
+
+
+def _show_run(ctx: Context, automation_id: str, run_id: str, runs: list[dict[str, Any]]) -> None:
+    from leadctl.output import emit_object
+    from leadctl.views.console import view_of
+
+    found = find_run(runs, run_id, automation_id)
+    emit_object(ctx, found, columns=run_columns(), view=view_of(_render_run_tree))
+
+
+def _render_run_tree(ctx: Context, found: dict[str, Any]) -> RenderableType:
+    """The terminal view of one run: its actions in step order, each with its events."""
+    from leadctl.output import display_zone_of
+    from leadctl.views.automation_runs import render_run_tree
+
+    return render_run_tree(found, now=ctx.clock.now(), zone=display_zone_of(ctx))
+
+
+EPILOG = (
+    "Examples:\n\n"
+    "  leadctl automations runs aut_123 --status failed\n\n"
+    "  leadctl automations runs aut_123 --run run_456\n\n"
+    "  leadctl automations runs aut_123 -o ndjson | jq -r 'select(.retryCount > 0) | .id'"
+)
+
+
+def runs(
+    typer_ctx: typer.Context,
+    automation_id: Annotated[
+        str, typer.Argument(metavar="AUTOMATION_ID", help="The automation's id.")
+    ],
+    status: Annotated[
+        str | None,
+        typer.Option(
+            "--status",
+            metavar="S",
+            help="Only runs whose status (or status display text) is S, any case.",
+        ),
+    ] = None,
+    run_id: Annotated[
+        str | None,
+        typer.Option(
+            "--run",
+            metavar="RUN_ID",
+            help="Show this run's actions and events (the id, or a unique prefix of it).",
+        ),
+    ] = None,
+) -> None:
+    """List an automation's recent runs, or show one run's actions and events.
+
+    The table shows each run's status, lead, current step, retries, last error and
+    timings. `--run RUN_ID` shows that run as a tree: its actions in step order, each
+    with its events, and the events that belong to no action under the run. A run id
+    that is not among the automation's recent runs is exit 5. The table shows long ids
+    whole (columns that do not fit the terminal are left out, and named on stderr); `--run`
+    takes the full id or any unique prefix of at least 4 characters. Times are shown in
+    the profile's timezone (else the system's), or UTC with --utc.
+
+    `--status` filters on this side: the API docs neither name a status query
+    parameter nor list the status values, so any word is accepted and compared
+    case-insensitively with each run's status and status display text.
+
+    `-o json` prints the service's object unchanged ({automationId, runs}); with
+    `--status` it keeps that shape with only the matching runs. `-o ndjson` prints one
+    run per line. With `--run`, `-o json` prints that run's JSON unchanged.
+    """
+    run(Options(automation_id, status, run_id), get_context(typer_ctx))

@@ -1,0 +1,17 @@
+"""``leadctl contract``: the OpenAPI contract generated commands come from, per profile."""
+
+from __future__ import annotations
+
+import typer
+
+from leadctl.commands.contract import diff, import_, pull, reset, show
+
+app = typer.Typer(
+    help="Show, import, pull and diff the service's OpenAPI contract.", no_args_is_help=True
+)
+
+app.command(epilog=show.EPILOG)(show.show)
+app.command("import", epilog=import_.EPILOG)(import_.import_)
+app.command(epilog=pull.EPILOG)(pull.pull)
+app.command(epilog=diff.EPILOG)(diff.diff)
+app.command(epilog=reset.EPILOG)(reset.reset)

@@ -1,0 +1,104 @@
+"""``leadctl contract diff``: operations added, removed or changed against the active contract."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import typer
+
+from leadctl.commands._common import get_context
+from leadctl.commands.contract._shared import SourceArgument, load_checked
+from leadctl.output.columns import Column
+
+if TYPE_CHECKING:
+    from leadctl.context import Context
+
+DIFF_COLUMNS = (
+    Column("change"),
+    Column("command"),
+    Column("method"),
+    Column("path"),
+    Column("operation"),
+    Column("details"),
+)
+
+
+@dataclass(frozen=True)
+class Options:
+    # FILE, https URL or - (stdin), as typed: read_contract tells them apart.
+    source: str
+
+
+def run(opts: Options, ctx: Context) -> None:
+    from leadctl.contract.diff import diff_contracts
+    from leadctl.operations import active_index_of
+    from leadctl.output import emit_list, prints_as_received
+
+    active = active_index_of(ctx)
+    raw, label, document = load_checked(ctx, opts.source)
+    from leadctl.contract.formats import parse_document, to_31
+
+    current = to_31(parse_document(active.contract_path.read_bytes(), what="the active contract"))
+    changes = diff_contracts(current, document)
+    commands = _commands(active.index)
+    if any(change.change == "added" for change in changes):
+        commands = {**_commands(_compile(raw, document, label)), **commands}
+    rows = [change.to_json(commands.get(change.operation)) for change in changes]
+    # The details are a list in json and ndjson; one cell of text in the other formats.
+    if not prints_as_received(ctx):
+        for row in rows:
+            row["details"] = "; ".join(row["details"])
+    emit_list(ctx, rows, columns=DIFF_COLUMNS)
+    counts = {kind: sum(1 for c in changes if c.change == kind) for kind in ("added", "removed")}
+    changed = len(changes) - counts["added"] - counts["removed"]
+    ctx.ios.info(
+        f"{label} against the active contract: {counts['added']} added, "
+        f"{counts['removed']} removed, {changed} changed"
+    )
+
+
+def _commands(index: Mapping[str, Any]) -> dict[str, str]:
+    return {op["id"]: f"{op['group']} {op['verb']}" for op in index.get("operations", ())}
+
+
+def _compile(raw: bytes, document: dict[str, Any], label: str) -> dict[str, Any]:
+    from leadctl import __version__
+    from leadctl.contract.index import compile_index, curated_command_names
+
+    index, _schemas = compile_index(
+        document,
+        raw=raw,
+        source=label,
+        imported_at=None,
+        curated_verbs=curated_command_names(),
+        leadctl_version=__version__,
+    )
+    return index
+
+
+EPILOG = (
+    "Examples:\n\n"
+    "  leadctl contract diff new-openapi.json\n\n"
+    "  leadctl contract diff https://api.example.com/openapi.json -o json | jq '.[].operation'\n\n"
+    "  leadctl contract diff openapi.json --columns change,command,details"
+)
+
+
+def diff(typer_ctx: typer.Context, source: SourceArgument) -> None:
+    """Show operations added, removed or changed in FILE against the active contract.
+
+    Operations are matched by METHOD and path template (one that only moved, by
+    operationId). Changed means what a caller notices: operationId, path or method,
+    parameters, body fields, responses, retry safety, credential kinds, pending rules,
+    deprecation. The command column names each operation's command (the new
+    contract's for added ones). Exit 0 whether or not anything changed.
+    """
+    from leadctl.generated.tree import generated_tree
+    from leadctl.operations import use_active_index
+
+    ctx = get_context(typer_ctx)
+    # The contract the command tree was built from this invocation (read once).
+    use_active_index(ctx, generated_tree(typer_ctx).active)
+    run(Options(source), ctx)

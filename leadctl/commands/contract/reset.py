@@ -1,0 +1,41 @@
+"""``leadctl contract reset``: forget the imported contract of the profile's service."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import typer
+
+from leadctl.commands._common import get_context
+from leadctl.commands.contract._shared import service_name
+
+if TYPE_CHECKING:
+    from leadctl.context import Context
+
+
+@dataclass(frozen=True)
+class Options:
+    """``contract reset`` takes no flags of its own: the profile names the service."""
+
+
+def run(opts: Options, ctx: Context) -> None:
+    from leadctl.config import validate_profile_name
+    from leadctl.contract.store import SANDBOX_KEY, context_key, remove
+
+    profile = validate_profile_name(ctx.settings.profile)
+    key = context_key(ctx)
+    if key is not None and remove(ctx.env, key):
+        again = "the sandbox's published" if key == SANDBOX_KEY else "the bundled"
+        ctx.ios.info(f"{service_name(ctx)} uses {again} contract again (profile {profile!r})")
+    else:
+        ctx.ios.info(f"{service_name(ctx)} had no imported contract (profile {profile!r})")
+
+
+EPILOG = "Examples:\n\n  leadctl contract reset\n\n  leadctl -p sandbox contract reset"
+
+
+def reset(typer_ctx: typer.Context) -> None:
+    """Forget the imported contract of the profile's service: the bundled one (for the
+    sandbox, the one it publishes) is active again for every profile of that service."""
+    run(Options(), get_context(typer_ctx))

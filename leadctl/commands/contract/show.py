@@ -1,0 +1,100 @@
+"""``leadctl contract show``: the active contract, per group or per operation."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from leadctl.commands._common import get_context
+from leadctl.commands.contract.summary import print_summary, summary
+from leadctl.output.columns import Column
+
+if TYPE_CHECKING:
+    from leadctl.context import Context
+    from leadctl.contract.store import ActiveIndex
+
+OPERATION_COLUMNS = (
+    Column("command"),
+    Column("kind"),
+    Column("method"),
+    Column("path"),
+    Column("operationId"),
+    Column("retrySafe", kind="bool"),
+    Column("credentials"),
+    Column("summary"),
+)
+
+
+@dataclass(frozen=True)
+class Options:
+    operations: bool = False
+
+
+def run(opts: Options, ctx: Context) -> None:
+    from leadctl.operations import active_index_of
+
+    active = active_index_of(ctx)
+    if opts.operations:
+        from leadctl.output import emit_list
+
+        emit_list(ctx, _operation_rows(active), columns=OPERATION_COLUMNS)
+        return
+    print_summary(ctx, summary(active, ctx.profile_name))
+
+
+def _operation_rows(active: ActiveIndex) -> list[dict[str, Any]]:
+    return [
+        {
+            "command": f"{op['group']} {op['verb']}",
+            "kind": "curated" if op.get("curated") else "generated",
+            "method": op["method"],
+            "path": op["path"],
+            "operationId": op.get("operationId"),
+            "retrySafe": op.get("retrySafe"),
+            "retryReason": op.get("retryReason"),
+            # Empty: the operation takes no credential (security: []).
+            "credentials": ",".join(op.get("kinds", ())) or "none",
+            "summary": op.get("summary"),
+        }
+        for op in active.index.get("operations", [])
+    ]
+
+
+EPILOG = (
+    "Examples:\n\n"
+    "  leadctl contract show\n\n"
+    "  leadctl contract show --operations -o csv > operations.csv\n\n"
+    "  leadctl -p sandbox contract show -o json | jq '.groups[] | {group, generated}'"
+)
+
+
+def show(
+    typer_ctx: typer.Context,
+    operations: Annotated[
+        bool, typer.Option("--operations", help="List every operation and its command instead.")
+    ] = False,
+) -> None:
+    """Show the active contract: where it came from, its version, operations per group.
+
+    The active contract is the one imported or pulled for the profile's service (base
+    URL), else, for the sandbox profile, the one the sandbox publishes, else the contract
+    bundled with leadctl. Curated commands are counted by the operations they are bound to
+    (METHOD and path template).
+
+    --operations also shows each operation's retry safety and the credentials its
+    contract security admits: a source key for an apiKey scheme or one whose name (or, for
+    other schemes, description) mentions a source key; organization keys and user tokens
+    for bearer, oauth2 and openIdConnect schemes; none for security: [].
+
+    -o json prints one object with a groups array; csv, tsv and value print the groups
+    (or, with --operations, the operations).
+    """
+    from leadctl.generated.tree import generated_tree
+    from leadctl.operations import use_active_index
+
+    ctx = get_context(typer_ctx)
+    # The contract the command tree was built from this invocation (read once).
+    use_active_index(ctx, generated_tree(typer_ctx).active)
+    run(Options(operations), ctx)
