@@ -8,6 +8,9 @@ is caught as surely as one at the top of a module.
   and ``leadctl.commands._common`` only. What two groups share lives outside ``commands/``.
 - Nothing outside ``leadctl.commands`` imports a command (``generated/``, ``contract/``,
   ``bulk/``, ``client``... are what commands build on; the root app loads groups by name).
+- ``leadctl.output`` (any data, any format) never imports ``leadctl.views`` or
+  ``leadctl.models`` (one resource's drawing and shape): views build on output.
+- ``leadctl.util`` imports nothing else of leadctl, so anything may use it.
 - Only ``leadctl.sandbox_entry`` imports the sandbox, and the sandbox imports no more of
   leadctl than ``leadctl.util`` (small shared utilities with no leadctl imports of their own).
 """
@@ -24,6 +27,9 @@ SHARED_BY_COMMANDS = "leadctl.commands._common"
 SANDBOX = "leadctl_sandbox"
 SANDBOX_ENTRY = "leadctl.sandbox_entry"
 SANDBOX_MAY_USE = "leadctl.util"
+UTIL = "leadctl.util"
+OUTPUT = "leadctl.output"
+ABOVE_OUTPUT = ("leadctl.views", "leadctl.models")
 
 Edge = tuple[str, str]
 
@@ -46,6 +52,10 @@ def broken_rule(importer: str, imported: str) -> str | None:
             return "only commands import commands"
         if not _within(imported, SHARED_BY_COMMANDS) and _group(importer) != _group(imported):
             return "a command imports another command"
+    if _within(importer, OUTPUT) and any(_within(imported, p) for p in ABOVE_OUTPUT):
+        return "output never imports views or models"
+    if _within(importer, UTIL) and _within(imported, "leadctl") and not _within(imported, UTIL):
+        return "util imports nothing else of leadctl"
     if _within(imported, SANDBOX) and not _within(importer, SANDBOX) and importer != SANDBOX_ENTRY:
         return f"only {SANDBOX_ENTRY} imports the sandbox"
     sandbox_reaches_leadctl = _within(importer, SANDBOX) and _within(imported, "leadctl")
@@ -82,6 +92,9 @@ def real_edges() -> list[Edge]:
         ("leadctl.context", "leadctl_sandbox.server"),
         ("leadctl.commands.sandbox.serve", "leadctl_sandbox"),
         ("leadctl_sandbox.app", "leadctl.client"),
+        ("leadctl.output.registry", "leadctl.views.console"),
+        ("leadctl.output.table", "leadctl.models.page"),
+        ("leadctl.util.isotime", "leadctl.datetimes"),
     ],
 )
 def test_each_rule_catches_what_it_forbids(importer: str, imported: str) -> None:
@@ -96,6 +109,8 @@ def test_each_rule_catches_what_it_forbids(importer: str, imported: str) -> None
         ("leadctl.commands.leads", "leadctl.listing"),
         ("leadctl.sandbox_entry", "leadctl_sandbox.server"),
         ("leadctl_sandbox.store", "leadctl.util.isotime"),
+        ("leadctl.views.number_status", "leadctl.output.cells"),
+        ("leadctl.util.atomic", "leadctl.util.sigint"),
     ],
 )
 def test_what_the_rooms_allow_passes(importer: str, imported: str) -> None:
