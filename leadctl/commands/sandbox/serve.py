@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -16,19 +17,10 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Options:
-    host: str = "127.0.0.1"
-    port: int = 8765
-    data_dir: Path | None = None
-    memory: bool = False
-    # N or N/WINDOWs as typed: the sandbox parses it (leadctl never imports the sandbox
-    # outside sandbox_entry).
-    rate_limit: str | None = None
-    no_retry_after: bool = False
-    seed: int | None = None
-    faults: bool = False
-    allow_remote: bool = False
-    intake_delay: float = 1.0
-    leads: int = 0
+    # The server's settings by the field names of leadctl_sandbox.serve.ServeOptions, which
+    # checks them: written once there, as leadctl imports the sandbox only through
+    # sandbox_entry.
+    server: Mapping[str, Any]
     print_json: bool = False
 
 
@@ -39,22 +31,7 @@ def run(opts: Options, ctx: Context) -> None:
     # The ready line is not data the registry prints: the sandbox writes it once it
     # listens. JSON only when asked for (-o json or --print-json), not as a pipe's default.
     as_json = opts.print_json or (ctx.output_explicit and ctx.output_format == JSON)
-    sandbox_entry.serve(
-        ios=ctx.ios,
-        env=ctx.env,
-        as_json=as_json,
-        host=opts.host,
-        port=opts.port,
-        data_dir=opts.data_dir,
-        memory=opts.memory,
-        rate_limit=opts.rate_limit,
-        no_retry_after=opts.no_retry_after,
-        seed=opts.seed,
-        faults=opts.faults,
-        allow_remote=opts.allow_remote,
-        intake_delay=opts.intake_delay,
-        leads=opts.leads,
-    )
+    sandbox_entry.serve(ios=ctx.ios, env=ctx.env, as_json=as_json, **opts.server)
 
 
 EPILOG = (
@@ -151,20 +128,17 @@ def serve(
     With -o json (or --print-json) one JSON line {"baseUrl", "credentials"} is printed when
     the server is ready. Ctrl-C stops it.
     """
-    run(
-        Options(
-            host=host,
-            port=port,
-            data_dir=data_dir,
-            memory=memory,
-            rate_limit=rate_limit,
-            no_retry_after=no_retry_after,
-            seed=seed,
-            faults=faults,
-            allow_remote=allow_remote,
-            intake_delay=intake_delay,
-            leads=leads,
-            print_json=print_json,
-        ),
-        get_context(typer_ctx),
-    )
+    server = {
+        "host": host,
+        "port": port,
+        "data_dir": data_dir,
+        "memory": memory,
+        "rate_limit": rate_limit,
+        "no_retry_after": no_retry_after,
+        "seed": seed,
+        "faults": faults,
+        "allow_remote": allow_remote,
+        "intake_delay": intake_delay,
+        "leads": leads,
+    }
+    run(Options(server=server, print_json=print_json), get_context(typer_ctx))
