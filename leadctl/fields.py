@@ -15,9 +15,6 @@ from typing import Any, TextIO
 
 from leadctl.errors import UsageError
 
-# Re-exported for commands/leads.py until its verbs import leadctl.util.jsonkind themselves.
-from leadctl.util.jsonkind import json_kind as json_kind
-
 _INTEGER = re.compile(r"^-?(0|[1-9][0-9]*)$")
 _DECIMAL = re.compile(r"^-?(0|[1-9][0-9]*)\.[0-9]+([eE][-+]?[0-9]+)?$")
 _KEY_PART = re.compile(r"\[([^\[\]]*)\]")

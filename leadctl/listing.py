@@ -4,6 +4,7 @@ that prints pages. Outside ``leadctl.commands`` so that generated commands can u
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -43,9 +44,39 @@ CountOption = Annotated[
 ]
 
 
-def check_count_alone(*, count: bool, limit: int | None, all_pages: bool) -> None:
+@dataclass(frozen=True)
+class Paging:
+    """The five paging flags of a collection command, as given."""
+
+    page_size: int | None = None
+    limit: int | None = None
+    all_pages: bool = False
+    cursor: str | None = None
+    count: bool = False
+
+
+def paging_from_flags(
+    *,
+    page_size: int | None,
+    limit: int | None,
+    all_pages: bool | None,
+    cursor: str | None,
+    count: bool | None,
+) -> Paging:
+    """The Paging of the flags above (a flag not given, as a generated verb may pass
+    None for a switch, is off)."""
+    return Paging(
+        page_size=page_size,
+        limit=limit,
+        all_pages=bool(all_pages),
+        cursor=cursor,
+        count=bool(count),
+    )
+
+
+def check_count_alone(paging: Paging) -> None:
     """--count prints only the total: --limit and --all, which choose items, are exit 2."""
-    if count and (limit is not None or all_pages):
+    if paging.count and (paging.limit is not None or paging.all_pages):
         from leadctl.errors import UsageError
 
         raise UsageError("--count prints only the total: it takes no --limit or --all")
@@ -57,11 +88,7 @@ def print_paged(
     body: Mapping[str, Any],
     *,
     columns: Sequence[Column],
-    page_size: int | None,
-    limit: int | None,
-    all_pages: bool,
-    cursor: str | None,
-    count: bool = False,
+    paging: Paging,
     path_params: Mapping[str, str] | None = None,
     table_view: Callable[[Iterable[Any]], Iterable[Any]] | None = None,
     table_columns: Sequence[Column] | None = None,
@@ -77,18 +104,20 @@ def print_paged(
     from leadctl.paging import Pager, PageRequest
 
     # --all asks for the largest page; later pages ask for what the service answered.
-    adopt = all_pages and page_size is None
+    adopt = paging.all_pages and paging.page_size is None
     request = PageRequest(
-        page_size=ALL_PAGE_SIZE if adopt else page_size,
-        cursor=cursor,
-        limit=limit,
-        all_pages=all_pages,
+        page_size=ALL_PAGE_SIZE if adopt else paging.page_size,
+        cursor=paging.cursor,
+        limit=paging.limit,
+        all_pages=paging.all_pages,
     )
     client = ctx.client()
-    if count:
+    if paging.count:
         count_body = {**body, "includeCount": True, "pageSize": 1}
-        pager = Pager(client, op, count_body, PageRequest(cursor=cursor), path_params=path_params)
-        pager.fetch_page(cursor)
+        pager = Pager(
+            client, op, count_body, PageRequest(cursor=paging.cursor), path_params=path_params
+        )
+        pager.fetch_page(paging.cursor)
         if pager.total_count is None:
             raise BadResponse("the service did not return totalCount")
         ctx.ios.stdout.write(f"{pager.total_count}\n")
@@ -99,7 +128,7 @@ def print_paged(
     if table_view is not None:
         view = columns_view(table_columns or columns, reshape=table_view)
     progress = None
-    if all_pages and _progress_wanted(ctx):
+    if paging.all_pages and _progress_wanted(ctx):
         from leadctl.output.progress import ProgressLine
 
         progress = ProgressLine(ctx.ios.stderr)
@@ -113,7 +142,7 @@ def print_paged(
             view=view,
             footer=lambda: _next_page_hint(pager),
             file_note=lambda written: _more_pages_note(pager, written),
-            streamed=all_pages,
+            streamed=paging.all_pages,
         )
     except LeadctlError as error:
         pager.note_resume_point(error)

@@ -235,13 +235,16 @@ def _run_paged(
 ) -> None:
     from leadctl.fields import merge_over
     from leadctl.generated.body import build_body, check_body, load_schemas
-    from leadctl.listing import check_count_alone, print_paged
+    from leadctl.listing import check_count_alone, paging_from_flags, print_paged
 
-    check_count_alone(
-        count=bool(values.get("count")),
+    paging = paging_from_flags(
+        page_size=values.get("page_size"),
         limit=values.get("limit"),
-        all_pages=bool(values.get("all_pages")),
+        all_pages=values.get("all_pages"),
+        cursor=values.get("cursor"),
+        count=values.get("count"),
     )
+    check_count_alone(paging)
     query_flags = ("search", "filters", "ranges", "order_by")
     body: dict[str, Any] = {}
     if any(values.get(name) for name in query_flags):
@@ -271,7 +274,7 @@ def _run_paged(
     )
     if given is not None:
         body = merge_over(given, body)
-    page_size = values.get("page_size")
+    page_size = paging.page_size
     if body or page_size is not None:
         # Only what the user typed needs checking; an empty query is valid by construction.
         checked = {**body, "pageSize": page_size} if page_size is not None else body
@@ -282,11 +285,7 @@ def _run_paged(
         operation,
         body,
         columns=columns_of(op),
-        page_size=page_size,
-        limit=values.get("limit"),
-        all_pages=bool(values.get("all_pages")),
-        cursor=values.get("cursor"),
-        count=bool(values.get("count")),
+        paging=paging,
         path_params=path_params or None,
     )
 

@@ -59,6 +59,7 @@ def emit_list(
     footer: str | Callable[[], str | None] | None = None,
     file_note: Callable[[int], str | None] | None = None,
     streamed: bool = False,
+    document: Any = None,
 ) -> int:
     """Print a list in the chosen format and return how many items were printed.
 
@@ -72,8 +73,17 @@ def emit_list(
     footer. ``file_note(count)`` is the same for output written to a file or pipe while a
     person watches stderr (``leads list -o csv > one.csv``). ``streamed`` (``--all``)
     makes ``--jq`` run on each item rather than on the whole array.
+
+    ``document`` is the service's whole answer when the items are a part of it (an
+    ``{automationId, runs}`` object): ``-o json`` and ``--jq`` print it as received instead
+    of the items, and the count is then the number of items (0 when they are not sized);
+    every other format prints the items.
     """
-    count = _emit_list(ctx, items, columns=columns, view=view, streamed=streamed)
+    if document is not None and ctx.output_format == JSON:  # --jq implies json
+        emit_object(ctx, document, columns=columns)
+        count = len(items) if isinstance(items, Sized) else 0
+    else:
+        count = _emit_list(ctx, items, columns=columns, view=view, streamed=streamed)
     ios = ctx.ios
     if ios.stdout_is_tty:
         if footer is not None and ctx.output_format == TABLE:

@@ -1,5 +1,6 @@
 """A Context for calling a verb's ``run(opts, ctx)`` directly: fake streams, the test clock,
-the token and base URL of ``tests.support.cli`` (pytest-httpx catches the requests)."""
+the token and base URL of ``tests.support.cli`` (pytest-httpx catches the requests), or
+neither for the verbs that set credentials up (``auth``, ``profile``)."""
 
 from __future__ import annotations
 
@@ -21,12 +22,21 @@ def direct_context(
     stdin: str = "",
     env: Mapping[str, str] | None = None,
     clock: Clock | None = None,
+    profile: str | None = None,
+    signed_in: bool = True,
 ) -> Context:
-    merged = {**os.environ, **token_env(), "COLUMNS": "100", **(env or {})}
+    """``signed_in=False``: no token and no base URL, as before ``auth login``."""
+    credential = token_env() if signed_in else {}
+    merged = {**os.environ, **credential, "COLUMNS": "100", **(env or {})}
     return Context(
         IOStreams.for_test(stdin=stdin, tty=tty, env=merged),
         # The root callback turns LEADCTL_BASE_URL into this option; no callback runs here.
-        GlobalOptions(output=output, columns=columns, base_url=BASE_URL),
+        GlobalOptions(
+            output=output,
+            columns=columns,
+            profile=profile,
+            base_url=BASE_URL if signed_in else None,
+        ),
         clock=clock or FakeClock(),
         env=merged,
     )

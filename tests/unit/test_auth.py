@@ -14,11 +14,10 @@ from keyring.backend import KeyringBackend
 from pytest_httpx import HTTPXMock
 
 from leadctl.config import load_config
-from leadctl.context import Context, GlobalOptions
 from leadctl.errors import UsageError
-from leadctl.iostreams import IOStreams
 from tests.support.cli import BASE_URL, ORG_KEY, run_cli
 from tests.support.keyrings import DictKeyring, RaisingKeyring
+from tests.support.run_context import direct_context, stderr_of
 
 SOURCE_KEY = "src_live_abcdefghijklmnopqrstu"
 
@@ -294,12 +293,6 @@ def test_status_shows_who_the_credential_belongs_to_when_the_contract_can_say(
 # -- run(opts, ctx) without Typer ----------------------------------------------------------
 
 
-def _context(stdin: str = "", **options: object) -> tuple[IOStreams, Context]:
-    env = dict(os.environ)
-    ios = IOStreams.for_test(stdin=stdin, env=env)
-    return ios, Context(ios, GlobalOptions(**options), env=env)  # type: ignore[arg-type]
-
-
 def test_run_login_checks_then_records_the_profile_and_logout_forgets_it(
     httpx_mock: HTTPXMock, memory_keyring: DictKeyring
 ) -> None:
@@ -307,7 +300,7 @@ def test_run_login_checks_then_records_the_profile_and_logout_forgets_it(
     from leadctl.commands.auth import logout as logout_verb
 
     httpx_mock.add_response(method="GET", url=f"{BASE_URL}/lead-statuses", json=[])
-    ios, ctx = _context(stdin=ORG_KEY + "\n", profile="work")
+    ctx = direct_context(stdin=ORG_KEY + "\n", profile="work", signed_in=False)
     opts = login_verb.Options(base_url=BASE_URL, with_token=True, no_contract=True)
     login_verb.run(opts, ctx)
     request = httpx_mock.get_request()
@@ -320,13 +313,13 @@ def test_run_login_checks_then_records_the_profile_and_logout_forgets_it(
         "credential_store": "keyring",
         "credential_kind": "org",
     }
-    assert "logged in: profile work, org credential" in ios.stderr.getvalue()
+    assert "logged in: profile work, org credential" in stderr_of(ctx)
 
-    ios, ctx = _context(profile="work")
+    ctx = direct_context(profile="work", signed_in=False)
     logout_verb.run(logout_verb.Options(), ctx)
     assert memory_keyring.store == {}
     assert load_config(os.environ).profiles["work"] == {"base_url": BASE_URL}
-    assert "logged out of profile work" in ios.stderr.getvalue()
+    assert "logged out of profile work" in stderr_of(ctx)
 
 
 def test_run_login_refuses_device_and_web_together_before_anything(
@@ -334,7 +327,7 @@ def test_run_login_refuses_device_and_web_together_before_anything(
 ) -> None:
     from leadctl.commands.auth import login as login_verb
 
-    _ios, ctx = _context()
+    ctx = direct_context(signed_in=False)
     with pytest.raises(UsageError, match="choose one"):
         login_verb.run(login_verb.Options(base_url=BASE_URL, device=True, web=True), ctx)
     assert memory_keyring.store == {}

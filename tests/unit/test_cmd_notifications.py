@@ -213,6 +213,7 @@ def test_service_failure_is_retried_then_exit_8(httpx_mock: HTTPXMock) -> None:
 
 def test_run_with_all_pages_follows_the_continuation_token(httpx_mock: HTTPXMock) -> None:
     from leadctl.commands.notifications.announcements import Options, run
+    from leadctl.listing import Paging
     from tests.support.run_context import direct_context, stdout_of
 
     httpx_mock.add_response(
@@ -228,15 +229,16 @@ def test_run_with_all_pages_follows_the_continuation_token(httpx_mock: HTTPXMock
         json={"items": [READ]},
     )
     ctx = direct_context(output="ndjson")
-    run(Options(all_pages=True), ctx)
+    run(Options(paging=Paging(all_pages=True)), ctx)
     assert [json.loads(line) for line in stdout_of(ctx).splitlines()] == [UNREAD, READ]
 
 
 def test_run_refuses_count_with_a_limit_before_sending(httpx_mock: HTTPXMock) -> None:
     from leadctl.commands.notifications.announcements import Options, run
     from leadctl.errors import UsageError
+    from leadctl.listing import Paging
     from tests.support.run_context import direct_context
 
     with pytest.raises(UsageError, match="--count prints only the total"):
-        run(Options(count=True, limit=5), direct_context())
+        run(Options(paging=Paging(count=True, limit=5)), direct_context())
     assert httpx_mock.get_requests() == []

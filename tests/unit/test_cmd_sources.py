@@ -19,10 +19,10 @@ from pytest_httpx import HTTPXMock
 
 from leadctl.app import invoke
 from leadctl.config import load_config
-from leadctl.context import Context, GlobalOptions
 from leadctl.iostreams import IOStreams
 from tests.support.cli import BASE_URL, ORG_KEY, FakeClock, run_cli, token_env
 from tests.support.keyrings import DictKeyring
+from tests.support.run_context import direct_context, stderr_of, stdout_of
 
 SOURCE_URL = f"{BASE_URL}/sources/src_1"
 ROTATE_URL = f"{BASE_URL}/sources/src_1/credentials/rotate"
@@ -964,20 +964,13 @@ def test_ctrl_c_while_the_request_is_in_flight_does_not_lose_the_key(
 # -- run(opts, ctx) and the key delivery, without Typer ------------------------------------
 
 
-def _context(*, output: str = "json", tty: bool = False) -> tuple[IOStreams, Context]:
-    env = {**os.environ, **token_env()}
-    ios = IOStreams.for_test(env=env, tty=tty)
-    options = GlobalOptions(output=output, base_url=BASE_URL)
-    return ios, Context(ios, options, clock=FakeClock(), env=env)
-
-
 def test_run_update_sends_the_options_over_data_and_prints_the_source(
     httpx_mock: HTTPXMock,
 ) -> None:
     from leadctl.commands.sources import update
 
     httpx_mock.add_response(method="PUT", url=SOURCE_URL, json=SOURCE)
-    ios, ctx = _context()
+    ctx = direct_context(output="json")
     opts = update.Options(
         source_id="src_1",
         allowed_states=("TX", "OK"),
@@ -989,7 +982,7 @@ def test_run_update_sends_the_options_over_data_and_prints_the_source(
         ctx.close()
     (request,) = httpx_mock.get_requests()
     assert sent_json(request) == {"description": "from data", "allowedStates": ["TX", "OK"]}
-    assert json.loads(ios.stdout.getvalue()) == SOURCE
+    assert json.loads(stdout_of(ctx)) == SOURCE
 
 
 def test_run_rotate_delivers_to_the_file_and_the_profile_before_printing(
@@ -998,7 +991,7 @@ def test_run_rotate_delivers_to_the_file_and_the_profile_before_printing(
     from leadctl.commands.sources import rotate
 
     httpx_mock.add_response(method="POST", url=ROTATE_URL, json=ROTATION)
-    ios, ctx = _context()
+    ctx = direct_context(output="json")
     target = out_dir / "key.txt"
     opts = rotate.Options(
         source_id="src_1", yes=True, secret_file=str(target), save_profile="intake"
@@ -1015,7 +1008,7 @@ def test_run_rotate_delivers_to_the_file_and_the_profile_before_printing(
         "credential_store": "keyring",
         "credential_kind": "source",
     }
-    assert json.loads(ios.stdout.getvalue()) == ROTATION
+    assert json.loads(stdout_of(ctx)) == ROTATION
     assert recovery_files() == []
 
 
@@ -1025,7 +1018,7 @@ def test_deliver_keeps_the_key_in_a_recovery_file_when_the_profile_store_fails(
     from leadctl.commands.sources.key_delivery import ProfileTarget, deliver, delivery_error
 
     use_keyring(KeyringThatCannotStore())
-    ios, ctx = _context()
+    ctx = direct_context(output="json")
     target = ProfileTarget(name="intake", store="keyring", base_url=BASE_URL)
     delivery = deliver(ctx, source_id="src_1", secret=NEW_KEY, pending=None, target=target)
     (kept,) = recovery_files()
@@ -1038,18 +1031,18 @@ def test_deliver_keeps_the_key_in_a_recovery_file_when_the_profile_store_fails(
     assert failure.message.startswith("could not save it for profile intake")
     assert f"the new key is in {kept}" in failure.message
     assert failure.hint is not None and f"--with-token < {kept}" in failure.hint
-    assert NEW_KEY not in ios.stderr.getvalue() + failure.message + failure.hint
+    assert NEW_KEY not in stderr_of(ctx) + failure.message + failure.hint
 
 
 def test_a_closed_pipe_before_the_key_was_stored_anywhere_keeps_it_in_a_recovery_file() -> None:
     from leadctl.commands.sources.key_delivery import Delivery, delivery_error, printing_failed
 
-    ios, ctx = _context()
+    ctx = direct_context(output="json")
     delivery = Delivery(safe_in=[], problems=[])
     printing_failed(ctx, BrokenPipeError(), "src_1", NEW_KEY, delivery)
     (kept,) = recovery_files()
     assert kept.read_text(encoding="utf-8") == NEW_KEY + "\n"
-    assert f"the new key was kept in {kept} (0600)" in ios.stderr.getvalue()
+    assert f"the new key was kept in {kept} (0600)" in stderr_of(ctx)
     failure = delivery_error(None, delivery)
     assert failure is not None
     assert failure.message == (

@@ -11,6 +11,7 @@ from pytest_httpx import HTTPXMock
 
 import leadctl
 from tests.support.cli import BASE_URL, ORG_KEY, run_cli, token_env
+from tests.support.run_context import direct_context, stdout_of
 
 URL = f"{BASE_URL}/users/compliance"
 USER = {
@@ -225,35 +226,24 @@ def test_no_credential_is_exit_3_before_sending(httpx_mock: HTTPXMock) -> None:
 # -- run(opts, ctx) without Typer ----------------------------------------------------------
 
 
-def _context(output: str = "json") -> tuple[Any, Any]:
-    import os
-
-    from leadctl.context import Context, GlobalOptions
-    from leadctl.iostreams import IOStreams
-
-    env = {**os.environ, **token_env()}
-    ios = IOStreams.for_test(env=env)
-    return ios, Context(ios, GlobalOptions(output=output, base_url=BASE_URL), env=env)
-
-
 def test_run_sends_the_options_given_and_prints_the_user(httpx_mock: HTTPXMock) -> None:
     from leadctl.commands.users import compliance
 
     httpx_mock.add_response(method="PUT", url=URL, json=USER)
-    ios, ctx = _context()
+    ctx = direct_context(output="json")
     try:
         compliance.run(compliance.Options(accepted_sms=False, source="cli"), ctx)
     finally:
         ctx.close()
     assert sent_json(httpx_mock) == [{"compliance": {"acceptedSms": False}, "source": "cli"}]
-    assert json.loads(ios.stdout.getvalue()) == USER
+    assert json.loads(stdout_of(ctx)) == USER
 
 
 def test_run_with_only_a_source_refuses_before_sending(httpx_mock: HTTPXMock) -> None:
     from leadctl.commands.users import compliance
     from leadctl.errors import UsageError
 
-    _ios, ctx = _context()
+    ctx = direct_context(output="json")
     with pytest.raises(UsageError, match="nothing to update"):
         compliance.run(compliance.Options(source="cli"), ctx)
     assert httpx_mock.get_requests() == []

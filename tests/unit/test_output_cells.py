@@ -8,8 +8,9 @@ from typing import Any
 import pytest
 
 from leadctl.output import Column, get_path
-from leadctl.output.cells import format_datetime, human_text, machine_text, mask_secret
+from leadctl.output.cells import format_datetime, human_text, machine_text
 from leadctl.output.columns import choose_columns
+from leadctl.util.masking import mask_secret
 
 DOC: dict[str, Any] = {
     "id": "s1",

@@ -231,6 +231,47 @@ def test_the_file_note_counts_what_a_view_drew() -> None:
     assert err(ctx) == "wrote 2\n"
 
 
+# -- document: the whole answer the items came in ------------------------------------
+
+DOCUMENT = {"owner": "o1", "items": ITEMS}
+
+
+def test_json_prints_the_document_the_items_came_in() -> None:
+    ctx = make_ctx("json")
+
+    count = emit_list(ctx, ITEMS, columns=COLUMNS, view=Recorder(), document=DOCUMENT)
+
+    assert out(ctx) == '{"owner":"o1","items":[{"id":"a1","name":"Ana"},{"id":"b2","name":"Bo"}]}\n'
+    assert count == 2
+
+
+def test_jq_reads_the_document_not_the_items() -> None:
+    ctx = make_ctx("table", jq=".owner")
+
+    emit_list(ctx, ITEMS, columns=COLUMNS, view=Recorder(), document=DOCUMENT)
+
+    assert out(ctx) == "o1\n"
+
+
+@pytest.mark.parametrize("fmt", [fmt for fmt in OUTPUT_FORMATS if fmt not in ("json", "table")])
+def test_the_row_formats_print_the_items_of_a_document(fmt: str) -> None:
+    ctx = make_ctx(fmt)
+
+    emit_list(ctx, iter(ITEMS), columns=COLUMNS, document=DOCUMENT)
+
+    assert out(ctx) == LIST_OUTPUT[fmt]
+
+
+def test_the_table_view_draws_the_items_of_a_document() -> None:
+    ctx = make_ctx("table")
+    view = Recorder()
+
+    emit_list(ctx, ITEMS, columns=COLUMNS, view=view, document=DOCUMENT)
+
+    assert view.calls == [ITEMS]
+    assert out(ctx) == "<view>\n"
+
+
 # -- columns_view: the table of other columns ------------------------------------------
 
 

@@ -18,12 +18,11 @@ from keyring.backend import KeyringBackend
 from keyring.backends import fail
 
 from leadctl.config import Config, load_config, update_config
-from leadctl.context import Context, GlobalOptions
 from leadctl.credentials import save_credential
 from leadctl.errors import ExitCode
-from leadctl.iostreams import IOStreams
 from tests.support.cli import run_cli
 from tests.support.keyrings import DictKeyring
+from tests.support.run_context import direct_context, stderr_of
 
 ORG_KEY = "sk_live_profiletest_00000000beef"
 
@@ -390,21 +389,15 @@ def test_importing_the_profile_commands_loads_no_heavy_module() -> None:
 # -- run(opts, ctx) without Typer ----------------------------------------------------------
 
 
-def _context(**options: object) -> tuple[IOStreams, Context]:
-    env = _env()
-    ios = IOStreams.for_test(env=env)
-    return ios, Context(ios, GlobalOptions(**options), env=env)  # type: ignore[arg-type]
-
-
 def test_run_set_creates_the_profile_and_makes_it_current() -> None:
     from leadctl.commands.profile import set_
 
-    ios, ctx = _context(profile="work")
+    ctx = direct_context(profile="work", signed_in=False)
     set_.run(set_.Options(key="timeout", value="12.5"), ctx)
     config = load_config(_env())
     assert config.profiles == {"work": {"timeout": 12.5}}
     assert config.current_profile == "work"
-    assert "created profile work: timeout = 12.5" in ios.stderr.getvalue()
+    assert "created profile work: timeout = 12.5" in stderr_of(ctx)
 
 
 def test_run_delete_removes_the_profile_and_its_file_credential() -> None:
@@ -414,10 +407,10 @@ def test_run_delete_removes_the_profile_and_its_file_credential() -> None:
     _write_config("old", keep={"region": "US"})
     credential_file = _conf_dir() / "credentials" / "old"
     assert credential_file.exists()
-    ios, ctx = _context()
+    ctx = direct_context(signed_in=False)
     delete.run(delete.Options(name="old", yes=True), ctx)
     config = load_config(_env())
     assert set(config.profiles) == {"keep"}
     assert config.current_profile is None
     assert not credential_file.exists()
-    assert "deleted profile old and its credential" in ios.stderr.getvalue()
+    assert "deleted profile old and its credential" in stderr_of(ctx)

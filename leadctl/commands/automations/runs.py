@@ -96,20 +96,14 @@ def run_columns() -> list[Column]:
 def _show_runs(
     ctx: Context, data: dict[str, Any], runs: list[dict[str, Any]], *, note: str
 ) -> None:
-    from leadctl.output import emit_list, emit_object
-    from leadctl.output.formats import JSON
-
-    # -o json (and --jq) print the service's object ({automationId, runs}); every other
-    # format prints its runs, one row (or line) each. The registry has no call for "this
-    # object for json, its list for the row formats", so this one choice stays here.
-    if ctx.output_format == JSON:
-        emit_object(ctx, data, columns=[])
-        return
+    from leadctl.output import emit_list
 
     def draw(ctx: Context, runs: list[dict[str, Any]]) -> None:
         _draw_runs_table(ctx, data, runs, note=note)
 
-    emit_list(ctx, runs, columns=run_columns(), view=draw)
+    # -o json (and --jq) print the service's object ({automationId, runs}); every other
+    # format prints its runs, one row (or line) each.
+    emit_list(ctx, runs, columns=run_columns(), view=draw, document=data)
 
 
 def _draw_runs_table(

@@ -44,7 +44,8 @@ EPILOG = (
 def create_body(
     *, typed_fields: Sequence[str], data: str | None, stdin: TextIO | None, region: Any
 ) -> dict[str, Any]:
-    from leadctl.fields import build_fields, json_kind, load_data_option, merge_over
+    from leadctl.fields import build_fields, load_data_option, merge_over
+    from leadctl.util.jsonkind import json_kind
 
     if not typed_fields and data is None:
         raise UsageError(

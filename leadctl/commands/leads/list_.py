@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -14,7 +14,9 @@ from leadctl.listing import (
     CursorOption,
     LimitOption,
     PageSizeOption,
+    Paging,
     check_count_alone,
+    paging_from_flags,
     print_paged,
 )
 from leadctl.output.columns import Column
@@ -58,16 +60,12 @@ class Options:
     filters: tuple[str, ...] = ()  # FIELD=VALUE, typed like `api -F`
     ranges: tuple[str, ...] = ()  # 'FIELD>=VALUE'
     order_by: tuple[str, ...] = ()  # FIELD, or -FIELD for descending
-    page_size: int | None = None
-    limit: int | None = None
-    all_pages: bool = False
-    cursor: str | None = None
-    count: bool = False
+    paging: Paging = field(default_factory=Paging)
 
 
 def run(opts: Options, ctx: Context) -> None:
     """POST /leads/all/my with the RequestDataOptions of the flags; print the page(s)."""
-    check_count_alone(count=opts.count, limit=opts.limit, all_pages=opts.all_pages)
+    check_count_alone(opts.paging)
     from leadctl.operations import curated
 
     operation = curated(ctx, "POST", "/leads/all/my")
@@ -89,11 +87,7 @@ def run(opts: Options, ctx: Context) -> None:
         operation,
         body,
         columns=LEAD_COLUMNS,
-        page_size=opts.page_size,
-        limit=opts.limit,
-        all_pages=opts.all_pages,
-        cursor=opts.cursor,
-        count=opts.count,
+        paging=opts.paging,
         table_view=_with_status_colors(ctx),
     )
 
@@ -166,11 +160,9 @@ def list_(
         filters=tuple(filters or ()),
         ranges=tuple(ranges or ()),
         order_by=tuple(order_by or ()),
-        page_size=page_size,
-        limit=limit,
-        all_pages=all_pages,
-        cursor=cursor,
-        count=count,
+        paging=paging_from_flags(
+            page_size=page_size, limit=limit, all_pages=all_pages, cursor=cursor, count=count
+        ),
     )
     run(opts, get_context(typer_ctx))
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import typer
@@ -15,7 +15,9 @@ from leadctl.listing import (
     CursorOption,
     LimitOption,
     PageSizeOption,
+    Paging,
     check_count_alone,
+    paging_from_flags,
     print_paged,
 )
 from leadctl.output.columns import Column
@@ -84,16 +86,12 @@ EPILOG = (
 
 @dataclass(frozen=True)
 class Options:
-    page_size: int | None = None
-    limit: int | None = None
-    all_pages: bool = False
-    cursor: str | None = None
-    count: bool = False
+    paging: Paging = field(default_factory=Paging)
 
 
 def run(opts: Options, ctx: Context) -> None:
     """POST /notifications/announcements, one page or all, or only the total."""
-    check_count_alone(count=opts.count, limit=opts.limit, all_pages=opts.all_pages)
+    check_count_alone(opts.paging)
     from leadctl.operations import curated
 
     width = ctx.ios.terminal_width() if ctx.ios.stdout_is_tty else None
@@ -104,11 +102,7 @@ def run(opts: Options, ctx: Context) -> None:
         columns=ANNOUNCEMENT_COLUMNS,
         table_view=lambda items: table_view(items, width),
         table_columns=TABLE_COLUMNS,
-        page_size=opts.page_size,
-        limit=opts.limit,
-        all_pages=opts.all_pages,
-        cursor=opts.cursor,
-        count=opts.count,
+        paging=opts.paging,
     )
 
 
@@ -127,7 +121,7 @@ def announcements(
     text. Read state is the caller's own (assumed: an organization key reads as the user
     who owns it). Without --all or --limit one page is printed.
     """
-    opts = Options(
+    paging = paging_from_flags(
         page_size=page_size, limit=limit, all_pages=all_pages, cursor=cursor, count=count
     )
-    run(opts, get_context(typer_ctx))
+    run(Options(paging=paging), get_context(typer_ctx))
