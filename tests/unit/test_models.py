@@ -10,16 +10,15 @@ from typing import Any
 import pytest
 from rich.console import Console, RenderableType
 
+from leadctl.commands.sources.rotate import show_rotation
 from leadctl.models.announcements import Announcement
 from leadctl.models.automation_runs import AutomationRun, RunHistory
 from leadctl.models.base import Flag, Instant, Integer, Number, Obj, Objs, Resource, Text
-from leadctl.models.lead_statuses import LeadStatus, LeadStatusChange
 from leadctl.models.phone_number_status import OutboundCapacity, PhoneNumberStatus
-from leadctl.models.problem import ProblemDetails
 from leadctl.models.sources import Rotation, Source
-from leadctl.models.users import User
 from leadctl.views.automation_runs import render_run_tree, render_runs_table
 from leadctl.views.number_status import render_number_status
+from tests.support.run_context import direct_context, stdout_of
 from tests.unit.test_cmd_automations import failed_run, history
 from tests.unit.test_cmd_numbers import number_status
 
@@ -162,31 +161,34 @@ def test_a_run_that_is_not_an_object_draws_as_an_empty_row() -> None:
     assert sum(1 for line in lines if line.startswith("run_")) == 3
 
 
+def rotation_view(source: Any) -> str:
+    ctx = direct_context(tty=True, env={"NO_COLOR": "1"})
+    show_rotation(ctx, {"source": source, "secret": "src_new_key"})
+    return stdout_of(ctx)
+
+
+def test_a_rotated_sources_fields_that_are_objects_show_as_absent_not_as_a_repr() -> None:
+    out = rotation_view({"id": "src_1", "name": {"first": "Web"}, "apiKeyPreview": ["src_…cdef"]})
+    # The name was shown as "{'first': 'Web'}" and the preview as "['src_…cdef']".
+    assert "New intake key for source src_1:" in out
+    assert "key preview  \n" in out
+    assert "{'" not in out and "['" not in out
+    assert "  src_new_key\n" in out  # the key itself, once
+
+
+def test_a_rotated_sources_time_that_is_not_text_is_shown_as_sent() -> None:
+    # Every field reads a scalar as its text; the rotation time was left blank instead.
+    out = rotation_view({"id": "src_1", "apiKeyRotatedAt": 1763726340})
+    assert "rotated at   1763726340\n" in out
+
+
+def test_a_rotation_whose_source_is_not_an_object_still_shows_the_key() -> None:
+    out = rotation_view(["src_1"])
+    assert "New intake key for source :" in out
+    assert "  src_new_key\n" in out
+
+
 # -- the other resources of the reference -----------------------------------------------------
-
-
-def test_user_reads_its_nested_records() -> None:
-    user = User.read(
-        {
-            "id": "usr_1",
-            "email": "ada@example.com",
-            "name": "Ada",
-            "roles": ["Admin", 7, {"x": 1}],
-            "billingPlan": "Quarterly",  # not in the reference's enum: shown, not refused
-            "currentOrganization": {"id": "org_1", "name": "Acme"},
-            "compliance": {"acceptedSms": True, "consentCertificates": [{"v": 1}]},
-            "identities": [{"issuer": "idp", "issuerAssignedId": "a1", "signInType": "email"}],
-            "billingState": {"phoneNumberQuantity": 3, "dunning": {"stage": 2}},
-        }
-    )
-    assert user.roles == ["Admin", "7"]
-    assert user.billing_plan == "Quarterly"
-    assert user.current_organization is not None and user.current_organization.name == "Acme"
-    assert user.compliance is not None and user.compliance.accepted_sms is True
-    assert user.compliance.consent_certificates == [{"v": 1}]
-    assert user.identities is not None and user.identities[0].issuer_assigned_id == "a1"
-    assert user.billing_state is not None and user.billing_state.phone_number_quantity == 3
-    assert user.billing_state.dunning == {"stage": 2}  # fields not shown: kept as sent
 
 
 def test_source_and_rotation() -> None:
@@ -210,35 +212,10 @@ def test_source_and_rotation() -> None:
     assert read.created_by_user is not None and read.created_by_user.name == "Ada"
 
 
-def test_lead_status_and_status_change() -> None:
-    status = LeadStatus.read({"id": "ls_1", "sortOrder": 2, "isArchived": False, "x": 1})
-    assert status.sort_order == 2 and status.is_archived is False
-    assert LeadStatus.read({"sortOrder": 1.5}).sort_order is None  # sorts last
-    change = LeadStatusChange.read(
-        {"id": "chg_1", "type": "Call", "changeSource": "AI", "isMissedCallFollowUp": True}
-    )
-    assert change.type == "Call" and change.change_source == "AI"
-    assert change.is_missed_call_follow_up is True
-
-
 def test_announcement_is_unread_only_when_the_service_says_so() -> None:
     assert Announcement.read({"isRead": False}).is_read is False
     assert Announcement.read({"isRead": "no"}).is_read is None
     assert Announcement.read({}).is_read is None
-
-
-def test_problem_details() -> None:
-    problem = ProblemDetails.read(
-        {
-            "title": "Bad",
-            "status": 400,
-            "errors": {"name": ["too long", 3], "phone": "invalid"},
-            "traceId": "00-abc",
-        }
-    )
-    assert problem.status == 400 and problem.trace_id == "00-abc"
-    assert problem.errors == {"name": ["too long"], "phone": ["invalid"]}
-    assert ProblemDetails.read({"errors": "nope"}).errors is None
 
 
 def test_run_history_reads_runs_and_their_parts() -> None:

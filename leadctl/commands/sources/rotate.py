@@ -145,22 +145,26 @@ def show_rotation(ctx: Context, rotation: Any) -> None:
 
     from rich.text import Text
 
+    # Here, not at the top: -o json and the other formats print the answer as received
+    # and must not load pydantic.
+    from leadctl.models.sources import Rotation, Source
     from leadctl.output.cells import format_datetime, terminal_safe
 
     ios = ctx.ios
-    secret = str(rotation["secret"])
-    source = rotation.get("source")
-    source = source if isinstance(source, dict) else {}
+    read = Rotation.read(rotation)
+    # decode_rotation let only an answer with a non-empty text secret through.
+    secret = read.secret or ""
+    source = read.source or Source()
 
-    def field(key: str) -> str:
-        value = source.get(key)
-        return terminal_safe(str(value), one_line=True) if value is not None else ""
+    def shown(value: str | None) -> str:
+        return terminal_safe(value, one_line=True) if value is not None else ""
 
     # Drawn into a buffer and written at once: a failing stdout fails in one place, where
     # the caller keeps the key.
     buffer = io.StringIO()
     console = ios.console(file=buffer)
-    label = f'"{field("name")}" ({field("id")})' if field("name") else field("id")
+    name, source_id = shown(source.name), shown(source.id)
+    label = f'"{name}" ({source_id})' if name else source_id
     console.print(Text(f"New intake key for source {label}:"))
     console.print()
     # soft_wrap: a narrow terminal must not break the key with an inserted newline.
@@ -172,9 +176,9 @@ def show_rotation(ctx: Context, rotation: Any) -> None:
             style="bold yellow",
         )
     )
-    rotated = source.get("apiKeyRotatedAt")
-    console.print(Text(f"key preview  {field('apiKeyPreview')}"))
-    rotated_text = format_datetime(rotated) if isinstance(rotated, str) else ""
+    console.print(Text(f"key preview  {shown(source.api_key_preview)}"))
+    rotated = source.api_key_rotated_at
+    rotated_text = format_datetime(rotated) if rotated is not None else ""
     console.print(Text(f"rotated at   {terminal_safe(rotated_text, one_line=True)}"))
     ios.stdout.write(buffer.getvalue())
     ios.stdout.flush()
