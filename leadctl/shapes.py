@@ -56,14 +56,12 @@ def require_objects(items: Any, *, what: str) -> list[dict[str, Any]]:
 #
 # The answer of every RequestDataOptions read: {items, pageSize, totalCount,
 # continuationToken}. Its shape is written here once, without pydantic, because the
-# pager checks every page on the -o json/ndjson paths too (which must not load pydantic);
-# leadctl.models.page.CollectionPage reads the same field names for views and tables.
+# pager checks every page on the -o json/ndjson paths too (which must not load pydantic).
 
 PAGE_ITEMS = "items"
 PAGE_SIZE = "pageSize"
 PAGE_TOTAL = "totalCount"
 PAGE_TOKEN = "continuationToken"
-PAGE_FIELDS = (PAGE_ITEMS, PAGE_SIZE, PAGE_TOTAL, PAGE_TOKEN)
 
 
 class Page(NamedTuple):

@@ -1049,3 +1049,28 @@ def test_a_closed_pipe_before_the_key_was_stored_anywhere_keeps_it_in_a_recovery
         f"could not print the new key: the output was closed; the key was rotated and the "
         f"new key is in {kept}"
     )
+
+
+@pytest.mark.parametrize("output", ["table", "json"])
+def test_run_rotate_keeps_the_key_when_printing_fails_with_no_os_error(
+    httpx_mock: HTTPXMock, output: str
+) -> None:
+    """A closed stdout raises ValueError, not OSError; the drawing may raise anything. The
+    old key may already be invalid, so the new one goes to a recovery file and the command
+    fails, rather than ending in an unexpected error with the key gone."""
+    from leadctl.commands.sources import rotate
+    from leadctl.errors import LeadctlError
+
+    httpx_mock.add_response(method="POST", url=ROTATE_URL, json=ROTATION)
+    ctx = direct_context(output=output, tty=output == "table")
+    ctx.ios.stdout.close()
+    try:
+        with pytest.raises(LeadctlError) as raised:
+            rotate.run(rotate.Options(source_id="src_1", yes=True), ctx)
+    finally:
+        ctx.close()
+    (kept,) = recovery_files()
+    assert kept.read_text(encoding="utf-8") == NEW_KEY + "\n"
+    assert mode_of(kept) == 0o600
+    assert "could not print the new key: ValueError" in str(raised.value)
+    assert str(kept) in str(raised.value) + str(raised.value.hint)

@@ -11,7 +11,6 @@ import pytest
 from rich.console import Console, RenderableType
 
 from leadctl.commands.sources.rotate import show_rotation
-from leadctl.models.announcements import Announcement
 from leadctl.models.automation_runs import AutomationRun, RunHistory
 from leadctl.models.base import Flag, Instant, Integer, Number, Obj, Objs, Resource, Text
 from leadctl.models.phone_number_status import OutboundCapacity, PhoneNumberStatus
@@ -210,12 +209,6 @@ def test_source_and_rotation() -> None:
     assert read.allowed_states == ["TX", "OK"]
     assert read.default_tags is not None and read.default_tags[0].normalized_name == "vip"
     assert read.created_by_user is not None and read.created_by_user.name == "Ada"
-
-
-def test_announcement_is_unread_only_when_the_service_says_so() -> None:
-    assert Announcement.read({"isRead": False}).is_read is False
-    assert Announcement.read({"isRead": "no"}).is_read is None
-    assert Announcement.read({}).is_read is None
 
 
 def test_run_history_reads_runs_and_their_parts() -> None:

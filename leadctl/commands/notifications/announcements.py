@@ -51,10 +51,6 @@ def table_view(items: Iterable[Any], width: int | None) -> Iterator[Any]:
     """Each announcement as the table shows it: a ● in front when unread, and on a
     terminal the name and message cut to fit its width, so that no column is squeezed
     away (the service's text is free-form and often long)."""
-    # Here, not at the top: only the table draws this view; -o json and csv print the
-    # service's items as received and must not load pydantic.
-    from leadctl.models.announcements import Announcement
-
     message_width = None
     if width is not None:
         fixed = len(UNREAD_MARK) + NAME_WIDTH + DATETIME_WIDTH + 3 * COLUMN_GAP
@@ -64,8 +60,7 @@ def table_view(items: Iterable[Any], width: int | None) -> Iterator[Any]:
             yield item
             continue
         # Unread only when the service says false; a non-boolean isRead marks nothing.
-        unread = Announcement.read(item).is_read is False
-        view = {_MARK_KEY: UNREAD_MARK if unread else "", **item}
+        view = {_MARK_KEY: UNREAD_MARK if item.get("isRead") is False else "", **item}
         if message_width is not None:
             view["name"] = _fit(item.get("name"), NAME_WIDTH)
             view["message"] = _fit(item.get("message"), message_width)

@@ -163,10 +163,12 @@ def decode_rotation(ctx: Context, response: httpx.Response, source_id: str) -> d
 
 
 def printing_failed(
-    ctx: Context, error: OSError, source_id: str, secret: str, delivery: Delivery
+    ctx: Context, error: Exception, source_id: str, secret: str, delivery: Delivery
 ) -> None:
-    """stdout failed: a closed pipe after the key was saved ends quietly like any other
-    command; otherwise the failure is reported and, unless saved, the key kept."""
+    """Printing the key failed (stdout, or the drawing itself): a closed pipe after the key
+    was saved ends quietly like any other command; otherwise the failure is reported and,
+    unless saved, the key kept. The old key may already be invalid, so no failure of the
+    printing may lose the new one."""
     from leadctl.secrets_out import silence_stdout
 
     closed = isinstance(error, BrokenPipeError)
@@ -176,7 +178,8 @@ def printing_failed(
         return
     if not delivery.safe_in:
         keep_in_recovery(ctx, source_id, (secret + "\n").encode("utf-8"), delivery)
-    reason = "the output was closed" if closed else (error.strerror or type(error).__name__)
+    strerror = error.strerror if isinstance(error, OSError) else None
+    reason = "the output was closed" if closed else (strerror or type(error).__name__)
     delivery.problems.insert(0, f"could not print the new key: {reason}")
 
 

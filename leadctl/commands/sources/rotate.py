@@ -120,7 +120,7 @@ def _rotate(
         delivery = deliver(ctx, source_id=source_id, secret=secret, pending=pending, target=target)
         try:
             _print_rotation(ctx, rotation, secret, secret_only=secret_only)
-        except OSError as error:
+        except Exception as error:  # whatever broke the drawing or the stream: keep the key
             printing_failed(ctx, error, source_id, secret, delivery)
         else:
             delivery.printed = True
