@@ -97,14 +97,22 @@ def replace_resource(
 
 
 def replace_resource_json(
-    ctx: Context, op: Operation, *, path_params: Mapping[str, str], changes: Mapping[str, Any]
-) -> Any:
-    """``replace_resource`` and the JSON it answered."""
+    ctx: Context,
+    op: Operation,
+    *,
+    path_params: Mapping[str, str],
+    changes: Mapping[str, Any],
+    what: str,
+) -> dict[str, Any]:
+    """``replace_resource`` and the resource it answered: an object with an id, else exit 8
+    naming ``what`` ("the updated source")."""
     from leadctl.client import decode_json
+    from leadctl.shapes import require_object
 
-    return decode_json(
+    answer = decode_json(
         replace_resource(ctx, op, path_params=path_params, changes=changes), trace=None
     )
+    return require_object(answer, what=what, required=("id",))
 
 
 def put_shape(ctx: Context, op: Operation) -> PutShape | None:

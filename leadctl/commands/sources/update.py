@@ -111,17 +111,13 @@ def run(opts: Options, ctx: Context) -> None:
     loaded = load_data_option(data, stdin=ctx.ios.stdin) if data is not None else None
     body = source_update_body(loaded, opts.flags())
     from leadctl.replace import replace_resource_json
-    from leadctl.shapes import require_object
 
-    source = require_object(
-        replace_resource_json(
-            ctx,
-            curated(ctx, "PUT", "/sources/{id}"),
-            path_params={"id": opts.source_id},
-            changes=body,
-        ),
+    source = replace_resource_json(
+        ctx,
+        curated(ctx, "PUT", "/sources/{id}"),
+        path_params={"id": opts.source_id},
+        changes=body,
         what="the updated source",
-        required=("id",),
     )
     emit_object(ctx, source, columns=SOURCE_COLUMNS)
 

@@ -187,17 +187,13 @@ def run(opts: Options, ctx: Context) -> None:
         zone_name=ctx.settings.get("timezone"),
     )
     from leadctl.replace import replace_resource_json
-    from leadctl.shapes import require_object
 
-    entry = require_object(
-        replace_resource_json(
-            ctx,
-            curated(ctx, "PUT", "/lead-status-changes/{id}"),
-            path_params={"id": opts.change_id},
-            changes=body,
-        ),
+    entry = replace_resource_json(
+        ctx,
+        curated(ctx, "PUT", "/lead-status-changes/{id}"),
+        path_params={"id": opts.change_id},
+        changes=body,
         what="the updated status change",
-        required=("id",),
     )
     emit_object(ctx, entry, columns=STATUS_CHANGE_COLUMNS)
 
