@@ -114,6 +114,17 @@ class Pager:
             raise KeyboardInterrupt
         self._interrupt_requested = True
 
+    def _stop_if_asked_between_pages(self) -> None:
+        """Called once ``_fetching`` is set, before a page is fetched.
+
+        A Ctrl-C handled after the end-of-page check but before ``_fetching`` was set only
+        asked to stop between pages (signal handlers run between any two bytecodes of the
+        main thread): the page about to be fetched must not be written either. From here
+        on a Ctrl-C raises at once, so none is left unseen.
+        """
+        if self._interrupt_requested:
+            raise KeyboardInterrupt
+
     def _items(self) -> Iterator[Any]:
         """Yield items while the next page is already being fetched (one page ahead)."""
         request = self._request
@@ -121,8 +132,9 @@ class Pager:
         yielded = 0
         pending: _PageFetch | None = None
         while True:
-            self._fetching = True
             try:
+                self._fetching = True
+                self._stop_if_asked_between_pages()
                 items, next_token = (
                     pending.result() if pending is not None else self.fetch_page(token)
                 )

@@ -5,7 +5,9 @@
   glob) get the fault ``action`` (see :mod:`leadctl_sandbox.faults`). 201 with the rule.
 - GET /_sandbox/faults: the pending rules. DELETE /_sandbox/faults: remove them all (204).
 - GET /_sandbox/requests: {"items": [...]} what the service received (method, path, query,
-  status, fault, operationId, credentialKind, redacted body); DELETE clears it (204).
+  status, fault, operationId, credentialKind, redacted body, durationMs, and for a hung
+  request abandonedAfterMs: when in the hang its client closed the connection, or null);
+  DELETE clears it (204).
 - GET /_sandbox/info: the demo data's identifiers (organizations, users, sources,
   automations, phone numbers) and this instance's settings, so tests need not guess them.
 - POST /_sandbox/tokens {"userId"?, "roles"?, "expiresIn"?, "otherOrganization"?}: a user JWT

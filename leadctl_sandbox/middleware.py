@@ -72,6 +72,9 @@ class SandboxMiddleware:
             "operationId": None,
             "credentialKind": None,
             "durationMs": None,
+            # A hung request whose client closed the connection before the hang was over:
+            # how far into the hang (tests check a timeout gave up without waiting it out).
+            "abandonedAfterMs": None,
         }
         # Logged on receipt, in arrival order; the outcome is filled in when known.
         self.log.record(entry)
@@ -82,14 +85,20 @@ class SandboxMiddleware:
             await send(message)
 
         try:
-            await self._serve(scope, replay, capture, send, entry)
+            await self._serve(scope, replay, capture, send, entry, receive)
         finally:
             entry["operationId"] = scope.get(SCOPE_OPERATION)
             entry["credentialKind"] = scope.get(SCOPE_CREDENTIAL_KIND)
             entry["durationMs"] = round((time.perf_counter() - started) * 1000, 1)
 
     async def _serve(
-        self, scope: Scope, receive: Receive, send: Send, raw_send: Send, entry: dict[str, Any]
+        self,
+        scope: Scope,
+        receive: Receive,
+        send: Send,
+        raw_send: Send,
+        entry: dict[str, Any],
+        raw_receive: Receive,
     ) -> None:
         if self.faults is not None:
             try:
@@ -100,7 +109,9 @@ class SandboxMiddleware:
                 return
             if fault is not None:
                 entry["fault"] = fault.spec
-                if await self._inject(fault, scope, receive, send, raw_send):
+                if fault.kind == "hang":
+                    await _hang(fault.seconds, raw_receive, entry)
+                elif await self._inject(fault, scope, receive, send, raw_send):
                     return
         if self.limiter is not None:
             headers = Headers(scope=scope)
@@ -126,10 +137,7 @@ class SandboxMiddleware:
     async def _inject(
         self, fault: Fault, scope: Scope, receive: Receive, send: Send, raw_send: Send
     ) -> bool:
-        """Apply the fault; True when the request is finished with it."""
-        if fault.kind == "hang":
-            await asyncio.sleep(fault.seconds)
-            return False
+        """Apply a fault other than a hang; True when the request is finished with it."""
         if fault.kind == "status":
             headers = {}
             if fault.retry_after is not None:
@@ -141,6 +149,27 @@ class SandboxMiddleware:
             await self.app(scope, receive, _discard)
         await drop_connection(raw_send)
         return True
+
+
+async def _hang(seconds: float, raw_receive: Receive, entry: dict[str, Any]) -> None:
+    """Wait ``seconds`` before the request is handled, noting in ``entry`` when the client
+    went away meanwhile. The whole hang is waited out even then: a hung write still lands
+    late, as it would on a slow service.
+
+    ``raw_receive`` is the server's own: its body was read already, so the next message is
+    the disconnect; the app's replayed body is left untouched.
+    """
+    started = time.perf_counter()
+    watcher = asyncio.ensure_future(raw_receive())
+    try:
+        done, _ = await asyncio.wait({watcher}, timeout=seconds)
+        if done and watcher.result()["type"] == "http.disconnect":
+            entry["abandonedAfterMs"] = round((time.perf_counter() - started) * 1000, 1)
+        remaining = seconds - (time.perf_counter() - started)
+        if remaining > 0:
+            await asyncio.sleep(remaining)
+    finally:
+        watcher.cancel()
 
 
 async def drop_connection(send: Send) -> None:

@@ -90,7 +90,8 @@ class FaultCase:
     prepare: Callable[[], Any] | None = None
     # Runs once every request of the case was answered (a hung one lands late).
     observe: Callable[[Any, Completed], dict[str, Any]] | None = None
-    # Wait for a hung request to land before the next case: needed where it writes.
+    # Wait for a hung request to land before the next case: needed where it writes, and
+    # where the case reads what the sandbox noted about a hung request when it ended.
     settle: bool = True
 
 
@@ -102,6 +103,8 @@ class Outcome:
     # Fault rules of the case that no request used (a test's faults must all be used).
     leftover_faults: int
     seen: dict[str, Any]
+    # Those requests as the sandbox logged them, in arrival order.
+    requests: list[dict[str, Any]]
 
 
 def _last_seq(sandbox: SandboxProcess) -> int:
@@ -138,7 +141,7 @@ def _run_one(sandbox: SandboxProcess, case: FaultCase) -> Outcome:
         time.sleep(0.1)
     requests = _case_requests(sandbox, case, before)
     seen = case.observe(prepared, result) if case.observe is not None else {}
-    return Outcome(result, len(requests), _pending_faults(sandbox, case.path), seen)
+    return Outcome(result, len(requests), _pending_faults(sandbox, case.path), seen, requests)
 
 
 def run_cases(

@@ -40,6 +40,37 @@ def test_header_fault_hang_makes_the_client_time_out(api: httpx.Client) -> None:
         api.get("/lead-statuses", headers={"X-Leadctl-Fault": "hang=2"}, timeout=0.5)
 
 
+def test_the_log_notes_when_a_client_gave_up_on_a_hung_request(
+    sandbox: SandboxProcess, api: httpx.Client
+) -> None:
+    probes = {name: uuid.uuid4().hex for name in ("abandoned", "waited")}
+    with pytest.raises(httpx.ReadTimeout):
+        api.get(
+            "/lead-statuses",
+            params={"probe": probes["abandoned"]},
+            headers={"X-Leadctl-Fault": "hang=1"},
+            timeout=0.2,
+        )
+    # Sent after the first one's connection was closed and answered 1.2 s later: by then
+    # the sandbox has long seen that close.
+    waited = api.get(
+        "/lead-statuses",
+        params={"probe": probes["waited"]},
+        headers={"X-Leadctl-Fault": "hang=1.2"},
+        timeout=10,
+    )
+    assert waited.status_code == 200
+    noted = {
+        name: entry["abandonedAfterMs"]
+        for entry in sandbox.requests()
+        for name, probe in probes.items()
+        if entry["query"] == f"probe={probe}"
+    }
+    assert noted["waited"] is None
+    assert noted["abandoned"] is not None
+    assert 0 < noted["abandoned"] < 1000
+
+
 def test_drop_closes_the_connection_and_does_nothing(api: httpx.Client) -> None:
     body = _lead()
     with pytest.raises(httpx.RemoteProtocolError):

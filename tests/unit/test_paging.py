@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import inspect
 import json
 import signal
+import sys
+import threading
+from types import FrameType
 from typing import Any
 
 import httpx
@@ -91,10 +95,27 @@ def test_a_body_without_items_list_is_a_bad_response(httpx_mock: HTTPXMock) -> N
         list(Pager(make_client(), LEADS, {}, PageRequest()))
 
 
+def fetched_ahead(httpx_mock: HTTPXMock, items: list[Any]) -> threading.Event:
+    """Stub the page fetched ahead by the pager's thread; the event says it was asked for.
+
+    A test whose fetch-ahead is discarded waits for it before it ends: a request still on
+    its way would otherwise reach the next test's stubs (pytest-httpx patches the transport
+    for the whole process) and take a response meant for that test.
+    """
+    requested = threading.Event()
+
+    def respond(request: httpx.Request) -> httpx.Response:
+        requested.set()
+        return httpx.Response(200, json=page(items, None))
+
+    httpx_mock.add_callback(respond, url=URL)
+    return requested
+
+
 def test_ctrl_c_while_writing_finishes_the_page_then_stops(httpx_mock: HTTPXMock) -> None:
     httpx_mock.add_response(url=URL, json=page([{"id": 1}, {"id": 2}, {"id": 3}], "t1"))
     # Fetched ahead while page 1 is written, then discarded: its items are never shown.
-    httpx_mock.add_response(url=URL, json=page([{"id": 4}], None), is_optional=True)
+    page_2_requested = fetched_ahead(httpx_mock, [{"id": 4}])
     pager = Pager(make_client(), LEADS, {}, PageRequest(all_pages=True))
     seen = []
     for item in pager:
@@ -105,6 +126,42 @@ def test_ctrl_c_while_writing_finishes_the_page_then_stops(httpx_mock: HTTPXMock
     assert pager.interrupted
     assert pager.next_cursor == "t1"
     assert "--cursor t1" in str(pager.interruption_error().hint)
+    assert page_2_requested.wait(5)
+
+
+def test_ctrl_c_just_before_the_next_fetch_stops_before_that_page(
+    httpx_mock: HTTPXMock,
+) -> None:
+    """The main thread runs a signal handler between any two bytecodes: here, after the
+    pager checked for a Ctrl-C at the end of page 1 and before it waits for page 2. The
+    handler then only asks to stop between pages; page 2 must still not be written."""
+    httpx_mock.add_response(url=URL, json=page([{"id": 1}], "t1"))
+    page_2_requested = fetched_ahead(httpx_mock, [{"id": 2}])
+    lines, first = inspect.getsourcelines(Pager._items)
+    marks = [first + n for n, line in enumerate(lines) if "self._fetching = True" in line]
+    assert len(marks) == 1
+    raised: list[int] = []
+
+    def trace(frame: FrameType, event: str, _arg: Any) -> Any:
+        if frame.f_code is not Pager._items.__code__:
+            return None
+        if event == "line" and frame.f_lineno == marks[0] and frame.f_locals["pending"]:
+            raised.append(frame.f_lineno)  # the 2nd page's turn: page 1 is written
+            signal.raise_signal(signal.SIGINT)
+        return trace
+
+    pager = Pager(make_client(), LEADS, {}, PageRequest(all_pages=True))
+    previous = sys.gettrace()
+    sys.settrace(trace)
+    try:
+        seen = [item["id"] for item in pager]
+    finally:
+        sys.settrace(previous)
+    assert raised == marks
+    assert seen == [1]
+    assert pager.interrupted
+    assert pager.next_cursor == "t1"
+    assert page_2_requested.wait(5)
 
 
 def test_ctrl_c_during_a_fetch_resumes_from_that_page(httpx_mock: HTTPXMock) -> None:
@@ -146,8 +203,6 @@ def test_api_paginate_ndjson(httpx_mock: HTTPXMock) -> None:
 def test_the_next_page_is_fetched_while_the_current_one_is_written(
     httpx_mock: HTTPXMock,
 ) -> None:
-    import threading
-
     second_page_requested = threading.Event()
 
     def second(request: httpx.Request) -> httpx.Response:
