@@ -73,6 +73,8 @@ class Pager:
         self.total_count: int | None = None
         self.pages = 0
         self.interrupted = False
+        # Interrupted while a page was being fetched (that page was never written).
+        self._interrupted_fetching = False
         self._fetching = False
         self._interrupt_requested = False
 
@@ -141,6 +143,7 @@ class Pager:
             except KeyboardInterrupt:
                 # The page being fetched was never written: resume from its own token.
                 self.interrupted = True
+                self._interrupted_fetching = True
                 self.next_cursor = token
                 return
             finally:
@@ -173,6 +176,12 @@ class Pager:
         error.hint = f"{error.hint}; {resume}" if error.hint else resume
 
     def interruption_error(self) -> Interrupted:
+        if self.next_cursor is None and self._interrupted_fetching:
+            # Only the first page, asked for without --cursor, is fetched with no token.
+            return Interrupted(
+                "interrupted while the first page was fetched: nothing was written",
+                hint="run the command again",
+            )
         if self.next_cursor is None:
             return Interrupted("interrupted after the last page: every item was written")
         return Interrupted(

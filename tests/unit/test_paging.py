@@ -179,6 +179,19 @@ def test_ctrl_c_during_a_fetch_resumes_from_that_page(httpx_mock: HTTPXMock) -> 
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 
+def test_ctrl_c_during_the_first_fetch_says_nothing_was_written(httpx_mock: HTTPXMock) -> None:
+    def interrupt(request: httpx.Request) -> httpx.Response:
+        signal.raise_signal(signal.SIGINT)
+        return httpx.Response(200, json=page([{"id": 1}], None))
+
+    httpx_mock.add_callback(interrupt, url=URL)
+    pager = Pager(make_client(), LEADS, {}, PageRequest(all_pages=True))
+    assert list(pager) == []
+    error = pager.interruption_error()
+    assert "nothing was written" in str(error)
+    assert "every item was written" not in str(error)
+
+
 def test_api_paginate_streams_every_page_as_one_array(httpx_mock: HTTPXMock) -> None:
     httpx_mock.add_response(url=URL, json=page([{"id": 1, "x": {"y": 1}}], "t1"))
     httpx_mock.add_response(url=URL, json=page([{"id": 2}], None))
