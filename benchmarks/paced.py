@@ -95,10 +95,14 @@ def batch(env: dict[str, str], profile: Any, work: Path, results: Any) -> None:
     allowed = per_second(limit)
     results.add("batch limit per second", allowed)
     results.add("batch lines", profile.batch_lines)
-    with support.sandbox(env, "--rate-limit", limit) as server:
+    # The demo data has a few hundred leads: generate enough for one line each.
+    more = ("--leads", str(profile.batch_lines))
+    with support.sandbox(env, "--rate-limit", limit, *more) as server:
         served = server.env(env)
         pull_contract(served)
         ids = lead_ids(server, profile.batch_lines)
+        if len(ids) < profile.batch_lines:
+            raise SystemExit(f"the sandbox has {len(ids)} leads, not {profile.batch_lines}")
         get = " ".join(verb_for(served, "GET", "/leads/{id}"))
         source = work / "batch-ids.txt"
         source.write_text("".join(f"{ident}\n" for ident in ids))
