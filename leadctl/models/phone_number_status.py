@@ -100,28 +100,27 @@ class OptOutMetrics(Resource):
     opt_out_rate_percent: Number = None
 
 
-class TrafficBucket(Resource):
+class TrafficCounts(Resource):
+    """The counts a traffic window and each of its trend buckets both report."""
+
+    sms_sent_count: Number = None
+    sms_failed_count: Number = None
+    mms_sent_count: Number = None
+    mms_failed_count: Number = None
+    call_placed_count: Number = None
+    call_failed_count: Number = None
+
+
+class TrafficBucket(TrafficCounts):
     start_at: Instant = None
     end_at: Instant = None
     # Not text: the view names the bucket by its start time instead.
     label: String = None
-    sms_sent_count: Number = None
-    sms_failed_count: Number = None
-    mms_sent_count: Number = None
-    mms_failed_count: Number = None
-    call_placed_count: Number = None
-    call_failed_count: Number = None
 
 
-class TrafficMetrics(Resource):
+class TrafficMetrics(TrafficCounts):
     window_days: Number = None
     window_started_at: Instant = None
-    sms_sent_count: Number = None
-    sms_failed_count: Number = None
-    mms_sent_count: Number = None
-    mms_failed_count: Number = None
-    call_placed_count: Number = None
-    call_failed_count: Number = None
     call_connected_count: Number = None
     call_short_count: Number = None
     call_invalid_number_count: Number = None
