@@ -49,6 +49,7 @@ CURATED = {
         ("DELETE", "/lead-status-changes/{id}"),
     ),
     "lead-statuses list": (["lead-statuses", "list"], ("GET", "/lead-statuses")),
+    "lead-statuses get": (["lead-statuses", "get", "won"], ("GET", "/lead-statuses")),
     "numbers status": (
         ["numbers", "status", "+15125550123", "--window-days", "7"],
         ("GET", "/phone-numbers/{phoneNumber}/status"),
@@ -72,6 +73,10 @@ def test_curated_command_sends_a_valid_request(
     name: str, contract_mock: ContractMock, leadctl_env: CredentialEnv
 ) -> None:
     args, (method, template) = CURATED[name]
+    if name == "lead-statuses get":
+        # A status by that name, whatever the contract's example would have been.
+        _status, example = contract_mock.example_response("GET", "/lead-statuses")
+        contract_mock.reply("GET", "/lead-statuses", body=[{**example[0], "name": "Won"}])
     if name == "a2a call":
         contract_mock.reply(
             "POST", "/a2a", body={"jsonrpc": "2.0", "result": {"pong": True}, "id": 1}
