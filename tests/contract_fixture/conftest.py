@@ -8,6 +8,11 @@
 profile whose base_url is the mock, LEADCTL_TOKEN an organization key, and the contract
 imported with ``leadctl contract import``; the per-test config, data and cache dirs come from
 tests/conftest.py.
+
+Two fixture contracts: ``aspnet`` (build.py, the ASP.NET style) and ``traits`` (the service's
+own contract as an operator met it: the ASP.NET one with the traits of
+tests/fixtures/contracts/traits/ applied). ``trait_mock`` / ``trait_env`` serve and point at
+the second.
 """
 
 from __future__ import annotations
@@ -25,24 +30,25 @@ from tests.support.e2e import run_leadctl
 
 CONTRACTS = Path(__file__).resolve().parents[1] / "fixtures" / "contracts"
 VERSIONS = ("3.1", "3.0")
+CONTRACT_NAMES = ("aspnet", "traits")
 ORG_KEY = "sk_fixture_0123456789abcdef0123"
 SOURCE_KEY = "srckey_fixture_0123456789abcdef"
 CREDENTIALS = {"org": ORG_KEY, "source": SOURCE_KEY}
 SCHEME_KINDS = {"Bearer": {"org", "user"}, "SourceKey": {"source"}}
 
 
-def contract_path(version: str) -> Path:
-    return CONTRACTS / f"aspnet-{version}.json"
+def contract_path(version: str, name: str = "aspnet") -> Path:
+    return CONTRACTS / f"{name}-{version}.json"
 
 
 @cache
-def _load(version: str) -> str:
-    return contract_path(version).read_text(encoding="utf-8")
+def _load(version: str, name: str) -> str:
+    return contract_path(version, name).read_text(encoding="utf-8")
 
 
-def load_contract(version: str) -> dict[str, Any]:
-    """A fresh copy of the fixture contract of that OpenAPI version."""
-    document: dict[str, Any] = json.loads(_load(version))
+def load_contract(version: str, name: str = "aspnet") -> dict[str, Any]:
+    """A fresh copy of the fixture contract ``name`` of that OpenAPI version."""
+    document: dict[str, Any] = json.loads(_load(version, name))
     return document
 
 
@@ -70,11 +76,13 @@ def contract_mock(contract_version: str) -> Iterator[ContractMock]:
         yield mock
 
 
-def leadctl_env_for(mock: ContractMock, version: str, token: str = ORG_KEY) -> CredentialEnv:
+def leadctl_env_for(
+    mock: ContractMock, version: str, token: str = ORG_KEY, name: str = "aspnet"
+) -> CredentialEnv:
     """Point the default profile at ``mock`` and import the fixture contract for it."""
     configured = run_leadctl(["profile", "set", "base_url", mock.base_url])
     assert configured.exit_code == 0, configured.stderr
-    imported = run_leadctl(["contract", "import", str(contract_path(version))])
+    imported = run_leadctl(["contract", "import", str(contract_path(version, name))])
     assert imported.exit_code == 0, imported.stderr
     return CredentialEnv({"LEADCTL_TOKEN": token})
 
@@ -82,3 +90,18 @@ def leadctl_env_for(mock: ContractMock, version: str, token: str = ORG_KEY) -> C
 @pytest.fixture
 def leadctl_env(contract_mock: ContractMock, contract_version: str) -> CredentialEnv:
     return leadctl_env_for(contract_mock, contract_version)
+
+
+@pytest.fixture
+def trait_mock(contract_version: str) -> Iterator[ContractMock]:
+    with serve_contract(
+        load_contract(contract_version, "traits"),
+        credentials=CREDENTIALS,
+        scheme_kinds=SCHEME_KINDS,
+    ) as mock:
+        yield mock
+
+
+@pytest.fixture
+def trait_env(trait_mock: ContractMock, contract_version: str) -> CredentialEnv:
+    return leadctl_env_for(trait_mock, contract_version, name="traits")

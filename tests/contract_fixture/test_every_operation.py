@@ -1,5 +1,6 @@
 """Issue 11: every generated operation of a real-style contract, invoked once with its required
-inputs against the validating mock, sends a request the contract accepts.
+inputs against the validating mock, sends a request the contract accepts. Issue 21: the same
+for the trait contract (the service's own, tests/fixtures/contracts/traits/).
 
 One mock and one imported contract per variant (module scope); each operation is its own test,
 so a report shows passing / total. leadctl runs in-process (``invoke``) over the real socket:
@@ -18,9 +19,10 @@ from typing import Any
 import pytest
 
 from tests.contract_fixture.conftest import (
+    CONTRACT_NAMES,
     CREDENTIALS,
     SCHEME_KINDS,
-    VERSION_PARAMS,
+    VERSIONS,
     contract_path,
     load_contract,
 )
@@ -28,45 +30,54 @@ from tests.contract_fixture.sweep import arguments, credential_for, idempotency_
 from tests.support.cli import run_cli
 from tests.support.contract_mock import ContractMock, serve_contract
 
-OPERATIONS = [
-    (method.upper(), path)
-    for path, item in load_contract("3.1")["paths"].items()
+# (contract, OpenAPI version), METHOD, path: each operation only with its own contract.
+CASES = [
+    ((name, version), method.upper(), path)
+    for name in CONTRACT_NAMES
+    for version in VERSIONS
+    for path, item in load_contract(version, name)["paths"].items()
     for method in item
 ]
 
 
 @dataclass
 class Sweep:
+    contract: str
     mock: ContractMock
     env: dict[str, str]
     entries: dict[tuple[str, str], dict[str, Any]]
     workdir: Path
 
 
-@pytest.fixture(scope="module", params=VERSION_PARAMS, ids=lambda v: f"openapi-{v}")
+@pytest.fixture(scope="module")
 def sweep(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Sweep]:
-    version = str(request.param)
-    home = tmp_path_factory.mktemp(f"sweep-{version}")
+    name, version = request.param
+    home = tmp_path_factory.mktemp(f"sweep-{name}-{version}")
     env = {
         "LEADCTL_CONFIG_DIR": str(home / "config"),
         "LEADCTL_DATA_DIR": str(home / "data"),
         "LEADCTL_CACHE_DIR": str(home / "cache"),
     }
     with serve_contract(
-        load_contract(version), credentials=CREDENTIALS, scheme_kinds=SCHEME_KINDS
+        load_contract(version, name), credentials=CREDENTIALS, scheme_kinds=SCHEME_KINDS
     ) as mock:
         configured = run_cli(["profile", "set", "base_url", mock.base_url], env=env)
         assert configured.exit_code == 0, configured.stderr
-        imported = run_cli(["contract", "import", str(contract_path(version))], env=env)
+        imported = run_cli(["contract", "import", str(contract_path(version, name))], env=env)
         assert imported.exit_code == 0, imported.stderr
         index = json.loads(next((home / "cache").rglob("index.json")).read_text("utf-8"))
         entries = {(str(e["method"]), str(e["path"])): e for e in index["operations"]}
-        yield Sweep(mock, env, entries, home)
+        yield Sweep(name, mock, env, entries, home)
 
 
-@pytest.mark.parametrize(("method", "path"), OPERATIONS, ids=[f"{m} {p}" for m, p in OPERATIONS])
+@pytest.mark.parametrize(
+    ("sweep", "method", "path"),
+    CASES,
+    ids=[f"{c}-{v}: {m} {p}" for (c, v), m, p in CASES],
+    indirect=["sweep"],
+)
 def test_every_generated_operation_sends_a_valid_request(
     sweep: Sweep, method: str, path: str
 ) -> None:

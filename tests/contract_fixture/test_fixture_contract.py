@@ -63,11 +63,22 @@ def test_the_committed_files_are_what_build_py_writes(version: str) -> None:
     )
 
 
+@pytest.mark.parametrize("version", ["3.1", "3.0"])
+def test_the_committed_trait_files_are_what_the_traits_package_writes(version: str) -> None:
+    from tests.fixtures.contracts import traits
+
+    committed = (CONTRACTS / f"traits-{version}.json").read_text(encoding="utf-8")
+    assert committed == traits.text_of(version), (
+        "run: uv run python -m tests.fixtures.contracts.traits"
+    )
+
+
+@pytest.mark.parametrize("name", ["aspnet", "traits"])
 @pytest.mark.parametrize(
     ("version", "validator"), [("3.1", OpenAPIV31SpecValidator), ("3.0", OpenAPIV30SpecValidator)]
 )
-def test_both_variants_are_valid_openapi(version: str, validator: Any) -> None:
-    document = load_contract(version)
+def test_both_variants_are_valid_openapi(version: str, validator: Any, name: str) -> None:
+    document = load_contract(version, name)
     assert document["openapi"].startswith(version)
     assert [e.message for e in validator(document).iter_errors()] == []
 
