@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from leadctl import __version__
 from leadctl._httpx import httpx
 from leadctl.client import Client
-from leadctl.errors import ApiError, LeadctlError, ServiceFailure, UsageError
+from leadctl.errors import ApiError, ExitCode, LeadctlError, ServiceFailure, UsageError
 from leadctl.retry import RetryPolicy
 from leadctl.webhooks.secret import WebhookSecret
 from leadctl.webhooks.shown import shown
@@ -75,12 +75,15 @@ def send_delivery(
             return Delivered(status, attempt)
         if status is not None and status < 400:
             location = sent.response.headers.get("Location", "") if sent.response else ""
-            raise ApiError(
+            redirect = ApiError(
                 status,
                 title="the receiver answered with a redirect, not a delivery",
                 detail=f"Location: {shown(location)}" if location else None,
                 hint="senders do not follow redirects: give the final URL",
             )
+            # Refused as addressed, like a 4xx (a 3xx has no exit code of its own).
+            redirect.exit_code = ExitCode.REJECTED
+            raise redirect
         if sent.retryable and policy.allows(attempt):
             wait = policy.wait(attempt, sent.retry_after)
             if sent.response is not None:
