@@ -65,9 +65,7 @@ def _handler(receiver: Receiver) -> type[BaseHTTPRequestHandler]:
         def do_POST(self) -> None:
             length = int(self.headers.get("Content-Length") or 0)
             body = self.rfile.read(length)
-            receiver.record(
-                Received(self.command, self.path, list(self.headers.items()), body)
-            )
+            receiver.record(Received(self.command, self.path, list(self.headers.items()), body))
             if receiver.hold is not None and receiver.hold.is_set():
                 receiver.release.wait(30)
             status = receiver.next_status()

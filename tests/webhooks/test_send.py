@@ -131,9 +131,7 @@ def test_the_default_payload_is_a_test_event(httpx_mock: HTTPXMock) -> None:
     ],
 )
 def test_bad_input_is_exit_2_before_sending(args: list[str], message: str) -> None:
-    result = run_cli(
-        ["webhooks", "send", URL, *args], env={"LEADCTL_WEBHOOK_SECRET": new_secret()}
-    )
+    result = run_cli(["webhooks", "send", URL, *args], env={"LEADCTL_WEBHOOK_SECRET": new_secret()})
     assert result.exit_code == 2
     assert message in result.stderr
 

@@ -141,7 +141,9 @@ def test_any_of_several_signatures_may_match(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     "signature", ["v1", "v1,", "v1,not base64!", "garbage", "v2," + "A" * 44, ",,,"]
 )
-def test_malformed_signatures_are_bad_signatures_not_crashes(tmp_path: Path, signature: str) -> None:
+def test_malformed_signatures_are_bad_signatures_not_crashes(
+    tmp_path: Path, signature: str
+) -> None:
     secret = new_secret()
     headers = {
         **signed_headers(secret, MSG_ID, int(time.time()), BODY),
@@ -267,7 +269,12 @@ def test_a_chunked_captured_request(tmp_path: Path) -> None:
         "Transfer-Encoding": "chunked",
     }
     half = len(BODY) // 2
-    chunks = b"%x\r\n%s\r\n%x\r\n%s\r\n0\r\n\r\n" % (half, BODY[:half], len(BODY) - half, BODY[half:])
+    chunks = b"%x\r\n%s\r\n%x\r\n%s\r\n0\r\n\r\n" % (
+        half,
+        BODY[:half],
+        len(BODY) - half,
+        BODY[half:],
+    )
     request = tmp_path / "chunked.http"
     request.write_bytes(captured(headers, chunks, eol=b"\r\n", length=False))
     result = run_leadctl(

@@ -78,28 +78,25 @@ def run(opts: Options, ctx: Context, *, stop: threading.Event | None = None) -> 
     )
     ios = ctx.ios
     server = bind(opts.host, opts.port, receiver, on_record=_line_writer(ctx), on_error=ios.warn)
+    stop = stop or threading.Event()
+    thread = threading.Thread(target=server.serve_forever, name="leadctl-webhooks-listen")
     try:
-        _announce(ctx, listening_url(server), opts)
-        _serve(server.serve_forever, server.shutdown, stop or threading.Event())
+        # Before the address is printed: whoever read it may stop us at once.
+        with _sigterm_sets(stop):
+            thread.start()
+            try:
+                _announce(ctx, listening_url(server), opts)
+                stop.wait()
+            except KeyboardInterrupt:
+                pass  # Ctrl-C is how a listener is meant to stop: a normal end, exit 0
+            finally:
+                server.shutdown()
+                thread.join()
     finally:
         server.server_close()
         if forwarder is not None:
             forwarder.close()
     ios.info("stopped listening")
-
-
-def _serve(serve: Callable[[], None], shutdown: Callable[[], None], stop: threading.Event) -> None:
-    """Serve on a thread while this one waits for Ctrl-C, SIGTERM or ``stop``."""
-    thread = threading.Thread(target=serve, name="leadctl-webhooks-listen", daemon=True)
-    thread.start()
-    try:
-        with _sigterm_sets(stop):
-            stop.wait()
-    except KeyboardInterrupt:
-        pass  # Ctrl-C is how a listener is meant to stop: a normal end, exit 0
-    finally:
-        shutdown()
-        thread.join()
 
 
 @contextlib.contextmanager
