@@ -219,11 +219,10 @@ def test_the_secret_is_never_an_argument(tmp_path: Path) -> None:
     assert "No such option" in result.stderr or "no such option" in result.stderr.lower()
 
 
-def test_body_from_stdin_is_taken_byte_for_byte() -> None:
-    secret = new_secret()
-    body = BODY.replace(b",", b",\r\n")  # CRLF inside: text-mode stdin would change it
-    headers = signed_headers(secret, MSG_ID, int(time.time()), body)
-    proc = subprocess.run(
+def verify_stdin(
+    secret: str, headers: dict[str, str], body: bytes
+) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(
         [leadctl_executable(), "webhooks", "verify", *header_args(headers), "--body", "-"],
         input=body,
         capture_output=True,
@@ -231,7 +230,20 @@ def test_body_from_stdin_is_taken_byte_for_byte() -> None:
         timeout=60,
         check=False,
     )
+
+
+def test_body_from_stdin_is_taken_byte_for_byte() -> None:
+    secret = new_secret()
+    body = BODY.replace(b",", b",\r\n")  # CRLF inside: no newline translation
+    proc = verify_stdin(secret, signed_headers(secret, MSG_ID, int(time.time()), body), body)
     assert proc.returncode == 0, proc.stderr
+    # Bytes that are not UTF-8 reach the check (and fail it by name), not a decoder.
+    latin1 = '{"name": "Zoë"}'.encode("latin-1")
+    headers = signed_headers(secret, MSG_ID, int(time.time()), latin1)
+    proc = verify_stdin(secret, headers, latin1)
+    assert proc.returncode == 6, proc.stderr
+    assert b"not UTF-8" in proc.stderr
+    assert b"Traceback" not in proc.stderr
 
 
 def captured(headers: dict[str, str], body: bytes, *, eol: bytes, length: bool = True) -> bytes:
@@ -328,3 +340,18 @@ def test_a_hostile_webhook_id_reaches_no_terminal_raw(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.stderr
     assert "\x1b]" not in result.stdout and "\u202e" not in result.stdout
     assert "\\x1b]0;owned\\x07\\u202e" in result.stdout
+
+
+def test_verify_loads_no_http_client_table_library_or_keyring(tmp_path: Path) -> None:
+    from tests.e2e.test_startup_imports import imported, loaded
+
+    secret = new_secret()
+    body_file = tmp_path / "body.json"
+    body_file.write_bytes(BODY)
+    headers = signed_headers(secret, MSG_ID, int(time.time()), BODY)
+    args = ["webhooks", "verify", *header_args(headers), "--body", str(body_file), "-o", "json"]
+    names = imported(args, {"LEADCTL_WEBHOOK_SECRET": secret})
+    assert "standardwebhooks" in names
+    assert loaded(names, ("httpx", "rich", "keyring", "pydantic", "leadctl_sandbox")) == []
+    help_names = imported(["webhooks", "--help"])
+    assert loaded(help_names, ("standardwebhooks", "httpx", "leadctl.webhooks")) == []
