@@ -35,7 +35,7 @@ function __leadctl_commands
         case 'webhooks'
             printf '%s\t%s\n' 'verify' 'Check that one webhook delivery is genuine and fresh (Standard Webhooks)' 'listen' 'Receive webhook deliveries, verify each, and forward the genuine...' 'send' 'Sign a delivery with the webhook secret and POST it to URL (Standard...' 'secret' 'Store the profile\'s webhook signing secret'
         case 'webhooks secret'
-            printf '%s\t%s\n' 'set' 'Store the webhook signing secret (whsec_...) of the profile, for...'
+            printf '%s\t%s\n' 'set' 'Store the profile\'s webhook signing secret, for verify, listen and send'
         case 'sandbox'
             printf '%s\t%s\n' 'serve' 'Serve the sandbox in the foreground and print its URL and demo...' 'reset' 'Wipe the sandbox state; the next start seeds fresh demo data'
     end

@@ -47,7 +47,7 @@ def run(opts: Options, ctx: Context) -> None:
 
 
 def set_(typer_ctx: typer.Context) -> None:
-    """Store the webhook signing secret (whsec_...) of the profile, for verify, listen and send.
+    """Store the profile's webhook signing secret, for verify, listen and send.
 
     On a terminal the secret is read from a hidden prompt, otherwise from stdin; it is never
     an argument, and never printed. It goes to the OS keyring (service leadctl-webhook,
