@@ -6,7 +6,7 @@
 # Subcommands of a command path.
 _leadctl_commands() {
     case $1 in
-    '') REPLY='auth profile leads sources status-changes lead-statuses numbers automations notifications users a2a contract api batch sandbox completion' ;;
+    '') REPLY='auth profile leads sources status-changes lead-statuses numbers automations notifications users a2a contract api batch webhooks sandbox completion' ;;
     'auth') REPLY='login status logout refresh token' ;;
     'profile') REPLY='list use show set unset delete' ;;
     'leads') REPLY='list create import' ;;
@@ -19,6 +19,8 @@ _leadctl_commands() {
     'users') REPLY='compliance' ;;
     'a2a') REPLY='call' ;;
     'contract') REPLY='show import pull diff reset' ;;
+    'webhooks') REPLY='verify listen send secret' ;;
+    'webhooks secret') REPLY='set' ;;
     'sandbox') REPLY='serve reset' ;;
     *) REPLY='' ;;
     esac
@@ -72,8 +74,14 @@ _leadctl_options() {
     'contract reset') REPLY='-o --output --columns -q --quiet -h --help' ;;
     'api') REPLY='-f --raw-field -F --field --input -H --header --paginate -i --include -o --output --columns -q --quiet -h --help' ;;
     'batch') REPLY='--input --report --resume --concurrency --retry-unknown -o --output --columns -q --quiet -h --help' ;;
+    'webhooks') REPLY='-h --help' ;;
+    'webhooks verify') REPLY='--header -H --body --request --tolerance --secret-file -o --output --columns -q --quiet -h --help' ;;
+    'webhooks listen') REPLY='--host --port --forward-to --tolerance --allow-remote --secret-file -o --output --columns -q --quiet -h --help' ;;
+    'webhooks send') REPLY='--data --id --secret-file -o --output --columns -q --quiet -h --help' ;;
+    'webhooks secret') REPLY='-h --help' ;;
+    'webhooks secret set') REPLY='-o --output --columns -q --quiet -h --help' ;;
     'sandbox') REPLY='-h --help' ;;
-    'sandbox serve') REPLY='--host --port --data-dir --memory --rate-limit --no-retry-after --seed --faults --allow-remote --intake-delay --leads --print-json -o --output --columns -q --quiet -h --help' ;;
+    'sandbox serve') REPLY='--host --port --data-dir --memory --rate-limit --no-retry-after --seed --faults --allow-remote --intake-delay --leads --print-json --webhook-url -o --output --columns -q --quiet -h --help' ;;
     'sandbox reset') REPLY='--data-dir --yes -y -o --output --columns -q --quiet -h --help' ;;
     'completion') REPLY='-o --output --columns -q --quiet -h --help' ;;
     *) REPLY='' ;;
@@ -117,10 +125,14 @@ _leadctl_option_value() {
         'contract import|--columns' | 'contract pull|--columns' | 'contract diff|--columns' | \
         'contract reset|--columns' | 'api|-f' | 'api|--raw-field' | 'api|-F' | 'api|--field' | \
         'api|-H' | 'api|--header' | 'api|--columns' | 'batch|--resume' | 'batch|--concurrency' | \
-        'batch|--columns' | 'sandbox serve|--host' | 'sandbox serve|--port' | \
-        'sandbox serve|--rate-limit' | 'sandbox serve|--seed' | 'sandbox serve|--intake-delay' | \
-        'sandbox serve|--leads' | 'sandbox serve|--columns' | 'sandbox reset|--columns' | \
-        'completion|--columns') REPLY='text' ;;
+        'batch|--columns' | 'webhooks verify|--header' | 'webhooks verify|-H' | \
+        'webhooks verify|--tolerance' | 'webhooks verify|--columns' | 'webhooks listen|--host' | \
+        'webhooks listen|--port' | 'webhooks listen|--forward-to' | 'webhooks listen|--tolerance' | \
+        'webhooks listen|--columns' | 'webhooks send|--data' | 'webhooks send|--id' | \
+        'webhooks send|--columns' | 'webhooks secret set|--columns' | 'sandbox serve|--host' | \
+        'sandbox serve|--port' | 'sandbox serve|--rate-limit' | 'sandbox serve|--seed' | \
+        'sandbox serve|--intake-delay' | 'sandbox serve|--leads' | 'sandbox serve|--webhook-url' | \
+        'sandbox serve|--columns' | 'sandbox reset|--columns' | 'completion|--columns') REPLY='text' ;;
     '|-o' | '|--output' | 'auth login|-o' | 'auth login|--output' | 'auth status|-o' | \
         'auth status|--output' | 'auth logout|-o' | 'auth logout|--output' | 'auth refresh|-o' | \
         'auth refresh|--output' | 'auth token|-o' | 'auth token|--output' | 'profile list|-o' | \
@@ -140,12 +152,17 @@ _leadctl_option_value() {
         'contract import|--output' | 'contract pull|-o' | 'contract pull|--output' | \
         'contract diff|-o' | 'contract diff|--output' | 'contract reset|-o' | \
         'contract reset|--output' | 'api|-o' | 'api|--output' | 'batch|-o' | 'batch|--output' | \
-        'sandbox serve|-o' | 'sandbox serve|--output' | 'sandbox reset|-o' | \
-        'sandbox reset|--output' | 'completion|-o' | 'completion|--output') REPLY='words table json ndjson csv tsv value' ;;
+        'webhooks verify|-o' | 'webhooks verify|--output' | 'webhooks listen|-o' | \
+        'webhooks listen|--output' | 'webhooks send|-o' | 'webhooks send|--output' | \
+        'webhooks secret set|-o' | 'webhooks secret set|--output' | 'sandbox serve|-o' | \
+        'sandbox serve|--output' | 'sandbox reset|-o' | 'sandbox reset|--output' | 'completion|-o' | \
+        'completion|--output') REPLY='words table json ndjson csv tsv value' ;;
     'auth login|--kind') REPLY='words user org source' ;;
     'leads import|--format') REPLY='words csv ndjson' ;;
     'leads import|--report' | 'sources rotate|--secret-file' | 'api|--input' | 'batch|--input' | \
-        'batch|--report') REPLY='file' ;;
+        'batch|--report' | 'webhooks verify|--body' | 'webhooks verify|--request' | \
+        'webhooks verify|--secret-file' | 'webhooks listen|--secret-file' | \
+        'webhooks send|--secret-file') REPLY='file' ;;
     'status-changes update|--category') REPLY='words Open Qualified Converted Lost Invalid Duplicate' ;;
     'sandbox serve|--data-dir' | 'sandbox reset|--data-dir') REPLY='directory' ;;
     *) REPLY='' ;;
@@ -159,7 +176,7 @@ _leadctl_argument_value() {
     'profile set|0' | 'profile unset|0') REPLY='words base_url output timeout region timezone ca_bundle source_key_header phone_status_window_days_param phone_status_start_param phone_status_end_param order_direction_key contract_url retry_safe_operations retry_unsafe_operations oauth_client_id oauth_scopes' ;;
     'profile set|1' | 'sources update|0' | 'sources rotate|0' | 'status-changes update|0' | \
         'status-changes delete|0' | 'lead-statuses get|0' | 'numbers status|0' | \
-        'automations runs|0' | 'a2a call|0' | 'api|0' | 'batch|0') REPLY='text' ;;
+        'automations runs|0' | 'a2a call|0' | 'api|0' | 'batch|0' | 'webhooks send|0') REPLY='text' ;;
     'leads import|0' | 'contract import|0' | 'contract diff|0' | 'api|1') REPLY='file' ;;
     'completion|0') REPLY='words bash zsh fish' ;;
     *) REPLY='' ;;

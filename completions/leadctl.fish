@@ -7,7 +7,7 @@
 function __leadctl_commands
     switch $argv[1]
         case ''
-            printf '%s\t%s\n' 'auth' 'Log in, show and remove the credential of a profile' 'profile' 'List, switch and edit profiles' 'leads' 'List, create and import leads' 'sources' 'Update lead sources and rotate their intake keys' 'status-changes' 'Update or delete entries of a lead\'s status history' 'lead-statuses' 'List lead statuses and find one by name' 'numbers' 'Inspect phone numbers: capacity, warmup, traffic' 'automations' 'Inspect automation runs' 'notifications' 'Read announcements' 'users' 'Update the current user\'s compliance settings' 'a2a' 'Call an agent operation over JSON-RPC' 'contract' 'Show, import, pull and diff the service\'s OpenAPI contract' 'api' 'Call any API operation with a raw request' 'batch' 'One request per NDJSON input line, paced to the service' 'sandbox' 'Run the local sandbox server' 'completion' 'Print the completion script for SHELL'
+            printf '%s\t%s\n' 'auth' 'Log in, show and remove the credential of a profile' 'profile' 'List, switch and edit profiles' 'leads' 'List, create and import leads' 'sources' 'Update lead sources and rotate their intake keys' 'status-changes' 'Update or delete entries of a lead\'s status history' 'lead-statuses' 'List lead statuses and find one by name' 'numbers' 'Inspect phone numbers: capacity, warmup, traffic' 'automations' 'Inspect automation runs' 'notifications' 'Read announcements' 'users' 'Update the current user\'s compliance settings' 'a2a' 'Call an agent operation over JSON-RPC' 'contract' 'Show, import, pull and diff the service\'s OpenAPI contract' 'api' 'Call any API operation with a raw request' 'batch' 'One request per NDJSON input line, paced to the service' 'webhooks' 'Verify, receive and send signed webhook deliveries' 'sandbox' 'Run the local sandbox server' 'completion' 'Print the completion script for SHELL'
         case 'auth'
             printf '%s\t%s\n' 'login' 'Store a credential for the profile (-p), checked with one read...' 'status' 'Check the profile\'s credential with the service and show what it is' 'logout' 'Remove the profile\'s stored credential (keyring or file)' 'refresh' 'Refresh the profile\'s OAuth access token now (it is otherwise...' 'token' 'Print the profile\'s credential, for scripts: TOKEN=$(leadctl auth token)'
         case 'profile'
@@ -32,6 +32,10 @@ function __leadctl_commands
             printf '%s\t%s\n' 'call' 'Call an agent operation with a JSON-RPC 2.0 request (POST /a2a)...'
         case 'contract'
             printf '%s\t%s\n' 'show' 'Show the active contract: where it came from, its version...' 'import' 'Validate an OpenAPI contract and make it the active one for the...' 'pull' 'Find the service\'s contract and make it the active one for every...' 'diff' 'Show operations added, removed or changed in FILE against the active...' 'reset' 'Forget the imported contract of the profile\'s service: the bundled...'
+        case 'webhooks'
+            printf '%s\t%s\n' 'verify' 'Check that one webhook delivery is genuine and fresh (Standard Webhooks)' 'listen' 'Receive webhook deliveries, verify each, and forward the genuine...' 'send' 'Sign a delivery with the webhook secret and POST it to URL (Standard...' 'secret' 'Store the profile\'s webhook signing secret'
+        case 'webhooks secret'
+            printf '%s\t%s\n' 'set' 'Store the profile\'s webhook signing secret, for verify, listen and send'
         case 'sandbox'
             printf '%s\t%s\n' 'serve' 'Serve the sandbox in the foreground and print its URL and demo...' 'reset' 'Wipe the sandbox state; the next start seeds fresh demo data'
     end
@@ -130,10 +134,22 @@ function __leadctl_options
             printf '%s\t%s\n' '-f' 'A string field' '--raw-field' 'A string field' '-F' 'A typed field: true/false/null, numbers, JSON, @FILE' '--field' 'A typed field: true/false/null, numbers, JSON, @FILE' '--input' 'Request body from a file or stdin' '-H' 'An extra header' '--header' 'An extra header' '--paginate' 'Follow continuationToken over every page' '-i' 'Print the status line and headers too' '--include' 'Print the status line and headers too' '-o' 'Output format: table, json, ndjson, csv, tsv, value' '--output' 'Output format: table, json, ndjson, csv, tsv, value' '--columns' 'Fields to show for table/csv/tsv/value: comma-separated dot paths...' '-q' 'No informational messages on stderr' '--quiet' 'No informational messages on stderr' '-h' 'Show this message and exit' '--help' 'Show this message and exit'
         case 'batch'
             printf '%s\t%s\n' '--input' 'NDJSON, one request per line: path, query and body fields by name; a...' '--report' 'Append each line\'s outcome as an NDJSON line: row (the line number)...' '--resume' 'Skip the lines REPORT has as ok (and as unknown, unless the...' '--concurrency' 'Requests in flight at most, 1 to 32 (one connection pool)' '--retry-unknown' 'With --resume, send lines whose outcome was unknown again (for an...' '-o' 'Output format: table, json, ndjson, csv, tsv, value' '--output' 'Output format: table, json, ndjson, csv, tsv, value' '--columns' 'Fields to show for table/csv/tsv/value: comma-separated dot paths...' '-q' 'No informational messages on stderr' '--quiet' 'No informational messages on stderr' '-h' 'Show this message and exit' '--help' 'Show this message and exit'
+        case 'webhooks'
+            printf '%s\t%s\n' '-h' 'Show this message and exit' '--help' 'Show this message and exit'
+        case 'webhooks verify'
+            printf '%s\t%s\n' '--header' 'A header of the delivery (repeatable): webhook-id...' '-H' 'A header of the delivery (repeatable): webhook-id...' '--body' 'The delivery\'s body, byte for byte as received (- reads stdin)' '--request' 'A raw captured HTTP request (request line, headers, blank line...' '--tolerance' 'How far webhook-timestamp may be from this machine\'s clock, either...' '--secret-file' 'Read the whsec_ signing secret from PATH (wins over...' '-o' 'Output format: table, json, ndjson, csv, tsv, value' '--output' 'Output format: table, json, ndjson, csv, tsv, value' '--columns' 'Fields to show for table/csv/tsv/value: comma-separated dot paths...' '-q' 'No informational messages on stderr' '--quiet' 'No informational messages on stderr' '-h' 'Show this message and exit' '--help' 'Show this message and exit'
+        case 'webhooks listen'
+            printf '%s\t%s\n' '--host' 'Address to listen on; non-loopback needs --allow-remote' '--port' 'Port to listen on (0: any free port)' '--forward-to' 'POST each verified delivery here, body and headers unchanged, and...' '--tolerance' 'How far webhook-timestamp may be from this machine\'s clock, either...' '--allow-remote' 'Allow a non-loopback --host (deliveries from other machines)' '--secret-file' 'Read the whsec_ signing secret from PATH (wins over...' '-o' 'Output format: table, json, ndjson, csv, tsv, value' '--output' 'Output format: table, json, ndjson, csv, tsv, value' '--columns' 'Fields to show for table/csv/tsv/value: comma-separated dot paths...' '-q' 'No informational messages on stderr' '--quiet' 'No informational messages on stderr' '-h' 'Show this message and exit' '--help' 'Show this message and exit'
+        case 'webhooks send'
+            printf '%s\t%s\n' '--data' 'The payload, sent byte for byte (it must be JSON) [default: a test...' '--id' 'The webhook-id, to test the receiver\'s deduplication [default: a new...' '--secret-file' 'Read the whsec_ signing secret from PATH (wins over...' '-o' 'Output format: table, json, ndjson, csv, tsv, value' '--output' 'Output format: table, json, ndjson, csv, tsv, value' '--columns' 'Fields to show for table/csv/tsv/value: comma-separated dot paths...' '-q' 'No informational messages on stderr' '--quiet' 'No informational messages on stderr' '-h' 'Show this message and exit' '--help' 'Show this message and exit'
+        case 'webhooks secret'
+            printf '%s\t%s\n' '-h' 'Show this message and exit' '--help' 'Show this message and exit'
+        case 'webhooks secret set'
+            printf '%s\t%s\n' '-o' 'Output format: table, json, ndjson, csv, tsv, value' '--output' 'Output format: table, json, ndjson, csv, tsv, value' '--columns' 'Fields to show for table/csv/tsv/value: comma-separated dot paths...' '-q' 'No informational messages on stderr' '--quiet' 'No informational messages on stderr' '-h' 'Show this message and exit' '--help' 'Show this message and exit'
         case 'sandbox'
             printf '%s\t%s\n' '-h' 'Show this message and exit' '--help' 'Show this message and exit'
         case 'sandbox serve'
-            printf '%s\t%s\n' '--host' 'Address to listen on; non-loopback needs --allow-remote' '--port' 'Port to listen on (0: any free port)' '--data-dir' 'Where the state lives [default: the user data dir\'s sandbox/]' '--memory' 'Keep the state in memory only' '--rate-limit' 'Allow N requests per second per credential, or N per fixed window...' '--no-retry-after' 'Send the rate limit\'s 429s without Retry-After, to test a client\'s...' '--seed' 'Seed of the demo data (first start only)' '--faults' 'Enable fault injection (X-Leadctl-Fault header, /_sandbox/ endpoints)' '--allow-remote' 'Allow a non-loopback --host' '--intake-delay' 'How long a new lead stays Pending before it is processed' '--leads' 'Add N generated leads (0 to 10,000,000) to the demo organization...' '--print-json' 'Print the ready line as JSON (baseUrl, credentials), as -o json' '-o' 'Output format: table, json, ndjson, csv, tsv, value' '--output' 'Output format: table, json, ndjson, csv, tsv, value' '--columns' 'Fields to show for table/csv/tsv/value: comma-separated dot paths...' '-q' 'No informational messages on stderr' '--quiet' 'No informational messages on stderr' '-h' 'Show this message and exit' '--help' 'Show this message and exit'
+            printf '%s\t%s\n' '--host' 'Address to listen on; non-loopback needs --allow-remote' '--port' 'Port to listen on (0: any free port)' '--data-dir' 'Where the state lives [default: the user data dir\'s sandbox/]' '--memory' 'Keep the state in memory only' '--rate-limit' 'Allow N requests per second per credential, or N per fixed window...' '--no-retry-after' 'Send the rate limit\'s 429s without Retry-After, to test a client\'s...' '--seed' 'Seed of the demo data (first start only)' '--faults' 'Enable fault injection (X-Leadctl-Fault header, /_sandbox/ endpoints)' '--allow-remote' 'Allow a non-loopback --host' '--intake-delay' 'How long a new lead stays Pending before it is processed' '--leads' 'Add N generated leads (0 to 10,000,000) to the demo organization...' '--print-json' 'Print the ready line as JSON (baseUrl, credentials, webhooks), as -o...' '--webhook-url' 'POST a signed webhook delivery (Standard Webhooks) to URL when a...' '-o' 'Output format: table, json, ndjson, csv, tsv, value' '--output' 'Output format: table, json, ndjson, csv, tsv, value' '--columns' 'Fields to show for table/csv/tsv/value: comma-separated dot paths...' '-q' 'No informational messages on stderr' '--quiet' 'No informational messages on stderr' '-h' 'Show this message and exit' '--help' 'Show this message and exit'
         case 'sandbox reset'
             printf '%s\t%s\n' '--data-dir' 'The state to wipe [default: the user data dir\'s sandbox/]' '--yes' 'Do not ask; required without a terminal' '-y' 'Do not ask; required without a terminal' '-o' 'Output format: table, json, ndjson, csv, tsv, value' '--output' 'Output format: table, json, ndjson, csv, tsv, value' '--columns' 'Fields to show for table/csv/tsv/value: comma-separated dot paths...' '-q' 'No informational messages on stderr' '--quiet' 'No informational messages on stderr' '-h' 'Show this message and exit' '--help' 'Show this message and exit'
         case 'completion'
@@ -178,9 +194,14 @@ function __leadctl_option_value
             'contract import|--columns' 'contract pull|--columns' 'contract diff|--columns' \
             'contract reset|--columns' 'api|-f' 'api|--raw-field' 'api|-F' 'api|--field' 'api|-H' \
             'api|--header' 'api|--columns' 'batch|--resume' 'batch|--concurrency' 'batch|--columns' \
-            'sandbox serve|--host' 'sandbox serve|--port' 'sandbox serve|--rate-limit' \
-            'sandbox serve|--seed' 'sandbox serve|--intake-delay' 'sandbox serve|--leads' \
-            'sandbox serve|--columns' 'sandbox reset|--columns' 'completion|--columns'
+            'webhooks verify|--header' 'webhooks verify|-H' 'webhooks verify|--tolerance' \
+            'webhooks verify|--columns' 'webhooks listen|--host' 'webhooks listen|--port' \
+            'webhooks listen|--forward-to' 'webhooks listen|--tolerance' 'webhooks listen|--columns' \
+            'webhooks send|--data' 'webhooks send|--id' 'webhooks send|--columns' \
+            'webhooks secret set|--columns' 'sandbox serve|--host' 'sandbox serve|--port' \
+            'sandbox serve|--rate-limit' 'sandbox serve|--seed' 'sandbox serve|--intake-delay' \
+            'sandbox serve|--leads' 'sandbox serve|--webhook-url' 'sandbox serve|--columns' \
+            'sandbox reset|--columns' 'completion|--columns'
             echo 'text'
         case '|-o' '|--output' 'auth login|-o' 'auth login|--output' 'auth status|-o' \
             'auth status|--output' 'auth logout|-o' 'auth logout|--output' 'auth refresh|-o' \
@@ -201,15 +222,20 @@ function __leadctl_option_value
             'contract import|--output' 'contract pull|-o' 'contract pull|--output' \
             'contract diff|-o' 'contract diff|--output' 'contract reset|-o' \
             'contract reset|--output' 'api|-o' 'api|--output' 'batch|-o' 'batch|--output' \
-            'sandbox serve|-o' 'sandbox serve|--output' 'sandbox reset|-o' 'sandbox reset|--output' \
-            'completion|-o' 'completion|--output'
+            'webhooks verify|-o' 'webhooks verify|--output' 'webhooks listen|-o' \
+            'webhooks listen|--output' 'webhooks send|-o' 'webhooks send|--output' \
+            'webhooks secret set|-o' 'webhooks secret set|--output' 'sandbox serve|-o' \
+            'sandbox serve|--output' 'sandbox reset|-o' 'sandbox reset|--output' 'completion|-o' \
+            'completion|--output'
             echo 'words table json ndjson csv tsv value'
         case 'auth login|--kind'
             echo 'words user org source'
         case 'leads import|--format'
             echo 'words csv ndjson'
         case 'leads import|--report' 'sources rotate|--secret-file' 'api|--input' 'batch|--input' \
-            'batch|--report'
+            'batch|--report' 'webhooks verify|--body' 'webhooks verify|--request' \
+            'webhooks verify|--secret-file' 'webhooks listen|--secret-file' \
+            'webhooks send|--secret-file'
             echo 'file'
         case 'status-changes update|--category'
             echo 'words Open Qualified Converted Lost Invalid Duplicate'
@@ -227,7 +253,7 @@ function __leadctl_argument_value
             echo 'words base_url output timeout region timezone ca_bundle source_key_header phone_status_window_days_param phone_status_start_param phone_status_end_param order_direction_key contract_url retry_safe_operations retry_unsafe_operations oauth_client_id oauth_scopes'
         case 'profile set|1' 'sources update|0' 'sources rotate|0' 'status-changes update|0' \
             'status-changes delete|0' 'lead-statuses get|0' 'numbers status|0' 'automations runs|0' \
-            'a2a call|0' 'api|0' 'batch|0'
+            'a2a call|0' 'api|0' 'batch|0' 'webhooks send|0'
             echo 'text'
         case 'leads import|0' 'contract import|0' 'contract diff|0' 'api|1'
             echo 'file'

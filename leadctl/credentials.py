@@ -282,19 +282,27 @@ def _keyring() -> KeyringBackend:
     return _with_deadline(_discover_backend, "looking for the keyring backend")
 
 
-def _keyring_get(profile: str) -> str | None:
+def keyring_entry(service: str, user: str) -> str | None:
+    """One entry of the OS keyring, read under the deadline (KeyringUnavailable otherwise);
+    other secrets than a profile's credential (the webhook secret) use their own service."""
     backend = _keyring()
     value: str | None = _with_deadline(
-        lambda: backend.get_password(KEYRING_SERVICE, profile), "reading the credential"
+        lambda: backend.get_password(service, user), "reading the credential"
     )
     return value
 
 
-def _keyring_set(profile: str, value: str) -> None:
+def store_keyring_entry(service: str, user: str, value: str) -> None:
     backend = _keyring()
-    _with_deadline(
-        lambda: backend.set_password(KEYRING_SERVICE, profile, value), "storing the credential"
-    )
+    _with_deadline(lambda: backend.set_password(service, user, value), "storing the credential")
+
+
+def _keyring_get(profile: str) -> str | None:
+    return keyring_entry(KEYRING_SERVICE, profile)
+
+
+def _keyring_set(profile: str, value: str) -> None:
+    store_keyring_entry(KEYRING_SERVICE, profile, value)
 
 
 def _keyring_delete(profile: str) -> bool:

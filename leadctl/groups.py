@@ -30,6 +30,10 @@ GROUPS: dict[str, tuple[str, str]] = {
         "leadctl.commands.batch",
         "One request per NDJSON line, at the service's pace.",
     ),
+    "webhooks": (
+        "leadctl.commands.webhooks",
+        "Verify, receive and send signed webhook deliveries.",
+    ),
     "sandbox": ("leadctl.commands.sandbox", "Run the local sandbox server."),
     "completion": ("leadctl.commands.completion", "Print the shell completion script."),
 }

@@ -33,6 +33,7 @@ from leadctl_sandbox.settings import SandboxSettings
 from leadctl_sandbox.state import SandboxState
 from leadctl_sandbox.times import utcnow
 from leadctl_sandbox.validation import BODY_KEY, Errors, SchemaValidator
+from leadctl_sandbox.webhooks import Event, WebhookSender
 
 logger = logging.getLogger("leadctl_sandbox")
 
@@ -44,10 +45,16 @@ SCOPE_CREDENTIAL_KIND = "leadctl.credential_kind"
 
 
 class SandboxApp:
-    def __init__(self, state: SandboxState, settings: SandboxSettings) -> None:
+    def __init__(
+        self,
+        state: SandboxState,
+        settings: SandboxSettings,
+        webhooks: WebhookSender | None = None,
+    ) -> None:
         contract = published_contract()
         self.state = state
         self.settings = settings
+        self.webhooks = webhooks
         self.validator = SchemaValidator(contract)
         self.router = Router(iter_operations(contract))
         self.handlers: dict[str, Handler] = handlers()
@@ -89,8 +96,9 @@ class SandboxApp:
         raw_body = await request.body()
         conn = self.state.conn
         now = utcnow()
+        events: list[Event] | None = [] if self.webhooks is not None else None
         with transaction(conn, immediate=True):
-            intake.settle(conn, now)
+            intake.settle(conn, now, events)
             principal = authenticate(conn, self.state.secret, request.headers.get("authorization"))
             scope[SCOPE_CREDENTIAL_KIND] = principal.kind
             authorize(principal, operation.operation_id, operation.credential_kinds)
@@ -109,8 +117,12 @@ class SandboxApp:
                 query=query,
                 body=body,
                 raw_body=raw_body,
+                events=events,
             )
             reply = self.handlers[operation.operation_id](call)
+        if self.webhooks is not None and events:
+            # Committed: what the events tell has happened. Sent in the background.
+            self.webhooks.publish(events)
         if reply.status == 204:
             return Response(status_code=204)
         content = json.dumps(reply.body, ensure_ascii=False, separators=(",", ":"))

@@ -14,11 +14,14 @@ from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
+from leadctl.util.isotime import parse_rfc3339
 from leadctl_sandbox import leadstatus
 from leadctl_sandbox.auth import SOURCE, Principal
 from leadctl_sandbox.db import Record, dumps, loads
+from leadctl_sandbox.runs import start_new_lead_runs
 from leadctl_sandbox.tags import ensure_tag
 from leadctl_sandbox.times import iso
+from leadctl_sandbox.webhooks import Event
 
 LEAD_FIELDS = ("firstName", "lastName", "email", "phone", "state", "product", "consentCertificate")
 _COLUMNS = {
@@ -70,19 +73,21 @@ def receive(
     return lead_id
 
 
-def settle(conn: sqlite3.Connection, now: datetime) -> int:
-    """Process every Pending lead whose delay has passed; returns how many."""
+def settle(conn: sqlite3.Connection, now: datetime, events: list[Event] | None = None) -> int:
+    """Process every Pending lead whose delay has passed; returns how many. With ``events``
+    (webhook deliveries are on), accepted leads start their automations' runs, whose
+    changes are added there."""
     due = conn.execute(
         "SELECT * FROM leads WHERE processing_status = 'Pending' AND process_at <= ? "
         "ORDER BY process_at",
         (iso(now),),
     ).fetchall()
     for lead in due:
-        _process(conn, lead)
+        _process(conn, lead, events)
     return len(due)
 
 
-def _process(conn: sqlite3.Connection, lead: sqlite3.Row) -> None:
+def _process(conn: sqlite3.Connection, lead: sqlite3.Row, events: list[Event] | None) -> None:
     at = lead["process_at"]
     source = None
     if lead["source_id"] is not None:
@@ -116,6 +121,10 @@ def _process(conn: sqlite3.Connection, lead: sqlite3.Row) -> None:
         notes="Lead received through intake.",
     )
     leadstatus.refresh_lead(conn, lead["id"], at)
+    if events is not None:
+        moment = parse_rfc3339(at)
+        assert moment is not None, "process_at is stored by iso()"
+        start_new_lead_runs(conn, lead, moment, events)
 
 
 def rejection_reason(lead: Record, source: Record | None) -> str | None:

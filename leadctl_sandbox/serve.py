@@ -9,7 +9,7 @@ import threading
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from leadctl_sandbox.console import Console
 from leadctl_sandbox.db import DB_FILE
@@ -19,6 +19,9 @@ from leadctl_sandbox.ratelimit import RateLimit, parse_rate_limit
 from leadctl_sandbox.server import SandboxServer, is_loopback
 from leadctl_sandbox.settings import DEFAULT_INTAKE_DELAY, SandboxSettings
 from leadctl_sandbox.state import STATE_FILES, SandboxState, default_state_dir, open_state
+
+if TYPE_CHECKING:
+    from leadctl_sandbox.webhooks import WebhookSender
 
 # --leads at most: ten million seed in minutes and take a few GB of memory.
 MAX_BULK_LEADS = 10_000_000
@@ -40,6 +43,8 @@ class ServeOptions:
     intake_delay: float = DEFAULT_INTAKE_DELAY
     # Generated leads added to the demo organization on first start (load tests).
     leads: int = 0
+    # Where signed webhook deliveries go (lead created, automation run status changed).
+    webhook_url: str | None = None
 
 
 def state_file(options: ServeOptions, env: Mapping[str, str]) -> Path | None:
@@ -69,6 +74,8 @@ def serve(options: ServeOptions, *, ios: Console, env: Mapping[str, str], as_jso
         raise SandboxUsageError(
             f"--leads {options.leads}: must be between 0 and {MAX_BULK_LEADS:,}"
         )
+    if options.webhook_url is not None:
+        check_webhook_url(options.webhook_url)
     path = state_file(options, env)
     stop = threading.Event()
     # SIGTERM is caught from the start: a harness may send it as soon as it reads the URL.
@@ -106,15 +113,21 @@ def _serve_state(
         retry_after=not options.no_retry_after,
         faults=options.faults,
     )
-    server = SandboxServer(state, settings, host=options.host, port=options.port, quiet=False)
-    server.start()
+    webhooks = _webhook_sender(state, options.webhook_url)
+    server = SandboxServer(
+        state, settings, host=options.host, port=options.port, quiet=False, webhooks=webhooks
+    )
     try:
+        server.start()
+        ready: dict[str, Any] = {"baseUrl": server.base_url, "credentials": credentials}
+        if webhooks is not None:
+            ready["webhooks"] = {"url": webhooks.url, "secret": webhooks.secret}
         if as_json:
-            ios.stdout.write(json.dumps({"baseUrl": server.base_url, "credentials": credentials}))
+            ios.stdout.write(json.dumps(ready))
             ios.stdout.write("\n")
         else:
             ios.stdout.write(
-                _human_block(server.base_url, path, credentials, names, options, settings)
+                _human_block(server.base_url, path, credentials, names, options, settings, webhooks)
             )
         ios.stdout.flush()
         try:
@@ -124,6 +137,45 @@ def _serve_state(
             pass  # Ctrl-C is how a foreground server is meant to stop
     finally:
         server.stop()
+        left = webhooks.stop() if webhooks is not None else 0
+        if left:
+            ios.warn(f"{left} webhook deliveries were still waiting and were not sent")
+
+
+def check_webhook_url(url: str) -> None:
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - raises ValueError on a malformed port
+    except ValueError as error:
+        raise SandboxUsageError(f"--webhook-url {url!r}: {error}") from None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise SandboxUsageError(f"--webhook-url {url!r}: expected http(s)://HOST[:PORT]/PATH")
+
+
+def _webhook_sender(state: SandboxState, url: str | None) -> WebhookSender | None:
+    if url is None:
+        return None
+    from leadctl_sandbox.webhooks import WebhookSender, state_secret
+
+    sender = WebhookSender(url, state_secret(state.secret))
+    sender.start()
+    return sender
+
+
+def _webhooks_lines(webhooks: WebhookSender) -> list[str]:
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(webhooks.url)
+    port = parts.port or (443 if parts.scheme == "https" else 80)
+    return [
+        f"Webhooks: signed deliveries to {webhooks.url} (lead.created,",
+        "automation_run.status_changed); receive and verify them with:",
+        f"  export LEADCTL_WEBHOOK_SECRET={webhooks.secret}",
+        f"  leadctl webhooks listen --port {port} --forward-to http://localhost:3000/hook",
+        "",
+    ]
 
 
 def _add_bulk_leads(state: SandboxState, count: int, ios: Console) -> None:
@@ -176,6 +228,7 @@ def _human_block(
     names: dict[str, str],
     options: ServeOptions,
     settings: SandboxSettings,
+    webhooks: WebhookSender | None,
 ) -> str:
     where = "in memory (gone when it stops)" if path is None else str(path)
     lines = [
@@ -200,6 +253,8 @@ def _human_block(
         "  leadctl lead-statuses list",
         "",
     ]
+    if webhooks is not None:
+        lines += _webhooks_lines(webhooks)
     if options.faults:
         lines.append("Fault injection is on: X-Leadctl-Fault header and /_sandbox/ endpoints.")
     if settings.rate_limit is not None:

@@ -14,11 +14,14 @@ import socket
 import sys
 import threading
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from leadctl_sandbox.errors import SandboxError, SandboxUsageError
 from leadctl_sandbox.settings import SandboxSettings
 from leadctl_sandbox.state import SandboxState
+
+if TYPE_CHECKING:
+    from leadctl_sandbox.webhooks import WebhookSender
 
 START_TIMEOUT = 15.0
 STOP_TIMEOUT = 5.0
@@ -75,14 +78,16 @@ def configure_logging(*, quiet: bool) -> None:
             logger.setLevel(logging.WARNING)
 
 
-def build_asgi(state: SandboxState, settings: SandboxSettings) -> Any:
+def build_asgi(
+    state: SandboxState, settings: SandboxSettings, webhooks: WebhookSender | None = None
+) -> Any:
     from leadctl_sandbox.app import SandboxApp
     from leadctl_sandbox.middleware import SandboxMiddleware
     from leadctl_sandbox.oauth import with_oauth
     from leadctl_sandbox.requestlog import RequestLog
 
     # The authorization server's paths (/oauth/..., its .well-known documents) beside the API.
-    app = with_oauth(SandboxApp(state, settings), state, settings)
+    app = with_oauth(SandboxApp(state, settings, webhooks), state, settings)
     log = RequestLog()
     faults = control = limiter = None
     if settings.faults:
@@ -114,9 +119,11 @@ class SandboxServer:
         host: str = "127.0.0.1",
         port: int = 0,
         quiet: bool = True,
+        webhooks: WebhookSender | None = None,
     ) -> None:
         self.state = state
         self.settings = settings
+        self.webhooks = webhooks
         self.host = host
         self.port = port
         self.quiet = quiet
@@ -139,7 +146,7 @@ class SandboxServer:
         self._socket = sock
         self.port = sock.getsockname()[1]
         config = uvicorn.Config(
-            build_asgi(self.state, self.settings),
+            build_asgi(self.state, self.settings, self.webhooks),
             log_config=None,
             access_log=False,
             lifespan="off",

@@ -65,6 +65,7 @@ CURATED_VERBS: dict[str, tuple[str, ...]] = {
     "contract": ("diff", "import", "pull", "reset", "show"),
     "api": (),
     "sandbox": ("reset", "serve"),
+    "webhooks": ("listen", "secret", "send", "verify"),
     "completion": (),
     "batch": (),
 }

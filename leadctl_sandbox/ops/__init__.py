@@ -15,6 +15,7 @@ from typing import Any
 from leadctl_sandbox.auth import Principal
 from leadctl_sandbox.settings import SandboxSettings
 from leadctl_sandbox.validation import SchemaValidator
+from leadctl_sandbox.webhooks import Event
 
 
 @dataclass
@@ -29,6 +30,9 @@ class Call:
     query: Mapping[str, Any] = field(default_factory=dict)
     body: Any = None
     raw_body: bytes = b""
+    # Webhook events the operation causes, delivered once it is committed; None when
+    # deliveries are off.
+    events: list[Event] | None = None
 
 
 @dataclass

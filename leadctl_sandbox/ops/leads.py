@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import sqlite3
 from collections.abc import Mapping
 from typing import Any
@@ -19,6 +20,7 @@ from leadctl_sandbox.paging import (
     sort_indexes,
 )
 from leadctl_sandbox.render import lead_json, org_tags
+from leadctl_sandbox.webhooks import LEAD_CREATED, Event
 
 LEADS = Collection(
     select="SELECT * FROM leads",
@@ -66,7 +68,10 @@ def create_lead(call: Call) -> Reply:
         call.conn, call.principal, call.body, now=call.now, delay=call.settings.intake_delay
     )
     row = call.conn.execute("SELECT * FROM leads WHERE id = ?", (lead_id,)).fetchone()
-    return Reply(202, lead_json(row, org_tags(call.conn, call.principal.org_id)))
+    lead = lead_json(row, org_tags(call.conn, call.principal.org_id))
+    if call.events is not None:
+        call.events.append(Event(LEAD_CREATED, call.now, copy.deepcopy(lead)))
+    return Reply(202, lead)
 
 
 def list_my_leads(call: Call) -> Reply:

@@ -65,6 +65,8 @@ class SandboxProcess:
     faults: bool
     stderr_path: Path
     _workdir: tempfile.TemporaryDirectory[str] | None = None
+    # {"url", "secret"} of --webhook-url deliveries, when the sandbox was started with it.
+    webhooks: dict[str, str] | None = None
 
     def __repr__(self) -> str:
         return f"SandboxProcess({self.base_url}, pid={self.process.pid})"
@@ -231,6 +233,7 @@ def start_sandbox(
         faults=faults,
         stderr_path=stderr_path,
         _workdir=workdir,
+        webhooks=ready.get("webhooks"),
     )
 
 

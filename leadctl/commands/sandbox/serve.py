@@ -40,7 +40,8 @@ EPILOG = (
     "  leadctl sandbox serve --memory --port 0 --seed 7 --faults -o json\n\n"
     "  leadctl sandbox serve --rate-limit 5 --data-dir ./sandbox-state\n\n"
     "  leadctl sandbox serve --memory --leads 100000 --rate-limit 200\n\n"
-    "  leadctl sandbox serve --rate-limit 300/60s --no-retry-after"
+    "  leadctl sandbox serve --rate-limit 300/60s --no-retry-after\n\n"
+    "  leadctl sandbox serve --webhook-url http://127.0.0.1:9000/"
 )
 
 
@@ -119,14 +120,36 @@ def serve(
     print_json: Annotated[
         bool,
         typer.Option(
-            "--print-json", help="Print the ready line as JSON (baseUrl, credentials), as -o json."
+            "--print-json",
+            help="Print the ready line as JSON (baseUrl, credentials, webhooks), as -o json.",
         ),
     ] = False,
+    webhook_url: Annotated[
+        str | None,
+        typer.Option(
+            "--webhook-url",
+            metavar="URL",
+            help="POST a signed webhook delivery (Standard Webhooks) to URL when a lead is "
+            "created and when an automation run changes status; the whsec_ secret is printed "
+            "when the server is ready.",
+        ),
+    ] = None,
 ) -> None:
     """Serve the sandbox in the foreground and print its URL and demo credentials.
 
     With -o json (or --print-json) one JSON line {"baseUrl", "credentials"} is printed when
-    the server is ready. Ctrl-C stops it.
+    the server is ready ("webhooks": {"url", "secret"} too with --webhook-url). Ctrl-C
+    stops it.
+
+    Webhooks: the service publishes no event catalog, so the sandbox assumes Standard
+    Webhooks' payload {"type", "timestamp", "data"} with two types: lead.created (data: the
+    lead as POST /leads answered it) and automation_run.status_changed (data: the run as
+    `automations runs` shows it, with its new status). With --webhook-url, a lead that intake
+    accepts starts a run of the demo "New lead welcome" automation (Running, then Waiting at
+    its one-day wait). Deliveries are sent in the background, each with a stable webhook-id
+    and a fresh timestamp and signature per attempt, retried on anything but a 2xx after
+    0.5s, 1s, 2s, 5s, 10s, 30s and 60s. The secret stays the same for one state (a new one
+    with --memory).
     """
     server = {
         "host": host,
@@ -140,5 +163,6 @@ def serve(
         "allow_remote": allow_remote,
         "intake_delay": intake_delay,
         "leads": leads,
+        "webhook_url": webhook_url,
     }
     run(Options(server=server, print_json=print_json), get_context(typer_ctx))
