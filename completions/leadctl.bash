@@ -44,7 +44,7 @@ _leadctl_options() {
     'leads') REPLY='-h --help' ;;
     'leads list') REPLY='--search --search-field --filter --range --order-by --page-size --limit --all --cursor --count -o --output --columns -q --quiet -h --help' ;;
     'leads create') REPLY='--field --data --wait --wait-timeout -o --output --columns -q --quiet -h --help' ;;
-    'leads import') REPLY='--format --concurrency --report --resume --map --field --retry-unknown -o --output --columns -q --quiet -h --help' ;;
+    'leads import') REPLY='--format --concurrency --report --resume --map --field --retry-unknown --rate -o --output --columns -q --quiet -h --help' ;;
     'sources') REPLY='-h --help' ;;
     'sources update') REPLY='--name --description --allowed-state --allowed-product --default-tag-id --default-tag-name --requires-consent-certificate --no-requires-consent-certificate --data -o --output --columns -q --quiet -h --help' ;;
     'sources rotate') REPLY='--yes -y --secret-only --secret-file --save-profile --insecure-storage -o --output --columns -q --quiet -h --help' ;;
@@ -71,7 +71,7 @@ _leadctl_options() {
     'contract diff') REPLY='-o --output --columns -q --quiet -h --help' ;;
     'contract reset') REPLY='-o --output --columns -q --quiet -h --help' ;;
     'api') REPLY='-f --raw-field -F --field --input -H --header --paginate -i --include -o --output --columns -q --quiet -h --help' ;;
-    'batch') REPLY='--input --report --resume --concurrency --retry-unknown -o --output --columns -q --quiet -h --help' ;;
+    'batch') REPLY='--input --report --resume --concurrency --retry-unknown --rate --yes -y -o --output --columns -q --quiet -h --help' ;;
     'sandbox') REPLY='-h --help' ;;
     'sandbox serve') REPLY='--host --port --data-dir --memory --rate-limit --no-retry-after --seed --faults --allow-remote --intake-delay --leads --print-json -o --output --columns -q --quiet -h --help' ;;
     'sandbox reset') REPLY='--data-dir --yes -y -o --output --columns -q --quiet -h --help' ;;
@@ -95,8 +95,8 @@ _leadctl_option_value() {
         'leads list|--cursor' | 'leads list|--columns' | 'leads create|--field' | \
         'leads create|--data' | 'leads create|--wait-timeout' | 'leads create|--columns' | \
         'leads import|--concurrency' | 'leads import|--resume' | 'leads import|--map' | \
-        'leads import|--field' | 'leads import|--columns' | 'sources update|--name' | \
-        'sources update|--description' | 'sources update|--allowed-state' | \
+        'leads import|--field' | 'leads import|--rate' | 'leads import|--columns' | \
+        'sources update|--name' | 'sources update|--description' | 'sources update|--allowed-state' | \
         'sources update|--allowed-product' | 'sources update|--default-tag-id' | \
         'sources update|--default-tag-name' | 'sources update|--data' | 'sources update|--columns' | \
         'sources rotate|--columns' | 'status-changes update|--type' | \
@@ -117,7 +117,7 @@ _leadctl_option_value() {
         'contract import|--columns' | 'contract pull|--columns' | 'contract diff|--columns' | \
         'contract reset|--columns' | 'api|-f' | 'api|--raw-field' | 'api|-F' | 'api|--field' | \
         'api|-H' | 'api|--header' | 'api|--columns' | 'batch|--resume' | 'batch|--concurrency' | \
-        'batch|--columns' | 'sandbox serve|--host' | 'sandbox serve|--port' | \
+        'batch|--rate' | 'batch|--columns' | 'sandbox serve|--host' | 'sandbox serve|--port' | \
         'sandbox serve|--rate-limit' | 'sandbox serve|--seed' | 'sandbox serve|--intake-delay' | \
         'sandbox serve|--leads' | 'sandbox serve|--columns' | 'sandbox reset|--columns' | \
         'completion|--columns') REPLY='text' ;;
@@ -156,7 +156,7 @@ _leadctl_option_value() {
 _leadctl_argument_value() {
     case $1 in
     'profile use|0' | 'profile show|0' | 'profile delete|0') REPLY='profile' ;;
-    'profile set|0' | 'profile unset|0') REPLY='words base_url output timeout region timezone ca_bundle source_key_header phone_status_window_days_param phone_status_start_param phone_status_end_param order_direction_key contract_url retry_safe_operations retry_unsafe_operations oauth_client_id oauth_scopes' ;;
+    'profile set|0' | 'profile unset|0') REPLY='words base_url output timeout region timezone ca_bundle source_key_header phone_status_window_days_param phone_status_start_param phone_status_end_param order_direction_key contract_url retry_safe_operations retry_unsafe_operations oauth_client_id oauth_scopes rate_limit' ;;
     'profile set|1' | 'sources update|0' | 'sources rotate|0' | 'status-changes update|0' | \
         'status-changes delete|0' | 'lead-statuses get|0' | 'numbers status|0' | \
         'automations runs|0' | 'a2a call|0' | 'api|0' | 'batch|0') REPLY='text' ;;
