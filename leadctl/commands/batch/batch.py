@@ -28,7 +28,7 @@ EPILOG = (
     "  leadctl batch 'suppressions check' <nums.txt | jq 'select(.result.suppressed)'\n\n"
     "  # go on after an interruption: lines done (or unknown) are skipped\n"
     "  leadctl batch 'leads archive' --input ids.txt --resume archive.ndjson\n\n"
-    "  # delete many leads at the service's published limit, no question asked\n"
+    "  # delete many leads at the published limit, without a question\n"
     "  leadctl batch 'leads delete' --input ids.txt --report delete.ndjson --rate 300/60s --yes"
 )
 
