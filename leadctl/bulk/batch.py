@@ -114,10 +114,6 @@ class Shape:
     # A PUT replaces the whole resource: required fields a line leaves out are read.
     replaces: bool = False
 
-    @property
-    def keyed(self) -> bool:
-        return self.key_header is not None or self.key_field is not None
-
 
 def shape_of(
     op: Mapping[str, Any], contract: Mapping[str, Any] | None, idempotency: Idempotency | None

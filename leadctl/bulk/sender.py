@@ -455,10 +455,7 @@ class Sender:
                 else:
                     reason = "interrupted while waiting to be sent again"
                 outcome = UNKNOWN if opened.maybe_acted or opened.in_flight else UNSENT
-                settled = self._interrupted(opened.job, outcome, reason)
-                if opened.in_flight:
-                    settled = replace(settled, error={"detail": reason})
-                self._on_outcome(settled)
+                self._on_outcome(self._interrupted(opened.job, outcome, reason))
             self._open.clear()
             self._sealed = True
 

@@ -581,7 +581,10 @@ def test_ctrl_c_during_a_request_records_that_row_as_unknown(
     assert len(httpx_mock.get_requests()) == 1
     [line] = report_lines(report)
     assert (line["row"], line["outcome"]) == (1, "unknown")
-    assert line["error"] == {"detail": "interrupted before the service answered"}
+    assert line["error"] == {
+        "detail": "interrupted before the service answered; "
+        "POST /leads may or may not have taken effect"
+    }
     assert "the import was interrupted" in result.stderr
 
 
