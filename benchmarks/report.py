@@ -74,9 +74,12 @@ NOTES = """\
   request sent after it began) measures the pace: answers since the previous storm's end
   over the time between the two ends, so against a fixed window it is N/W whatever the
   phase, against a token bucket the refill rate. The pace then grows by 5% per measured
-  period, doubling the growth for each quiet period. tests/unit/test_leads_import_pacer.py
-  simulates fixed windows (with and without Retry-After, four phases, four jitter seeds)
-  and token buckets on an injected clock.
+  period, doubling the growth for each quiet period, and is released (no pace, or the
+  known limit) after two periods without a 429, so one stray 429 does not slow a run for
+  good. A limit the user knows (`rate_limit`, `--rate N/WINDOW`) paces evenly from the first
+  request. tests/unit/test_leads_import_pacer.py simulates fixed windows (with and without
+  Retry-After, four phases, four jitter seeds), token buckets and a one-off 429 on an
+  injected clock.
 - Batch: the shell loop pays a process start (Typer, httpx) per line, so it stays far below
   the limit; `xargs -P4` reaches it but each process retries its own 429s (at most
   --max-retries 4, exit 7 when a window outlasts them: those lines are lost).

@@ -46,7 +46,7 @@ _leadctl_options() {
     'leads') REPLY='-h --help' ;;
     'leads list') REPLY='--search --search-field --filter --range --order-by --page-size --limit --all --cursor --count -o --output --columns -q --quiet -h --help' ;;
     'leads create') REPLY='--field --data --wait --wait-timeout -o --output --columns -q --quiet -h --help' ;;
-    'leads import') REPLY='--format --concurrency --report --resume --map --field --retry-unknown -o --output --columns -q --quiet -h --help' ;;
+    'leads import') REPLY='--format --concurrency --report --resume --map --field --retry-unknown --rate -o --output --columns -q --quiet -h --help' ;;
     'sources') REPLY='-h --help' ;;
     'sources update') REPLY='--name --description --allowed-state --allowed-product --default-tag-id --default-tag-name --requires-consent-certificate --no-requires-consent-certificate --data -o --output --columns -q --quiet -h --help' ;;
     'sources rotate') REPLY='--yes -y --secret-only --secret-file --save-profile --insecure-storage -o --output --columns -q --quiet -h --help' ;;
@@ -73,7 +73,7 @@ _leadctl_options() {
     'contract diff') REPLY='-o --output --columns -q --quiet -h --help' ;;
     'contract reset') REPLY='-o --output --columns -q --quiet -h --help' ;;
     'api') REPLY='-f --raw-field -F --field --input -H --header --paginate -i --include -o --output --columns -q --quiet -h --help' ;;
-    'batch') REPLY='--input --report --resume --concurrency --retry-unknown -o --output --columns -q --quiet -h --help' ;;
+    'batch') REPLY='--input --report --resume --concurrency --retry-unknown --rate --yes -y -o --output --columns -q --quiet -h --help' ;;
     'webhooks') REPLY='-h --help' ;;
     'webhooks verify') REPLY='--header -H --body --request --tolerance --secret-file -o --output --columns -q --quiet -h --help' ;;
     'webhooks listen') REPLY='--host --port --forward-to --tolerance --allow-remote --secret-file -o --output --columns -q --quiet -h --help' ;;
@@ -103,8 +103,8 @@ _leadctl_option_value() {
         'leads list|--cursor' | 'leads list|--columns' | 'leads create|--field' | \
         'leads create|--data' | 'leads create|--wait-timeout' | 'leads create|--columns' | \
         'leads import|--concurrency' | 'leads import|--resume' | 'leads import|--map' | \
-        'leads import|--field' | 'leads import|--columns' | 'sources update|--name' | \
-        'sources update|--description' | 'sources update|--allowed-state' | \
+        'leads import|--field' | 'leads import|--rate' | 'leads import|--columns' | \
+        'sources update|--name' | 'sources update|--description' | 'sources update|--allowed-state' | \
         'sources update|--allowed-product' | 'sources update|--default-tag-id' | \
         'sources update|--default-tag-name' | 'sources update|--data' | 'sources update|--columns' | \
         'sources rotate|--columns' | 'status-changes update|--type' | \
@@ -125,7 +125,7 @@ _leadctl_option_value() {
         'contract import|--columns' | 'contract pull|--columns' | 'contract diff|--columns' | \
         'contract reset|--columns' | 'api|-f' | 'api|--raw-field' | 'api|-F' | 'api|--field' | \
         'api|-H' | 'api|--header' | 'api|--columns' | 'batch|--resume' | 'batch|--concurrency' | \
-        'batch|--columns' | 'webhooks verify|--header' | 'webhooks verify|-H' | \
+        'batch|--rate' | 'batch|--columns' | 'webhooks verify|--header' | 'webhooks verify|-H' | \
         'webhooks verify|--tolerance' | 'webhooks verify|--columns' | 'webhooks listen|--host' | \
         'webhooks listen|--port' | 'webhooks listen|--forward-to' | 'webhooks listen|--tolerance' | \
         'webhooks listen|--columns' | 'webhooks send|--data' | 'webhooks send|--id' | \
@@ -173,7 +173,7 @@ _leadctl_option_value() {
 _leadctl_argument_value() {
     case $1 in
     'profile use|0' | 'profile show|0' | 'profile delete|0') REPLY='profile' ;;
-    'profile set|0' | 'profile unset|0') REPLY='words base_url output timeout region timezone ca_bundle source_key_header phone_status_window_days_param phone_status_start_param phone_status_end_param order_direction_key contract_url retry_safe_operations retry_unsafe_operations oauth_client_id oauth_scopes' ;;
+    'profile set|0' | 'profile unset|0') REPLY='words base_url output timeout region timezone ca_bundle source_key_header phone_status_window_days_param phone_status_start_param phone_status_end_param order_direction_key contract_url retry_safe_operations retry_unsafe_operations oauth_client_id oauth_scopes rate_limit' ;;
     'profile set|1' | 'sources update|0' | 'sources rotate|0' | 'status-changes update|0' | \
         'status-changes delete|0' | 'lead-statuses get|0' | 'numbers status|0' | \
         'automations runs|0' | 'a2a call|0' | 'api|0' | 'batch|0' | 'webhooks send|0') REPLY='text' ;;

@@ -79,7 +79,7 @@ function __leadctl_options
         case 'leads create'
             printf '%s\t%s\n' '--field' 'A lead field (repeatable) by its dot path in the active contract\'s...' '--data' 'The lead as a JSON object; --field values are merged over it' '--wait' 'Poll until the status leaves its pending values (spinner on a...' '--wait-timeout' 'How long --wait waits in all (each request still has --timeout)' '-o' 'Output format: table, json, ndjson, csv, tsv, value' '--output' 'Output format: table, json, ndjson, csv, tsv, value' '--columns' 'Fields to show for table/csv/tsv/value: comma-separated dot paths...' '-q' 'No informational messages on stderr' '--quiet' 'No informational messages on stderr' '-h' 'Show this message and exit' '--help' 'Show this message and exit'
         case 'leads import'
-            printf '%s\t%s\n' '--format' 'Input format [default: by the extension (.csv; .ndjson, .jsonl...' '--concurrency' 'Requests in flight at most' '--report' 'Append each row\'s outcome as an NDJSON line: row, outcome (created...' '--resume' 'Skip the rows REPORT has as created or unknown, and append to it' '--map' 'Read CSV column (or NDJSON key) COLUMN as the lead field at dot path...' '--field' 'A value for every row that has none of its own (repeatable), typed...' '--retry-unknown' 'With --resume, send rows whose outcome was unknown again (they may...' '-o' 'Output format: table, json, ndjson, csv, tsv, value' '--output' 'Output format: table, json, ndjson, csv, tsv, value' '--columns' 'Fields to show for table/csv/tsv/value: comma-separated dot paths...' '-q' 'No informational messages on stderr' '--quiet' 'No informational messages on stderr' '-h' 'Show this message and exit' '--help' 'Show this message and exit'
+            printf '%s\t%s\n' '--format' 'Input format [default: by the extension (.csv; .ndjson, .jsonl...' '--concurrency' 'Requests in flight at most' '--report' 'Append each row\'s outcome as an NDJSON line: row, outcome (created...' '--resume' 'Skip the rows REPORT has as created, and as unknown (exit 9: they...' '--map' 'Read CSV column (or NDJSON key) COLUMN as the lead field at dot path...' '--field' 'A value for every row that has none of its own (repeatable), typed...' '--retry-unknown' 'With --resume, send rows whose outcome was unknown again (they may...' '--rate' 'The service\'s limit, e.g' '-o' 'Output format: table, json, ndjson, csv, tsv, value' '--output' 'Output format: table, json, ndjson, csv, tsv, value' '--columns' 'Fields to show for table/csv/tsv/value: comma-separated dot paths...' '-q' 'No informational messages on stderr' '--quiet' 'No informational messages on stderr' '-h' 'Show this message and exit' '--help' 'Show this message and exit'
         case 'sources'
             printf '%s\t%s\n' '-h' 'Show this message and exit' '--help' 'Show this message and exit'
         case 'sources update'
@@ -133,7 +133,7 @@ function __leadctl_options
         case 'api'
             printf '%s\t%s\n' '-f' 'A string field' '--raw-field' 'A string field' '-F' 'A typed field: true/false/null, numbers, JSON, @FILE' '--field' 'A typed field: true/false/null, numbers, JSON, @FILE' '--input' 'Request body from a file or stdin' '-H' 'An extra header' '--header' 'An extra header' '--paginate' 'Follow continuationToken over every page' '-i' 'Print the status line and headers too' '--include' 'Print the status line and headers too' '-o' 'Output format: table, json, ndjson, csv, tsv, value' '--output' 'Output format: table, json, ndjson, csv, tsv, value' '--columns' 'Fields to show for table/csv/tsv/value: comma-separated dot paths...' '-q' 'No informational messages on stderr' '--quiet' 'No informational messages on stderr' '-h' 'Show this message and exit' '--help' 'Show this message and exit'
         case 'batch'
-            printf '%s\t%s\n' '--input' 'NDJSON, one request per line: path, query and body fields by name; a...' '--report' 'Append each line\'s outcome as an NDJSON line: row (the line number)...' '--resume' 'Skip the lines REPORT has as ok (and as unknown, unless the...' '--concurrency' 'Requests in flight at most, 1 to 32 (one connection pool)' '--retry-unknown' 'With --resume, send lines whose outcome was unknown again (for an...' '-o' 'Output format: table, json, ndjson, csv, tsv, value' '--output' 'Output format: table, json, ndjson, csv, tsv, value' '--columns' 'Fields to show for table/csv/tsv/value: comma-separated dot paths...' '-q' 'No informational messages on stderr' '--quiet' 'No informational messages on stderr' '-h' 'Show this message and exit' '--help' 'Show this message and exit'
+            printf '%s\t%s\n' '--input' 'NDJSON, one request per line: path, query and body fields by name; a...' '--report' 'Append each line\'s outcome as an NDJSON line: row (the line number)...' '--resume' 'Skip the lines REPORT has as ok (and as unknown, unless the...' '--concurrency' 'Requests in flight at most, 1 to 32 (one connection pool)' '--retry-unknown' 'With --resume, send lines whose outcome was unknown again (for an...' '--rate' 'The service\'s limit, e.g' '--yes' 'Confirm a destructive operation (a DELETE; remove, revoke, archive...' '-y' 'Confirm a destructive operation (a DELETE; remove, revoke, archive...' '-o' 'Output format: table, json, ndjson, csv, tsv, value' '--output' 'Output format: table, json, ndjson, csv, tsv, value' '--columns' 'Fields to show for table/csv/tsv/value: comma-separated dot paths...' '-q' 'No informational messages on stderr' '--quiet' 'No informational messages on stderr' '-h' 'Show this message and exit' '--help' 'Show this message and exit'
         case 'webhooks'
             printf '%s\t%s\n' '-h' 'Show this message and exit' '--help' 'Show this message and exit'
         case 'webhooks verify'
@@ -173,14 +173,15 @@ function __leadctl_option_value
             'leads list|--columns' 'leads create|--field' 'leads create|--data' \
             'leads create|--wait-timeout' 'leads create|--columns' 'leads import|--concurrency' \
             'leads import|--resume' 'leads import|--map' 'leads import|--field' \
-            'leads import|--columns' 'sources update|--name' 'sources update|--description' \
-            'sources update|--allowed-state' 'sources update|--allowed-product' \
-            'sources update|--default-tag-id' 'sources update|--default-tag-name' \
-            'sources update|--data' 'sources update|--columns' 'sources rotate|--columns' \
-            'status-changes update|--type' 'status-changes update|--outcome' \
-            'status-changes update|--notes' 'status-changes update|--reason' \
-            'status-changes update|--follow-up-status' 'status-changes update|--callback-at' \
-            'status-changes update|--task-due-at' 'status-changes update|--appointment-start-at' \
+            'leads import|--rate' 'leads import|--columns' 'sources update|--name' \
+            'sources update|--description' 'sources update|--allowed-state' \
+            'sources update|--allowed-product' 'sources update|--default-tag-id' \
+            'sources update|--default-tag-name' 'sources update|--data' 'sources update|--columns' \
+            'sources rotate|--columns' 'status-changes update|--type' \
+            'status-changes update|--outcome' 'status-changes update|--notes' \
+            'status-changes update|--reason' 'status-changes update|--follow-up-status' \
+            'status-changes update|--callback-at' 'status-changes update|--task-due-at' \
+            'status-changes update|--appointment-start-at' \
             'status-changes update|--appointment-end-at' 'status-changes update|--appointment-notes' \
             'status-changes update|--data' 'status-changes update|--columns' \
             'status-changes delete|--columns' 'lead-statuses list|--columns' \
@@ -193,15 +194,15 @@ function __leadctl_option_value
             'a2a call|--id' 'a2a call|--columns' 'contract show|--columns' \
             'contract import|--columns' 'contract pull|--columns' 'contract diff|--columns' \
             'contract reset|--columns' 'api|-f' 'api|--raw-field' 'api|-F' 'api|--field' 'api|-H' \
-            'api|--header' 'api|--columns' 'batch|--resume' 'batch|--concurrency' 'batch|--columns' \
-            'webhooks verify|--header' 'webhooks verify|-H' 'webhooks verify|--tolerance' \
-            'webhooks verify|--columns' 'webhooks listen|--host' 'webhooks listen|--port' \
-            'webhooks listen|--forward-to' 'webhooks listen|--tolerance' 'webhooks listen|--columns' \
-            'webhooks send|--data' 'webhooks send|--id' 'webhooks send|--columns' \
-            'webhooks secret set|--columns' 'sandbox serve|--host' 'sandbox serve|--port' \
-            'sandbox serve|--rate-limit' 'sandbox serve|--seed' 'sandbox serve|--intake-delay' \
-            'sandbox serve|--leads' 'sandbox serve|--webhook-url' 'sandbox serve|--columns' \
-            'sandbox reset|--columns' 'completion|--columns'
+            'api|--header' 'api|--columns' 'batch|--resume' 'batch|--concurrency' 'batch|--rate' \
+            'batch|--columns' 'webhooks verify|--header' 'webhooks verify|-H' \
+            'webhooks verify|--tolerance' 'webhooks verify|--columns' 'webhooks listen|--host' \
+            'webhooks listen|--port' 'webhooks listen|--forward-to' 'webhooks listen|--tolerance' \
+            'webhooks listen|--columns' 'webhooks send|--data' 'webhooks send|--id' \
+            'webhooks send|--columns' 'webhooks secret set|--columns' 'sandbox serve|--host' \
+            'sandbox serve|--port' 'sandbox serve|--rate-limit' 'sandbox serve|--seed' \
+            'sandbox serve|--intake-delay' 'sandbox serve|--leads' 'sandbox serve|--webhook-url' \
+            'sandbox serve|--columns' 'sandbox reset|--columns' 'completion|--columns'
             echo 'text'
         case '|-o' '|--output' 'auth login|-o' 'auth login|--output' 'auth status|-o' \
             'auth status|--output' 'auth logout|-o' 'auth logout|--output' 'auth refresh|-o' \
@@ -250,7 +251,7 @@ function __leadctl_argument_value
         case 'profile use|0' 'profile show|0' 'profile delete|0'
             echo 'profile'
         case 'profile set|0' 'profile unset|0'
-            echo 'words base_url output timeout region timezone ca_bundle source_key_header phone_status_window_days_param phone_status_start_param phone_status_end_param order_direction_key contract_url retry_safe_operations retry_unsafe_operations oauth_client_id oauth_scopes'
+            echo 'words base_url output timeout region timezone ca_bundle source_key_header phone_status_window_days_param phone_status_start_param phone_status_end_param order_direction_key contract_url retry_safe_operations retry_unsafe_operations oauth_client_id oauth_scopes rate_limit'
         case 'profile set|1' 'sources update|0' 'sources rotate|0' 'status-changes update|0' \
             'status-changes delete|0' 'lead-statuses get|0' 'numbers status|0' 'automations runs|0' \
             'a2a call|0' 'api|0' 'batch|0' 'webhooks send|0'

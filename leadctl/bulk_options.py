@@ -27,6 +27,7 @@ class ImportOptions:
     retry_unknown: bool = False
     maps: tuple[str, ...] = ()  # --map COLUMN=PATH
     fields: tuple[str, ...] = ()  # --field PATH=VALUE, for every row that has none
+    rate: str | None = None  # --rate N/WINDOW, as typed (None: the profile's rate_limit)
 
 
 @dataclass(frozen=True)
@@ -39,3 +40,5 @@ class BatchOptions:
     resume: str | None = None
     concurrency: int = DEFAULT_CONCURRENCY
     retry_unknown: bool = False
+    rate: str | None = None  # --rate N/WINDOW, as typed (None: the profile's rate_limit)
+    yes: bool = False  # --yes: a destructive operation may be sent for every line

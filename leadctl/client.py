@@ -37,6 +37,7 @@ from leadctl.retry import Delivery, RetryPolicy, effect_unknown, retry_after_sec
 if TYPE_CHECKING:
     from leadctl.bulk.pacer import Pacer
     from leadctl.context import Context
+    from leadctl.rate_limit import RateLimit
 
 USER_AGENT = f"leadctl/{__version__}"
 DEBUG_BODY_LIMIT = 2048
@@ -181,6 +182,8 @@ class Client:
         # A callable is called only when an https URL is first used.
         verify: ssl.SSLContext | bool | Callable[[], ssl.SSLContext | bool] = True,
         reauthenticate: Callable[[Credential], Credential | None] | None = None,
+        # The service's limit as the user knows it: paging paces from the first page.
+        rate_limit: RateLimit | None = None,
     ) -> None:
         self._base_url = base_url
         self._credential = credential
@@ -191,6 +194,7 @@ class Client:
         self._monotonic = monotonic
         self._page_pacer: Pacer | None = None
         self._page_pacer_lock = threading.Lock()
+        self._rate_limit = rate_limit
         self._notify = notify
         self._trace = trace
         self._dry_run_out = dry_run_out
@@ -203,6 +207,8 @@ class Client:
 
     @classmethod
     def from_context(cls, ctx: Context) -> Client:
+        from leadctl.rate_limit import known_limit
+
         options = ctx.options
         ca_bundle = ctx.settings.get("ca_bundle")
 
@@ -228,6 +234,7 @@ class Client:
             transport=ctx.transport,
             verify=verify,
             reauthenticate=ctx.refresh_credential,
+            rate_limit=known_limit(None, ctx.settings.get("rate_limit")),
         )
 
     # -- plumbing ------------------------------------------------------------------------
@@ -493,7 +500,10 @@ class Client:
         refused_since: float | None = None
         while True:
             attempt += 1
-            pacer = self._page_pacer if op.paged else None
+            pacer = None
+            if op.paged:
+                # Paced from the first page when the limit is known, else from the first 429.
+                pacer = self._page_pacer if self._rate_limit is None else self._paging_pacer()
             sent_at = pacer.acquire() if pacer is not None else 0.0
             sent = self.exchange(request, secrets=secrets, attempt=attempt)
             if pacer is not None and sent.delivery is Delivery.ANSWERED and sent.status != 429:
@@ -528,13 +538,17 @@ class Client:
             raise self._final_error(sent, attempt)
 
     def _paging_pacer(self) -> Pacer:
-        """The pace of paged reads, made at their first 429 (shared by the fetch thread)."""
+        """The pace of paged reads, made at their first 429 or first page (shared by the
+        fetch thread)."""
         with self._page_pacer_lock:
             if self._page_pacer is None:
                 from leadctl.bulk.pacer import Pacer
 
                 self._page_pacer = Pacer(
-                    monotonic=self._monotonic, sleep=self._sleep, backoff=self.policy.backoff
+                    monotonic=self._monotonic,
+                    sleep=self._sleep,
+                    backoff=self.policy.backoff,
+                    limit=self._rate_limit,
                 )
             return self._page_pacer
 

@@ -56,6 +56,9 @@ PROFILE_KEYS: Mapping[str, str] = {
     "registration where the authorization server offers it)",
     "oauth_scopes": "OAuth scopes (space-separated) for `auth login --device/--web` "
     "(default: openid offline_access, where the server lists them)",
+    "rate_limit": "the service's published rate limit as N/WINDOW (e.g. 300/60s): "
+    "`leads import`, `batch` and `--all` pace from the first request instead of waiting "
+    "for a 429",
 }
 CREDENTIAL_STORES = ("keyring", "file")
 CREDENTIAL_KINDS = ("org", "user", "source")
@@ -208,6 +211,12 @@ def _parse_oauth_word(key: str, raw: str) -> str:
     return value
 
 
+def _parse_rate_limit(raw: str) -> str:
+    from leadctl.rate_limit import parse_rate_limit
+
+    return str(parse_rate_limit(raw, what="rate_limit"))
+
+
 def _parse_oauth_scopes(raw: str) -> str:
     scopes = raw.replace(",", " ").split()
     if not scopes or not all(s.isascii() and s.isprintable() for s in scopes):
@@ -232,6 +241,7 @@ _PARSERS: dict[str, Callable[[str], Any]] = {
     "retry_unsafe_operations": lambda raw: _parse_operation_ids("retry_unsafe_operations", raw),
     "oauth_client_id": lambda raw: _parse_oauth_word("oauth_client_id", raw),
     "oauth_scopes": lambda raw: _parse_oauth_scopes(raw),
+    "rate_limit": _parse_rate_limit,
 }
 
 
@@ -265,6 +275,11 @@ def _stored_value_problem(key: str, value: Any) -> str | None:
         return "expected one of " + ", ".join(OUTPUT_FORMATS)
     if key == "region" and not REGION_PATTERN.fullmatch(value):
         return "expected a two-letter region code"
+    if key == "rate_limit":
+        try:
+            _parse_rate_limit(value)
+        except UsageError as error:
+            return error.message
     return None
 
 

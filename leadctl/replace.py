@@ -30,6 +30,8 @@ if TYPE_CHECKING:
     from leadctl.operations import Operation
 
 SHOWN_ERRORS = 8
+# A 412 to the PUT after the read, in leadctl's words (the service's may be anything).
+CHANGED_MEANWHILE = "the resource changed after leadctl read it; nothing was replaced"
 
 
 @dataclass(frozen=True)
@@ -59,11 +61,45 @@ def replace_resource(
     ``params`` and ``headers`` go with the PUT as given."""
     shape = put_shape(ctx, op)
     client = ctx.client()
-    missing = [] if shape is None else missing_fields(shape, changes)
-    if shape is None or not missing:
+    if shape is None:
         return client.call(
             op, path_params=path_params, params=params, json_body=dict(changes), headers=headers
         )
+    body, sent = whole_body(
+        ctx, op, shape, path_params=path_params, changes=changes, headers=headers
+    )
+    try:
+        return client.call(op, path_params=path_params, params=params, json_body=body, headers=sent)
+    except ApiError as error:
+        if error.status != 412:
+            raise
+        changed = ReplacedMeanwhile(
+            412,
+            title=error.title,
+            detail=CHANGED_MEANWHILE,
+            trace_id=error.trace_id,
+            problem=error.problem,
+            hint="run the command again to apply your change to the current version",
+        )
+        raise changed from None
+
+
+def whole_body(
+    ctx: Context,
+    op: Operation,
+    shape: PutShape,
+    *,
+    path_params: Mapping[str, str] | None,
+    changes: Mapping[str, Any],
+    headers: Sequence[tuple[str, str]] = (),
+) -> tuple[dict[str, Any], list[tuple[str, str]]]:
+    """The body and headers PUT ``op`` sends: ``changes`` as given when they hold every
+    required field, else the resource read (the GET), ``changes`` merged over it, checked
+    against the schema, with ``If-Match`` when the read carried an ETag. Exit 2 when the
+    whole body cannot be had (``batch`` sends each line's PUT through this too)."""
+    missing = missing_fields(shape, changes)
+    if not missing:
+        return dict(changes), list(headers)
     if shape.get is None:
         raise UsageError(
             f"{op.method} {op.path} replaces the whole resource and {', '.join(missing)} "
@@ -80,20 +116,7 @@ def replace_resource(
         )
     given = {name.lower() for name, _value in headers}
     sent = [*headers, ("If-Match", etag)] if etag and "if-match" not in given else list(headers)
-    try:
-        return client.call(op, path_params=path_params, params=params, json_body=body, headers=sent)
-    except ApiError as error:
-        if error.status != 412:
-            raise
-        changed = ReplacedMeanwhile(
-            412,
-            title=error.title,
-            detail="the resource changed after leadctl read it; nothing was replaced",
-            trace_id=error.trace_id,
-            problem=error.problem,
-            hint="run the command again to apply your change to the current version",
-        )
-        raise changed from None
+    return body, sent
 
 
 def replace_resource_json(

@@ -7,6 +7,11 @@ Lines are numbered from 1; a line that cannot be sent (not JSON, a required para
 missing, a field the operation does not take) is reported ``invalid`` and the batch goes
 on.
 
+Per line it does what the single command does: a collection read whose body is a query
+sends ``{}`` when the line gives only path parameters, a full-replacement PUT reads the
+resource and merges the line into it (:mod:`leadctl.bulk.replacement`). A destructive
+operation (:mod:`leadctl.bulk.destructive`) needs ``--yes`` once for the whole run.
+
 The operation is any of the active contract's: ``group verb`` as the command line names
 it (curated or generated), or its operationId. Its retry safety is the operation model's
 (``op.retry_safe``); an operation that takes an idempotency key gets one per line, kept
@@ -24,7 +29,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from leadctl.bulk.engine import Tally, Words, progress_wanted, run_jobs
-from leadctl.bulk.report import ResumeState, read_resume
+from leadctl.bulk.report import UNKNOWN, ResumeState, holding_reports, read_resume
 from leadctl.bulk.rows import digest_of
 from leadctl.bulk.sender import Job, Plan
 from leadctl.bulk_options import STDIN, BatchOptions
@@ -34,6 +39,7 @@ if TYPE_CHECKING:
     from leadctl.context import Context
     from leadctl.generated.tree import GeneratedTree
     from leadctl.operations import Idempotency, Operation
+    from leadctl.rate_limit import RateLimit
 
 MIN_CONCURRENCY = 1
 MAX_CONCURRENCY = 32
@@ -103,10 +109,10 @@ class Shape:
     body_required: frozenset[str]
     key_header: str | None
     key_field: str | None
-
-    @property
-    def keyed(self) -> bool:
-        return self.key_header is not None or self.key_field is not None
+    # The body is a collection query (RequestDataOptions): `{}` asks for the first page.
+    query_body: bool = False
+    # A PUT replaces the whole resource: required fields a line leaves out are read.
+    replaces: bool = False
 
 
 def shape_of(
@@ -133,6 +139,8 @@ def shape_of(
         body_required=body_required - ({key_field} if key_field else set()),
         key_header=key_header,
         key_field=key_field,
+        query_body=bool((op.get("body") or {}).get("collectionQuery")),
+        replaces=op["method"] == "PUT",
     )
 
 
@@ -230,9 +238,9 @@ def _job(number: int, digest: str, line: Mapping[str, Any], shape: Shape, key_fo
             digest,
             problem=f"the operation does not take {', '.join(sorted(unknown))}",
         )
+    body_missing = set() if shape.replaces else shape.body_required - body.keys()
     missing = sorted(
-        (shape.required - path.keys() - query.keys() - {h for h, _ in headers})
-        | (shape.body_required - body.keys() if body or shape.body_required else set())
+        (shape.required - path.keys() - query.keys() - {h for h, _ in headers}) | body_missing
     )
     if missing:
         return Job(number, digest, problem=f"missing {', '.join(missing)}")
@@ -246,12 +254,15 @@ def _job(number: int, digest: str, line: Mapping[str, Any], shape: Shape, key_fo
         given_field = body.get(shape.key_field)
         key = str(given_field) if given_field else key_for(number)
         body[shape.key_field] = key
+    if shape.has_body and not body and shape.replaces:
+        return Job(number, digest, problem="nothing to change: the line names no field")
     return Job(
         number,
         digest,
         path_params=path or None,
         params=query or None,
-        body=body if shape.has_body and body else None,
+        # An empty query asks for everything (the first page), as the single command sends.
+        body=body if shape.has_body and (body or shape.query_body) else None,
         headers=tuple(headers),
         key=key,
     )
@@ -273,8 +284,9 @@ def numbered(lines: Iterable[bytes]) -> Iterator[tuple[int, bytes]]:
 
 
 def run_batch(ctx: Context, options: BatchOptions) -> None:
-    from leadctl.bulk.runner import check_report_target, open_input
+    from leadctl.bulk.runner import check_report_target, reports_of, resendable
     from leadctl.generated.run import to_operation
+    from leadctl.rate_limit import known_limit
 
     tree = options.tree
     if not MIN_CONCURRENCY <= options.concurrency <= MAX_CONCURRENCY:
@@ -284,13 +296,64 @@ def run_batch(ctx: Context, options: BatchOptions) -> None:
         )
     if options.retry_unknown and options.resume is None:
         raise UsageError("--retry-unknown only applies with --resume REPORT")
+    limit = known_limit(options.rate, ctx.settings.get("rate_limit"))
     op = find_operation(tree, options.operation)
     operation = to_operation(op, ctx.settings)
+    _confirm_destructive(ctx, op, options)
     shape = shape_of(op, _contract(tree), operation.idempotency)
     report_target = options.report or options.resume or STDIN
-    check_report_target(report_target, options.resume)
-    resume = read_resume(Path(options.resume)) if options.resume else None
-    resendable = operation.retry_safe or shape.keyed
+    # A dry run sends nothing: it may look at a report another run is using.
+    held = () if ctx.options.dry_run else reports_of(options.report, options.resume)
+    with holding_reports(held):
+        check_report_target(report_target, options.resume)
+        resume = read_resume(Path(options.resume)) if options.resume else None
+        _batch(
+            ctx,
+            options,
+            operation,
+            shape,
+            resume,
+            report_target,
+            limit,
+            resendable=resendable(operation),
+        )
+
+
+def _confirm_destructive(ctx: Context, op: Mapping[str, Any], options: BatchOptions) -> None:
+    """A destructive operation is confirmed once for the whole run: asked on a terminal,
+    --yes otherwise (exit 2, nothing sent). A dry run sends nothing: no question."""
+    from leadctl.bulk.destructive import is_destructive_operation
+
+    if options.yes or ctx.options.dry_run or not is_destructive_operation(op):
+        return
+    what = f"{op['method']} {op['path']}"
+    if options.input == STDIN:
+        # The lines come from stdin: it cannot also answer a question.
+        raise UsageError(
+            f"{options.operation} ({what}) is destructive: confirm it for every line with --yes",
+            hint="pass --yes (the lines come from stdin, so leadctl cannot ask)",
+        )
+    ctx.ios.confirm(
+        f"Send {what} ({options.operation}) for every line of {options.input}?",
+        assume_yes=False,
+    )
+
+
+def _batch(
+    ctx: Context,
+    options: BatchOptions,
+    operation: Operation,
+    shape: Shape,
+    resume: ResumeState | None,
+    report_target: str,
+    limit: RateLimit | None,
+    *,
+    resendable: bool,
+) -> None:
+    from leadctl.bulk.replacement import replacement_preparer
+    from leadctl.bulk.runner import open_input
+    from leadctl.replace import CHANGED_MEANWHILE
+
     stream, _source, path = open_input(ctx, options.input, what="lines")
     with stream:
         if resume is not None and path is not None:
@@ -312,9 +375,16 @@ def run_batch(ctx: Context, options: BatchOptions) -> None:
             run="the batch",
             resume_command=f"leadctl batch '{options.operation}' --input {options.input}",
         )
+        prepare = replacement_preparer(ctx, operation)
         run_jobs(
             ctx,
-            plan=Plan(operation, success="ok", keep_result=True),
+            plan=Plan(
+                operation,
+                success="ok",
+                keep_result=True,
+                prepare=prepare,
+                refusals={412: CHANGED_MEANWHILE} if prepare is not None else {},
+            ),
             jobs=jobs,
             concurrency=options.concurrency,
             tally=tally,
@@ -322,6 +392,7 @@ def run_batch(ctx: Context, options: BatchOptions) -> None:
             resumed_from=options.resume,
             total=_total(ctx, path, resume),
             words=words,
+            limit=limit,
         )
 
 
@@ -351,7 +422,10 @@ def _jobs(
             if skip is not None:
                 if skip[1] and skip[1] != digest_of(raw.strip()):
                     raise _changed(options, f"line {number} is not the line it reports")
-                tally.skipped += 1
+                if skip[0] == UNKNOWN:
+                    tally.still_unknown += 1  # not sent, and not done either: exit 9
+                else:
+                    tally.skipped += 1
                 continue
         yield parse_line(number, raw, shape, key_for)
 
@@ -389,8 +463,11 @@ def _total(ctx: Context, path: Path | None, resume: ResumeState | None) -> int |
 
 
 def _dry_run(ctx: Context, operation: Operation, jobs: Iterator[Job]) -> None:
-    """Each line's request as a curl command; invalid lines on stderr; nothing sent."""
+    """Each line's request as a curl command (a PUT's whole body, read and merged as the
+    single command shows it); invalid lines on stderr; nothing sent."""
     import contextlib
+
+    from leadctl.replace import replace_resource
 
     client = ctx.client()
     invalid = 0
@@ -400,6 +477,16 @@ def _dry_run(ctx: Context, operation: Operation, jobs: Iterator[Job]) -> None:
             ctx.ios.warn(f"line {job.number}: invalid: {job.problem}")
             continue
         with contextlib.suppress(DryRunDone):
+            if operation.method == "PUT" and isinstance(job.body, dict):
+                replace_resource(
+                    ctx,
+                    operation,
+                    path_params=job.path_params,
+                    changes=job.body,
+                    params=job.params,
+                    headers=job.headers,
+                )
+                continue
             client.call(
                 operation,
                 path_params=job.path_params,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from leadctl.bulk.report import SUCCESSES, Outcome
+from leadctl.bulk.report import OUTCOMES, SUCCESSES, Outcome
 
 if TYPE_CHECKING:
     from leadctl.iostreams import IOStreams
@@ -100,7 +100,7 @@ class ProgressDisplay(Display):
             transient=True,
         )
         self._task: Any = None
-        self._counts = {"created": 0, "ok": 0, "rejected": 0, "invalid": 0, "unknown": 0}
+        self._counts = dict.fromkeys(OUTCOMES, 0)
 
     def start(self, total: int | None) -> None:
         self._task = self._progress.add_task("import", total=total, counts="")

@@ -23,6 +23,7 @@ from leadctl.hints import for_profile
 if TYPE_CHECKING:
     from leadctl.bulk.sender import Job, Plan
     from leadctl.context import Context
+    from leadctl.rate_limit import RateLimit
 
 
 @dataclass(frozen=True)
@@ -45,7 +46,9 @@ class Tally:
     rejected: int = 0
     invalid: int = 0
     unknown: int = 0
-    skipped: int = 0
+    unsent: int = 0  # sent, refused, and the run stopped before sending it again
+    skipped: int = 0  # done in the report resumed from
+    still_unknown: int = 0  # unknown in the report resumed from, not sent again
     rate_limited: int = 0
     paused_seconds: float = 0.0
     elapsed: float = 0.0
@@ -72,7 +75,9 @@ class Tally:
             "rejected": self.rejected,
             "invalid": self.invalid,
             "unknown": self.unknown,
+            "unsent": self.unsent,
             "skipped": self.skipped,
+            "stillUnknown": self.still_unknown,
             "rateLimited": self.rate_limited,
             "elapsedSeconds": round(self.elapsed, 3),
             "requestsPerSecond": round(self.rate, 1),
@@ -108,8 +113,11 @@ def run_jobs(
     resumed_from: str | None,
     total: int | None,
     words: Words,
+    limit: RateLimit | None = None,
 ) -> None:
-    """Send every job; the summary goes to stderr; raises for exit 6, 9, 130 or a stop."""
+    """Send every job, paced (from the first request when the ``limit`` is known); the
+    summary goes to stderr; raises for exit 6, 9, 130 or a stop. The caller holds the
+    report (:func:`leadctl.bulk.report.holding_reports`)."""
     from leadctl.bulk.pacer import Pacer
     from leadctl.bulk.sender import Sender
     from leadctl.client import Client
@@ -131,13 +139,26 @@ def run_jobs(
     # 429 and connection failures are the engine's to handle: the pause is shared by all
     # workers, and the client sends each request once.
     policy = RetryPolicy(max_retries=ctx.options.max_retries)
-    pacer = Pacer(monotonic=clock.monotonic, sleep=clock.sleep, backoff=policy.backoff, stop=stop)
+    pacer = Pacer(
+        monotonic=clock.monotonic,
+        sleep=clock.sleep,
+        backoff=policy.backoff,
+        stop=stop,
+        limit=limit,
+    )
+    operation = plan.operation
 
     def on_outcome(outcome: Outcome) -> None:
         tally.add(outcome)
         if report is not None:
             report.write(outcome)
         display.outcome(outcome, rate_limited=sender.rate_limited)
+
+    def on_sending(job: Job, sending: Outcome) -> None:
+        if report is not None:
+            # On disk first where a second send could act twice: an operation that is not
+            # retry-safe, or one whose key a resend must repeat.
+            report.sending(sending, durable=job.key is not None or not operation.retry_safe)
 
     sender = Sender(
         client=client,
@@ -146,6 +167,7 @@ def run_jobs(
         concurrency=concurrency,
         pacer=pacer,
         on_outcome=on_outcome,
+        on_sending=on_sending,
         stop=stop,
         policy=policy,
         monotonic=clock.monotonic,
@@ -193,8 +215,12 @@ def summary(tally: Tally, words: Words, resumed_from: str | None) -> str:
         f"{tally.succeeded} {words.done}, {tally.rejected} rejected, {tally.invalid} invalid, "
         f"{tally.unknown} unknown"
     )
+    if tally.unsent:
+        text += f", {tally.unsent} not sent again (the run stopped)"
     if tally.skipped:
         text += f", {tally.skipped} skipped (done in {resumed_from})"
+    if tally.still_unknown:
+        text += f", {tally.still_unknown} still unknown (in {resumed_from})"
     if tally.rate_limited:
         text += (
             f"; rate limited {plural(tally.rate_limited, 'time')}, "
@@ -223,12 +249,21 @@ def finish(
         stopped = f"; {words.run} stopped early: {failure.message}"
     elif interrupted:
         stopped = f"; {words.run} was interrupted"
-    if tally.unknown:
+    if tally.unknown or tally.still_unknown:
+        if tally.unknown:
+            what = f"{plural(tally.unknown, words.noun)} with an unknown outcome{where}"
+            if tally.still_unknown:
+                what += f" (and {tally.still_unknown} from an earlier run, not sent again)"
+        else:
+            what = (
+                f"{plural(tally.still_unknown, words.noun)} with an unknown outcome from an "
+                f"earlier run{where}, not sent again"
+            )
         raise BulkIncomplete(
-            f"{plural(tally.unknown, words.noun)} with an unknown outcome{where}: the service "
-            f"may or may not have acted on them{stopped}",
+            f"{what}: the service may or may not have acted on them{stopped}",
             exit_code=ExitCode.OUTCOME_UNKNOWN,
-            hint=f"{words.check_hint}; --resume skips them unless --retry-unknown is given",
+            hint=f"{words.check_hint}; --resume skips them (and exits 9) until "
+            "--retry-unknown sends them again",
             tally=tally,
         )
     if interrupted:

@@ -1,19 +1,29 @@
-"""When the next request of a bulk run may go: the service's 429 answers set the pace.
+"""When the next request of a bulk run (or of ``--all`` paging) may go.
 
-Used by ``leads import`` and ``batch`` (one pacer per run, shared by its workers).
+One pacer per run, shared by its workers. Two things set the pace:
 
-Until the first 429 only ``--concurrency`` limits the run. A 429 starts a *storm*: every
-worker pauses, for exactly the Retry-After when the service gave one, else for a backoff
-with full jitter (from one slot of the pace once there is a pace, so that sending resumes
-within a few slots of the service accepting again). The storm ends with the first answer
-to a request sent after it began.
+- **A limit the user knows** (profile ``rate_limit``, ``--rate N/WINDOW``): requests go
+  evenly at N/W from the first one, never faster.
+- **The service's 429 answers.** Without a known limit nothing paces until the first 429.
+  A 429 starts a *storm*: every worker pauses, for exactly the Retry-After when the service
+  gave one, else for a backoff with full jitter (from one slot of the pace once there is a
+  pace, so that sending resumes within a few slots of the service accepting again). The
+  storm ends with the first answer to a request sent after it began: an answer to a request
+  already in flight when it began says nothing about the service accepting again.
 
-Each storm's end measures the pace: the answers accepted since the previous storm ended,
-divided by the time between the two ends. Against a fixed window (N per W seconds) a storm
-ends when a window resets, so the measure is N/W whatever the phase; against a token bucket
-it is the refill rate. Sending then goes at the measured pace, growing by 5% per measured
-period (additive increase) until the next storm: against a window, that storm comes at most
-about 5% of a window before the reset.
+Each storm's end measures the pace: the answers accepted since the previous storm ended (or
+the run began, or the pace was last released), divided by the time between the two. Against
+a fixed window (N per W seconds) a storm ends when a window resets, so the measure is N/W
+whatever the phase; against a token bucket it is the refill rate. Sending then goes at the
+measured pace (never above a known limit), growing by 5% per measured period until the next
+storm: against a window, that storm comes at most about 5% of a window before the reset.
+The growth doubles for each whole period without a storm.
+
+A measured pace is only as good as its sample: one 429 early in a run (two answers, then a
+one-second Retry-After) measures far below what the service allows. So once two periods
+pass without a storm the pace is *released*, back to the known limit or to no pace at all,
+and the next storm (if any) measures afresh from there: after a 429 the pace recovers once
+the window has passed.
 
 A 429 to a request sent before the current pause began belongs to the same storm: it can
 lengthen the pause, not count as another refusal.
@@ -24,8 +34,12 @@ from __future__ import annotations
 import dataclasses
 import threading
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from leadctl.retry import Backoff
+
+if TYPE_CHECKING:
+    from leadctl.rate_limit import RateLimit
 
 # Longest single sleep: a stopping run notices within this.
 SLEEP_SLICE = 0.25
@@ -36,8 +50,11 @@ MIN_PERIOD = 1.0
 # Longest wait between probes while refused without a Retry-After: sending resumes at most
 # this long after the service accepts again. One request per probe is polite enough.
 PROBE_CAP = 2.0
-# A period this many times the last one had whole periods without a storm.
-QUIET_PERIODS = 1.5
+# Periods without a storm after which a measured pace is released. Two, not one: paced just
+# under a window's limit (a Retry-After in whole seconds overshoots the reset), the growth
+# brings the next storm within about two periods; sooner, a release would only cost a
+# burst and a pause. tests/unit/test_leads_import_pacer.py holds the measured trade-off.
+RELEASE_PERIODS = 2.0
 MIN_RATE = 0.2  # requests per second: a floor so that a bad measurement cannot stall
 
 
@@ -49,14 +66,17 @@ class Pacer:
         sleep: Callable[[float], None],
         backoff: Backoff,
         stop: threading.Event | None = None,
+        limit: RateLimit | None = None,
     ) -> None:
         self._lock = threading.Lock()
         self._stop = stop
         self._monotonic = monotonic
         self._sleep = sleep
         self._backoff = backoff
-        # Requests per second; None until the service first pushes back.
-        self.rate: float | None = None
+        # The known limit in requests per second: the pace never goes above it.
+        self._ceiling = None if limit is None else limit.per_second
+        # Requests per second; None: unpaced (no known limit, no 429 measured yet).
+        self.rate: float | None = self._ceiling
         self._step = 0.0  # growth of the rate per second
         self._period = 0.0  # the last measured time between storms
         self._grown_at = 0.0
@@ -66,11 +86,13 @@ class Pacer:
         self._storm_began: float | None = None  # None: no storm now
         self._last_refused: float | None = None  # the latest send refused in this storm
         self._told_when = False  # a Retry-After in this storm said when it ends
-        self._pace_at_storm: float | None = None
-        self._cycle_start: float | None = None  # the previous storm's end (or the first send)
+        # Where the next measurement starts: the previous storm's end, the first send, or
+        # the last release.
+        self._cycle_start: float | None = None
         self._answered = 0  # answers since _cycle_start
         self._refusals = 0  # 429s in a row with no other answer between them
         self.storms = 0
+        self.releases = 0
         self.paused_seconds = 0.0
 
     @property
@@ -104,10 +126,12 @@ class Pacer:
             self._sleep(min(wait, SLEEP_SLICE))
 
     def _reserve(self, now: float) -> float:
+        self._release_if_quiet(now)
         if self.rate is None:
             return now
         if now > self._grown_at:
-            self.rate += self._step * (now - self._grown_at) * self._acceleration(now)
+            growth = self._step * (now - self._grown_at) * self._acceleration(now)
+            self.rate = self._capped(self.rate + growth)
             self._grown_at = now
         slot = max(now, self._next_slot)
         self._next_slot = slot + 1.0 / self.rate
@@ -115,11 +139,28 @@ class Pacer:
 
     def _acceleration(self, now: float) -> float:
         """Growth doubles for each whole period that passes without a storm: a pace measured
-        low (a long first pause counted in) comes back up within a few periods."""
+        a little low comes back up within a few periods, before it is released."""
         if self._period <= 0 or self._cycle_start is None:
             return 1.0
         quiet = int((now - self._cycle_start) / self._period)
         return float(2 ** min(quiet, 6))
+
+    def _capped(self, rate: float) -> float:
+        return rate if self._ceiling is None else min(rate, self._ceiling)
+
+    def _release_if_quiet(self, now: float) -> None:
+        """A measured pace that went ``RELEASE_PERIODS`` without a storm was below what the
+        service allows: back to the known limit (or to no pace), measuring afresh."""
+        if self._period <= 0 or self._storm_began is not None or self._cycle_start is None:
+            return
+        if now - self._cycle_start < RELEASE_PERIODS * self._period:
+            return
+        self.rate = self._ceiling
+        self._step = 0.0
+        self._period = 0.0
+        self._cycle_start = now
+        self._answered = 0
+        self.releases += 1
 
     def answered(self, sent_at: float | None = None) -> None:
         """The service answered the request sent at ``sent_at`` with something other than
@@ -146,7 +187,6 @@ class Pacer:
                 self._pause_began = now
                 if self._storm_began is None:
                     self._storm_began = now
-                    self._pace_at_storm = self.rate
                     self._told_when = False
                     self._last_refused = None
                     self.storms += 1
@@ -170,16 +210,11 @@ class Pacer:
         return backoff.delay(max(1, self._refusals))
 
     def _measure(self, *, end: float) -> None:
-        """A storm ended at ``end``: the accepted rate since the previous one ended."""
+        """A storm ended at ``end``: the accepted rate since the cycle began."""
         start = self._cycle_start if self._cycle_start is not None else end
         period = end - start
         if self._answered and period > 0:
-            measured = max(MIN_RATE, self._answered / period)
-            paced = self._pace_at_storm
-            if paced is not None and self._period and period > QUIET_PERIODS * self._period:
-                # Whole periods went by without a storm: the pace was below the limit for
-                # most of this one, so its average understates what the service allows.
-                measured = max(measured, paced * (1 - INCREASE_SHARE))
+            measured = self._capped(max(MIN_RATE, self._answered / period))
             self.rate = measured
             self._period = max(period, MIN_PERIOD)
             self._step = measured * INCREASE_SHARE / self._period

@@ -1,35 +1,54 @@
-"""The report of a bulk run (``leads import``, ``batch``): one NDJSON line per outcome of
-an input row or line, appended as outcomes arrive.
+"""The report of a bulk run (``leads import``, ``batch``): NDJSON lines, appended as the run
+goes, that say what happened to each input row or line.
 
-    {"row": 12, "outcome": "created", "id": "…", "error": null, "digest": "…"}
+    {"row": 12, "outcome": "sending", "id": null, "error": null, "digest": "…", "key": "…"}
+    {"row": 12, "outcome": "created", "id": "…", "error": null, "digest": "…", "key": "…"}
 
-``outcome`` is ``created`` (import) or ``ok`` (batch): the service answered 2xx, ``id`` is
-the answer's id when it has one; ``rejected`` (it answered an error: ``error`` is its
-problem document), ``invalid`` (never sent: ``error.detail`` says why) or ``unknown`` (the
-request was sent and no answer arrived, or a 5xx did: it may have taken effect).
-``digest`` fingerprints the row's text. A batch adds ``status`` (the HTTP status) and
-``result`` (the answer's JSON body); a line sent with an idempotency key adds ``key``.
+``row`` is the input's row (line) number and ``params`` its path parameters (a batch line's
+identity, e.g. ``{"id": "lead_1"}``: the answer's ``id`` is null after a DELETE).
+
+``sending`` is written (and, for an operation that may act twice, flushed to disk) before the
+line's first request leaves, with the idempotency key it is sent with, if any: a run killed
+in mid-request leaves the line ``sending``, which --resume reads as unknown, and a resend
+repeats its key. ``outcome`` then settles it:
+
+- ``created`` (import) or ``ok`` (batch): the service answered 2xx; ``id`` is the answer's id;
+- ``rejected``: it answered an error (``error`` is its problem document), or refused (429)
+  for an hour;
+- ``invalid``: never sent (``error.detail`` says why);
+- ``unknown``: sent, and no answer arrived, or a 5xx did, or the run was interrupted while
+  it was out or waiting to be sent again: it may have taken effect;
+- ``unsent``: the run stopped before the service could act on it (only refused, or never
+  connected): --resume sends it (with its key).
+
+A batch adds ``status`` (the HTTP status) and ``result`` (the answer's JSON body).
 
 Each line is written with a single ``write(2)`` on a file opened with O_APPEND, so lines
-from concurrent workers (or two imports sharing a report) never interleave, and a crash
-leaves at most one partial last line, which --resume ignores.
+from concurrent workers never interleave, and a crash leaves at most one partial last line,
+which --resume ignores (and ends, before appending, so the next line stays whole). One run
+at a time may use a report: :func:`holding_reports` locks it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
 from leadctl.errors import UsageError
 
-OUTCOMES = ("created", "ok", "rejected", "invalid", "unknown")
+SENDING = "sending"
+UNSENT = "unsent"
+UNKNOWN = "unknown"
+OUTCOMES = ("created", "ok", "rejected", "invalid", UNKNOWN, UNSENT)
 # Outcomes that mean the request took effect: never sent again by --resume.
 SUCCESSES = frozenset({"created", "ok"})
+LOCK_SUFFIX = ".lock"
 
 
 @dataclass(frozen=True)
@@ -42,6 +61,7 @@ class Outcome:
     status: int | None = None
     result: Any = None
     key: str | None = None
+    params: Mapping[str, str] | None = None  # the line's path parameters
 
     def to_json(self) -> dict[str, Any]:
         line: dict[str, Any] = {
@@ -51,6 +71,8 @@ class Outcome:
             "error": self.error,
             "digest": self.digest,
         }
+        if self.params:
+            line["params"] = dict(self.params)
         if self.status is not None:
             line["status"] = self.status
             line["result"] = self.result
@@ -63,7 +85,8 @@ _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 
 
 class ReportWriter:
-    """Appends outcome lines to a file (or a stream, for ``--report -``)."""
+    """Appends lines to a report file, or outcomes to a stream (``--report -``: a stream's
+    reader wants answers, so it gets no ``sending`` lines)."""
 
     def __init__(self, *, path: Path | None = None, stream: TextIO | None = None) -> None:
         self._lock = threading.Lock()
@@ -77,24 +100,103 @@ class ReportWriter:
                 raise UsageError(
                     f"cannot write the report {path}: {error.strerror or error}"
                 ) from None
+            self._end_partial_line(path)
+
+    def _end_partial_line(self, path: Path) -> None:
+        """A crash can leave a partial last line; the next line must not be glued to it
+        (--resume would lose both)."""
+        if not _ends_mid_line(path):
+            return
+        assert self._fd is not None
+        os.write(self._fd, b"\n")
+
+    def sending(self, outcome: Outcome, *, durable: bool) -> None:
+        """Record that ``outcome.row`` is about to be sent (``outcome.outcome`` is
+        ``sending``); ``durable``: on disk before this returns (fsync), for a request that
+        must never be sent twice unknowingly."""
+        with self._lock:
+            if self._fd is None:
+                return
+            self._append(outcome)
+            # A copy of the descriptor, so close() cannot pull it from under the fsync.
+            synced = os.dup(self._fd) if durable else None
+        if synced is not None:
+            # Outside the lock: concurrent workers' fsyncs of one file coalesce (one worker
+            # alone waits ~6 ms a line on this machine; four share one flush).
+            try:
+                os.fsync(synced)
+            finally:
+                os.close(synced)
 
     def write(self, outcome: Outcome) -> None:
-        line = _ENCODER.encode(outcome.to_json()) + "\n"
         with self._lock:
             if self._fd is not None:
-                data = line.encode("utf-8")
-                while data:
-                    written = os.write(self._fd, data)
-                    data = data[written:]
+                self._append(outcome)
             elif self._stream is not None:
-                self._stream.write(line)
+                self._stream.write(_ENCODER.encode(outcome.to_json()) + "\n")
                 self._stream.flush()
+
+    def _append(self, outcome: Outcome) -> None:
+        assert self._fd is not None
+        data = (_ENCODER.encode(outcome.to_json()) + "\n").encode("utf-8")
+        while data:
+            written = os.write(self._fd, data)
+            data = data[written:]
 
     def close(self) -> None:
         with self._lock:
             if self._fd is not None:
                 os.close(self._fd)
                 self._fd = None
+
+
+def _ends_mid_line(path: Path) -> bool:
+    try:
+        with path.open("rb") as handle:
+            if handle.seek(0, os.SEEK_END) == 0:
+                return False
+            handle.seek(-1, os.SEEK_END)
+            return handle.read(1) != b"\n"
+    except OSError:
+        return False
+
+
+@contextlib.contextmanager
+def holding_reports(paths: Iterable[Path]) -> Iterator[None]:
+    """Hold each report's lock (``REPORT.lock`` beside it) for a whole run: two runs on
+    one report would both send every line not yet done. The lock is the OS's (flock), so
+    a run that was killed holds nothing; a report another live run holds is exit 2."""
+    with contextlib.ExitStack() as stack:
+        held: set[Path] = set()
+        for path in paths:
+            resolved = path.resolve()
+            if resolved not in held:
+                held.add(resolved)
+                stack.enter_context(_holding(path))
+        yield
+
+
+@contextlib.contextmanager
+def _holding(path: Path) -> Iterator[None]:
+    from filelock import FileLock, Timeout
+
+    lock_path = path.with_name(path.name + LOCK_SUFFIX)
+    lock = FileLock(str(lock_path), timeout=0, mode=0o600)
+    try:
+        lock.acquire()
+    except Timeout:
+        raise UsageError(
+            f"the report {path} is in use by another leadctl run",
+            hint="wait for that run to finish (or stop it), then go on with --resume",
+        ) from None
+    except OSError as error:
+        raise UsageError(
+            f"cannot lock the report {path} ({lock_path}): {error.strerror or error}"
+        ) from None
+    try:
+        yield
+    finally:
+        lock.release()
 
 
 @dataclass
@@ -113,14 +215,15 @@ class ResumeState:
         if found is None:
             return None
         outcome = found[0]
-        if outcome in SUCCESSES or (outcome == "unknown" and not retry_unknown):
+        if outcome in SUCCESSES or (outcome == UNKNOWN and not retry_unknown):
             return found
         return None
 
 
 def read_resume(path: Path) -> ResumeState:
-    """Fold a report into one decisive outcome per row: ``created`` once seen stays (the
-    lead exists), otherwise the latest line wins."""
+    """Fold a report into one decisive outcome per row: ``created``/``ok`` once seen stays
+    (it took effect), otherwise the latest line wins; a row whose latest line is
+    ``sending`` was interrupted without a trace (a crash): unknown."""
     state = ResumeState()
     try:
         handle = path.open("rb")
@@ -136,7 +239,7 @@ def read_resume(path: Path) -> ResumeState:
             known = state.rows.get(row)
             if known is not None and known[0] in SUCCESSES:
                 continue
-            state.rows[row] = (outcome, digest)
+            state.rows[row] = (UNKNOWN if outcome == SENDING else outcome, digest)
     return state
 
 
@@ -151,7 +254,11 @@ def _records(handle: Any, state: ResumeState) -> Iterator[tuple[int, str, str, s
             continue
         row = record.get("row") if isinstance(record, dict) else None
         outcome = record.get("outcome") if isinstance(record, dict) else None
-        if not isinstance(row, int) or isinstance(row, bool) or outcome not in OUTCOMES:
+        if (
+            not isinstance(row, int)
+            or isinstance(row, bool)
+            or (outcome not in OUTCOMES and outcome != SENDING)
+        ):
             state.unreadable_lines += 1
             continue
         digest = record.get("digest")

@@ -1,7 +1,8 @@
 """``leadctl leads import``: options checked, rows read, sent, reported and summed up.
 
 Every usage error (a missing file, an unusable CSV header, a report that would mix two
-imports, a --resume against a changed file) is raised before the first request.
+imports or is in use by another run, a --resume against a changed file) is raised before
+the first request.
 """
 
 from __future__ import annotations
@@ -15,13 +16,15 @@ from typing import IO, TYPE_CHECKING
 
 from leadctl.bulk.display import describe
 from leadctl.bulk.engine import Tally, Words, progress_wanted, run_jobs
-from leadctl.bulk.report import Outcome, ResumeState, read_resume
+from leadctl.bulk.report import UNKNOWN, Outcome, ResumeState, holding_reports, read_resume
 from leadctl.bulk.rows import Prepare, Row, format_for, head_lines, phone_preparer, read_rows
 from leadctl.bulk_options import STDIN, ImportOptions
 from leadctl.errors import DryRunDone, UsageError
 
 if TYPE_CHECKING:
     from leadctl.context import Context
+    from leadctl.operations import Operation
+    from leadctl.rate_limit import RateLimit
 
 # Answers every other row would get too: the import stops (a 404 to POST /leads is a
 # wrong base URL).
@@ -31,12 +34,35 @@ STOPPING_STATUSES = frozenset({401, 403, 404})
 def run_import(ctx: Context, options: ImportOptions) -> None:
     if options.retry_unknown and options.resume is None:
         raise UsageError("--retry-unknown only applies with --resume REPORT")
+    from leadctl.operations import curated
+    from leadctl.rate_limit import known_limit
+
+    limit = known_limit(options.rate, ctx.settings.get("rate_limit"))
     report_target = options.report or options.resume
-    check_report_target(report_target, options.resume)
-    resume = read_resume(Path(options.resume)) if options.resume else None
+    op = curated(ctx, "POST", "/leads")
+    # A dry run sends nothing: it may look at a report another run is using.
+    held = () if ctx.options.dry_run else reports_of(options.report, options.resume)
+    with holding_reports(held):
+        check_report_target(report_target, options.resume)
+        resume = read_resume(Path(options.resume)) if options.resume else None
+        _import(ctx, options, op, resume, report_target, limit)
+
+
+def _import(
+    ctx: Context,
+    options: ImportOptions,
+    op: Operation,
+    resume: ResumeState | None,
+    report_target: str | None,
+    limit: RateLimit | None,
+) -> None:
     from leadctl.lead_fields import column_renames
 
     renames = column_renames(options.maps)
+    # Rows of unknown outcome go again on --resume only with --retry-unknown, unless a
+    # resend is harmless: the operation is retry-safe, or its key (kept in the report)
+    # goes again with it.
+    retry_unknown = options.retry_unknown or resendable(op)
     stream, source, path = open_input(ctx, options.file)
     with stream:
         head = head_lines(stream)
@@ -48,12 +74,32 @@ def run_import(ctx: Context, options: ImportOptions) -> None:
         tally = Tally()
         if resume is not None:
             if path is not None:
-                _verify_resume(path, fmt, resume, options, renames)
-            rows = _skipping(rows, resume, options, tally)
+                _verify_resume(path, fmt, resume, options, renames, retry_unknown=retry_unknown)
+            rows = _skipping(rows, resume, options, tally, retry_unknown=retry_unknown)
         if ctx.options.dry_run:
             _dry_run(ctx, rows, tally)
             return
-        _send_all(ctx, options, rows, tally, report_target, _total(ctx, path, fmt, resume))
+        _send_all(
+            ctx,
+            options,
+            op,
+            rows,
+            tally,
+            report_target,
+            _total(ctx, path, fmt, resume),
+            keys=resume.keys if resume is not None else {},
+            limit=limit,
+        )
+
+
+def resendable(op: Operation) -> bool:
+    """Whether sending a request of ``op`` again is harmless (batch lines too)."""
+    return op.retry_safe or op.idempotency is not None
+
+
+def reports_of(report: str | None, resume: str | None) -> tuple[Path, ...]:
+    """The report files a run reads or appends to (``--report -`` is stdout)."""
+    return tuple(Path(name) for name in (report, resume) if name is not None and name != STDIN)
 
 
 def _preparer(
@@ -121,6 +167,8 @@ def _verify_resume(
     resume: ResumeState,
     options: ImportOptions,
     renames: Mapping[str, str],
+    *,
+    retry_unknown: bool,
 ) -> None:
     """Compare the file with the report before anything is sent: resuming against an
     edited file (rows added, removed, reordered) would skip the wrong rows and send
@@ -131,21 +179,24 @@ def _verify_resume(
         rows = read_rows(lines, fmt, prepare=lambda body: body, source=str(path), renames=renames)
         for row in rows:
             last = row.number
-            _check_unchanged(row, resume, options)
+            _skip_reason(row, resume, options, retry_unknown=retry_unknown)
     beyond = [number for number in resume.rows if number > last]
     if beyond:
         raise _changed(options, f"the report has row {min(beyond)} but {path} has {last} rows")
 
 
-def _check_unchanged(row: Row, resume: ResumeState, options: ImportOptions) -> bool:
-    """True when ``row`` is to be skipped; a changed row that would be skipped is an error."""
-    skip = resume.skip_reason(row.number, retry_unknown=options.retry_unknown)
+def _skip_reason(
+    row: Row, resume: ResumeState, options: ImportOptions, *, retry_unknown: bool
+) -> str | None:
+    """The outcome for which ``row`` is skipped (None: it is sent); a changed row that
+    would be skipped is an error."""
+    skip = resume.skip_reason(row.number, retry_unknown=retry_unknown)
     if skip is None:
-        return False
+        return None
     outcome, digest = skip
     if digest and digest != row.digest:
         raise _changed(options, f"row {row.number} is not the row the report has as {outcome}")
-    return True
+    return outcome
 
 
 def _changed(options: ImportOptions, what: str) -> UsageError:
@@ -157,13 +208,21 @@ def _changed(options: ImportOptions, what: str) -> UsageError:
 
 
 def _skipping(
-    rows: Iterator[Row], resume: ResumeState, options: ImportOptions, tally: Tally
+    rows: Iterator[Row],
+    resume: ResumeState,
+    options: ImportOptions,
+    tally: Tally,
+    *,
+    retry_unknown: bool,
 ) -> Iterator[Row]:
     for row in rows:
-        if _check_unchanged(row, resume, options):
+        skipped = _skip_reason(row, resume, options, retry_unknown=retry_unknown)
+        if skipped == UNKNOWN:
+            tally.still_unknown += 1  # not sent, and not done either: exit 9
+        elif skipped is not None:
             tally.skipped += 1
-            continue
-        yield row
+        else:
+            yield row
 
 
 def _total(ctx: Context, path: Path | None, fmt: str, resume: ResumeState | None) -> int | None:
@@ -211,24 +270,38 @@ def _invalid(row: Row) -> Outcome:
 def _send_all(
     ctx: Context,
     options: ImportOptions,
+    op: Operation,
     rows: Iterator[Row],
     tally: Tally,
     report_target: str | None,
     total: int | None,
+    *,
+    keys: Mapping[int, str],
+    limit: RateLimit | None,
 ) -> None:
     from leadctl.bulk.sender import Job, Plan
-    from leadctl.operations import curated
 
     run_jobs(
         ctx,
-        plan=Plan(curated(ctx, "POST", "/leads"), success="created", stopping=STOPPING_STATUSES),
-        jobs=(Job(row.number, row.digest, problem=row.problem, body=row.body) for row in rows),
+        plan=Plan(op, success="created", stopping=STOPPING_STATUSES),
+        # A row the report has a key for (it was sent before) goes again with that key.
+        jobs=(
+            Job(
+                row.number,
+                row.digest,
+                problem=row.problem,
+                body=row.body,
+                key=keys.get(row.number),
+            )
+            for row in rows
+        ),
         concurrency=options.concurrency,
         tally=tally,
         report_target=report_target,
         resumed_from=options.resume,
         total=total,
         words=_words(options),
+        limit=limit,
     )
 
 

@@ -12,6 +12,15 @@ of each send, never the type of an exception:
   when the operation is retry-safe or the job carries an idempotency key; otherwise the
   job's outcome is ``unknown`` and it is never sent again by this run.
 
+Before a job's first request leaves, ``on_sending`` records it (the report's write-ahead
+``sending`` line, with its idempotency key). A job the run stops with (Ctrl-C, a failure)
+after it was sent at least once is settled all the same: ``unknown`` when some send may
+have acted (no answer, a 5xx), ``unsent`` when none could (only 429s or no connection);
+its key goes with it, so a resend repeats it.
+
+A plan may ``prepare`` each job before its first send (a batch PUT reads the resource and
+merges the line into it); that read is paced like any request.
+
 The first job is sent alone: a wrong credential or base URL costs one request, not one
 per worker. The run stops early, after the requests in flight have been answered and
 recorded, when every further job would fail the same way (401, 403, and for the import
@@ -25,15 +34,16 @@ import json
 import threading
 import uuid
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from leadctl.bulk.report import Outcome
+from leadctl.bulk.report import SENDING, UNKNOWN, UNSENT, Outcome
 from leadctl.errors import (
     ApiError,
     LeadctlError,
     OutcomeUnknown,
     ServiceFailure,
+    UsageError,
 )
 from leadctl.retry import Delivery, effect_unknown, may_resend
 
@@ -67,6 +77,11 @@ class Job:
     key: str | None = None
 
 
+# A job made ready to send (a read-modify-write PUT's whole body); UsageError: it cannot be
+# (the job is invalid), ApiError: the service refused what it needed (rejected).
+Prepare = Callable[[Job], Job]
+
+
 @dataclass(frozen=True)
 class Plan:
     """What the engine needs to know about the operation all jobs call."""
@@ -75,6 +90,19 @@ class Plan:
     success: str = "ok"  # the outcome word for a 2xx answer ("created" for the import)
     stopping: frozenset[int] = frozenset({401, 403})
     keep_result: bool = False  # report the answer's body with each outcome
+    prepare: Prepare | None = None
+    # How a refusal of the prepared request reads, by status (a 412 after a read: the
+    # resource changed meanwhile).
+    refusals: Mapping[int, str] = field(default_factory=dict)
+
+
+@dataclass
+class _Open:
+    """A job sent at least once and not settled yet."""
+
+    job: Job
+    maybe_acted: bool = False  # a send went without an answer, or was answered 5xx
+    in_flight: bool = False
 
 
 class Sender:
@@ -87,6 +115,7 @@ class Sender:
         concurrency: int,
         pacer: Pacer,
         on_outcome: Callable[[Outcome], None],
+        on_sending: Callable[[Job, Outcome], None],
         stop: threading.Event,
         policy: RetryPolicy,
         monotonic: Callable[[], float],
@@ -97,12 +126,13 @@ class Sender:
         self._concurrency = concurrency
         self._pacer = pacer
         self._on_outcome = on_outcome
+        self._on_sending = on_sending
         self._stop = stop
         self._policy = policy
         self._monotonic = monotonic
         self._rows_lock = threading.Lock()
         self._emit_lock = threading.Lock()
-        self._in_flight: dict[int, Job] = {}
+        self._open: dict[int, _Open] = {}
         self._sealed = False
         self._unknown_streak = 0
         self._failure: BaseException | None = None
@@ -129,7 +159,7 @@ class Sender:
             # Asked twice: stop waiting for the answers in flight.
             with contextlib.suppress(KeyboardInterrupt):
                 _join(threads)
-            self._seal_in_flight()
+            self._seal_open()
         if self._failure is not None:
             raise self._failure
 
@@ -174,40 +204,44 @@ class Sender:
     def _handle(self, job: Job) -> bool:
         """Settle one job; True when the service answered it (success or rejected)."""
         if job.problem is not None:
-            self._emit(Outcome(job.number, "invalid", job.digest, error={"detail": job.problem}))
+            self._emit(self._invalid(job, job.problem))
             return False
         op = self._plan.operation
         job = _with_key(job, op)
         resendable = op.retry_safe or job.key is not None
+        prepared = self._plan.prepare is None
         first_refused: float | None = None
         failures = 0  # not sent, or (resendable) no answer / 5xx
         while True:
             sent_at = self._pacer.acquire()
             if self._stop.is_set():
+                self._abandon(job, "the run stopped before it was sent again")
                 return False  # never sent: a --resume sends it
-            self._in_flight[job.number] = job
+            if not prepared:
+                ready = self._prepared(job)
+                if ready is None:
+                    return False
+                job, prepared = ready, True
+                continue  # the read took this slot; the request takes the next
+            try:
+                opened = self._opening(job)
+            except OSError as error:  # the report cannot record it: it is not sent
+                self._fail(UsageError(f"cannot write the report: {error.strerror or error}"))
+                return False
             # Ctrl-C inside the request leaves the job in flight: it is sealed as unknown.
             try:
                 sent = self._send(job, failures + 1)
             except LeadctlError as error:  # nothing sent: no usable credential, bad path
-                del self._in_flight[job.number]
+                opened.in_flight = False
                 self._fail(error)
+                self._abandon(job, error.message)
                 return False
             except Exception as error:
                 # A bug, perhaps after the request left: never send it again.
-                del self._in_flight[job.number]
                 self._fail(error)
-                self._emit(
-                    Outcome(
-                        job.number,
-                        "unknown",
-                        job.digest,
-                        error={"detail": type(error).__name__},
-                        key=job.key,
-                    )
-                )
+                self._settle(self._interrupted(job, UNKNOWN, type(error).__name__))
                 return False
-            del self._in_flight[job.number]
+            opened.in_flight = False
             status = sent.status
             if status == 429:
                 self._count_refusal()
@@ -216,7 +250,7 @@ class Sender:
                 first_refused = now if first_refused is None else first_refused
                 if now - first_refused < RATE_LIMIT_PATIENCE:
                     continue
-                self._emit(self._rejected(job, sent))
+                self._settle(self._rejected(job, sent))
                 return True
             if sent.delivery is Delivery.NOT_SENT:
                 failures += 1
@@ -230,10 +264,12 @@ class Sender:
                     if sent.retryable
                     else sent.error
                 )
+                self._abandon(job, reason)
                 return False
             if sent.delivery is Delivery.ANSWERED:
                 self._pacer.answered(sent_at)
             if effect_unknown(sent.delivery, status):
+                opened.maybe_acted = True
                 failures += 1
                 if may_resend(sent.delivery, status, retry_safe=resendable) and (
                     self._policy.allows(failures)
@@ -241,21 +277,83 @@ class Sender:
                     self._pacer.pause(self._policy.wait(failures, sent.retry_after))
                     continue
                 if not resendable:
-                    self._emit(self._unknown(job, sent))
+                    self._settle(self._unknown(job, sent))
                     return False
-                self._emit(self._rejected(job, sent))
+                self._settle(self._rejected(job, sent))
                 return True
             if sent.ok:
-                self._emit(self._succeeded(job, sent))
+                self._settle(self._succeeded(job, sent))
                 return True
             if sent.response is None:  # answered, but the body was unusable
                 settled = self._rejected(job, sent) if resendable else self._unknown(job, sent)
-                self._emit(settled)
+                self._settle(settled)
                 return resendable
             if status in self._plan.stopping and isinstance(sent.error, ApiError):
                 self._fail(sent.error)
-            self._emit(self._rejected(job, sent))
+            self._settle(self._rejected(job, sent))
             return True
+
+    def _prepared(self, job: Job) -> Job | None:
+        """The plan's preparation of ``job`` (None: it was settled instead)."""
+        assert self._plan.prepare is not None
+        try:
+            return self._plan.prepare(job)
+        except UsageError as error:
+            self._emit(self._invalid(job, error.message))
+        except ApiError as error:
+            self._emit(
+                Outcome(
+                    job.number,
+                    "rejected",
+                    job.digest,
+                    error=error.problem_document(),
+                    status=error.status if self._plan.keep_result else None,
+                    params=job.path_params,
+                )
+            )
+            if error.status in self._plan.stopping:
+                self._fail(error)
+        except LeadctlError as error:  # the service unreachable: nothing was sent for it
+            self._fail(error)
+        return None
+
+    def _opening(self, job: Job) -> _Open:
+        """The job as sent: before its first send, recorded as being sent (write-ahead)."""
+        found = self._open.get(job.number)
+        if found is None:
+            self._on_sending(
+                job,
+                Outcome(job.number, SENDING, job.digest, key=job.key, params=job.path_params),
+            )
+            found = _Open(job)
+            with self._emit_lock:
+                self._open[job.number] = found
+        found.in_flight = True
+        return found
+
+    def _abandon(self, job: Job, reason: str) -> None:
+        """The run stops with ``job`` not settled: record it when it was sent before."""
+        with self._emit_lock:
+            opened = self._open.get(job.number)
+        if opened is None:
+            return
+        outcome = UNKNOWN if opened.maybe_acted or opened.in_flight else UNSENT
+        self._settle(self._interrupted(job, outcome, reason))
+
+    def _interrupted(self, job: Job, outcome: str, reason: str) -> Outcome:
+        if outcome == UNKNOWN:
+            op = self._plan.operation
+            reason = f"{reason}; {op.method} {op.path} may or may not have taken effect"
+        else:
+            reason = f"{reason}; the service did not act on it"
+        return Outcome(
+            job.number,
+            outcome,
+            job.digest,
+            error={"detail": reason},
+            key=job.key,
+            params=job.path_params,
+        )
 
     def _send(self, job: Job, attempt: int) -> Exchange:
         request, secrets = self._client.build(
@@ -281,11 +379,15 @@ class Sender:
             status=sent.status if keep else None,
             result=body if keep else None,
             key=job.key,
+            params=job.path_params,
         )
 
     def _rejected(self, job: Job, sent: Exchange) -> Outcome:
         error = sent.error
         detail = error.problem_document() if isinstance(error, ApiError) else _detail(error, sent)
+        ours = self._plan.refusals.get(sent.status or 0)
+        if ours is not None:
+            detail = {**detail, "detail": ours}
         return Outcome(
             job.number,
             "rejected",
@@ -293,6 +395,12 @@ class Sender:
             error=detail,
             status=sent.status if self._plan.keep_result else None,
             key=job.key,
+            params=job.path_params,
+        )
+
+    def _invalid(self, job: Job, problem: str) -> Outcome:
+        return Outcome(
+            job.number, "invalid", job.digest, error={"detail": problem}, params=job.path_params
         )
 
     def _unknown(self, job: Job, sent: Exchange) -> Outcome:
@@ -305,6 +413,7 @@ class Sender:
             error={"detail": f"{reason}; {op.method} {op.path} may or may not have taken effect"},
             status=sent.status if self._plan.keep_result else None,
             key=job.key,
+            params=job.path_params,
         )
 
     def _count_refusal(self) -> None:
@@ -313,12 +422,18 @@ class Sender:
 
     # -- outcomes ----------------------------------------------------------------------
 
+    def _settle(self, outcome: Outcome) -> None:
+        """The final outcome of a job that was sent."""
+        with self._emit_lock:
+            self._open.pop(outcome.row, None)
+        self._emit(outcome)
+
     def _emit(self, outcome: Outcome) -> None:
         with self._emit_lock:
             if self._sealed:
                 return
             self._on_outcome(outcome)
-            if outcome.outcome == "unknown":
+            if outcome.outcome == UNKNOWN:
                 self._unknown_streak += 1
                 if self._unknown_streak >= UNKNOWN_STREAK_LIMIT:
                     self._fail(
@@ -327,38 +442,44 @@ class Sender:
                             "unknown: the service is failing"
                         )
                     )
-            elif outcome.outcome != "invalid":
+            elif outcome.outcome not in ("invalid", UNSENT):
                 self._unknown_streak = 0
 
-    def _seal_in_flight(self) -> None:
-        """Record the requests still unanswered as unknown; later answers are dropped."""
+    def _seal_open(self) -> None:
+        """After Ctrl-C: record every job still open (in flight, or waiting to be sent
+        again) with its key; answers arriving later are dropped."""
         with self._emit_lock:
-            for job in list(self._in_flight.values()):
-                self._on_outcome(
-                    Outcome(
-                        job.number,
-                        "unknown",
-                        job.digest,
-                        error={"detail": "interrupted before the service answered"},
-                        key=job.key,
-                    )
-                )
+            for opened in list(self._open.values()):
+                if opened.in_flight:
+                    reason = "interrupted before the service answered"
+                else:
+                    reason = "interrupted while waiting to be sent again"
+                outcome = UNKNOWN if opened.maybe_acted or opened.in_flight else UNSENT
+                self._on_outcome(self._interrupted(opened.job, outcome, reason))
+            self._open.clear()
             self._sealed = True
 
 
 def _with_key(job: Job, op: Operation) -> Job:
     """A job of an operation that takes an idempotency key carries one from its first send,
-    so every resend repeats it (the client would make a fresh one per request)."""
+    so every resend repeats it (the client would make a fresh one per request). A key the
+    job already has (the line's own, or the report's for a resumed line) is the one sent."""
     idem = op.idempotency
-    if idem is None or job.key is not None:
+    if idem is None:
         return job
-    key = str(uuid.uuid4())
     if idem.where == "header":
+        given = next((v for n, v in job.headers if n.lower() == idem.name.lower()), None)
+        if given:
+            return replace(job, key=given)
+        key = job.key or str(uuid.uuid4())
         return replace(job, key=key, headers=(*job.headers, (idem.name, key)))
-    if isinstance(job.body, dict) and job.body.get(idem.name) in (None, ""):
-        return replace(job, key=key, body={**job.body, idem.name: key})
-    given = job.body.get(idem.name) if isinstance(job.body, dict) else None
-    return replace(job, key=str(given)) if given else job
+    if not isinstance(job.body, dict):
+        return job
+    own = job.body.get(idem.name)
+    if own not in (None, ""):
+        return replace(job, key=str(own))
+    key = job.key or str(uuid.uuid4())
+    return replace(job, key=key, body={**job.body, idem.name: key})
 
 
 def _json_or_none(content: bytes) -> Any:

@@ -1,17 +1,22 @@
-"""`leadctl batch` against the sandbox: a generated read by id, and a write whose answer is
-lost (reported unknown, never sent again, not even by --resume)."""
+"""`leadctl batch` against the sandbox: a generated read by id, a write whose answer is lost
+(reported unknown, never sent again, not even by --resume), and runs that overlap on one
+report or are killed mid-way (each line sent once)."""
 
 from __future__ import annotations
 
 import json
+import signal
+import subprocess
+import threading
 import uuid
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.e2e.conftest import CredentialEnv
-from tests.support.e2e import run_leadctl
+from tests.support.e2e import base_env, leadctl_executable, run_leadctl
 from tests.support.sandbox_server import SandboxProcess
 
 pytestmark = pytest.mark.e2e
@@ -80,6 +85,93 @@ def test_a_lost_answer_to_a_write_is_unknown_and_never_sent_again(
         ["batch", "POST /tags", "--input", str(source), "--resume", str(report)],
         env=pulled_env,
     )
-    assert again.exit_code == 0, again.stderr
-    assert "3 skipped" in again.stderr
+    assert again.exit_code == 9, again.stderr  # still unknown: not done, not sent again
+    assert "2 skipped" in again.stderr and "1 still unknown" in again.stderr
     assert posts() == 3
+
+
+def _wait_for_a_line(report: Path, proc: subprocess.Popen[str]) -> None:
+    """Until the running batch has recorded its first line (it then holds the report)."""
+    waited = threading.Event()
+    for _ in range(600):
+        if report.exists() and report.read_text().strip():
+            return
+        assert proc.poll() is None, "the first run ended before it wrote anything"
+        waited.wait(0.05)
+    raise AssertionError("the first run wrote nothing in 30 s")
+
+
+def test_two_runs_on_one_report_at_once_send_each_line_once(
+    sandbox: SandboxProcess, pulled_env: dict[str, str], tmp_path: Path
+) -> None:
+    # Issue 22: two --resume runs on one report both sent every line (40 for 20 lines).
+    mark = f"lock{uuid.uuid4().hex[:8]}"
+    source = tmp_path / "tags.ndjson"
+    source.write_text("".join(json.dumps({"name": f"{mark}-{n}"}) + "\n" for n in range(20)))
+    report = tmp_path / "tags.report.ndjson"
+    report.write_text("")
+    args = ["batch", "POST /tags", "--input", str(source), "--resume", str(report)]
+    first = subprocess.Popen(
+        [leadctl_executable(), *args, "--rate", "10/1s"],  # two seconds of sending
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=base_env(pulled_env),
+    )
+    try:
+        _wait_for_a_line(report, first)
+
+        second = run_leadctl(args, env=pulled_env)
+
+        _out, err = first.communicate(timeout=60)
+    finally:
+        first.kill()
+    assert second.exit_code == 2
+    assert f"the report {report} is in use by another leadctl run" in second.stderr
+    assert first.returncode == 0, err
+    sent = Counter(
+        entry["body"]["name"]
+        for entry in sandbox.requests()
+        if entry["method"] == "POST" and entry["path"] == "/tags" and mark in str(entry["body"])
+    )
+    assert len(sent) == 20 and set(sent.values()) == {1}
+
+
+def test_a_run_killed_mid_way_leaves_no_lock_and_resume_sends_nothing_twice(
+    sandbox: SandboxProcess, pulled_env: dict[str, str], tmp_path: Path
+) -> None:
+    mark = f"kill{uuid.uuid4().hex[:8]}"
+    source = tmp_path / "tags.ndjson"
+    source.write_text("".join(json.dumps({"name": f"{mark}-{n}"}) + "\n" for n in range(20)))
+    report = tmp_path / "tags.report.ndjson"
+    args = ["batch", "POST /tags", "--input", str(source)]
+    first = subprocess.Popen(
+        [leadctl_executable(), *args, "--report", str(report), "--rate", "10/1s"],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env=base_env(pulled_env),
+        text=True,
+    )
+    try:
+        _wait_for_a_line(report, first)
+        first.send_signal(signal.SIGKILL)  # no cleanup at all: the lock goes with it
+        first.wait(timeout=30)
+    finally:
+        first.kill()
+
+    resumed = run_leadctl([*args, "--resume", str(report)], env=pulled_env)
+
+    sent = Counter(
+        entry["body"]["name"]
+        for entry in sandbox.requests()
+        if entry["method"] == "POST" and entry["path"] == "/tags" and mark in str(entry["body"])
+    )
+    assert set(sent.values()) == {1}  # nothing twice
+    # A line the kill caught after its 'sending' line is unknown (exit 9), not sent again;
+    # every other line was sent, once.
+    latest = outcomes(report.read_text())
+    caught = {row for row, line in latest.items() if line["outcome"] in ("sending", "unknown")}
+    assert {f"{mark}-{row - 1}" for row in range(1, 21) if row not in caught} <= set(sent)
+    assert resumed.exit_code == (9 if caught else 0), resumed.stderr

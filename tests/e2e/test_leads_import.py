@@ -45,7 +45,9 @@ def listed_emails(env: CredentialEnv, mark: str) -> Counter[str]:
 
 
 def report(path: Path) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in path.read_text().splitlines()]
+    """A report's outcome lines (its write-ahead 'sending' lines left out)."""
+    found = [json.loads(line) for line in path.read_text().splitlines()]
+    return [line for line in found if line["outcome"] != "sending"]
 
 
 def lead_posts(sandbox: SandboxProcess, mark: str) -> int:
@@ -98,9 +100,10 @@ def test_bad_rows_a_dropped_answer_and_resume_leave_each_lead_exactly_once(
 
     again = run_leadctl(["leads", "import", str(leads), "--resume", str(outcomes)], env=org_env)
 
-    # Created and unknown rows are skipped; the rejected and invalid ones fail again.
-    assert again.exit_code == 6, again.stderr
-    assert "46 skipped" in again.stderr
+    # Created rows are skipped, the unknown one stays unknown (exit 9) and is not sent
+    # again; the rejected and invalid ones fail again.
+    assert again.exit_code == 9, again.stderr
+    assert "45 skipped" in again.stderr and "1 still unknown" in again.stderr
     assert lead_posts(sandbox, mark) == posts_before + 1
     # drop-after created the unknown row's lead: it exists once, and so does every other.
     emails = listed_emails(org_env, mark)
@@ -176,3 +179,25 @@ def test_a_rate_limited_service_gets_every_row_once_at_its_pace(
     # Paused and paced after a 429: a few refusals, not one per attempt.
     assert statuses[429] <= 8 * 2
     assert listed_emails(env, mark) == Counter(email(mark, n) for n in range(15))
+
+
+def test_a_known_limit_paces_from_the_first_row_without_a_429(
+    limited: SandboxProcess, tmp_path: Path
+) -> None:
+    env = credential_env(limited, limited.credentials.org)
+    mark = marker()
+    leads = tmp_path / "leads.ndjson"
+    leads.write_text("".join(json.dumps({"email": email(mark, n)}) + "\n" for n in range(15)))
+
+    result = run_leadctl(
+        ["leads", "import", str(leads), "--concurrency", "8", "--rate", "5/1s"], env=env
+    )
+
+    assert result.exit_code == 0, result.stderr
+    assert "15 created" in result.stderr and "rate limited" not in result.stderr
+    statuses = Counter(
+        entry["status"]
+        for entry in limited.requests()
+        if entry["method"] == "POST" and mark in str(entry["body"])
+    )
+    assert statuses == {202: 15}

@@ -27,8 +27,14 @@ def sent(httpx_mock: HTTPXMock) -> list[Any]:
     return [json.loads(request.content) for request in httpx_mock.get_requests()]
 
 
-def report_lines(path: Path) -> list[dict[str, Any]]:
+def all_lines(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def report_lines(path: Path) -> list[dict[str, Any]]:
+    """The outcome lines of a report (its write-ahead ``sending`` lines left out)."""
+    found = [json.loads(line) for line in path.read_text().splitlines()]
+    return [line for line in found if line["outcome"] != "sending"]
 
 
 def by_row(path: Path) -> dict[int, dict[str, Any]]:
@@ -314,25 +320,34 @@ def test_401_stops_the_import_after_the_first_request(httpx_mock: HTTPXMock) -> 
     assert len(httpx_mock.get_requests()) == 1
 
 
-def test_an_unreachable_service_stops_the_import_without_recording_the_row(
+def test_an_unreachable_service_stops_the_import_and_the_row_is_unsent_for_resume(
     httpx_mock: HTTPXMock, tmp_path: Path
 ) -> None:
     for _ in range(3):
         httpx_mock.add_exception(httpx.ConnectError("refused"), method="POST", url=URL)
     report = tmp_path / "report.ndjson"
-    clock = VirtualClock()
+    rows = ndjson({"email": "a@x.test"}, {"email": "b@x.test"})
 
     result = run_cli(
         ["--max-retries", "2", "leads", "import", "-", "--report", str(report)],
         env=token_env(),
-        stdin=ndjson({"email": "a@x.test"}, {"email": "b@x.test"}),
-        clock=clock,
+        stdin=rows,
+        clock=VirtualClock(),
     )
 
     assert result.exit_code == 8
     assert len(httpx_mock.get_requests()) == 3
-    assert report.read_text() == ""  # nothing reached the service: a --resume sends it
+    # Recorded before it was tried; then settled: it never reached the service.
+    assert [line["outcome"] for line in all_lines(report)] == ["sending", "unsent"]
     assert f"--resume {report}" in result.stderr
+    httpx_mock.reset()
+    for n in (1, 2):
+        httpx_mock.add_response(method="POST", url=URL, status_code=202, json=created(n))
+
+    again = import_cli(["-", "--resume", str(report), "--concurrency", "1"], stdin=rows)
+
+    assert again.exit_code == 0, again.stderr
+    assert [body["email"] for body in sent(httpx_mock)] == ["a@x.test", "b@x.test"]
 
 
 # -- 429 ----------------------------------------------------------------------------------
@@ -400,7 +415,7 @@ def test_never_more_requests_in_flight_than_concurrency(httpx_mock: HTTPXMock) -
 # -- resume -------------------------------------------------------------------------------
 
 
-def test_resume_skips_created_and_unknown_rows_and_appends_to_the_report(
+def test_resume_skips_created_rows_and_unknown_rows_stay_unknown_exit_9(
     httpx_mock: HTTPXMock, tmp_path: Path
 ) -> None:
     httpx_mock.add_response(method="POST", url=URL, status_code=202, json=created(1))
@@ -419,7 +434,8 @@ def test_resume_skips_created_and_unknown_rows_and_appends_to_the_report(
 
     again = import_cli([str(leads), "--resume", str(report)])
 
-    assert again.exit_code == 0, again.stderr
+    # Row 2 may have been created: it is not sent again, and it is not done either.
+    assert again.exit_code == 9, again.stderr
     assert [body["email"] for body in sent(httpx_mock)] == ["c@x.test"]
     assert [(line["row"], line["outcome"]) for line in report_lines(report)] == [
         (1, "created"),
@@ -427,7 +443,10 @@ def test_resume_skips_created_and_unknown_rows_and_appends_to_the_report(
         (3, "rejected"),
         (3, "created"),
     ]
-    assert "2 skipped" in again.stderr
+    assert "0 unknown, 1 skipped (done in" in again.stderr
+    assert "1 still unknown (in" in again.stderr
+    assert "1 row with an unknown outcome from an earlier run" in again.stderr
+    assert "until --retry-unknown" in again.stderr
 
 
 def test_retry_unknown_sends_unknown_rows_again_but_never_created_ones(
@@ -562,7 +581,10 @@ def test_ctrl_c_during_a_request_records_that_row_as_unknown(
     assert len(httpx_mock.get_requests()) == 1
     [line] = report_lines(report)
     assert (line["row"], line["outcome"]) == (1, "unknown")
-    assert line["error"] == {"detail": "interrupted before the service answered"}
+    assert line["error"] == {
+        "detail": "interrupted before the service answered; "
+        "POST /leads may or may not have taken effect"
+    }
     assert "the import was interrupted" in result.stderr
 
 

@@ -27,7 +27,9 @@ EPILOG = (
     "  # check many numbers against the suppression list, keep the suppressed ones\n"
     "  leadctl batch 'suppressions check' <nums.txt | jq 'select(.result.suppressed)'\n\n"
     "  # go on after an interruption: lines done (or unknown) are skipped\n"
-    "  leadctl batch 'leads archive' --input ids.txt --resume archive.ndjson"
+    "  leadctl batch 'leads archive' --input ids.txt --resume archive.ndjson\n\n"
+    "  # delete many leads at the published limit, without a question\n"
+    "  leadctl batch 'leads delete' --input ids.txt --report delete.ndjson --rate 300/60s --yes"
 )
 
 
@@ -63,8 +65,10 @@ def batch(
             "--report",
             metavar="FILE|-",
             help="Append each line's outcome as an NDJSON line: row (the line number), "
-            "outcome (ok, rejected, invalid, unknown), status, result (the answer), id, "
-            "error, digest. [default: stdout, or the --resume file]",
+            "params (its path parameters), outcome (ok, rejected, invalid, unknown, "
+            "unsent), status, result (the answer), id, error, digest, key. A file also "
+            "gets a 'sending' line before each line's first request; stdout gets outcomes "
+            "only. [default: stdout, or the --resume file]",
         ),
     ] = None,
     resume: Annotated[
@@ -73,7 +77,8 @@ def batch(
             "--resume",
             metavar="REPORT",
             help="Skip the lines REPORT has as ok (and as unknown, unless the operation "
-            "is retry-safe or takes an idempotency key), and append to it.",
+            "is retry-safe or takes an idempotency key: those go again with their key), "
+            "and append to it.",
         ),
     ] = None,
     concurrency: Annotated[
@@ -92,6 +97,25 @@ def batch(
             "operation that is not retry-safe this can act twice).",
         ),
     ] = False,
+    rate: Annotated[
+        str | None,
+        typer.Option(
+            "--rate",
+            metavar="N/WINDOW",
+            help="The service's limit, e.g. 300/60s: requests go evenly at that pace from "
+            "the first one, instead of bursting until the first 429. [default: the "
+            "profile's rate_limit, else paced by the service's 429s]",
+        ),
+    ] = None,
+    yes: Annotated[
+        bool,
+        typer.Option(
+            "--yes",
+            "-y",
+            help="Confirm a destructive operation (a DELETE; remove, revoke, archive, "
+            "cancel, purge) for every line at once; required without a terminal.",
+        ),
+    ] = False,
 ) -> None:
     """One request per NDJSON input line, paced to the service.
 
@@ -102,20 +126,31 @@ def batch(
     operation does not take is reported invalid with its number, nothing is sent for it,
     and the batch goes on.
 
-    Up to --concurrency requests are in flight on one connection pool. On 429 every
-    worker pauses for the Retry-After (backoff with jitter without one); sending then
-    resumes at the rate the service accepted, measured across its window.
+    Per line it does what the single command does: a collection read whose body is a
+    query sends {} when the line gives only the path parameters; a full-replacement PUT
+    reads the resource, merges the line's fields into it and sends the whole body (with
+    If-Match). A destructive operation asks once on a terminal, else needs --yes.
 
-    A line sent without an answer (timeout, dropped connection, 5xx) is sent again only
-    when the operation is retry-safe or takes an idempotency key (one key per line, the
-    same on every retry and in the report, so --resume sends it with the same key);
-    otherwise it is reported unknown and never sent again: --resume skips it unless
-    --retry-unknown is given. The batch stops early on 401 or 403, when the service
-    cannot be reached, or after 10 unknown outcomes in a row.
+    Up to --concurrency requests are in flight on one connection pool, at the pace of
+    --rate (or the profile's rate_limit) from the first request when given. On 429 every
+    worker pauses for the Retry-After (backoff with jitter without one); sending then
+    resumes at the rate the service accepted, measured across its window, and back at
+    full pace once a window passes without a 429.
+
+    A report file records each line (its number, path parameters and idempotency key)
+    before it is sent, then its outcome; one run at a time may use it. A line sent
+    without an answer (timeout, dropped connection, 5xx) is sent again only when the
+    operation is retry-safe or takes an idempotency key (one key per line, the same on
+    every retry and in the report, so --resume sends it with the same key); otherwise it
+    is reported unknown and never sent again: --resume skips it (exit 9) unless
+    --retry-unknown is given. Ctrl-C records a line waiting to be sent again as unknown
+    (or unsent when the service cannot have acted). The batch stops early on 401 or
+    403, when the service cannot be reached, or after 10 unknown outcomes in a row.
 
     The summary goes to stderr. Exit 0 when every line succeeded, 6 when some were
     rejected or invalid, 9 when any outcome is unknown (it wins over 6); an unknown
-    OPERATION or a --concurrency outside 1..32 is exit 2.
+    OPERATION, a --concurrency outside 1..32, a bad --rate, a report in use by another
+    run or a destructive operation without --yes is exit 2, with nothing sent.
     """
     from leadctl.generated.tree import generated_tree
 
@@ -127,5 +162,7 @@ def batch(
         resume=resume,
         concurrency=concurrency,
         retry_unknown=retry_unknown,
+        rate=rate,
+        yes=yes,
     )
     run(opts, get_context(typer_ctx))

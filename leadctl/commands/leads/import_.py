@@ -78,8 +78,9 @@ def import_leads(
             "--report",
             metavar="FILE",
             help="Append each row's outcome as an NDJSON line: row, outcome (created, "
-            "rejected, invalid, unknown), id, error, digest. - writes it to stdout. "
-            "[default: the --resume file]",
+            "rejected, invalid, unknown, unsent), id, error, digest, key. A file also gets "
+            "a 'sending' line before each row's first request; - writes outcomes only to "
+            "stdout. [default: the --resume file]",
         ),
     ] = None,
     resume: Annotated[
@@ -87,7 +88,8 @@ def import_leads(
         typer.Option(
             "--resume",
             metavar="REPORT",
-            help="Skip the rows REPORT has as created or unknown, and append to it.",
+            help="Skip the rows REPORT has as created, and as unknown (exit 9: they stay "
+            "unknown until --retry-unknown), and append to it.",
         ),
     ] = None,
     maps: Annotated[
@@ -113,9 +115,20 @@ def import_leads(
         typer.Option(
             "--retry-unknown",
             help="With --resume, send rows whose outcome was unknown again (they may have "
-            "been created: this can make duplicates).",
+            "been created: this can make duplicates, unless the contract's create takes "
+            "an idempotency key, which then goes again with them).",
         ),
     ] = False,
+    rate: Annotated[
+        str | None,
+        typer.Option(
+            "--rate",
+            metavar="N/WINDOW",
+            help="The service's limit, e.g. 300/60s: rows go evenly at that pace from the "
+            "first one, instead of bursting until the first 429. [default: the profile's "
+            "rate_limit, else paced by the service's 429s]",
+        ),
+    ] = None,
 ) -> None:
     """Import leads from a CSV or NDJSON file: one POST /leads per row, at the service's pace.
 
@@ -130,18 +143,24 @@ def import_leads(
     is invalid, as with `leads create`. --field gives every row that lacks a field the
     same value.
 
-    Up to --concurrency requests are in flight. When the service answers 429 every worker
-    pauses for its Retry-After (backoff with jitter without one), then sending resumes at
-    the rate the service accepted, measured across its window, and slowly grows. Invalid
+    Up to --concurrency requests are in flight, at the pace of --rate (or the profile's
+    rate_limit) from the first request when given. When the service answers 429 every
+    worker pauses for its Retry-After (backoff with jitter without one), then sending
+    resumes at the rate the service accepted, measured across its window, and slowly
+    grows, back to full pace once a window passes without a 429. Invalid
     rows (bad JSON, wrong number of CSV fields, an empty line, a bad phone, a value of the
     wrong type, a missing required field) are reported and skipped; the import goes on.
 
-    POST /leads is not retry-safe: only 429 answers and failures to connect are sent again.
-    A row sent without an answer (timeout, dropped connection, 5xx) is reported "unknown"
-    and never sent twice: --resume skips it unless --retry-unknown is given. The import
-    stops early on 401, 403 or 404, when the service cannot be reached, or after 10
-    unknown outcomes in a row; Ctrl-C stops it after the answers in flight. A row refused
-    (429) for an hour is reported rejected (a --resume sends it again).
+    POST /leads is not retry-safe (unless the contract gives it an idempotency key: one
+    per row, the same on every retry, in the report and on --resume): only 429 answers and
+    failures to connect are sent again. A report file records each row before it is sent,
+    then its outcome; one run at a time may use it. A row sent without an answer
+    (timeout, dropped connection, 5xx) is reported "unknown" and never sent twice:
+    --resume skips it and exits 9 until --retry-unknown is given. The import stops early
+    on 401, 403 or 404, when the service cannot be reached, or after 10 unknown outcomes
+    in a row; Ctrl-C stops it after the answers in flight, recording a row waiting to be
+    sent again as unknown (or unsent, when the service cannot have acted). A row
+    refused (429) for an hour is reported rejected (a --resume sends it again).
 
     A progress bar is drawn on a terminal's stderr. The summary (created, rejected,
     invalid, unknown, time, rate) goes to stderr. Exit 0 when every row was created, 6 when
@@ -156,5 +175,6 @@ def import_leads(
         retry_unknown=retry_unknown,
         maps=tuple(maps or ()),
         fields=tuple(fields or ()),
+        rate=rate,
     )
     run(opts, get_context(typer_ctx))

@@ -1,0 +1,35 @@
+"""``batch`` of a full-replacement PUT: each line's fields are merged into the resource as
+read, exactly as the single command does (:func:`leadctl.replace.whole_body`), so a line
+that names only what changes still sends a whole, valid body (with ``If-Match``)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from leadctl.bulk.sender import Job, Prepare
+    from leadctl.context import Context
+    from leadctl.operations import Operation
+
+
+def replacement_preparer(ctx: Context, op: Operation) -> Prepare | None:
+    """Per line, the PUT's whole body; None when ``op`` is no PUT whose schema requires
+    fields (its lines are sent as they are)."""
+    if op.method != "PUT":
+        return None
+    from leadctl.replace import put_shape, whole_body
+
+    shape = put_shape(ctx, op)
+    if shape is None or not shape.required:
+        return None
+    ctx.client()  # built once here, not by the first workers at the same time
+
+    def prepare(job: Job) -> Job:
+        changes: dict[str, Any] = dict(job.body) if isinstance(job.body, dict) else {}
+        body, headers = whole_body(
+            ctx, op, shape, path_params=job.path_params, changes=changes, headers=job.headers
+        )
+        return replace(job, body=body, headers=tuple(headers))
+
+    return prepare

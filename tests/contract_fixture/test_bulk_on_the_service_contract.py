@@ -1,0 +1,186 @@
+"""`leads import` and `batch` on the service's own contract (the trait fixture), with the
+installed leadctl against the validating mock: every request valid, and
+
+- issue 22's planted-bug test: a resend of an import row to a create that takes an
+  Idempotency-Key header carries the same key, after a 503 in the run and on --resume after
+  Ctrl-C (a real SIGINT while a 429 after that 503 is waited out);
+- issue 21 point 15: per line what the single command does (an empty query for a query
+  read, read-modify-write for a full-replacement PUT) and --yes once for a destructive one.
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.contract_fixture.conftest import CredentialEnv
+from tests.support.contract_mock import ContractMock
+from tests.support.e2e import base_env, leadctl_executable, run_leadctl
+
+pytestmark = pytest.mark.e2e
+
+HEADER = (
+    "metadata.consentCertificateUrl,contact.firstName,contact.lastName,contact.email,"
+    "contact.phone.number,tagIds,tagNames\n"
+)
+WAIT = 30.0
+
+
+def leads_csv(tmp_path: Path, count: int) -> Path:
+    rows = [
+        f"https://cert.example.com/c/{n},Ada{n},Lovelace,ada{n}@example.com,+1512555012{n},,web\n"
+        for n in range(count)
+    ]
+    path = tmp_path / "leads.csv"
+    path.write_text(HEADER + "".join(rows), encoding="utf-8")
+    return path
+
+
+def report_lines(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def keys_of(mock: ContractMock) -> list[str | None]:
+    return [r.headers.get("idempotency-key") for r in mock.requests_to("POST", "/leads")]
+
+
+# -- the same key on every send ------------------------------------------------------------
+
+
+def test_an_import_row_resent_after_a_503_carries_the_same_key(
+    trait_mock: ContractMock, trait_env: CredentialEnv, tmp_path: Path
+) -> None:
+    trait_mock.reply("POST", "/leads", status=503)
+    report = tmp_path / "report.ndjson"
+
+    result = run_leadctl(
+        ["leads", "import", str(leads_csv(tmp_path, 1)), "--report", str(report)], env=trait_env
+    )
+
+    assert result.exit_code == 0, result.stderr
+    assert trait_mock.violations() == []
+    first, again = keys_of(trait_mock)
+    assert first is not None and first == again
+    assert {line["key"] for line in report_lines(report)} == {first}
+
+
+def test_resume_sends_a_row_again_with_the_key_in_the_report(
+    trait_mock: ContractMock, trait_env: CredentialEnv, tmp_path: Path
+) -> None:
+    leads = leads_csv(tmp_path, 1)
+    report = tmp_path / "report.ndjson"
+    trait_mock.reply("POST", "/leads", status=503)
+    first = run_leadctl(
+        ["--max-retries", "0", "leads", "import", str(leads), "--report", str(report)],
+        env=trait_env,
+    )
+    assert first.exit_code == 6, first.stderr  # given up, with its key in the report
+
+    again = run_leadctl(["leads", "import", str(leads), "--resume", str(report)], env=trait_env)
+
+    assert again.exit_code == 0, again.stderr
+    assert trait_mock.violations() == []
+    [key] = set(keys_of(trait_mock))
+    assert len(keys_of(trait_mock)) == 2 and key is not None
+
+
+def test_ctrl_c_while_a_429_after_a_503_is_waited_out_keeps_the_row_and_its_key(
+    trait_mock: ContractMock, trait_env: CredentialEnv, tmp_path: Path
+) -> None:
+    leads = leads_csv(tmp_path, 1)
+    report = tmp_path / "report.ndjson"
+    trait_mock.reply("POST", "/leads", status=503)  # the service may have created it
+    trait_mock.reply("POST", "/leads", status=429, headers={"Retry-After": "300"})
+    refused = threading.Event()
+    proc = subprocess.Popen(
+        [leadctl_executable(), "leads", "import", str(leads), "--report", str(report)],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=base_env(trait_env),
+    )
+    try:
+        # The 429 has been answered once its request is recorded; leadctl now waits 300 s.
+        for _ in range(int(WAIT / 0.05)):
+            if len(trait_mock.requests_to("POST", "/leads")) == 2:
+                refused.set()
+                break
+            refused.wait(0.05)
+        assert refused.is_set(), "the 429 was never asked for"
+        proc.send_signal(signal.SIGINT)
+        _out, err = proc.communicate(timeout=WAIT)
+    finally:
+        proc.kill()
+    assert proc.returncode == 9, err
+    last = report_lines(report)[-1]
+    [key] = set(keys_of(trait_mock))
+    assert (last["row"], last["outcome"], last["key"]) == (1, "unknown", key)
+
+    resumed = run_leadctl(["leads", "import", str(leads), "--resume", str(report)], env=trait_env)
+
+    # The create takes a key: --resume sends the unknown row again, with that key.
+    assert resumed.exit_code == 0, resumed.stderr
+    assert keys_of(trait_mock) == [key, key, key]
+    assert trait_mock.violations() == []
+
+
+# -- per line what the single command does -------------------------------------------------
+
+
+def test_a_query_read_line_with_only_an_id_sends_a_valid_empty_query(
+    trait_mock: ContractMock, trait_env: CredentialEnv
+) -> None:
+    result = run_leadctl(
+        ["batch", "POST /leads/{id}/events/all"], env=trait_env, stdin="lead_1\nlead_2\n"
+    )
+
+    assert result.exit_code == 0, result.stderr
+    assert trait_mock.violations() == []
+    sent = trait_mock.requests_to("POST", "/leads/{id}/events/all")
+    assert [r.json() for r in sent] == [{}, {}]
+
+
+def test_a_put_line_is_read_merged_and_sent_whole_with_if_match(
+    trait_mock: ContractMock, trait_env: CredentialEnv
+) -> None:
+    # PUT /tags/{id} requires name and color; the lines name one of them each.
+    lines = '{"id": "tag_1", "name": "vip"}\n{"id": "tag_2", "color": "#ff0000"}\n'
+    etags = [trait_mock.etag("/tags/tag_1"), trait_mock.etag("/tags/tag_2")]
+
+    result = run_leadctl(
+        ["batch", "PUT /tags/{id}", "--concurrency", "1"], env=trait_env, stdin=lines
+    )
+
+    assert result.exit_code == 0, result.stderr
+    assert trait_mock.violations() == []  # whole bodies, with the schema's required fields
+    assert len(trait_mock.requests_to("GET", "/tags/{id}")) == 2
+    puts = trait_mock.requests_to("PUT", "/tags/{id}")
+    assert puts[0].json()["name"] == "vip" and "color" in puts[0].json()
+    assert puts[1].json()["color"] == "#ff0000" and "name" in puts[1].json()
+    assert [r.headers.get("if-match") for r in puts] == etags  # the ETag each read carried
+    found = sorted((json.loads(x) for x in result.stdout.splitlines()), key=lambda r: r["row"])
+    assert [r["params"] for r in found] == [{"id": "tag_1"}, {"id": "tag_2"}]
+
+
+def test_a_destructive_batch_needs_yes_once(
+    trait_mock: ContractMock, trait_env: CredentialEnv
+) -> None:
+    refused = run_leadctl(["batch", "leads delete"], env=trait_env, stdin="lead_1\nlead_2\n")
+    assert refused.exit_code == 2
+    assert "--yes" in refused.stderr
+    assert trait_mock.requests == []
+
+    confirmed = run_leadctl(
+        ["batch", "leads delete", "--yes"], env=trait_env, stdin="lead_1\nlead_2\n"
+    )
+
+    assert confirmed.exit_code == 0, confirmed.stderr
+    assert len(trait_mock.requests_to("DELETE", "/leads/{id}")) == 2
+    assert trait_mock.violations() == []
