@@ -302,9 +302,8 @@ def _decode(ctx: Context, response: Any) -> Any:
         from leadctl.client import decode_json
 
         return decode_json(response, trace=None)
-    ctx.ios.stdout.write(response.text)
-    if not response.text.endswith("\n"):
-        ctx.ios.stdout.write("\n")
+    text = response.text
+    ctx.ios.data_out().write(text if text.endswith("\n") else text + "\n")
     return _RAW
 
 
@@ -320,7 +319,7 @@ def _emit(ctx: Context, op: Mapping[str, Any], data: Any, status: int) -> None:
     else:
         import json
 
-        ctx.ios.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
+        ctx.ios.data_out(json=True).write(json.dumps(data, ensure_ascii=False) + "\n")
 
 
 def poll_function(ctx: Context, poll_op: Mapping[str, Any]) -> Any:
