@@ -113,4 +113,3 @@ def test_deep_json_from_api_on_a_terminal_is_shown_as_received(
     done = run_on_terminal(["api", "GET", "/deep"], env=env)
     assert done.exit_code == 0, done.stderr
     assert done.stdout.startswith('[{"id": "st_1", "name": [[[[')
-
