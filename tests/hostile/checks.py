@@ -25,16 +25,28 @@ HOSTILE = (
 # What a person sees of HOSTILE's start once it is made safe.
 SHOWN = "Ada\\x1b[2J\\x1b]52;c;cm0gLXJmIH4=\\x07"
 
-# leadctl's own styling on a terminal (SGR: bold, dim, colors): the only escapes it writes.
+# leadctl's own styling on a terminal (SGR: bold, dim, colors).
 _SGR = re.compile(r"\x1b\[[0-9;]*m")
+# leadctl's own progress drawing: hide/show the cursor, erase the line (after a CR, or
+# going up one line first). HOSTILE's bare CR is never followed by an erase.
+_CURSOR = re.compile(r"\x1b\[\?25[lh]")
+_ERASE = re.compile(r"\r?(?:\x1b\[1A)?\x1b\[2?K")
 _LAYOUT = "\n\t"
 
 
-def acted_on(text: str, *, own_styling: bool = False) -> list[str]:
+def screen_lines(text: str) -> list[str]:
+    """The lines a person sees once leadctl's progress drawing is done: on each line, what
+    was written after its last erase."""
+    return [_ERASE.split(_CURSOR.sub("", line))[-1] for line in text.split("\n")]
+
+
+def acted_on(text: str, *, own_styling: bool = False, own_progress: bool = False) -> list[str]:
     """The characters of ``text`` that a terminal would act on (newline and tab are
-    layout); with ``own_styling``, leadctl's SGR sequences are allowed first."""
+    layout); leadctl's own SGR styling and progress drawing are allowed when asked."""
     if own_styling:
         text = _SGR.sub("", text)
+    if own_progress:
+        text = _ERASE.sub("", _CURSOR.sub("", text))
     return [
         ch
         for ch in text
