@@ -100,7 +100,7 @@ def run_operation(
                 [_text(v) for v in value] if isinstance(value, list) else _text(value)
             )
         else:
-            headers.append((spec["name"], _text(value)))
+            headers.append(_header(spec, _text(value)))
     schemas: dict[str, Any] | None = None
     if any(p.get("checked") for p in op["params"] if p["name"] in typed):
         from leadctl.generated.body import check_params, load_schemas
@@ -288,6 +288,20 @@ def _run_paged(
         paging=paging,
         path_params=path_params or None,
     )
+
+
+def _header(spec: Mapping[str, Any], value: str) -> tuple[str, str]:
+    """A header parameter as sent: HTTP carries printable ASCII there (the name comes from
+    the contract, the value from the user; either would be refused on the way out)."""
+    name = str(spec["name"])
+    for text in (name, value):
+        if not text.isascii() or not all(c.isprintable() or c == "\t" for c in text):
+            raise UsageError(
+                f"{spec.get('flag') or name} {value!r}: the header {name!r} takes printable "
+                "ASCII only",
+                hint="percent-encode or base64 other text, as the service expects it",
+            )
+    return name, value
 
 
 _RAW = object()

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from tests.hostile.checks import CLEAR_SCREEN, CLIPBOARD, acted_on
+from tests.support.hostile_server import HostileServer
 from tests.support.terminal import run_in_pipes, run_on_terminal
 
 pytestmark = pytest.mark.e2e
@@ -43,6 +44,12 @@ def contract() -> dict[str, Any]:
                             "in": "path",
                             "required": True,
                             "description": f"The gadget{EVIL}",
+                            "schema": {"type": "string"},
+                        },
+                        {
+                            "name": "X-Trace",
+                            "in": "header",
+                            "description": "A trace label, echoed back.",
                             "schema": {"type": "string"},
                         },
                         {
@@ -132,3 +139,12 @@ def test_help_in_a_pipe_is_just_as_safe(imported: dict[str, str]) -> None:
     # Help is for people wherever it goes (a pager, a file read later): always safe.
     done = run_in_pipes(["gadgets", "get", "--help"], env=imported)
     assert acted_on(done.stdout) == []
+
+
+def test_a_header_parameter_takes_printable_ascii_and_nothing_is_sent(
+    hostile: HostileServer, imported: dict[str, str]
+) -> None:
+    done = run_in_pipes(["gadgets", "get", "g_1", "--x-trace", "café"], env=imported)
+    assert done.exit_code == 2, done.stderr
+    assert b"takes printable ASCII" in done.stderr_bytes
+    assert hostile.requests == []

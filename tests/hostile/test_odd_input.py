@@ -37,6 +37,8 @@ HUGE = "9" * 5000
         (["leads", "create", "--data", f'{{"a":{HUGE}}}'], "a number of 5000 digits"),
         (["a2a", "call", "x", "--params", '{"p":-Infinity}'], "-Infinity is not a JSON number"),
         (["leads", "list", "--range", "createdAt>=nan"], "createdAt is a time"),
+        (["api", "GET", "/lead-statuses", "-H", "X-Note: café"], "printable ASCII"),
+        (["api", "GET", "/lead-statuses", "-H", "X-Note: a\x01b"], "printable ASCII"),
     ],
 )
 def test_odd_values_are_exit_2_naming_the_problem_and_nothing_is_sent(

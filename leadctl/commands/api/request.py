@@ -32,7 +32,14 @@ def parse_header(raw: str) -> tuple[str, str]:
             hint="credentials never go on the command line: use `leadctl auth login` "
             "or LEADCTL_TOKEN",
         )
-    return name, value.strip()
+    value = value.strip()
+    if not (name + value).isascii() or not all(c.isprintable() or c == "\t" for c in value):
+        # HTTP carries ASCII here; anything else would be refused on the way out.
+        raise UsageError(
+            f"-H {raw!r}: a header name and value are printable ASCII",
+            hint="percent-encode or base64 other text, as the service expects it",
+        )
+    return name, value
 
 
 @dataclass(frozen=True)
