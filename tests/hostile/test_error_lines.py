@@ -4,13 +4,16 @@ raw, and a person at a terminal reads errors as text even with -o json."""
 from __future__ import annotations
 
 import json
+import signal
+import subprocess
+import threading
 
 import pytest
 
 from tests.hostile.checks import HOSTILE, SHOWN, acted_on, problem
-from tests.support.e2e import run_leadctl
+from tests.support.e2e import base_env, leadctl_executable, run_leadctl
 from tests.support.hostile_server import HostileServer, json_response
-from tests.support.terminal import run_on_terminal
+from tests.support.terminal import TerminalProcess, run_on_terminal
 
 pytestmark = pytest.mark.e2e
 
@@ -90,3 +93,32 @@ def test_json_errors_from_leadctl_output_follow_the_same_rule(
     from_env = {**env, "LEADCTL_OUTPUT": "ndjson"}
     assert run_on_terminal(["api", "GET", "/err"], env=from_env).stderr.startswith("error: 400")
     assert json.loads(run_leadctl(["api", "GET", "/err"], env=from_env).stderr)["status"] == 400
+
+
+def test_ctrl_c_is_text_for_a_person_and_json_for_a_program(
+    hostile: HostileServer, env: dict[str, str]
+) -> None:
+    release = threading.Event()
+    hostile.answer(json_response([]), path="/slow", times=2, release=release)
+    args = ["api", "GET", "/slow", "-o", "json"]
+
+    on_terminal = TerminalProcess(args, env=env)
+    hostile.wait_for_request("/slow")
+    on_terminal.interrupt()
+    done = on_terminal.finish()
+    assert done.exit_code == 130
+    assert "interrupted" in done.stderr and "{" not in done.stderr
+
+    piped = subprocess.Popen(
+        [leadctl_executable(), *args],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=base_env(env),
+    )
+    hostile.wait_for_request("/slow", count=2)
+    piped.send_signal(signal.SIGINT)
+    _out, err = piped.communicate(timeout=60)
+    release.set()
+    assert piped.returncode == 130
+    assert json.loads(err)["exitCode"] == 130

@@ -55,6 +55,8 @@ class _Canned:
     path: str | None
     method: str | None
     keep: bool
+    # Sent once this is set (or the server stops): a service that takes its time.
+    release: threading.Event | None = None
 
     def matches(self, request: Request) -> bool:
         return (self.path is None or self.path == request.path) and (
@@ -114,6 +116,7 @@ class HostileServer:
     def __post_init__(self) -> None:
         self._canned: list[_Canned] = []
         self._lock = threading.Lock()
+        self._arrived = threading.Condition(self._lock)
         self._socket = socket.create_server(("127.0.0.1", 0))
         self._socket.settimeout(0.2)
         self._stopping = threading.Event()
@@ -131,12 +134,27 @@ class HostileServer:
         method: str | None = None,
         times: int = 1,
         always: bool = False,
+        release: threading.Event | None = None,
     ) -> None:
         """Queue ``raw`` for the next request (to ``path`` with ``method`` when given),
-        ``times`` times, or for every such request with ``always``."""
+        ``times`` times, or for every such request with ``always``; with ``release``, the
+        answer waits until that event is set."""
         with self._lock:
             for _ in range(1 if always else times):
-                self._canned.append(_Canned(raw, path, method, keep=always))
+                self._canned.append(_Canned(raw, path, method, keep=always, release=release))
+
+    def wait_for_request(self, path: str, *, count: int = 1, timeout: float = 30) -> Request:
+        """The ``count``-th request to ``path``, once it has arrived."""
+
+        def arrived() -> Request | None:
+            to_path = [r for r in self.requests if r.path == path]
+            return to_path[count - 1] if len(to_path) >= count else None
+
+        with self._arrived:
+            found = self._arrived.wait_for(arrived, timeout)
+        if found is None:
+            raise AssertionError(f"no request {count} to {path} within {timeout} s")
+        return found
 
     def pending(self) -> int:
         """Answers queued and not taken (always-answers do not count)."""
@@ -181,23 +199,29 @@ class HostileServer:
                 return
             if request is None:
                 return
-            raw = self._take(request)
+            canned = self._take(request)
+            if canned.release is not None:
+                while not canned.release.wait(0.1) and not self._stopping.is_set():
+                    pass
+            raw = canned.raw
             try:
                 connection.sendall(raw)
                 connection.shutdown(socket.SHUT_WR)
             except OSError:
                 pass
 
-    def _take(self, request: Request) -> bytes:
+    def _take(self, request: Request) -> _Canned:
         with self._lock:
             self.requests.append(request)
+            self._arrived.notify_all()
             for index, canned in enumerate(self._canned):
                 if canned.matches(request):
                     if not canned.keep:
                         del self._canned[index]
-                    return canned.raw
+                    return canned
             self.unanswered.append(request)
-        return response(599, reason=b"No Canned Answer", body=b"no answer queued for this request")
+        missing = response(599, reason=b"No Canned Answer", body=b"no answer queued")
+        return _Canned(missing, None, None, keep=False)
 
 
 def _read_request(connection: socket.socket) -> Request | None:

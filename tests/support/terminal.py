@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import pty
 import select
+import signal
 import subprocess
 import termios
 import time
@@ -45,6 +46,68 @@ def _terminal() -> tuple[int, int]:
     return master, slave
 
 
+class TerminalProcess:
+    """``leadctl`` running with stdout and stderr on two terminals; read when it ends."""
+
+    def __init__(
+        self,
+        args: Sequence[str],
+        *,
+        env: Mapping[str, str] | None = None,
+        columns: int = 120,
+        stdin: str | None = None,
+    ) -> None:
+        run_env = base_env({"COLUMNS": str(columns), "LINES": "200", "TERM": "xterm-256color"})
+        run_env.update(env or {})
+        self.args = list(args)
+        self._out, out_slave = _terminal()
+        self._err, err_slave = _terminal()
+        self.process = subprocess.Popen(
+            [leadctl_executable(), *args],
+            stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
+            stdout=out_slave,
+            stderr=err_slave,
+            env=run_env,
+        )
+        os.close(out_slave)
+        os.close(err_slave)
+        if stdin is not None:
+            assert self.process.stdin is not None
+            self.process.stdin.write(stdin.encode("utf-8"))
+            self.process.stdin.close()
+
+    def interrupt(self) -> None:
+        """Ctrl-C, as the terminal sends it to the foreground process."""
+        self.process.send_signal(signal.SIGINT)
+
+    def finish(self, timeout: float = 60) -> TerminalRun:
+        chunks: dict[int, list[bytes]] = {self._out: [], self._err: []}
+        open_ends = {self._out, self._err}
+        deadline = time.monotonic() + timeout
+        while open_ends:
+            ready, _, _ = select.select(list(open_ends), [], [], 0.1)
+            for fd in ready:
+                try:
+                    data = os.read(fd, 65536)
+                except OSError:
+                    data = b""  # EIO: every writer closed the terminal
+                if data:
+                    chunks[fd].append(data)
+                else:
+                    open_ends.discard(fd)
+            if not ready and self.process.poll() is not None:
+                break
+            if time.monotonic() > deadline:
+                self.process.kill()
+                raise TimeoutError(f"leadctl {' '.join(self.args)} did not finish")
+        self.process.wait()
+        for fd in chunks:
+            os.close(fd)
+        return TerminalRun(
+            self.process.returncode, b"".join(chunks[self._out]), b"".join(chunks[self._err])
+        )
+
+
 def run_on_terminal(
     args: Sequence[str],
     *,
@@ -55,46 +118,7 @@ def run_on_terminal(
 ) -> TerminalRun:
     """``leadctl args`` with stdout and stderr on two terminals; stdin is a pipe holding
     ``stdin`` (or closed), so nothing waits for a person."""
-    run_env = base_env({"COLUMNS": str(columns), "LINES": "200", "TERM": "xterm-256color"})
-    run_env.update(env or {})
-    out_master, out_slave = _terminal()
-    err_master, err_slave = _terminal()
-    proc = subprocess.Popen(
-        [leadctl_executable(), *args],
-        stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
-        stdout=out_slave,
-        stderr=err_slave,
-        env=run_env,
-    )
-    os.close(out_slave)
-    os.close(err_slave)
-    if stdin is not None:
-        assert proc.stdin is not None
-        proc.stdin.write(stdin.encode("utf-8"))
-        proc.stdin.close()
-    chunks: dict[int, list[bytes]] = {out_master: [], err_master: []}
-    open_ends = {out_master, err_master}
-    deadline = time.monotonic() + timeout
-    while open_ends:
-        ready, _, _ = select.select(list(open_ends), [], [], 0.1)
-        for fd in ready:
-            try:
-                data = os.read(fd, 65536)
-            except OSError:
-                data = b""  # EIO: every writer closed the terminal
-            if data:
-                chunks[fd].append(data)
-            else:
-                open_ends.discard(fd)
-        if not ready and proc.poll() is not None:
-            break
-        if time.monotonic() > deadline:
-            proc.kill()
-            raise TimeoutError(f"leadctl {' '.join(args)} did not finish")
-    proc.wait()
-    for fd in chunks:
-        os.close(fd)
-    return TerminalRun(proc.returncode, b"".join(chunks[out_master]), b"".join(chunks[err_master]))
+    return TerminalProcess(args, env=env, columns=columns, stdin=stdin).finish(timeout)
 
 
 def run_in_pipes(
