@@ -133,8 +133,10 @@ def _print_rotation(
     from leadctl.output import emit_object
 
     if secret_only:
-        ctx.ios.stdout.write(secret + "\n")
-        ctx.ios.stdout.flush()
+        # As received for NEW=$(...); shown safely if it lands on a terminal.
+        out = ctx.ios.data_out()
+        out.write(secret + "\n")
+        out.flush()
     else:
         emit_object(ctx, rotation, columns=ROTATION_COLUMNS, view=show_rotation)
 
