@@ -14,12 +14,12 @@ from typer.core import TyperGroup
 
 from leadctl import __version__
 from leadctl.clock import Clock
-from leadctl.context import DEFAULT_MAX_RETRIES, Context, GlobalOptions
+from leadctl.context import DEFAULT_MAX_RETRIES, Context, GlobalOptions, timeout_problem
 from leadctl.errors import DryRunDone, ExitCode, LeadctlError, UsageError
 from leadctl.groups import GROUPS
 from leadctl.helpformat import HelpContext, use_leadctl_help
 from leadctl.hoisting import OptionNames, global_options_first, group_index
-from leadctl.iostreams import IOStreams
+from leadctl.iostreams import IOStreams, safe_json, safe_text
 from leadctl.output.formats import AS_RECEIVED, OUTPUT_FORMATS
 
 if TYPE_CHECKING:
@@ -374,6 +374,8 @@ def main_callback(
     for flag, given in (("--profile", profile), ("--base-url", base_url)):
         if given is not None and not given.strip():
             raise UsageError(f"{flag} was given an empty value")
+    if timeout is not None and timeout_problem(timeout):
+        raise UsageError(f"--timeout {timeout:g} {timeout_problem(timeout)}")
     if jq is not None:
         # A mistyped expression is a usage error before anything is sent.
         from leadctl.output.jq_filter import compile_jq
@@ -428,15 +430,20 @@ def _env_timeout(env: Mapping[str, str]) -> float | None:
         value = float(raw)
     except ValueError:
         value = 0.0
-    if not value > 0:
-        raise UsageError(f"LEADCTL_TIMEOUT={raw!r} is not a positive number of seconds")
+    problem = timeout_problem(value)
+    if problem:
+        raise UsageError(f"LEADCTL_TIMEOUT={raw!r} {problem}")
     return value
 
 
 # -- errors -> exit codes, in one place --------------------------------------------------
 
 
-def _json_errors_wanted(context: Context | None, env: Mapping[str, str]) -> bool:
+def _json_errors_wanted(context: Context | None, env: Mapping[str, str], ios: IOStreams) -> bool:
+    """The error as one JSON object: for a program that asked for JSON output, never for a
+    person reading stderr on a terminal."""
+    if ios.stderr_is_tty:
+        return False
     if context is not None:
         return context.output_explicit and context.output_format in AS_RECEIVED
     return env.get("LEADCTL_OUTPUT") in AS_RECEIVED
@@ -445,12 +452,15 @@ def _json_errors_wanted(context: Context | None, env: Mapping[str, str]) -> bool
 def report_error(
     error: LeadctlError, ios: IOStreams, *, as_json: bool, secrets: Sequence[str] = ()
 ) -> int:
+    # The message quotes the service's words (title, detail, field errors, trace id):
+    # whatever they hold is shown, never acted on by the terminal.
     if as_json:
         import json
 
-        text = json.dumps(error.to_json(), ensure_ascii=False) + "\n"
+        text = safe_json(json.dumps(error.to_json(), ensure_ascii=False)) + "\n"
     else:
-        text = "".join(f"{line}\n" for line in [f"error: {error.message}", *error.detail_lines()])
+        lines = [f"error: {error.message}", *error.detail_lines()]
+        text = "".join(f"{safe_text(line)}\n" for line in lines)
     # A service or proxy may quote the credential back in its error; it is never printed.
     for secret in secrets:
         text = text.replace(secret, "***")
@@ -487,7 +497,7 @@ def _report(error: LeadctlError, bootstrap: _Bootstrap) -> int:
     return report_error(
         error,
         bootstrap.ios,
-        as_json=_json_errors_wanted(bootstrap.context, bootstrap.env),
+        as_json=_json_errors_wanted(bootstrap.context, bootstrap.env, bootstrap.ios),
         secrets=_known_secrets(bootstrap.context),
     )
 
@@ -541,6 +551,11 @@ def invoke(
     # Help fills the terminal (COLUMNS, else its real width), like the tables do.
     help_width = max(bootstrap.ios.terminal_width() - 2, MIN_HELP_WIDTH)
     try:
+        if bootstrap.ios.stdout_closed:
+            raise UsageError(
+                "stdout is closed (started with >&-): leadctl writes its output there",
+                hint="to discard the output, redirect it instead: >/dev/null",
+            )
         args = global_options_first(command, args, bootstrap.env)
         result = command.main(
             args=args,
@@ -592,7 +607,9 @@ def invoke(
                 hint="run with --help for usage",
             )
             return report_error(
-                usage, bootstrap.ios, as_json=_json_errors_wanted(bootstrap.context, bootstrap.env)
+                usage,
+                bootstrap.ios,
+                as_json=_json_errors_wanted(bootstrap.context, bootstrap.env, bootstrap.ios),
             )
         debug = bootstrap.context.options.debug if bootstrap.context else False
         if debug or bootstrap.env.get("LEADCTL_DEBUG") == "1":
@@ -601,7 +618,7 @@ def invoke(
             from leadctl.redact import redact_text
 
             trace = "".join(traceback.format_exception(error))
-            bootstrap.ios.stderr.write(redact_text(trace, _known_secrets(bootstrap.context)))
+            bootstrap.ios.trace(redact_text(trace, _known_secrets(bootstrap.context)).rstrip("\n"))
         bootstrap.ios.stderr.write(
             f"error: unexpected {type(error).__name__}; run with --debug for a traceback\n"
         )

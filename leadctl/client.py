@@ -6,7 +6,6 @@ credential kinds it accepts decide what happens, here and nowhere else.
 
 from __future__ import annotations
 
-import json
 import ssl
 import threading
 import time
@@ -33,6 +32,7 @@ from leadctl.errors import (
 from leadctl.operations import Operation
 from leadctl.redact import redact_body, redact_headers, redact_text
 from leadctl.retry import Delivery, RetryPolicy, effect_unknown, retry_after_seconds
+from leadctl.util.jsontext import NotJson, dumps_body, loads_service
 
 if TYPE_CHECKING:
     from leadctl.bulk.pacer import Pacer
@@ -122,7 +122,7 @@ def _problem(response: httpx.Response, *, hint: str | None) -> ApiError:
     body: Any = None
     if "json" in content_type:
         try:
-            body = json.loads(response.content)
+            body = loads_service(response.content)
         except ValueError:
             body = None
     if isinstance(body, dict):
@@ -228,8 +228,8 @@ class Client:
             # Retry-After as an HTTP date is read against the invocation's clock.
             wall_clock=lambda: ctx.clock.now().timestamp(),
             notify=ctx.ios.info,
-            trace=_line_writer(ctx.ios.stderr) if options.debug else None,
-            dry_run_out=_line_writer(ctx.ios.stdout) if options.dry_run else None,
+            trace=ctx.ios.trace if options.debug else None,
+            dry_run_out=_line_writer(ctx.ios.data_out()) if options.dry_run else None,
             source_key_header=ctx.settings.get("source_key_header"),
             transport=ctx.transport,
             verify=verify,
@@ -381,7 +381,10 @@ class Client:
         extra_headers = list(headers)
         json_body, extra_headers = with_idempotency_key(op, json_body, extra_headers)
         if json_body is not None:
-            body = json.dumps(json_body, ensure_ascii=False).encode("utf-8")
+            try:
+                body = dumps_body(json_body)
+            except NotJson as error:
+                raise UsageError(f"the request body cannot be sent as JSON: {error}") from None
             extra_headers.append(("Content-Type", json_media_type(op)))
         if self._dry_run_out is not None:
             self._print_dry_run(op, path, params, body, extra_headers)
@@ -636,11 +639,13 @@ def _receive(http: httpx.Client, request: httpx.Request) -> httpx.Response:
                 raise _TooLarge(_too_large(None))
     finally:
         streamed.close()
-    # The body is already decoded: the copy must not claim an encoding or a length.
+    # The body is already decoded: the copy must not claim an encoding or a length. The
+    # headers are copied as bytes: a value holding a Latin-1 byte (é) does not survive a
+    # round trip through str, which httpx would encode as ASCII.
     headers = [
         (name, value)
-        for name, value in streamed.headers.multi_items()
-        if name.lower() not in ("content-encoding", "content-length", "transfer-encoding")
+        for name, value in streamed.headers.raw
+        if name.lower() not in (b"content-encoding", b"content-length", b"transfer-encoding")
     ]
     return httpx.Response(
         streamed.status_code,
@@ -676,16 +681,18 @@ def decode_json(response: httpx.Response, *, trace: Callable[[str], None] | None
     if not content:
         return None
     try:
-        return json.loads(content)
-    except (ValueError, UnicodeDecodeError):
+        return loads_service(content)
+    except (ValueError, UnicodeDecodeError) as error:
         if trace is not None:
             trace(
                 "< raw body start: " + _clip(content[:DEBUG_BODY_LIMIT].decode("utf-8", "replace"))
             )
         content_type = response.headers.get("Content-Type", "no content type")
+        # Why, when it is JSON's shape but not JSON's rules (NaN, nesting too deep).
+        reason = f": {error}" if isinstance(error, NotJson) else ""
         raise BadResponse(
             f"the service answered {response.status_code} with a body that is not JSON "
-            f"({content_type}, {len(content)} bytes)",
+            f"({content_type}, {len(content)} bytes){reason}",
             hint="run with --debug to see the start of the body",
         ) from None
 

@@ -146,8 +146,10 @@ def _parse_timeout(raw: str) -> int | float:
             number = float(text)
         except ValueError:
             raise _bad_value("timeout", raw, "expected a number of seconds") from None
-    if not math.isfinite(number) or number <= 0:
-        raise _bad_value("timeout", raw, "expected a positive number of seconds")
+    from leadctl.context import timeout_problem
+
+    if timeout_problem(number):
+        raise _bad_value("timeout", raw, "expected a positive number of seconds, at most a day")
     return number
 
 

@@ -7,13 +7,14 @@ and reads ``@FILE`` (``@-`` for stdin); ``-f`` keeps every value a string. Keys 
 
 from __future__ import annotations
 
-import json
+import math
 import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, TextIO
 
 from leadctl.errors import UsageError
+from leadctl.util.jsontext import MAX_INTEGER_DIGITS, loads_input
 
 _INTEGER = re.compile(r"^-?(0|[1-9][0-9]*)$")
 _DECIMAL = re.compile(r"^-?(0|[1-9][0-9]*)\.[0-9]+([eE][-+]?[0-9]+)?$")
@@ -35,12 +36,23 @@ def typed_value(value: str, *, key: str, stdin: TextIO | None) -> Any:
     if value == "null":
         return None
     if _INTEGER.match(value):
+        digits = len(value.lstrip("-"))
+        if MAX_INTEGER_DIGITS and digits > MAX_INTEGER_DIGITS:
+            raise UsageError(
+                f"field {key!r}: a number of {digits} digits is longer than "
+                f"{MAX_INTEGER_DIGITS}; pass it as text with -f"
+            )
         return int(value)
     if _DECIMAL.match(value):
-        return float(value)
+        number = float(value)
+        if not math.isfinite(number):
+            raise UsageError(
+                f"field {key!r}: {value} is beyond what a double-precision number holds"
+            )
+        return number
     if value[:1] in ("[", "{"):
         try:
-            return json.loads(value)
+            return loads_input(value)
         except ValueError as error:
             raise UsageError(f"field {key!r}: invalid JSON: {error}") from None
     return value
@@ -114,7 +126,7 @@ def read_source(source: str, *, what: str, stdin: TextIO | None) -> str:
 
 def parse_json_text(text: str, *, what: str) -> Any:
     try:
-        return json.loads(text)
+        return loads_input(text)
     except ValueError as error:
         raise UsageError(f"{what}: invalid JSON: {error}") from None
 

@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
+from leadctl.iostreams import safe_text
+
 if TYPE_CHECKING:
     from typer._click.formatting import HelpFormatter as _ClickFormatter
 else:
@@ -157,6 +159,11 @@ def usage_word(word: str) -> str:
 
 
 class HelpFormatter(_ClickFormatter):
+    def write(self, string: str) -> None:
+        # Generated commands' help quotes the service's contract: whatever reached this far
+        # unescaped (a name, a value) is shown, never acted on by the terminal.
+        super().write(safe_text(string))
+
     def write_usage(self, prog: str, args: str = "", prefix: str | None = None) -> None:
         super().write_usage(prog, " ".join(usage_word(word) for word in args.split(" ")), prefix)
 

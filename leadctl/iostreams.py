@@ -1,7 +1,13 @@
-"""Every terminal decision: TTY flags, color, pager, prompts, informational messages.
+"""Every terminal decision: TTY flags, color, pager, prompts, informational messages, and
+what text from outside may reach a terminal.
 
 Commands never touch ``sys.stdout`` directly; they get an :class:`IOStreams` from the
 context, and tests build one with :meth:`IOStreams.for_test` and a chosen TTY state.
+
+Text that a service, a contract or an authorization server wrote reaches a terminal only
+through :func:`safe_text` (:mod:`leadctl.util.safetext`): on stderr always (every message
+method here applies it; a log read later is read on a terminal too), on stdout when it is
+a terminal (:meth:`IOStreams.data_out`). JSON stays JSON (:func:`safe_json`).
 """
 
 from __future__ import annotations
@@ -11,10 +17,13 @@ import io
 import os
 import subprocess
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Literal, Protocol, TextIO, cast
 
 from leadctl.errors import Cancelled, UsageError
+from leadctl.util.safetext import safe_json, safe_text
+
+__all__ = ["DEFAULT_PAGER", "IOStreams", "color_wanted", "safe_json", "safe_text"]
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -41,8 +50,41 @@ def color_wanted(*, is_tty: bool, no_color_flag: bool, env: Mapping[str, str]) -
     return is_tty
 
 
+def _closed_at_start(fd: int, mode: str) -> TextIO:
+    """/dev/null on a standard descriptor the process was started without: a file leadctl
+    opens later (a report, a credential) must never take the number 0, 1 or 2, where a
+    child process or a stray write would reach it."""
+    devnull = os.open(os.devnull, os.O_RDWR)
+    if devnull != fd:
+        os.dup2(devnull, fd)
+        os.close(devnull)
+    return cast(TextIO, open(fd, mode, encoding="utf-8", closefd=False))
+
+
 class StatusLine(Protocol):
     def write_above(self, text: str) -> None: ...
+
+
+class SafeWriter(io.TextIOBase):
+    """A stream that passes every write through ``clean`` first: data bound for a
+    terminal (csv, value, --jq, raw bodies) keeps its layout and loses its escapes."""
+
+    def __init__(self, stream: TextIO, clean: Callable[[str], str]) -> None:
+        self._stream = stream
+        self._clean = clean
+
+    def write(self, text: str) -> int:
+        self._stream.write(self._clean(text))
+        return len(text)
+
+    def flush(self) -> None:
+        self._stream.flush()
+
+    def isatty(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        return self._stream.fileno()
 
 
 class IOStreams:
@@ -79,18 +121,32 @@ class IOStreams:
         # A progress line being redrawn on stderr (``--all``): every message is written
         # through it, so the line is erased first and the message gets a line of its own.
         self.status_line: StatusLine | None = None
+        # Started with stdout closed (`>&-`): a command refuses to run (exit 2) rather
+        # than do its work and lose what it printed.
+        self.stdout_closed = False
 
     @classmethod
     def system(cls, *, env: Mapping[str, str] | None = None) -> IOStreams:
-        return cls(
-            stdin=sys.stdin,
-            stdout=sys.stdout,
-            stderr=sys.stderr,
-            stdin_is_tty=_is_tty(sys.stdin),
-            stdout_is_tty=_is_tty(sys.stdout),
-            stderr_is_tty=_is_tty(sys.stderr),
+        stdin = sys.stdin or _closed_at_start(0, "r")
+        stdout = sys.stdout or _closed_at_start(1, "w")
+        stderr = sys.stderr or _closed_at_start(2, "w")
+        for stream in (stdout, stderr):
+            # A lone surrogate (JSON's "\ud800", an undecodable byte of an input file)
+            # is written in its escaped spelling rather than failing the whole output:
+            # inside JSON text that spelling is the same value.
+            if isinstance(stream, io.TextIOWrapper):
+                stream.reconfigure(errors="backslashreplace")
+        ios = cls(
+            stdin=stdin,
+            stdout=stdout,
+            stderr=stderr,
+            stdin_is_tty=_is_tty(stdin),
+            stdout_is_tty=_is_tty(stdout),
+            stderr_is_tty=_is_tty(stderr),
             env=os.environ if env is None else env,
         )
+        ios.stdout_closed = sys.stdout is None
+        return ios
 
     @classmethod
     def for_test(
@@ -205,16 +261,39 @@ class IOStreams:
 
     # -- writing ---------------------------------------------------------------------
 
-    def info(self, message: str) -> None:
-        """An informational line on stderr, silenced by -q."""
+    def data_out(self, *, json: bool = False) -> TextIO:
+        """Where a command writes data: stdout, made safe when it is a terminal (JSON
+        with JSON's own escapes, so it still parses); a pipe or file gets the bytes as
+        received."""
+        if not self.stdout_is_tty:
+            return self.stdout
+        return cast(TextIO, SafeWriter(self.stdout, safe_json if json else safe_text))
+
+    def info(self, message: str, *, dim: bool = False) -> None:
+        """An informational line on stderr, silenced by -q (``dim``: drawn faint where
+        stderr has color, for a note under a table)."""
         if not self.quiet:
-            self._message(message + "\n")
+            text = safe_text(message)
+            if dim and self.stderr_color:
+                text = f"\x1b[2m{text}\x1b[0m"
+            self._write_message(text + "\n")
 
     def warn(self, message: str) -> None:
         """A warning on stderr; -q does not silence warnings about credentials."""
         self._message(f"warning: {message}\n")
 
+    def say(self, message: str) -> None:
+        """A line on stderr that the user needs to go on (a sign-in code): even under -q."""
+        self._message(message + "\n")
+
+    def trace(self, line: str) -> None:
+        """One line of the --debug trace on stderr: requests, headers, bodies."""
+        self._message(line + "\n")
+
     def _message(self, text: str) -> None:
+        self._write_message(safe_text(text))
+
+    def _write_message(self, text: str) -> None:
         if self.status_line is not None:
             self.status_line.write_above(text)
             return
@@ -263,7 +342,7 @@ class IOStreams:
                 f"{question.rstrip('?')}: confirmation needed",
                 hint="pass --yes to confirm when not running on a terminal",
             )
-        self.stderr.write(f"{question} [y/N]: ")
+        self.stderr.write(f"{safe_text(question, one_line=True)} [y/N]: ")
         self.stderr.flush()
         answer = self.stdin.readline().strip().lower()
         if answer not in ("y", "yes"):

@@ -13,7 +13,6 @@ exit 2 naming the closest ones.
 from __future__ import annotations
 
 import difflib
-import json
 import math
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -21,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TextIO
 
 from leadctl.errors import UsageError
+from leadctl.util.jsontext import loads_input
 
 if TYPE_CHECKING:
     from datetime import datetime, tzinfo
@@ -206,7 +206,7 @@ def typed_value(
         raise UsageError(f"{what}: {text!r} is not true/false (or yes/no)")
     if kind in ("array", "object") and text.lstrip()[:1] in ("[", "{"):
         try:
-            return json.loads(text)
+            return loads_input(text)
         except ValueError as error:
             raise UsageError(f"{what}: invalid JSON: {error}") from None
     if kind == "array":

@@ -13,6 +13,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from leadctl.iostreams import safe_text
+
 if TYPE_CHECKING:
     from leadctl.context import Context
     from leadctl.generated.tree import GeneratedTree
@@ -111,7 +113,7 @@ def value_field(items: Sequence[Mapping[str, Any]], wanted: str) -> str | None:
 
 def label(item: Mapping[str, Any], field: str) -> str:
     words = [str(item[name]) for name in LABEL_FIELDS if item.get(name) not in (None, "")]
-    return "  ".join([str(item[field]), " ".join(words[:3])]).strip()
+    return safe_text("  ".join([str(item[field]), " ".join(words[:3])]).strip(), one_line=True)
 
 
 def choose(question: str, choices: Sequence[tuple[str, str]]) -> str:
@@ -119,7 +121,8 @@ def choose(question: str, choices: Sequence[tuple[str, str]]) -> str:
     import questionary
 
     answer = questionary.select(
-        question, choices=[questionary.Choice(title=title, value=value) for title, value in choices]
+        safe_text(question, one_line=True),
+        choices=[questionary.Choice(title=title, value=value) for title, value in choices],
     ).unsafe_ask()
     return str(answer)
 

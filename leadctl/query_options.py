@@ -28,6 +28,8 @@ RANGE_OPERATORS = {
 # The reference shows only `field` on orderBy items; the contract assumes `direction`.
 DEFAULT_ORDER_DIRECTION_KEY = "direction"
 _FIELD_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.]*$")
+# A field named as a time (createdAt, modifiedAt, dueDate, startTime): its bounds are times.
+_TIME_NAME = re.compile(r"(?:^|[a-z0-9_])(?:At|Date|Time|_at|_date|_time)$|^(?:date|time)$")
 
 
 def query_value(raw: str, *, field: str, flag: str, stdin: TextIO | None) -> Any:
@@ -111,6 +113,12 @@ def parse_ranges(
         if looks_like_datetime(value):
             instant = datetime_option("--range", raw, zone=zone, now=now, value=value)
             entry[bound] = instant.isoformat()
+        elif _TIME_NAME.search(field.rsplit(".", 1)[-1]):
+            raise UsageError(
+                f"--range {raw!r}: {field} is a time, and {value!r} is not one",
+                hint="give an ISO 8601 time (2026-01-31, 2026-01-31T09:00) or a relative "
+                "form (-7d, -2h, today, yesterday)",
+            )
         else:
             entry[bound] = query_value(value, field=field, flag="--range", stdin=stdin)
     return list(by_field.values())

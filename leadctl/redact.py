@@ -68,6 +68,6 @@ def redact_body(raw: bytes, content_type: str | None, extra_secrets: Iterable[st
     if content_type and "json" in content_type:
         try:
             return json.dumps(redact_json(json.loads(text)), ensure_ascii=False)
-        except ValueError:
+        except (ValueError, RecursionError):  # not JSON, or too deep to walk: as text
             pass
     return redact_text(text, extra_secrets)

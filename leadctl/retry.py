@@ -14,7 +14,6 @@ Imported on the start-up path of every request: no third-party module here.
 from __future__ import annotations
 
 import enum
-import math
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -65,6 +64,10 @@ class Backoff:
         return self.delay(attempt)
 
 
+# The longest Retry-After honored; longer is treated as no usable value (cli.md "Retries").
+LONGEST_RETRY_AFTER = 86_400.0
+
+
 @dataclass
 class RetryPolicy:
     """How many retries an invocation allows (``--max-retries``) and how long each waits."""
@@ -87,29 +90,31 @@ def retry_after_seconds(headers: Mapping[str, str], now: Callable[[], float]) ->
     """Seconds from a Retry-After header (delta-seconds or HTTP-date), or None.
 
     ``now`` is the wall clock (an HTTP-date is absolute). A date in the past is 0; a value
-    that is neither form is ignored (None: the caller backs off instead).
+    that is neither form, or asks for more than a day, is ignored (None: the caller backs
+    off instead): a command does not sleep for a year on a service's word.
     """
     raw = headers.get("Retry-After")
     if raw is None:
         return None
     raw = raw.strip()
-    if raw.isdigit():
-        return float(int(raw))
+    seconds: float | None
     try:
-        seconds = float(raw)  # not in RFC 9110, but some services send "1.5"
+        # Digits ("120"), or a decimal some services send ("1.5"); never int() of a
+        # digit string, whose length Python limits, nor of a non-ASCII digit.
+        seconds = float(raw) if raw.isascii() and raw[:1].isdigit() else None
     except ValueError:
         seconds = None
-    if seconds is not None:
-        return seconds if seconds >= 0 and math.isfinite(seconds) else None
-    from email.utils import parsedate_to_datetime
+    if seconds is None:
+        from email.utils import parsedate_to_datetime
 
-    try:
-        when = parsedate_to_datetime(raw)
-    except (TypeError, ValueError, IndexError):
-        return None
-    if when.tzinfo is None:
-        return None
-    return max(0.0, when.timestamp() - now())
+        try:
+            when = parsedate_to_datetime(raw)
+        except (TypeError, ValueError, IndexError, OverflowError):
+            return None
+        if when.tzinfo is None:
+            return None
+        seconds = max(0.0, when.timestamp() - now())
+    return seconds if 0 <= seconds <= LONGEST_RETRY_AFTER else None
 
 
 class Delivery(enum.Enum):

@@ -56,6 +56,13 @@ def state_file(options: ServeOptions, env: Mapping[str, str]) -> Path | None:
 
 
 def check_host(options: ServeOptions, ios: Console) -> None:
+    if options.faults and options.allow_remote:
+        # /_sandbox/ control endpoints hand out owner tokens to whoever asks.
+        raise SandboxUsageError(
+            "--faults and --allow-remote cannot be used together: the fault and control "
+            "endpoints give anyone who reaches them an owner token, without authentication",
+            hint="inject faults on a loopback sandbox only (the default --host 127.0.0.1)",
+        )
     if is_loopback(options.host):
         return
     if not options.allow_remote:

@@ -34,6 +34,7 @@ from leadctl.bulk.rows import digest_of
 from leadctl.bulk.sender import Job, Plan
 from leadctl.bulk_options import STDIN, BatchOptions
 from leadctl.errors import DryRunDone, UsageError
+from leadctl.util.jsontext import NotJson, loads_input
 
 if TYPE_CHECKING:
     from leadctl.context import Context
@@ -193,7 +194,9 @@ def parse_line(number: int, raw: bytes, shape: Shape, key_for: KeyFor) -> Job:
         return invalid("not UTF-8 text")
     value: Any
     try:
-        value = json.loads(decoded)
+        value = loads_input(decoded)
+    except NotJson as error:
+        return invalid(f"invalid JSON: {error}")
     except json.JSONDecodeError as error:
         if decoded.startswith(("{", "[", '"')):
             return invalid(f"invalid JSON: {error.msg} at column {error.colno}")

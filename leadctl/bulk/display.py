@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from leadctl.bulk.report import OUTCOMES, SUCCESSES, Outcome
+from leadctl.iostreams import safe_text
 
 if TYPE_CHECKING:
     from leadctl.iostreams import IOStreams
@@ -115,7 +116,8 @@ class ProgressDisplay(Display):
         super().outcome(outcome, rate_limited=rate_limited)
 
     def note(self, line: str) -> None:
-        self._progress.console.print(line, markup=False, highlight=False, soft_wrap=True)
+        # The line quotes the service's problem document: shown, never acted on.
+        self._progress.console.print(safe_text(line), markup=False, highlight=False, soft_wrap=True)
 
     def stop(self) -> None:
         self._progress.stop()

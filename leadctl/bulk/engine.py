@@ -129,7 +129,7 @@ def run_jobs(
     ctx.base_url()
     report = None
     if report_target == STDIN:
-        report = ReportWriter(stream=ctx.ios.stdout)
+        report = ReportWriter(stream=ctx.ios.data_out(json=True))
     elif report_target is not None:
         report = ReportWriter(path=Path(report_target))
     display = _display(ctx, notes=report is None, words=words)

@@ -24,6 +24,7 @@ from typing import IO, Any
 
 from leadctl.errors import UsageError
 from leadctl.util.jsonkind import json_kind
+from leadctl.util.jsontext import loads_input
 
 FORMATS = ("csv", "ndjson")
 _EXTENSIONS = {".csv": "csv", ".ndjson": "ndjson", ".jsonl": "ndjson", ".json": "ndjson"}
@@ -106,7 +107,7 @@ def _ndjson_rows(lines: Iterable[bytes], prepare: Prepare) -> Iterator[Row]:
             yield Row(number, None, "empty line", digest)
             continue
         try:
-            value = json.loads(text)
+            value = loads_input(text)
         except UnicodeDecodeError:
             yield Row(number, None, "not UTF-8 text", digest)
             continue

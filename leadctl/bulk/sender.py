@@ -30,7 +30,6 @@ recorded, when every further job would fail the same way (401, 403, and for the 
 from __future__ import annotations
 
 import contextlib
-import json
 import threading
 import uuid
 from collections.abc import Callable, Iterator, Mapping
@@ -46,6 +45,7 @@ from leadctl.errors import (
     UsageError,
 )
 from leadctl.retry import Delivery, effect_unknown, may_resend
+from leadctl.util.jsontext import loads_service
 
 if TYPE_CHECKING:
     from leadctl.bulk.pacer import Pacer
@@ -486,7 +486,7 @@ def _json_or_none(content: bytes) -> Any:
     if not content:
         return None
     try:
-        return json.loads(content)
+        return loads_service(content)
     except (ValueError, UnicodeDecodeError):
         return None
 

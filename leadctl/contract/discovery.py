@@ -137,7 +137,7 @@ class Discovery:
             from leadctl.errors import DryRunDone
 
             command = curl_command("GET", url, headers=headers, body=None, auth_header=None)
-            ctx.ios.stdout.write(command + "\n")
+            ctx.ios.data_out().write(command + "\n")
             raise DryRunDone("dry run")
         with httpx.Client(
             timeout=ctx.options.timeout or 30.0,

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from leadctl.generated.prose import contract_prose, contract_words
 from leadctl.listing import (
     AllOption,
     CountOption,
@@ -142,11 +143,11 @@ def _param_annotation(spec: Mapping[str, Any]) -> Any:
 
 
 def _param_help(spec: Mapping[str, Any]) -> str:
-    text = spec.get("description") or ""
+    text = contract_prose(spec.get("description") or "")
     if spec["in"] == "header":
-        text = f"{text} (header {spec['name']})".strip()
+        text = f"{text} (header {contract_words(spec['name'])})".strip()
     elif spec["in"] == "query" and spec.get("flag") != f"--{spec['name']}":
-        text = f"{text} (query {spec['name']})".strip()
+        text = f"{text} (query {contract_words(spec['name'])})".strip()
     return text
 
 
@@ -159,7 +160,9 @@ def _parameters(op: Mapping[str, Any]) -> tuple[list[inspect.Parameter], list[tu
     others = [p for p in op["params"] if p["in"] != "path"]
     for index, spec in enumerate(path):
         name = f"path_{index}"
-        info = typer.Argument(metavar=spec["metavar"], help=spec.get("description") or None)
+        info = typer.Argument(
+            metavar=spec["metavar"], help=contract_prose(spec.get("description") or "") or None
+        )
         annotation = _ANNOTATED[_param_annotation(spec), info]
         out.append(
             inspect.Parameter(name, inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=annotation)
@@ -237,25 +240,25 @@ def build_verb(op: Mapping[str, Any], tree: GeneratedTree, *, name: str | None =
 
 
 def short_help(op: Mapping[str, Any]) -> str:
-    summary = str(op.get("summary") or "").strip()
+    summary = " ".join(contract_prose(str(op.get("summary") or "")).split())
     if summary:
         return summary.rstrip(".") + "."
-    description = str(op.get("description") or "").strip()
+    description = " ".join(contract_prose(str(op.get("description") or "")).split())
     if description:
         first = description.split(". ", 1)[0]
         return first.rstrip(".") + "."
-    return f"{op['method']} {op['path']}."
+    return f"{op['method']} {contract_words(op['path'])}."
 
 
 def help_text(op: Mapping[str, Any]) -> str:
     parts = [short_help(op)]
-    description = str(op.get("description") or "").strip()
-    if description and description.rstrip(".") != parts[0].rstrip("."):
+    description = contract_prose(str(op.get("description") or "").strip())
+    if description and " ".join(description.split()).rstrip(".") != parts[0].rstrip("."):
         parts.append(description)
     parts.append(credential_sentence(op))
     parts.append(
-        f"{op['method']} {op['path']} (operationId {op['id']}), generated from the service's "
-        f"contract. {retry_sentence(op)}"
+        f"{op['method']} {contract_words(op['path'])} (operationId {contract_words(op['id'])}), "
+        f"generated from the service's contract. {retry_sentence(op)}"
     )
     if op.get("assumed"):
         parts.append("Assumed by leadctl (x-leadctl-assumed): the API docs do not show it.")
@@ -272,7 +275,8 @@ def help_text(op: Mapping[str, Any]) -> str:
         )
     body = op.get("body")
     if body and body.get("form"):
-        lines = ["\b", f"Form fields ({body.get('media')}; --field NAME=VALUE, --file NAME=@PATH):"]
+        media = contract_words(body.get("media"))
+        lines = ["\b", f"Form fields ({media}; --field NAME=VALUE, --file NAME=@PATH):"]
         for field in body.get("fields", ()):
             shown = dict(field)
             if field["name"] in body.get("files", ()):
@@ -281,7 +285,8 @@ def help_text(op: Mapping[str, Any]) -> str:
         parts.append("\n".join(lines))
     elif body and not body.get("json"):
         parts.append(
-            f"The body is {body.get('media')}: leadctl sends JSON, multipart/form-data and "
+            f"The body is {contract_words(body.get('media'))}: leadctl sends JSON, "
+            "multipart/form-data and "
             "form-urlencoded bodies only."
         )
     elif body and body.get("paged"):
@@ -298,9 +303,11 @@ def help_text(op: Mapping[str, Any]) -> str:
     pending = op.get("pending")
     if pending and pending.get("poll"):
         parts.append(
-            f"--wait polls {pending['poll']} until {pending['field']} is no longer "
-            f"{' or '.join(pending['pending'])}; "
-            f"{' or '.join(pending['failed']) or 'no value'} ends in exit 6."
+            contract_words(
+                f"--wait polls {pending['poll']} until {pending['field']} is no longer "
+                f"{' or '.join(pending['pending'])}; "
+                f"{' or '.join(pending['failed']) or 'no value'} ends in exit 6."
+            )
         )
     return "\n\n".join(parts)
 
@@ -320,7 +327,8 @@ def retry_sentence(op: Mapping[str, Any]) -> str:
         if idem:
             where = "header" if idem["in"] == "header" else "body field"
             text += (
-                f" A fresh idempotency key goes in the {where} {idem['name']} (the same on "
+                f" A fresh idempotency key goes in the {where} {contract_words(idem['name'])} "
+                "(the same on "
                 "every retry; --dry-run shows it) unless you give one."
             )
     else:
@@ -347,7 +355,7 @@ def credential_sentence(op: Mapping[str, Any]) -> str:
     text = f"Credential: {listed}"
     header = op.get("sourceKeyHeader")
     if header and "source" in kinds:
-        text += f" (sent in the {header} header)"
+        text += f" (sent in the {contract_words(header)} header)"
     return text + "."
 
 
@@ -359,13 +367,13 @@ def _field_lines(field: Mapping[str, Any], prefix: str = "", depth: int = 1) -> 
         kind = f"{kind}: one of " + ", ".join(str(v) for v in field["enum"])
     note = ", required" if field.get("required") else ""
     path = f"{prefix}{field['name']}"
-    text = f"{'  ' * depth}{path} ({kind}{note})"
+    text = contract_words(f"{path} ({kind}{note})")
     if field.get("description"):
-        text += f": {field['description']}"
+        text += ": " + " ".join(contract_prose(str(field["description"])).split())
     elif kind == "array of object" and not prefix:
         # --field cannot address an item's fields (steps[].id): the list goes as JSON.
-        text += f": a JSON list, --field '{path}=[{{...}}]'"
-    lines = [text]
+        text += f": a JSON list, --field '{contract_words(path)}=[{{...}}]'"
+    lines = ["  " * depth + text]
     inner = "[]." if str(field["type"]).startswith("array") else "."
     for sub in field.get("fields", ()):
         lines += _field_lines(sub, f"{path}{inner}", depth + 1)
@@ -404,4 +412,4 @@ def epilog(op: Mapping[str, Any]) -> str:
     pending = op.get("pending")
     if pending and pending.get("poll") and not body.get("paged"):
         examples.append(f"{examples[0]} --wait --wait-timeout 120")
-    return "Examples:\n\n" + "\n\n".join(f"  {line}" for line in examples)
+    return "Examples:\n\n" + "\n\n".join(f"  {contract_words(line)}" for line in examples)

@@ -100,7 +100,7 @@ def run_operation(
                 [_text(v) for v in value] if isinstance(value, list) else _text(value)
             )
         else:
-            headers.append((spec["name"], _text(value)))
+            headers.append(_header(spec, _text(value)))
     schemas: dict[str, Any] | None = None
     if any(p.get("checked") for p in op["params"] if p["name"] in typed):
         from leadctl.generated.body import check_params, load_schemas
@@ -290,6 +290,20 @@ def _run_paged(
     )
 
 
+def _header(spec: Mapping[str, Any], value: str) -> tuple[str, str]:
+    """A header parameter as sent: HTTP carries printable ASCII there (the name comes from
+    the contract, the value from the user; either would be refused on the way out)."""
+    name = str(spec["name"])
+    for text in (name, value):
+        if not text.isascii() or not all(c.isprintable() or c == "\t" for c in text):
+            raise UsageError(
+                f"{spec.get('flag') or name} {value!r}: the header {name!r} takes printable "
+                "ASCII only",
+                hint="percent-encode or base64 other text, as the service expects it",
+            )
+    return name, value
+
+
 _RAW = object()
 
 
@@ -302,9 +316,8 @@ def _decode(ctx: Context, response: Any) -> Any:
         from leadctl.client import decode_json
 
         return decode_json(response, trace=None)
-    ctx.ios.stdout.write(response.text)
-    if not response.text.endswith("\n"):
-        ctx.ios.stdout.write("\n")
+    text = response.text
+    ctx.ios.data_out().write(text if text.endswith("\n") else text + "\n")
     return _RAW
 
 
@@ -320,7 +333,7 @@ def _emit(ctx: Context, op: Mapping[str, Any], data: Any, status: int) -> None:
     else:
         import json
 
-        ctx.ios.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
+        ctx.ios.data_out(json=True).write(json.dumps(data, ensure_ascii=False) + "\n")
 
 
 def poll_function(ctx: Context, poll_op: Mapping[str, Any]) -> Any:

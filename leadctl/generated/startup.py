@@ -54,5 +54,7 @@ def write_help_sections(click_ctx: Any, formatter: Any) -> None:
     key, maybe_sandbox = startup_key(click_ctx)
     active = help_groups(env, key, maybe_sandbox=maybe_sandbox)
     if active:
+        from leadctl.generated.prose import contract_prose
+
         with formatter.section("Generated from the service's contract"):
-            formatter.write_dl(active)
+            formatter.write_dl([(name, contract_prose(text)) for name, text in active])

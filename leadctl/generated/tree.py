@@ -13,7 +13,9 @@ from collections.abc import Callable, Collection, Iterator, Mapping, MutableMapp
 from typing import Any
 
 from leadctl.contract.store import ActiveIndex, active_index
+from leadctl.generated.prose import contract_prose, contract_words
 from leadctl.generated.startup import startup_key
+from leadctl.iostreams import safe_text
 
 META_KEY = "leadctl.generated"
 Prepare = Callable[[Any], None]
@@ -93,7 +95,7 @@ class GeneratedTree:
         return [name for name in self._by_group if name not in curated]
 
     def short_help(self, group: str) -> str:
-        text = str(self._groups.get(group, {}).get("help") or "")
+        text = contract_prose(str(self._groups.get(group, {}).get("help") or ""))
         return text or f"Operations of the service's {group} group (from its contract)."
 
     def operation(self, operation_id: str) -> Mapping[str, Any] | None:
@@ -153,7 +155,10 @@ class GeneratedTree:
         tag = self._groups.get(name, {}).get("tag")
         help_text = self.short_help(name)
         if tag:
-            help_text += f"\n\nGenerated from the operations tagged {tag} in the service's contract"
+            help_text += (
+                f"\n\nGenerated from the operations tagged {contract_words(tag)} in the "
+                "service's contract"
+            )
             help_text += " (see `leadctl contract show`)."
         group = TyperGroup(
             name=name,
@@ -218,6 +223,6 @@ def generated_tree(click_ctx: Any) -> GeneratedTree:
         if ios is not None:
             ios.warn(tree.active.problem)
         else:
-            sys.stderr.write(f"warning: {tree.active.problem}\n")
+            sys.stderr.write(f"warning: {safe_text(tree.active.problem)}\n")
     root.meta[META_KEY] = tree
     return tree

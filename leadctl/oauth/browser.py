@@ -3,10 +3,15 @@
 A one-shot HTTP server on 127.0.0.1 and an ephemeral port takes the browser's redirect;
 the ``state`` must match before the code is used. The URL is always printed, and the
 browser opened when the user is at a desktop terminal.
+
+The page the browser shows says what leadctl made of the answer, once it knows: signed
+in only after the code was traded for tokens; refused (another sign-in's state), denied,
+or the authorization server's error otherwise. The server's words are HTML-escaped.
 """
 
 from __future__ import annotations
 
+import html
 import sys
 import threading
 from collections.abc import Callable, Mapping
@@ -20,18 +25,31 @@ from leadctl.errors import Cancelled, NotAuthenticated
 CALLBACK_PATH = "/callback"
 # Long enough to find a password; a forgotten login must not wait forever.
 WAIT_SECONDS = 300.0
+# How long the browser's page waits for the terminal to finish (the token request).
+PAGE_WAIT_SECONDS = 60.0
 _PAGE = (
     "<!doctype html><meta charset=utf-8><title>leadctl</title>"
     "<p>{message}</p><p>You can close this window and return to the terminal.</p>"
 )
+SIGNED_IN = "Signed in to leadctl."
+NOT_FINISHED = "leadctl did not finish the sign-in: see the terminal."
+REFUSED_STATE = (
+    "leadctl refused this answer: it does not belong to the sign-in leadctl started "
+    "(its state differs). Nothing was signed in."
+)
+TOKEN_REFUSED = "The sign-in could not be completed (the token request failed): see the terminal."
+DENIED = "The sign-in was denied at the authorization server. Nothing was signed in."
 
 
 @dataclass
 class Callback:
-    """What the browser brought back, once."""
+    """What the browser brought back, once, and what leadctl made of it."""
 
     done: threading.Event = field(default_factory=threading.Event)
     params: dict[str, str] = field(default_factory=dict)
+    finished: threading.Event = field(default_factory=threading.Event)
+    outcome: str = NOT_FINISHED
+    succeeded: bool = False
 
 
 class LoopbackReceiver:
@@ -50,11 +68,11 @@ class LoopbackReceiver:
                 query = {k: v[0] for k, v in parse_qs(url.query).items() if v}
                 callback.params.update(query)
                 callback.done.set()
-                message = (
-                    "Signed in to leadctl." if "code" in query else "The sign-in did not complete."
-                )
+                # The terminal decides (state, error, token request); the page tells it.
+                callback.finished.wait(PAGE_WAIT_SECONDS)
+                message = html.escape(callback.outcome)
                 body = _PAGE.format(message=message).encode("utf-8")
-                self.send_response(200)
+                self.send_response(200 if callback.succeeded else 400)
                 self.send_header("Content-Type", "text/html; charset=utf-8")
                 self.send_header("Content-Length", str(len(body)))
                 self.send_header("Cache-Control", "no-store")
@@ -78,8 +96,16 @@ class LoopbackReceiver:
         return self
 
     def __exit__(self, *exc: object) -> None:
+        self.finish(NOT_FINISHED)  # a page still waiting is answered before shutting down
         self._server.shutdown()
         self._server.server_close()
+
+    def finish(self, outcome: str, *, succeeded: bool = False) -> None:
+        """What the browser's page says; the first outcome stands."""
+        if not self.callback.finished.is_set():
+            self.callback.outcome = outcome
+            self.callback.succeeded = succeeded
+            self.callback.finished.set()
 
     def wait(self, state: str, *, timeout: float, relogin_hint: str) -> str:
         """The authorization code; exit 10 when the user denied, 3 on a wrong state or
@@ -90,6 +116,7 @@ class LoopbackReceiver:
             )
         params = self.callback.params
         if params.get("state") != state:
+            self.finish(REFUSED_STATE)
             raise NotAuthenticated(
                 "the browser's answer carried a different state: refused (it did not come "
                 "from this sign-in)",
@@ -97,13 +124,16 @@ class LoopbackReceiver:
             )
         error = params.get("error")
         if error == "access_denied":
+            self.finish(DENIED)
             raise Cancelled("the sign-in was denied at the authorization server")
         if error:
             description = params.get("error_description")
             shown = f"{error}: {description}" if description else error
+            self.finish(f"The authorization server answered: {shown}. Nothing was signed in.")
             raise NotAuthenticated(f"the sign-in failed ({shown})", hint=relogin_hint)
         code = params.get("code")
         if not code:
+            self.finish("The answer held no authorization code. Nothing was signed in.")
             raise NotAuthenticated("the browser's answer held no authorization code")
         return code
 
@@ -150,13 +180,20 @@ def authorize_in_browser(
     if open_browser and not open_in_browser(url):
         show("(no browser could be opened: open the URL above yourself)")
     code = receiver.wait(state, timeout=timeout, relogin_hint=relogin_hint)
-    token: dict[str, Any] = dict(
-        client.fetch_token(
-            token_endpoint,
-            grant_type="authorization_code",
-            code=code,
-            redirect_uri=receiver.redirect_uri,
-            code_verifier=code_verifier,
+    try:
+        token: dict[str, Any] = dict(
+            client.fetch_token(
+                token_endpoint,
+                grant_type="authorization_code",
+                code=code,
+                redirect_uri=receiver.redirect_uri,
+                code_verifier=code_verifier,
+            )
         )
-    )
+    except BaseException:
+        receiver.finish(
+            "The authorization server refused to complete the sign-in: see the terminal."
+        )
+        raise
+    receiver.finish(SIGNED_IN, succeeded=True)
     return token

@@ -15,6 +15,7 @@ from typing import Any
 from leadctl.errors import BadResponse, Cancelled, NotAuthenticated, ServiceFailure
 from leadctl.oauth.errors import oauth_error_code, transport_failure
 from leadctl.oauth.registration import DEVICE_GRANT
+from leadctl.util.jsontext import loads_service
 
 DEFAULT_INTERVAL = 5.0
 SLOW_DOWN_STEP = 5.0  # RFC 8628 section 3.5
@@ -48,7 +49,7 @@ def request_device_code(client: Any, endpoint: str, *, scope: str | None) -> Dev
             f"cannot reach the device authorization endpoint ({type(error).__name__})"
         ) from None
     try:
-        answer = response.json()
+        answer = loads_service(response.content)
     except ValueError:
         answer = None
     if not isinstance(answer, dict):

@@ -11,6 +11,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from leadctl.errors import BadResponse, ServiceFailure, UsageError
 from leadctl.oauth.http import require_safe_url
+from leadctl.util.jsontext import loads_service
 
 PROTECTED_RESOURCE = "/.well-known/oauth-protected-resource"
 AUTHORIZATION_SERVER = "/.well-known/oauth-authorization-server"
@@ -133,7 +134,7 @@ def _first_document(http: Any, urls: list[str]) -> dict[str, Any] | None:
         if response.status_code >= 400:
             raise ServiceFailure(f"{url} answered {response.status_code}")
         try:
-            doc = response.json()
+            doc = loads_service(response.content)
         except ValueError:
             doc = None
         if not isinstance(doc, dict):

@@ -26,7 +26,7 @@ def transport_failure(error: BaseException, what: str) -> LeadctlError | None:
         return ServiceFailure(
             f"{what}: cannot reach the authorization server ({type(error).__name__})"
         )
-    if isinstance(error, ValueError):
+    if isinstance(error, (ValueError, RecursionError)):  # not JSON, or nested too deeply
         return BadResponse(f"{what}: the authorization server's answer is not usable")
     return None
 

@@ -191,7 +191,7 @@ def mask_body(raw: bytes, content_type: str | None) -> str:
         try:
             masked = redact_json(json.loads(text), secret_key=_is_oauth_secret, in_text=False)
             return redact_text(json.dumps(masked, ensure_ascii=False))
-        except ValueError:
+        except (ValueError, RecursionError):  # not JSON, or too deep to walk: as text
             pass
     if "x-www-form-urlencoded" in kind:
         return urlencode(_masked_pairs(parse_qsl(text, keep_blank_values=True)))

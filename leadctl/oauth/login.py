@@ -135,8 +135,7 @@ def _run_grant(
 
     def show(text: str) -> None:
         # The user needs this to sign in: shown even under -q.
-        ctx.ios.stderr.write(text + "\n")
-        ctx.ios.stderr.flush()
+        ctx.ios.say(text)
 
     try:
         if request.device:

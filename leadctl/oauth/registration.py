@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from leadctl.errors import BadResponse, ServiceFailure, UsageError
+from leadctl.util.jsontext import loads_service
 
 DEVICE_GRANT = "urn:ietf:params:oauth:grant-type:device_code"
 
@@ -57,7 +58,7 @@ def register(
             hint="give a client id with --client-id ID or `leadctl profile set oauth_client_id ID`",
         )
     try:
-        answer = response.json()
+        answer = loads_service(response.content)
     except ValueError:
         answer = None
     client_id = answer.get("client_id") if isinstance(answer, dict) else None

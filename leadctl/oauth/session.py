@@ -35,14 +35,11 @@ def http_settings(ctx: Context, profile_values: Mapping[str, Any] | None = None)
     )
     timeout = ctx.options.timeout or float(values.get("timeout", DEFAULT_TIMEOUT))
 
-    def trace(line: str) -> None:
-        ctx.ios.stderr.write(line + "\n")
-
     return HttpSettings(
         timeout=timeout,
         verify=tls_verification(values.get("ca_bundle"), ctx.env),
         transport=ctx.transport,
-        trace=trace if ctx.options.debug else None,
+        trace=ctx.ios.trace if ctx.options.debug else None,
     )
 
 

@@ -80,20 +80,3 @@ def human_text(value: Any, kind: str, zone: tzinfo | None = timezone.utc) -> str
 
 def _is_plain(value: Any) -> bool:
     return value is None or isinstance(value, (str, int, float, bool))
-
-
-def _control_escapes() -> dict[int, str]:
-    codes = [*range(0x00, 0x20), 0x7F, *range(0x80, 0xA0)]
-    table = {code: f"\\x{code:02x}" for code in codes}
-    table[ord("\t")] = " "
-    return table
-
-
-# Data from the service reaches a person's terminal: an ESC in a lead's name must not
-# move the cursor or retitle the window, so control characters are shown, not sent.
-_TERMINAL_SAFE_MULTILINE = _control_escapes() | {ord("\n"): "\n", ord("\r"): ""}
-_TERMINAL_SAFE_ONE_LINE = _control_escapes() | {ord("\n"): " ", ord("\r"): ""}
-
-
-def terminal_safe(text: str, *, one_line: bool) -> str:
-    return text.translate(_TERMINAL_SAFE_ONE_LINE if one_line else _TERMINAL_SAFE_MULTILINE)

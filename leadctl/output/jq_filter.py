@@ -1,8 +1,8 @@
 """``--jq EXPR``: the JSON output filtered by a jq program, with gh's conventions.
 
 Each result goes on its own line: a string as its raw text, anything else as JSON (compact
-in a pipe, indented on a terminal). The ``jq`` package (bindings to the jq library) is
-imported only when the option is used.
+in a pipe, indented on a terminal, where escapes in the text are shown, not acted on). The
+``jq`` package (bindings to the jq library) is imported only when the option is used.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from typing import Any, Protocol, TextIO
 
 from leadctl.errors import UsageError
+from leadctl.iostreams import safe_json, safe_text
 from leadctl.output.json_out import COMPACT_JSON, PRETTY_JSON
 
 
@@ -39,7 +40,10 @@ def write_jq(stream: TextIO, program: _Program, value: Any, *, pretty: bool) -> 
         raise UsageError(f"--jq: {_first_line(error)}") from None
     encode = (PRETTY_JSON if pretty else COMPACT_JSON).encode
     for result in results:
-        stream.write((result if isinstance(result, str) else encode(result)) + "\n")
+        text = result if isinstance(result, str) else encode(result)
+        if pretty:  # a terminal: the service's text is shown, never acted on
+            text = safe_text(text) if isinstance(result, str) else safe_json(text)
+        stream.write(text + "\n")
     return len(results)
 
 

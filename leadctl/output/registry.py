@@ -228,12 +228,14 @@ class _Json(Renderer):
     def write_list(self, ctx: Context, items: Iterable[Any], columns: Sequence[Column]) -> int:
         from leadctl.output.json_out import write_json_array
 
-        return write_json_array(ctx.ios.stdout, items, pretty=ctx.ios.stdout_is_tty)
+        ios = ctx.ios
+        return write_json_array(ios.data_out(json=True), items, pretty=ios.stdout_is_tty)
 
     def write_object(self, ctx: Context, obj: Any, columns: Sequence[Column]) -> None:
         from leadctl.output.json_out import write_json_object
 
-        write_json_object(ctx.ios.stdout, obj, pretty=ctx.ios.stdout_is_tty)
+        ios = ctx.ios
+        write_json_object(ios.data_out(json=True), obj, pretty=ios.stdout_is_tty)
 
 
 class _Ndjson(Renderer):
@@ -242,12 +244,12 @@ class _Ndjson(Renderer):
     def write_list(self, ctx: Context, items: Iterable[Any], columns: Sequence[Column]) -> int:
         from leadctl.output.json_out import write_ndjson
 
-        return write_ndjson(ctx.ios.stdout, items)
+        return write_ndjson(ctx.ios.data_out(json=True), items)
 
     def write_object(self, ctx: Context, obj: Any, columns: Sequence[Column]) -> None:
         from leadctl.output.json_out import write_json_object
 
-        write_json_object(ctx.ios.stdout, obj, pretty=False)
+        write_json_object(ctx.ios.data_out(json=True), obj, pretty=False)
 
 
 class _ColumnRenderer(Renderer):
@@ -274,7 +276,7 @@ class _Csv(_ColumnRenderer):
     def write_rows(self, ctx: Context, rows: Iterator[Any], columns: list[Column]) -> int:
         from leadctl.output.delimited import write_csv
 
-        return write_csv(ctx.ios.stdout, rows, columns)
+        return write_csv(ctx.ios.data_out(), rows, columns)
 
 
 class _Tsv(_ColumnRenderer):
@@ -286,7 +288,7 @@ class _Tsv(_ColumnRenderer):
     def write_rows(self, ctx: Context, rows: Iterator[Any], columns: list[Column]) -> int:
         from leadctl.output.delimited import write_tsv
 
-        return write_tsv(ctx.ios.stdout, rows, columns, header=self._header)
+        return write_tsv(ctx.ios.data_out(), rows, columns, header=self._header)
 
 
 class _Table(_ColumnRenderer):

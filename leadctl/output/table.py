@@ -13,7 +13,8 @@ from collections.abc import Iterable, Sequence
 from datetime import timezone, tzinfo
 from typing import TYPE_CHECKING, Any
 
-from leadctl.output.cells import human_text, terminal_safe
+from leadctl.iostreams import safe_text
+from leadctl.output.cells import human_text
 from leadctl.output.columns import Column, get_path
 
 if TYPE_CHECKING:
@@ -104,7 +105,7 @@ def note_dropped(ios: IOStreams, dropped: Sequence[str]) -> None:
         f"not shown at {ios.terminal_width()} columns: {', '.join(dropped)} "
         "(pick columns with --columns)"
     )
-    ios.info(f"\x1b[2m{text}\x1b[0m" if ios.stderr_color else text)
+    ios.info(text, dim=True)
 
 
 def _show_records(
@@ -147,14 +148,14 @@ def write_object_table(
 def _header(column: Column) -> Text:
     from rich.text import Text
 
-    return Text(terminal_safe(column.title, one_line=True))
+    return Text(safe_text(column.title, one_line=True))
 
 
 def _cell(column: Column, item: Any, *, color: bool, one_line: bool, zone: tzinfo | None) -> Text:
     from rich.text import Text
 
     value = get_path(item, column.parts)
-    text = terminal_safe(human_text(value, column.kind, zone), one_line=one_line)
+    text = safe_text(human_text(value, column.kind, zone), one_line=one_line)
     if column.color_path and color:
         shade = get_path(item, column.color_path)
         style = _swatch_style(shade) if isinstance(shade, str) and text else None

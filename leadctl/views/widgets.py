@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from leadctl.output.cells import terminal_safe
+from leadctl.iostreams import safe_text
 
 if TYPE_CHECKING:
     from rich.text import Text
@@ -32,7 +32,7 @@ def safe(text: str | None) -> str:
     """The service's text made safe for one terminal line (no control characters)."""
     if text is None:
         return ""
-    return terminal_safe(text, one_line=True)
+    return safe_text(text, one_line=True)
 
 
 def clip(text: str, limit: int) -> str:

@@ -32,7 +32,14 @@ def parse_header(raw: str) -> tuple[str, str]:
             hint="credentials never go on the command line: use `leadctl auth login` "
             "or LEADCTL_TOKEN",
         )
-    return name, value.strip()
+    value = value.strip()
+    if not (name + value).isascii() or not all(c.isprintable() or c == "\t" for c in value):
+        # HTTP carries ASCII here; anything else would be refused on the way out.
+        raise UsageError(
+            f"-H {raw!r}: a header name and value are printable ASCII",
+            hint="percent-encode or base64 other text, as the service expects it",
+        )
+    return name, value
 
 
 @dataclass(frozen=True)
@@ -70,9 +77,11 @@ def run(opts: Options, ctx: Context) -> None:
     if opts.input_file is not None:
         if fields and verb not in ("GET", "HEAD", "DELETE"):
             raise UsageError("--input and fields cannot be combined for a request body")
-        content = read_source(opts.input_file, what="--input", stdin=ctx.ios.stdin).encode("utf-8")
+        text = read_source(opts.input_file, what="--input", stdin=ctx.ios.stdin)
+        content = text.encode("utf-8")
         if not any(name.lower() == "content-type" for name, _ in extra_headers):
             extra_headers.append(("Content-Type", "application/json"))
+        check_json_input(text, extra_headers)
     if verb in ("GET", "HEAD", "DELETE"):
         query = {k: _query_value(v) for k, v in fields.items()} or None
     elif fields:
@@ -87,7 +96,7 @@ def run(opts: Options, ctx: Context) -> None:
         content=content,
         headers=extra_headers,
     )
-    out = ctx.ios.stdout
+    out = ctx.ios.data_out()
     if opts.include:
         out.write(f"HTTP/1.1 {response.status_code} {response.reason_phrase}\n")
         for name, value in response.headers.items():
@@ -164,3 +173,18 @@ def api(
         ),
         get_context(typer_ctx),
     )
+
+
+def check_json_input(text: str, headers: list[tuple[str, str]]) -> None:
+    """``--input`` sent as JSON must be JSON: NaN, a repeated key or a typo is exit 2
+    before sending, never a body the service reads otherwise (or not at all)."""
+    from leadctl.fields import parse_json_text
+
+    content_type = next((value for name, value in headers if name.lower() == "content-type"), "")
+    if "json" not in content_type.lower():
+        return
+    try:
+        parse_json_text(text, what="--input")
+    except UsageError as error:
+        error.hint = "to send it as it is, name another type: -H 'Content-Type: text/plain'"
+        raise

@@ -6,27 +6,33 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from leadctl.util.jsontext import loads_service
+
 
 def write_body(ctx: Any, content: bytes, content_type: str) -> None:
-    out = ctx.ios.stdout
+    """The answer's body on stdout: as received in a pipe; on a terminal JSON indented and
+    any other text with its escapes shown, not acted on."""
+    ios = ctx.ios
     if not content:
         return
     if "json" in content_type and _formatted_output_wanted(ctx):
         try:
-            data = json.loads(content)
+            data = loads_service(content)
         except ValueError:
             data = None
         if data is not None:
             _emit_data(ctx, data)
             return
-    if "json" in content_type and ctx.ios.stdout_is_tty:
+    if "json" in content_type and ios.stdout_is_tty:
         try:
-            out.write(json.dumps(json.loads(content), indent=2, ensure_ascii=False) + "\n")
-            return
-        except ValueError:
+            pretty = json.dumps(loads_service(content), indent=2, ensure_ascii=False)
+        except (ValueError, RecursionError):  # not JSON, or too deep to indent: as received
             pass
+        else:
+            ios.data_out(json=True).write(pretty + "\n")
+            return
     text = content.decode("utf-8", errors="replace")
-    out.write(text if text.endswith("\n") else text + "\n")
+    ios.data_out().write(text if text.endswith("\n") else text + "\n")
 
 
 def _formatted_output_wanted(ctx: Any) -> bool:

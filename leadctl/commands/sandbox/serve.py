@@ -93,11 +93,13 @@ def serve(
         bool,
         typer.Option(
             "--faults",
-            help="Enable fault injection (X-Leadctl-Fault header, /_sandbox/ endpoints).",
+            help="Enable fault injection (X-Leadctl-Fault header, /_sandbox/ endpoints); "
+            "loopback only: refused with --allow-remote.",
         ),
     ] = False,
     allow_remote: Annotated[
-        bool, typer.Option("--allow-remote", help="Allow a non-loopback --host.")
+        bool,
+        typer.Option("--allow-remote", help="Allow a non-loopback --host (not with --faults)."),
     ] = False,
     intake_delay: Annotated[
         float,

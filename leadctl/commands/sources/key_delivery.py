@@ -134,14 +134,13 @@ def deliver(
 def decode_rotation(ctx: Context, response: httpx.Response, source_id: str) -> dict[str, Any]:
     """The ``{source, secret}`` answer; a malformed one is kept raw, since it may hold the
     only copy of the new key."""
-    import json
-
     from leadctl.errors import BadResponse
     from leadctl.secrets_out import write_recovery_file
+    from leadctl.util.jsontext import loads_service
 
     content = response.content
     try:
-        body = json.loads(content)
+        body = loads_service(content)
     except (ValueError, UnicodeDecodeError):
         body = None
     secret = body.get("secret") if isinstance(body, dict) else None

@@ -133,8 +133,10 @@ def _print_rotation(
     from leadctl.output import emit_object
 
     if secret_only:
-        ctx.ios.stdout.write(secret + "\n")
-        ctx.ios.stdout.flush()
+        # As received for NEW=$(...); shown safely if it lands on a terminal.
+        out = ctx.ios.data_out()
+        out.write(secret + "\n")
+        out.flush()
     else:
         emit_object(ctx, rotation, columns=ROTATION_COLUMNS, view=show_rotation)
 
@@ -145,10 +147,12 @@ def show_rotation(ctx: Context, rotation: Any) -> None:
 
     from rich.text import Text
 
+    from leadctl.iostreams import safe_text
+
     # Here, not at the top: -o json and the other formats print the answer as received
     # and must not load pydantic.
     from leadctl.models.sources import Rotation, Source
-    from leadctl.output.cells import format_datetime, terminal_safe
+    from leadctl.output.cells import format_datetime
 
     ios = ctx.ios
     read = Rotation.read(rotation)
@@ -157,7 +161,7 @@ def show_rotation(ctx: Context, rotation: Any) -> None:
     source = read.source or Source()
 
     def shown(value: str | None) -> str:
-        return terminal_safe(value, one_line=True) if value is not None else ""
+        return safe_text(value, one_line=True) if value is not None else ""
 
     # Drawn into a buffer and written at once: a failing stdout fails in one place, where
     # the caller keeps the key.
@@ -168,7 +172,7 @@ def show_rotation(ctx: Context, rotation: Any) -> None:
     console.print(Text(f"New intake key for source {label}:"))
     console.print()
     # soft_wrap: a narrow terminal must not break the key with an inserted newline.
-    console.print(Text("  " + terminal_safe(secret, one_line=True), style="bold"), soft_wrap=True)
+    console.print(Text("  " + safe_text(secret, one_line=True), style="bold"), soft_wrap=True)
     console.print()
     console.print(
         Text(
@@ -179,7 +183,7 @@ def show_rotation(ctx: Context, rotation: Any) -> None:
     console.print(Text(f"key preview  {shown(source.api_key_preview)}"))
     rotated = source.api_key_rotated_at
     rotated_text = format_datetime(rotated) if rotated is not None else ""
-    console.print(Text(f"rotated at   {terminal_safe(rotated_text, one_line=True)}"))
+    console.print(Text(f"rotated at   {safe_text(rotated_text, one_line=True)}"))
     ios.stdout.write(buffer.getvalue())
     ios.stdout.flush()
 

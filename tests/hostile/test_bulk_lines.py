@@ -1,0 +1,51 @@
+"""Issue 22.1 (bulk row lines): what `leads import` and `batch` say on stderr about each row
+the service refused quotes its problem document, shown and never acted on, on a terminal
+(a progress bar's notes) and in a pipe or log."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.hostile.checks import SHOWN, acted_on, problem, screen_lines
+from tests.support.hostile_server import HostileServer, json_response
+from tests.support.terminal import run_in_pipes, run_on_terminal
+
+pytestmark = pytest.mark.e2e
+
+REFUSED = json_response(problem(400), 400, content_type="application/problem+json")
+
+
+@pytest.fixture
+def rows(tmp_path: Path) -> Path:
+    path = tmp_path / "leads.ndjson"
+    path.write_text("".join(json.dumps({"email": f"a{n}@example.com"}) + "\n" for n in range(3)))
+    return path
+
+
+@pytest.mark.parametrize("on_terminal", [False, True])
+def test_import_row_lines_quote_the_service_safely(
+    hostile: HostileServer, env: dict[str, str], rows: Path, on_terminal: bool
+) -> None:
+    hostile.answer(REFUSED, path="/leads", method="POST", times=3)
+    run = run_on_terminal if on_terminal else run_in_pipes
+    done = run(["leads", "import", str(rows)], env=env)
+    assert done.exit_code == 6, done.stderr
+    noted = [line for line in screen_lines(done.stderr) if line.startswith("row")]
+    assert len(noted) == 3 and all(SHOWN in line for line in noted)
+    assert all("\\rFAKE" in line for line in noted)  # the bare CR is shown, not obeyed
+    assert acted_on(done.stderr, own_progress=True) == []
+
+
+def test_a_batch_report_on_a_terminal_is_json_with_nothing_acted_on(
+    hostile: HostileServer, env: dict[str, str], rows: Path
+) -> None:
+    hostile.answer(REFUSED, path="/leads", method="POST", times=3)
+    done = run_on_terminal(["batch", "POST /leads", "--input", str(rows)], env=env)
+    assert done.exit_code == 6, done.stderr
+    reported = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [line["error"] for line in reported] == [problem(400)] * 3
+    assert acted_on(done.stdout) == []
+    assert acted_on(done.stderr, own_progress=True) == []
