@@ -17,8 +17,8 @@ from leadctl._httpx import httpx
 from leadctl.client import Client
 from leadctl.errors import ApiError, ExitCode, LeadctlError, ServiceFailure, UsageError
 from leadctl.retry import RetryPolicy
+from leadctl.util.safetext import safe_text
 from leadctl.webhooks.secret import WebhookSecret
-from leadctl.webhooks.shown import shown
 from leadctl.webhooks.signing import signature
 from leadctl.webhooks.verification import ID_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER
 
@@ -78,7 +78,7 @@ def send_delivery(
             redirect = ApiError(
                 status,
                 title="the receiver answered with a redirect, not a delivery",
-                detail=f"Location: {shown(location)}" if location else None,
+                detail=f"Location: {safe_text(location, one_line=True)}" if location else None,
                 hint="senders do not follow redirects: give the final URL",
             )
             # Refused as addressed, like a 4xx (a 3xx has no exit code of its own).
@@ -98,7 +98,8 @@ def _final_error(
     error: LeadctlError | None, attempts: int, delivery: Delivery, *, retryable: bool
 ) -> LeadctlError:
     assert error is not None, "an exchange without a 2xx carries its error"
-    tried = f"webhook-id {shown(delivery.msg_id)}, {attempts} attempt{'s' * (attempts > 1)}"
+    msg_id = safe_text(delivery.msg_id, one_line=True)
+    tried = f"webhook-id {msg_id}, {attempts} attempt{'s' * (attempts > 1)}"
     if isinstance(error, ApiError):
         error.attempts = attempts
         error.hint = f"the receiver did not accept the delivery ({tried})"

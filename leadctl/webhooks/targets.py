@@ -6,7 +6,7 @@ from urllib.parse import urlsplit
 
 from leadctl.errors import UsageError
 from leadctl.urls import is_loopback_host
-from leadctl.webhooks.shown import shown
+from leadctl.util.safetext import safe_text
 
 
 def check_target_url(url: str, *, what: str, allow_insecure_http: bool) -> str:
@@ -18,9 +18,11 @@ def check_target_url(url: str, *, what: str, allow_insecure_http: bool) -> str:
         host = parts.hostname
         parts.port  # noqa: B018 - raises ValueError on a malformed port
     except ValueError as error:
-        raise UsageError(f"{what} {shown(url)!r}: {error}") from None
+        raise UsageError(f"{what} {safe_text(url, one_line=True)!r}: {error}") from None
     if parts.scheme not in ("http", "https") or not host:
-        raise UsageError(f"{what} {shown(url)!r}: expected http(s)://HOST[:PORT]/PATH")
+        raise UsageError(
+            f"{what} {safe_text(url, one_line=True)!r}: expected http(s)://HOST[:PORT]/PATH"
+        )
     if parts.scheme == "http" and not is_loopback_host(host) and not allow_insecure_http:
         raise UsageError(
             f"refusing plain http:// to {host}: deliveries (lead data) would cross the network "

@@ -119,11 +119,15 @@ def _announce(ctx: Context, url: str, opts: Options) -> None:
     """The address first, on stderr whatever -q says: it is what the operator (or a test
     waiting on it, with --port 0) needs before the first delivery."""
     from leadctl.output.formats import TABLE
-    from leadctl.webhooks.shown import shown
+    from leadctl.util.safetext import safe_text
 
     ios = ctx.ios
     forward_to = opts.forward_to
-    target = f", forwarding verified deliveries to {shown(forward_to)}" if forward_to else ""
+    target = (
+        f", forwarding verified deliveries to {safe_text(forward_to, one_line=True)}"
+        if forward_to
+        else ""
+    )
     ios.stderr.write(f"listening on {url}{target}\n")
     ios.stderr.flush()
     if opts.forward_to is None:
@@ -181,11 +185,11 @@ def _write_line(stdout: TextIO, line: str) -> None:
 def table_line(record: Record, zone: tzinfo | None) -> str:
     from datetime import datetime
 
-    from leadctl.webhooks.shown import shown
+    from leadctl.util.safetext import safe_text
 
     time = datetime.fromtimestamp(record.received_at, zone).strftime("%H:%M:%S")
-    webhook_id = shown(record.webhook_id) if record.webhook_id else "-"
-    kind = shown(record.event_type) if record.event_type else "-"
+    webhook_id = safe_text(record.webhook_id, one_line=True) if record.webhook_id else "-"
+    kind = safe_text(record.event_type, one_line=True) if record.event_type else "-"
     verified = "yes" if record.verified else f"no: {record.reason}"
     return f"{time:<8}  {webhook_id:<36}  {kind:<24}  {verified:<28}  {_forward_text(record)}"
 

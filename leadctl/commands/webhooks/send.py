@@ -153,11 +153,13 @@ def _print_dry_run(ctx: Context, secret: WebhookSecret, delivery: Delivery) -> N
 
 
 def _show_delivered(ctx: Context, result: Any) -> None:
-    from leadctl.webhooks.shown import shown
+    from leadctl.util.safetext import safe_text
 
     attempts = result["attempts"]
+    webhook_id = safe_text(result["webhookId"], one_line=True)
+    url = safe_text(result["url"], one_line=True)
     ctx.ios.stdout.write(
-        f"delivered webhook-id {shown(result['webhookId'])} to {shown(result['url'])}: "
+        f"delivered webhook-id {webhook_id} to {url}: "
         f"{result['status']} ({attempts} attempt{'s' * (attempts > 1)})\n"
     )
     ctx.ios.stdout.flush()

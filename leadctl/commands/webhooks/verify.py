@@ -106,13 +106,14 @@ def _show_valid(ctx: Context, result: Any) -> None:
     from leadctl.output import display_zone_of
     from leadctl.output.cells import format_datetime
     from leadctl.util.durations import describe_seconds
-    from leadctl.webhooks.shown import shown
+    from leadctl.util.safetext import safe_text
 
     age = result["ageSeconds"]
     when = "now" if age == 0 else describe_seconds(age) + (" ago" if age > 0 else " ahead")
+    webhook_id = safe_text(result["webhookId"], one_line=True)
     signed = format_datetime(result["signedAt"], display_zone_of(ctx))
     ctx.ios.stdout.write(
-        f"valid: webhook-id {shown(result['webhookId'])}, signed {signed} ({when}), "
+        f"valid: webhook-id {webhook_id}, signed {signed} ({when}), "
         f"signature {result['matchedSignature']} of {result['signatures']} matched\n"
     )
     ctx.ios.stdout.flush()
