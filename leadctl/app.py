@@ -451,9 +451,11 @@ def report_error(
         text = json.dumps(error.to_json(), ensure_ascii=False) + "\n"
     else:
         text = "".join(f"{line}\n" for line in [f"error: {error.message}", *error.detail_lines()])
-    # A service or proxy may quote the credential back in its error; it is never printed.
-    for secret in secrets:
-        text = text.replace(secret, "***")
+    if secrets:
+        from leadctl.redact import mask_secrets
+
+        # A service or proxy may quote the credential back in its error, in any form.
+        text = mask_secrets(text, secrets)
     ios.stderr.write(text)
     ios.stderr.flush()
     return int(error.exit_code)

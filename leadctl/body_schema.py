@@ -28,8 +28,15 @@ class BodySchema:
     index: Mapping[str, Any]  # the compiled index of the same contract
 
 
-def body_schema(ctx: Context, op: Operation) -> BodySchema | None:
-    """``op``'s JSON request body schema; None when the contract shows none."""
+@dataclass(frozen=True)
+class OperationSpec:
+    doc: Document  # the whole contract, for $refs
+    spec: Any  # the operation object (None when the contract has no such operation)
+    index: Mapping[str, Any]  # the compiled index of the same contract
+
+
+def operation_spec(ctx: Context, op: Operation) -> OperationSpec:
+    """``op`` as the contract it came from describes it."""
     from leadctl.contract.formats import parse_document, to_31
     from leadctl.contract.index import Document
     from leadctl.contract.store import bundled_index
@@ -44,8 +51,31 @@ def body_schema(ctx: Context, op: Operation) -> BodySchema | None:
         if template_key(op.method, str(template)) == wanted:
             spec = doc.resolve(item).get(op.method.lower())
             break
-    schema = json_body_schema(doc, spec)
-    return None if schema is None else BodySchema(doc, schema, active.index)
+    return OperationSpec(doc, spec, active.index)
+
+
+def body_schema(ctx: Context, op: Operation) -> BodySchema | None:
+    """``op``'s JSON request body schema; None when the contract shows none."""
+    found = operation_spec(ctx, op)
+    schema = json_body_schema(found.doc, found.spec)
+    return None if schema is None else BodySchema(found.doc, schema, found.index)
+
+
+def json_response_schema(doc: Document, spec: Any) -> Any:
+    """The JSON schema of ``spec``'s first success answer; None when it shows none."""
+    if not isinstance(spec, Mapping):
+        return None
+    responses = spec.get("responses") or {}
+    success = sorted((str(code), raw) for code, raw in responses.items() if str(code)[:1] == "2")
+    for _status, raw in success:
+        response = doc.resolve(raw)
+        if not isinstance(response, Mapping):
+            continue
+        for media, entry in (response.get("content") or {}).items():
+            base = str(media).split(";")[0].strip().lower()
+            if base in (JSON_MEDIA, "text/json") or base.endswith("+json"):
+                return (entry or {}).get("schema")
+    return None
 
 
 def json_body_schema(doc: Document, spec: Any) -> Any:
