@@ -21,10 +21,13 @@ from leadctl.util.secret_fields import is_secret, mask_members, secret_members
 MASK = "***"
 
 # Tokens that look like leadctl credential kinds, wherever they appear in free text.
-_SECRET_VALUES = re.compile(
-    r"(sk_[A-Za-z0-9_\-]{4,}|src_[A-Za-z0-9_\-]{4,}"
-    r"|eyJ[A-Za-z0-9_\-]+\.[A-Za-z0-9_\-]+\.[A-Za-z0-9_\-]+|(?i:bearer)\s+\S+)"
+_CREDENTIAL_SHAPES = (
+    r"sk_[A-Za-z0-9_\-]{4,}|src_[A-Za-z0-9_\-]{4,}"
+    r"|eyJ[A-Za-z0-9_\-]+\.[A-Za-z0-9_\-]+\.[A-Za-z0-9_\-]+"
 )
+_SHAPED = re.compile(f"({_CREDENTIAL_SHAPES})")
+# ...and in a trace, whatever follows "Bearer" (an Authorization header quoted in a body).
+_SECRET_VALUES = re.compile(f"({_CREDENTIAL_SHAPES}|(?i:bearer)\\s+\\S+)")
 # A kind prefix such as "sk_" or "sk_live_" that a service may leave out when it echoes a key.
 _KIND_PREFIX = re.compile(r"[a-z]{1,8}_")
 # Shorter forms would mask ordinary words; a key is much longer than this.
@@ -63,20 +66,29 @@ def secret_values(value: Any, *, secret_key: Callable[[str], bool] = is_secret_k
 
 
 def redact_problem(problem: Mapping[str, Any], secrets: Iterable[str] = ()) -> dict[str, Any]:
-    """A service's problem document with secret members and known secrets masked; the
-    field errors keep their field names (``apiKey: must not be empty`` says which field),
-    their messages are masked like any text."""
+    """A service's problem document with secret members, credential-shaped tokens and every
+    form of ``secrets`` masked; the field errors keep their field names (``apiKey: must not
+    be empty`` says which field). Its words are otherwise kept: "Bearer token required"
+    stays readable."""
     known = tuple(secrets)
+
+    def text(value: str) -> str:
+        return _SHAPED.sub(MASK, mask_secrets(value, known))
+
     out: dict[str, Any] = {}
     for key, value in problem.items():
         if key == FIELD_ERRORS and isinstance(value, Mapping):
             out[key] = {
-                field: redact_json(messages, secret_key=lambda _key: False, secrets=known)
+                field: mask_members(messages, mask=lambda _v: MASK, secret_key=_never, text=text)
                 for field, messages in value.items()
             }
         else:
-            out[key] = redact_json({key: value}, secrets=known)[key]
+            out[key] = mask_members({key: value}, mask=lambda _v: MASK, text=text)[key]
     return out
+
+
+def _never(_key: str) -> bool:
+    return False
 
 
 @lru_cache(maxsize=64)

@@ -90,6 +90,9 @@ def is_about_a_secret(name: str) -> bool:
     """An id, preview, timestamp, name, type... of a secret (or of anything): never masked,
     even inside an object that is a secret's."""
     words = name_words(name)
+    # A version or size at the end says nothing: apiKeyLast4, X-Hub-Signature-256.
+    while words and words[-1].isdigit():
+        words.pop()
     return bool(words) and words[-1] in ABOUT_WORDS
 
 

@@ -154,3 +154,51 @@ def test_the_pager_gets_no_credential(httpx_mock: HTTPXMock, tmp_path: Path) -> 
     hidden = {"LEADCTL_TOKEN", "LEADCTL_WEBHOOK_SECRET", "GITHUB_TOKEN"}
     assert hidden.isdisjoint(environment)
     assert environment.get("LINES") == "5"  # the rest is passed on
+
+
+def test_dry_run_masks_a_field_the_contract_describes_as_a_key(tmp_path: Path) -> None:
+    """By the contract, not the name: ``intakeCode`` says nothing, its description does."""
+    contract = {
+        "openapi": "3.1.0",
+        "info": {"title": "vendors", "version": "1"},
+        "paths": {
+            "/vendors": {
+                "post": {
+                    "operationId": "Vendors_Create",
+                    "tags": ["Vendors"],
+                    "requestBody": {
+                        "required": True,
+                        "content": {
+                            "application/json": {
+                                "schema": {
+                                    "type": "object",
+                                    "properties": {
+                                        "name": {"type": "string"},
+                                        "intakeCode": {
+                                            "type": "string",
+                                            "description": "The vendor's intake API key.",
+                                        },
+                                    },
+                                }
+                            }
+                        },
+                    },
+                    "responses": {"201": {"description": "Created"}},
+                }
+            }
+        },
+    }
+    path = tmp_path / "vendors.json"
+    path.write_text(json.dumps(contract), encoding="utf-8")
+    env = token_env(TOKEN)
+    imported = run_cli(["contract", "import", str(path)], env=env)
+    assert imported.exit_code == 0, imported.stderr
+
+    code = "vc-" + "Q" * 24
+    args = ["--dry-run", "vendors", "create", "--field", f"intakeCode={code}", "--field", "name=V"]
+    result = run_cli(args, env=env)
+
+    assert result.exit_code == 0, result.stderr
+    assert '"intakeCode": "***"' in result.stdout
+    assert '"name": "V"' in result.stdout
+    assert leaks(result.stdout + result.stderr, [code]) == []

@@ -25,9 +25,9 @@ Credentials are never recorded: a request keeps which known credential it carrie
 
 A property a request schema marks ``readOnly`` is a violation when sent. ``issue_secret`` makes
 an operation answer a new secret when a request's flag asks for one (rotation by a PUT's
-boolean), and a secret the mock served (issued, or in that field of any answer) that comes back
-in a later request is a finding (``findings()``): the request is valid, but a client sent back
-what it should have kept to itself.
+boolean), and a secret the mock served (issued, or in that field of an answer set with
+``reply``) that comes back in a later request is a finding (``findings()``): the request is
+valid, but a client sent back what it should have kept to itself.
 """
 
 from __future__ import annotations
@@ -437,7 +437,7 @@ class ContractMock:
     def issue_secret(self, method: str, template: str, *, flag: str, field: str) -> None:
         """A valid METHOD template request whose JSON body has ``flag`` true is answered
         with a new secret in ``field`` (also of an answer given with ``reply``); ``field`` in
-        any answer is a secret the client must not send back."""
+        an answer given with ``reply`` is a secret the client must not send back either."""
         with self._lock:
             self._issuers[(method.upper(), template)] = (flag, field)
             self._secret_fields.add(field)
@@ -581,9 +581,11 @@ class ContractMock:
                 reply_headers["ETag"] = self.etag(record.path)
         if route.method in ("PUT", "PATCH") and 200 <= reply_status < 300:
             self.change(record.path)
+        if override is not None:
+            # A test's own answer (a synthesized one holds placeholder text, not secrets).
+            self._remember_served(reply_body)
         if 200 <= reply_status < 300:
             reply_body = self._with_issued_secret(route, record, reply_body)
-        self._remember_served(reply_body)
         if reply_body is None:
             return reply_status, reply_headers, b""
         reply_headers.setdefault("Content-Type", "application/json; charset=utf-8")
@@ -606,6 +608,7 @@ class ContractMock:
         with self._lock:
             issued = f"srckey_issued_{len(self.issued) + 1}_{secrets.token_hex(12)}"
             self.issued.append(issued)
+            self.served_secrets[issued] = field_name
         return {**body, field_name: issued}
 
     def _remember_served(self, body: Any) -> None:

@@ -35,6 +35,7 @@ SECRET_NAMES = [
 NOT_SECRET_NAMES = [
     "apiKeyPreview",
     "apiKeyRotatedAt",
+    "apiKeyLast4",
     "keyId",
     "apiKeyID",
     "secretIds",
