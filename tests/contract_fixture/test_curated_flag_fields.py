@@ -23,7 +23,8 @@ def import_renamed(
     document = json.loads(contract_path(version).read_text(encoding="utf-8"))
     target = document["components"]["schemas"][schema]
     target["properties"] = {(new if k == old else k): v for k, v in target["properties"].items()}
-    target["required"] = [new if n == old else n for n in target.get("required", ())]
+    if "required" in target:
+        target["required"] = [new if n == old else n for n in target["required"]]
     edited = tmp_path / "renamed.json"
     edited.write_text(json.dumps(document), encoding="utf-8")
     imported = run_leadctl(["contract", "import", str(edited)], env=env)
