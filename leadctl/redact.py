@@ -16,7 +16,7 @@ from functools import lru_cache
 from typing import Any
 from urllib.parse import parse_qsl, quote, quote_plus, urlencode
 
-from leadctl.util.secret_fields import is_secret, mask_members, secret_members
+from leadctl.util.secret_fields import mask_members, name_is_secret, secret_members
 
 MASK = "***"
 
@@ -38,7 +38,7 @@ FIELD_ERRORS = "errors"
 
 def is_secret_key(key: str) -> bool:
     """Whether a JSON member or header named ``key`` holds a secret (by its name alone)."""
-    return is_secret(key)
+    return name_is_secret(key)
 
 
 def redact_json(
@@ -143,7 +143,7 @@ def redact_headers(
     """Headers with the value of each secret one (``Authorization``, ``X-Api-Key``,
     ``Cookie``, ``webhook-signature``, any named in ``extra_sensitive``) masked."""
     sensitive = {h.lower() for h in extra_sensitive}
-    return [(k, MASK if is_secret(k) or k.lower() in sensitive else v) for k, v in headers]
+    return [(k, MASK if name_is_secret(k) or k.lower() in sensitive else v) for k, v in headers]
 
 
 def redact_body(

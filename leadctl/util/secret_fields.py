@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
+from functools import lru_cache
 from typing import Any
 
 # Words that make a name a secret's, as whole words.
@@ -86,6 +87,7 @@ def _names_a_secret(words: list[str]) -> bool:
     return not any(w in OTHER_KINDS for w in words)
 
 
+@lru_cache(maxsize=4096)
 def is_about_a_secret(name: str) -> bool:
     """An id, preview, timestamp, name, type... of a secret (or of anything): never masked,
     even inside an object that is a secret's."""
@@ -130,6 +132,13 @@ def is_secret(
     return False
 
 
+@lru_cache(maxsize=4096)
+def name_is_secret(name: str) -> bool:
+    """``is_secret`` of a name alone (no schema facts), cached: a bulk run asks about the
+    same few member names for every row it sends."""
+    return is_secret(name)
+
+
 def _maskable(value: Any) -> bool:
     if isinstance(value, str):
         return value != ""
@@ -140,7 +149,7 @@ def mask_members(
     value: Any,
     *,
     mask: Callable[[Any], Any],
-    secret_key: Callable[[str], bool] = is_secret,
+    secret_key: Callable[[str], bool] = name_is_secret,
     text: Callable[[str], str] | None = None,
     inside_secret: bool = False,
 ) -> Any:
@@ -176,15 +185,22 @@ def mask_members(
 
 
 def secret_members(
-    value: Any, *, secret_key: Callable[[str], bool] = is_secret, inside_secret: bool = False
+    value: Any, *, secret_key: Callable[[str], bool] = name_is_secret, inside_secret: bool = False
 ) -> list[str]:
     """The values ``mask_members`` would mask in ``value``, as text: so that an answer
-    echoing one of them (an error quoting the body it refused) can be masked too."""
+    echoing one of them (an error quoting the body it refused) can be masked too. (Its own
+    walk, building nothing: it runs for every request a bulk run sends.)"""
     found: list[str] = []
-    mask_members(
-        value,
-        mask=lambda secret: found.append(str(secret)),
-        secret_key=secret_key,
-        inside_secret=inside_secret,
-    )
+    stack: list[tuple[Any, bool]] = [(value, inside_secret)]
+    while stack:
+        item, inside = stack.pop()
+        if isinstance(item, Mapping):
+            for raw_key, member in item.items():
+                key = str(raw_key)
+                secret = secret_key(key) or (inside and not is_about_a_secret(key))
+                stack.append((member, secret))
+        elif isinstance(item, list):
+            stack.extend((element, inside) for element in item)
+        elif inside and _maskable(item):
+            found.append(str(item))
     return found
