@@ -131,15 +131,17 @@ def test_with_a_secret_file_the_key_is_written_0600_and_not_printed(
     assert printed["source"]["apiKeyPreview"] not in ("", "***")  # a preview is shown
 
 
-def test_secret_only_with_a_secret_file_is_refused_before_sending(
+def test_secret_only_with_a_secret_file_prints_the_key_it_was_asked_for(
     trait_mock: ContractMock, trait_env: CredentialEnv, tmp_path: Path
 ) -> None:
-    args = ["--secret-only", "--secret-file", str(tmp_path / "k")]
+    serve_source(trait_mock)
+    target = tmp_path / "k"
+    args = ["--secret-only", "--secret-file", str(target)]
 
     result = run_leadctl(["sources", "rotate", "s1", "--yes", *args], env=trait_env)
 
-    assert result.exit_code == 2
-    assert trait_mock.requests == []
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == target.read_text(encoding="utf-8") == trait_mock.issued[0] + "\n"
 
 
 def test_save_profile_stores_the_new_key_as_that_profiles_source_key(

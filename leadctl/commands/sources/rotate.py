@@ -76,10 +76,6 @@ def run(opts: Options, ctx: Context) -> None:
 
     source_id = opts.source_id
     file_path = check_secret_file(opts.secret_file) if opts.secret_file is not None else None
-    if opts.secret_only and file_path is not None:
-        raise UsageError(
-            "--secret-only prints the new key, --secret-file keeps it off stdout: give one"
-        )
     if opts.insecure_storage and opts.save_profile is None:
         raise UsageError("--insecure-storage goes with --save-profile NAME")
     target = (
@@ -150,9 +146,10 @@ def _rotate(
         rotation = _send(ctx, source_id, plan, planned)
         secret: str = rotation["secret"]
         delivery = deliver(ctx, source_id=source_id, secret=secret, pending=pending, target=target)
-        # --secret-file keeps the key off stdout (cron mail, logs), unless nothing could
-        # keep it: then printing it is the last way not to lose it.
-        withheld = pending is not None and bool(delivery.safe_in)
+        # --secret-file keeps the key off stdout (cron mail, logs), unless --secret-only
+        # asks for it there too, or nothing could keep it: then printing it is the last
+        # way not to lose it.
+        withheld = pending is not None and not secret_only and bool(delivery.safe_in)
         saved_to = (
             pending.path if pending is not None and str(pending.path) in delivery.safe_in else None
         )
@@ -304,7 +301,8 @@ def rotate(
             "--secret-file",
             metavar="PATH",
             help="Write the new key to PATH (0600, atomically, replacing a regular file "
-            "there; a symbolic link is refused) instead of printing it.",
+            "there; a symbolic link is refused) instead of printing it (with --secret-only "
+            "it is printed too).",
         ),
     ] = None,
     save_profile: Annotated[
@@ -341,10 +339,10 @@ def rotate(
 
     On a terminal the key is shown once with a warning; piped, {source, secret} is printed
     (the rotate operation's answer as received, or the updated source and its new key).
-    With --secret-file the key is not printed: stdout shows the source (secrets masked) and
-    the file. Asks for confirmation on a terminal and needs --yes without one. The request
-    is never repeated (except after a 429): a failure after sending is exit 9, and the
-    source's apiKeyRotatedAt tells whether it happened.
+    With --secret-file the key is not printed (unless --secret-only asks for it): stdout
+    shows the source (secrets masked) and the file. Asks for confirmation on a terminal and
+    needs --yes without one. The request is never repeated (except after a 429): a failure
+    after sending is exit 9, and the source's apiKeyRotatedAt tells whether it happened.
     """
     opts = Options(
         source_id=source_id,
