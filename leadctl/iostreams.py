@@ -230,7 +230,7 @@ class IOStreams:
             return
         import shlex  # here, not at the top: only a paged table needs it (--help does not)
 
-        from leadctl.util.child_env import child_environment
+        from leadctl.child_env import child_environment
 
         env = child_environment(self.env)
         env.setdefault("LESS", "FRX")
