@@ -461,9 +461,11 @@ def report_error(
     else:
         lines = [f"error: {error.message}", *error.detail_lines()]
         text = "".join(f"{safe_text(line)}\n" for line in lines)
-    # A service or proxy may quote the credential back in its error; it is never printed.
-    for secret in secrets:
-        text = text.replace(secret, "***")
+    if secrets:
+        from leadctl.redact import mask_secrets
+
+        # A service or proxy may quote the credential back in its error, in any form.
+        text = mask_secrets(text, secrets)
     ios.stderr.write(text)
     ios.stderr.flush()
     return int(error.exit_code)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -28,24 +29,67 @@ class BodySchema:
     index: Mapping[str, Any]  # the compiled index of the same contract
 
 
-def body_schema(ctx: Context, op: Operation) -> BodySchema | None:
-    """``op``'s JSON request body schema; None when the contract shows none."""
-    from leadctl.contract.formats import parse_document, to_31
-    from leadctl.contract.index import Document
+@dataclass(frozen=True)
+class OperationSpec:
+    doc: Document  # the whole contract, for $refs
+    spec: Any  # the operation object (None when the contract has no such operation)
+    index: Mapping[str, Any]  # the compiled index of the same contract
+
+
+def operation_spec(ctx: Context, op: Operation) -> OperationSpec:
+    """``op`` as the contract it came from describes it."""
     from leadctl.contract.store import bundled_index
-    from leadctl.operations import active_index_of, template_key
+    from leadctl.operations import active_index_of
 
     active = bundled_index() if op.bundled else active_index_of(ctx)
     path = Path(active.contract_path)
-    doc = Document(to_31(parse_document(path.read_bytes(), what=str(path))))
-    wanted = template_key(op.method, op.path)
-    spec: Any = None
+    doc = _document(str(path), path.stat().st_mtime_ns)
+    return OperationSpec(doc, find_spec(doc, op.method, op.path), active.index)
+
+
+@lru_cache(maxsize=4)
+def _document(path: str, _mtime_ns: int) -> Document:
+    """The contract at ``path``, parsed once per invocation (a command may ask several
+    times: its flags, its read, its write)."""
+    from leadctl.contract.formats import parse_document, to_31
+    from leadctl.contract.index import Document
+
+    return Document(to_31(parse_document(Path(path).read_bytes(), what=path)))
+
+
+def find_spec(doc: Document, method: str, path: str) -> Any:
+    """The operation object of METHOD + path template in ``doc``, or None."""
+    from leadctl.operations import template_key
+
+    wanted = template_key(method, path)
     for template, item in (doc.document.get("paths") or {}).items():
-        if template_key(op.method, str(template)) == wanted:
-            spec = doc.resolve(item).get(op.method.lower())
-            break
-    schema = json_body_schema(doc, spec)
-    return None if schema is None else BodySchema(doc, schema, active.index)
+        if template_key(method, str(template)) == wanted:
+            return doc.resolve(item).get(method.lower())
+    return None
+
+
+def body_schema(ctx: Context, op: Operation) -> BodySchema | None:
+    """``op``'s JSON request body schema; None when the contract shows none."""
+    found = operation_spec(ctx, op)
+    schema = json_body_schema(found.doc, found.spec)
+    return None if schema is None else BodySchema(found.doc, schema, found.index)
+
+
+def json_response_schema(doc: Document, spec: Any) -> Any:
+    """The JSON schema of ``spec``'s first success answer; None when it shows none."""
+    if not isinstance(spec, Mapping):
+        return None
+    responses = spec.get("responses") or {}
+    success = sorted((str(code), raw) for code, raw in responses.items() if str(code)[:1] == "2")
+    for _status, raw in success:
+        response = doc.resolve(raw)
+        if not isinstance(response, Mapping):
+            continue
+        for media, entry in (response.get("content") or {}).items():
+            base = str(media).split(";")[0].strip().lower()
+            if base in (JSON_MEDIA, "text/json") or base.endswith("+json"):
+                return (entry or {}).get("schema")
+    return None
 
 
 def json_body_schema(doc: Document, spec: Any) -> Any:

@@ -30,7 +30,14 @@ from leadctl.errors import (
     UsageError,
 )
 from leadctl.operations import Operation
-from leadctl.redact import redact_body, redact_headers, redact_text
+from leadctl.redact import (
+    is_secret_key,
+    redact_body,
+    redact_headers,
+    redact_problem,
+    redact_text,
+    secret_values,
+)
 from leadctl.retry import Delivery, RetryPolicy, effect_unknown, retry_after_seconds
 from leadctl.util.jsontext import NotJson, dumps_body, loads_service
 
@@ -38,6 +45,7 @@ if TYPE_CHECKING:
     from leadctl.bulk.pacer import Pacer
     from leadctl.context import Context
     from leadctl.rate_limit import RateLimit
+    from leadctl.secret_schema import OperationSecrets
 
 USER_AGENT = f"leadctl/{__version__}"
 DEBUG_BODY_LIMIT = 2048
@@ -109,14 +117,17 @@ def _trust_context(cafile: str, what: str, *, hint: str) -> ssl.SSLContext:
         raise UsageError(f"cannot use {what}: {reason}", hint=hint) from None
 
 
-def problem_from_response(response: httpx.Response, *, hint: str | None = None) -> ApiError:
-    """An ApiError from any error response: problem+json, other JSON, HTML or nothing."""
-    error = _problem(response, hint=hint)
+def problem_from_response(
+    response: httpx.Response, *, hint: str | None = None, secrets: Iterable[str] = ()
+) -> ApiError:
+    """An ApiError from any error response: problem+json, other JSON, HTML or nothing.
+    Secret members, and ``secrets`` in any form a service may echo them, are masked."""
+    error = _problem(response, hint=hint, secrets=tuple(secrets))
     error.challenge = response.headers.get("WWW-Authenticate")
     return error
 
 
-def _problem(response: httpx.Response, *, hint: str | None) -> ApiError:
+def _problem(response: httpx.Response, *, hint: str | None, secrets: tuple[str, ...]) -> ApiError:
     status = response.status_code
     content_type = response.headers.get("Content-Type", "")
     body: Any = None
@@ -126,6 +137,7 @@ def _problem(response: httpx.Response, *, hint: str | None) -> ApiError:
         except ValueError:
             body = None
     if isinstance(body, dict):
+        body = redact_problem(body, secrets)
         errors = body.get("errors")
         field_errors: dict[str, list[str]] = {}
         if isinstance(errors, dict):
@@ -178,6 +190,8 @@ class Client:
         trace: Callable[[str], None] | None = None,
         dry_run_out: Callable[[str], None] | None = None,
         source_key_header: str | None = None,
+        # The contract's secret fields of an operation, for --debug and --dry-run.
+        secret_fields: Callable[[Operation], OperationSecrets] | None = None,
         transport: httpx.BaseTransport | None = None,
         # A callable is called only when an https URL is first used.
         verify: ssl.SSLContext | bool | Callable[[], ssl.SSLContext | bool] = True,
@@ -199,6 +213,8 @@ class Client:
         self._trace = trace
         self._dry_run_out = dry_run_out
         self._source_key_header = source_key_header
+        self._secret_fields = secret_fields
+        self._known_secret_fields: dict[tuple[str, str], OperationSecrets] = {}
         self._transport = transport
         self._verify = verify
         # After a 401 invalid_token: a renewed credential (OAuth refresh), or None.
@@ -231,6 +247,7 @@ class Client:
             trace=ctx.ios.trace if options.debug else None,
             dry_run_out=_line_writer(ctx.ios.data_out()) if options.dry_run else None,
             source_key_header=ctx.settings.get("source_key_header"),
+            secret_fields=_secret_fields_of(ctx) if options.debug or options.dry_run else None,
             transport=ctx.transport,
             verify=verify,
             reauthenticate=ctx.refresh_credential,
@@ -399,7 +416,22 @@ class Client:
             headers=[*extra_headers, *auth],
         )
         secrets = (credential.value,) if credential is not None else ()
-        return request, secrets
+        # An answer that echoes a secret the body carried (an error quoting what it
+        # refused) is masked like the credential.
+        in_body = secret_values(json_body, secret_key=self._secret_key(op, "request"))
+        return request, (*secrets, *in_body)
+
+    def _secret_key(self, op: Operation | None, side: str) -> Callable[[str], bool]:
+        """Which member of ``op``'s request or answer is a secret: by its name, and where
+        --debug or --dry-run loaded it, by what the contract says of it."""
+        if op is None or self._secret_fields is None:
+            return is_secret_key
+        key = (op.method, op.path)
+        if key not in self._known_secret_fields:
+            self._known_secret_fields[key] = self._secret_fields(op)
+        fields = self._known_secret_fields[key]
+        names = fields.request if side == "request" else fields.response
+        return (lambda name: is_secret_key(name) or name in names) if names else is_secret_key
 
     def _print_dry_run(
         self,
@@ -418,22 +450,33 @@ class Client:
         auth_name = self._auth_header(credential, op)[0] if credential else "Authorization"
         # An absolute URL (on the profile's host, e.g. `contract pull`) is used as it is.
         url = httpx.URL(path if "://" in path else self._base() + path, params=_query(params))
+        content_type = next((v for k, v in headers if k.lower() == "content-type"), None)
+        shown = None
+        if body is not None:
+            secret_key = self._secret_key(op, "request")
+            shown = redact_body(body, content_type, secret_key=secret_key, in_text=False)
         assert self._dry_run_out is not None
         self._dry_run_out(
             curl_command(
                 op.method,
                 str(url),
-                headers=headers,
-                body=body,
+                headers=redact_headers(headers),
+                body=None if shown is None else shown.encode("utf-8"),
                 auth_header=None if op.anonymous else auth_name,
             )
         )
 
     def exchange(
-        self, request: httpx.Request, *, secrets: tuple[str, ...] = (), attempt: int = 1
+        self,
+        request: httpx.Request,
+        *,
+        secrets: tuple[str, ...] = (),
+        attempt: int = 1,
+        op: Operation | None = None,
     ) -> Exchange:
-        """Send ``request`` once, without retrying, and say what that achieved."""
-        self._trace_request(request, attempt, secrets)
+        """Send ``request`` once, without retrying, and say what that achieved. ``op``,
+        when given, names the secret fields its trace masks by the contract."""
+        self._trace_request(request, attempt, secrets, op)
         started = time.monotonic()
         try:
             response = _receive(self._client(), request)
@@ -475,7 +518,7 @@ class Client:
             self._trace_line(f"! {reason}")
             return Exchange(Delivery.NO_ANSWER, error=ServiceFailure(reason), reason=reason)
         elapsed_ms = (time.monotonic() - started) * 1000
-        self._trace_response(response, elapsed_ms, secrets)
+        self._trace_response(response, elapsed_ms, secrets, op)
         status = response.status_code
         if status < 400:
             return Exchange(Delivery.ANSWERED, response=response, reason=str(status))
@@ -490,7 +533,7 @@ class Client:
         return Exchange(
             Delivery.ANSWERED,
             response=response,
-            error=problem_from_response(response),
+            error=problem_from_response(response, secrets=secrets),
             retry_after=retry_after,
             retryable=status == 429 or status >= 500,
             reason=reason,
@@ -508,7 +551,7 @@ class Client:
                 # Paced from the first page when the limit is known, else from the first 429.
                 pacer = self._page_pacer if self._rate_limit is None else self._paging_pacer()
             sent_at = pacer.acquire() if pacer is not None else 0.0
-            sent = self.exchange(request, secrets=secrets, attempt=attempt)
+            sent = self.exchange(request, secrets=secrets, attempt=attempt, op=op)
             if pacer is not None and sent.delivery is Delivery.ANSWERED and sent.status != 429:
                 pacer.answered(sent_at)
             if sent.ok:
@@ -580,7 +623,11 @@ class Client:
             self._trace(line)
 
     def _trace_request(
-        self, request: httpx.Request, attempt: int, secrets: tuple[str, ...]
+        self,
+        request: httpx.Request,
+        attempt: int,
+        secrets: tuple[str, ...],
+        op: Operation | None,
     ) -> None:
         if self._trace is None:
             return
@@ -591,10 +638,16 @@ class Client:
             self._trace(f"> {name}: {redact_text(value, secrets)}")
         if request.content:
             content_type = request.headers.get("Content-Type")
-            self._trace("> " + _clip(redact_body(request.content, content_type, secrets)))
+            secret_key = self._secret_key(op, "request")
+            shown = redact_body(request.content, content_type, secrets, secret_key=secret_key)
+            self._trace("> " + _clip(shown))
 
     def _trace_response(
-        self, response: httpx.Response, elapsed_ms: float, secrets: tuple[str, ...]
+        self,
+        response: httpx.Response,
+        elapsed_ms: float,
+        secrets: tuple[str, ...],
+        op: Operation | None,
     ) -> None:
         if self._trace is None:
             return
@@ -604,7 +657,9 @@ class Client:
         content = response.read()
         if content:
             content_type = response.headers.get("Content-Type")
-            self._trace("< " + _clip(redact_body(content, content_type, secrets)))
+            secret_key = self._secret_key(op, "response")
+            shown = redact_body(content, content_type, secrets, secret_key=secret_key)
+            self._trace("< " + _clip(shown))
 
     # -- decoding ------------------------------------------------------------------------
 
@@ -711,6 +766,15 @@ def _clip(text: str) -> str:
 
 def _describe(error: Exception, secrets: tuple[str, ...]) -> str:
     return redact_text(str(error) or type(error).__name__, secrets)
+
+
+def _secret_fields_of(ctx: Context) -> Callable[[Operation], OperationSecrets]:
+    def secret_fields(op: Operation) -> OperationSecrets:
+        from leadctl.secret_schema import operation_secrets
+
+        return operation_secrets(ctx, op)
+
+    return secret_fields
 
 
 def _is_tls_failure(error: Exception) -> bool:

@@ -309,7 +309,9 @@ class IOStreams:
             return
         import shlex  # here, not at the top: only a paged table needs it (--help does not)
 
-        env = dict(self.env)
+        from leadctl.child_env import child_environment
+
+        env = child_environment(self.env)
         env.setdefault("LESS", "FRX")
         try:
             proc = subprocess.Popen(

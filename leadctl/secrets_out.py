@@ -74,37 +74,100 @@ class PendingSecretFile(AtomicFile):
 # -- recovery files ---------------------------------------------------------------------
 
 
+class UnsafeDirectory(LeadctlError):
+    """A directory a secret must not be written into: a link, someone else's, or open to
+    others (who could delete or replace what leadctl writes there)."""
+
+
 def recovery_dir(env: Mapping[str, str]) -> Path:
     from leadctl.config import data_dir
 
     return data_dir(env) / RECOVERY_DIR
 
 
-def write_recovery_file(env: Mapping[str, str], *, label: str, data: bytes, now: datetime) -> Path:
-    """Keep ``data`` in a new 0600 file under the data dir (directory 0700); its path.
+def write_recovery_file(
+    env: Mapping[str, str],
+    *,
+    label: str,
+    data: bytes,
+    now: datetime,
+    warn: Callable[[str], None] | None = None,
+) -> Path:
+    """Keep ``data`` in a new 0600 file under the data dir's ``recovered-secrets/``; its path.
 
-    Never replaces an earlier recovery file: each may hold the only copy of a secret.
+    Never replaces an earlier recovery file: each may hold the only copy of a secret. The
+    directory must be a real directory of this user's, 0700 (leadctl creates it so): one
+    that is a symbolic link, someone else's or open to others is refused, and the file goes
+    to a new private directory under the system's temporary directory instead (``warn``
+    says why). The secret is never written to stderr: that is where cron mail and CI logs
+    come from, the places a secret file exists to keep it out of.
     """
     from leadctl.config import ensure_private_dir
 
     directory = recovery_dir(env)
-    ensure_private_dir(directory)
+    stem = _recovery_stem(label, now)
+    try:
+        ensure_private_dir(directory)
+        return _write_new_file(directory, stem, data)
+    except UnsafeDirectory as refused:
+        import tempfile
+
+        try:
+            fallback = Path(tempfile.mkdtemp(prefix="leadctl-recovered-"))
+        except OSError as error:
+            raise LeadctlError(
+                f"{refused.message}; no private temporary directory either: {error.strerror}"
+            ) from None
+        if warn is not None:
+            warn(f"{refused.message}; using {fallback} (0700) instead")
+        return _write_new_file(fallback, stem, data)
+
+
+def _recovery_stem(label: str, now: datetime) -> str:
     stamp = now.astimezone(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
-    stem = f"{_UNSAFE_NAME_CHARS.sub('_', label).strip('._') or 'secret'}-{stamp}"
-    for attempt in range(1, 1000):
-        path = directory / (f"{stem}.secret" if attempt == 1 else f"{stem}-{attempt}.secret")
-        try:
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        except FileExistsError:
-            continue
-        except OSError as error:
-            raise LeadctlError(f"cannot create {path}: {error.strerror}") from None
-        try:
-            write_synced(fd, data)
-        except OSError as error:
-            raise LeadctlError(f"cannot write {path}: {error.strerror}") from None
-        return path
+    return f"{_UNSAFE_NAME_CHARS.sub('_', label).strip('._') or 'secret'}-{stamp}"
+
+
+def _write_new_file(directory: Path, stem: str, data: bytes) -> Path:
+    """A new 0600 file in ``directory``, opened through a descriptor of the directory that
+    was checked: swapping the directory for a link after the check changes nothing."""
+    try:
+        dir_fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+    except OSError as error:
+        if os.path.islink(directory):
+            raise UnsafeDirectory(f"{directory} is a symbolic link") from None
+        raise LeadctlError(f"cannot open {directory}: {error.strerror}") from None
+    try:
+        _check_private(directory, os.fstat(dir_fd))
+        for attempt in range(1, 1000):
+            name = f"{stem}.secret" if attempt == 1 else f"{stem}-{attempt}.secret"
+            try:
+                fd = os.open(
+                    name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600, dir_fd=dir_fd
+                )
+            except FileExistsError:
+                continue
+            except OSError as error:
+                raise LeadctlError(f"cannot create {directory / name}: {error.strerror}") from None
+            try:
+                write_synced(fd, data)
+            except OSError as error:
+                raise LeadctlError(f"cannot write {directory / name}: {error.strerror}") from None
+            return directory / name
+    finally:
+        os.close(dir_fd)
     raise LeadctlError(f"cannot create a recovery file in {directory}: too many files")
+
+
+def _check_private(directory: Path, info: os.stat_result) -> None:
+    if not stat.S_ISDIR(info.st_mode):
+        raise UnsafeDirectory(f"{directory} is not a directory")
+    if hasattr(os, "getuid") and info.st_uid != os.getuid():
+        raise UnsafeDirectory(f"{directory} belongs to another user (uid {info.st_uid})")
+    if info.st_mode & 0o077:
+        raise UnsafeDirectory(
+            f"{directory} is open to others (mode {stat.S_IMODE(info.st_mode):04o}, not 0700)"
+        )
 
 
 # -- stdout that went away --------------------------------------------------------------

@@ -27,9 +27,9 @@ def replacement_preparer(ctx: Context, op: Operation) -> Prepare | None:
 
     def prepare(job: Job) -> Job:
         changes: dict[str, Any] = dict(job.body) if isinstance(job.body, dict) else {}
-        body, headers = whole_body(
+        planned = whole_body(
             ctx, op, shape, path_params=job.path_params, changes=changes, headers=job.headers
         )
-        return replace(job, body=body, headers=tuple(headers))
+        return replace(job, body=planned.body, headers=tuple(planned.headers))
 
     return prepare

@@ -27,6 +27,7 @@ from leadctl.contract.store import (
     INDEX_FORMAT,
 )
 from leadctl.operations import METHOD_RETRY_SAFE
+from leadctl.secret_schema import field_is_secret
 
 JSON_MEDIA = "application/json"
 MULTIPART_MEDIA = "multipart/form-data"
@@ -41,8 +42,6 @@ RESERVED_FLAGS = frozenset(
         "--columns", "--quiet", "--help",
     }
 )  # fmt: skip
-# Field names whose values a table masks.
-SECRET_NAMES = frozenset({"secret", "apikey", "token", "password", "accesstoken", "clientsecret"})
 CURATED_KEYS = (
     "id", "operationId", "group", "verb", "curated", "words", "fallback", "method", "path",
     "summary", "retrySafe", "retryReason", "kinds", "sourceKeyHeader", "idempotency",
@@ -689,7 +688,7 @@ def _column_rank(doc: Document, name: str, schema: Any) -> int:
 
 
 def _column_kind(doc: Document, name: str, schema: Any, kind: str | None) -> str:
-    if name.lower() in SECRET_NAMES or doc.keyword(schema, "format") == "password":
+    if field_is_secret(doc, name, schema):
         return "secret"
     if kind == "boolean":
         return "bool"

@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from leadctl.errors import UsageError
+from leadctl.util.secret_fields import is_secret
 
 STRING_TYPES = frozenset({"string", "date-time", "date", "email", "uri", "uuid", "password"})
-SECRET_NAMES = frozenset({"secret", "apikey", "token", "password", "accesstoken", "clientsecret"})
 
 
 class BodyInvalid(UsageError):
@@ -200,14 +200,18 @@ def check_params(schemas: Mapping[str, Any], operation_id: str, values: Mapping[
 def _errors(bundle: Mapping[str, Any], schema: Any, instance: Any) -> dict[str, list[str]]:
     import jsonschema_rs
 
+    from leadctl.redact import mask_secrets, secret_values
+
     root = {**bundle, "allOf": [schema]}
     validator = jsonschema_rs.Draft202012Validator(root, validate_formats=True)
     errors: dict[str, list[str]] = {}
+    # A message quotes the value it refuses, which may be (or hold) a secret.
+    hidden = secret_values(instance)
     for error in validator.iter_errors(instance):
         path = list(error.instance_path)
         field = _field_path(path)
-        secret = any(str(part).lower() in SECRET_NAMES for part in path)
-        message = "is not valid here" if secret else error.message
+        secret = any(is_secret(str(part)) for part in path)
+        message = "is not valid here" if secret else mask_secrets(error.message, hidden)
         messages = errors.setdefault(field, [])
         if message not in messages:
             messages.append(message)

@@ -152,8 +152,12 @@ def desktop_browser(env: Mapping[str, str]) -> bool:
 def open_in_browser(url: str) -> bool:
     import webbrowser
 
+    from leadctl.child_env import credentials_hidden
+
     try:
-        return webbrowser.open(url)
+        # webbrowser starts the browser with os.environ: not with the credential in it.
+        with credentials_hidden():
+            return webbrowser.open(url)
     except Exception:  # a broken browser setup must not end the sign-in
         return False
 

@@ -11,6 +11,7 @@ from leadctl.output.columns import Column, get_path
 from leadctl.output.json_out import COMPACT_JSON
 from leadctl.util.isotime import parse_timestamp
 from leadctl.util.masking import mask_secret
+from leadctl.util.secret_fields import mask_members
 
 
 def format_datetime(value: str, zone: tzinfo | None = timezone.utc) -> str:
@@ -46,7 +47,7 @@ def machine_cell(column: Column) -> Callable[[Any], str]:
     """
     parts = column.parts
     if column.kind == "secret":
-        return lambda item: mask_secret(machine_text(get_path(item, parts)))
+        return lambda item: _masked(get_path(item, parts))
     if len(parts) != 1:
         return lambda item: machine_text(get_path(item, parts))
     key = parts[0]
@@ -60,13 +61,18 @@ def machine_cell(column: Column) -> Callable[[Any], str]:
     return top_level
 
 
+def _masked(value: Any) -> str:
+    # A boolean beside a secret (hasApiKey) says nothing of it.
+    return machine_text(value) if isinstance(value, bool) else mask_secret(machine_text(value))
+
+
 def human_text(value: Any, kind: str, zone: tzinfo | None = timezone.utc) -> str:
     """A value for people, without styling: readable times (in ``zone``), yes/no, masked
     secrets, lists of plain values joined with commas."""
     if value is None:
         return ""
-    if kind == "secret":
-        return mask_secret(machine_text(value))
+    if kind == "secret" and not isinstance(value, bool):
+        return _masked(value)
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, str):
@@ -75,7 +81,8 @@ def human_text(value: Any, kind: str, zone: tzinfo | None = timezone.utc) -> str
         return ", ".join(
             human_text(element, kind, zone) for element in value if element is not None
         )
-    return machine_text(value)
+    # An object shown whole may hold a secret (a source's intake key inside it).
+    return machine_text(mask_members(value, mask=lambda secret: mask_secret(str(secret))))
 
 
 def _is_plain(value: Any) -> bool:

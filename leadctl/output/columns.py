@@ -6,6 +6,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from leadctl.util.secret_fields import is_secret
+
 KINDS = frozenset({"text", "datetime", "bool", "number", "color", "secret"})
 
 
@@ -162,12 +164,19 @@ def choose_columns(requested: Sequence[str] | None, defaults: Sequence[Column]) 
     # so `--columns processing` must mean that column.
     known = {column.title: column for column in defaults}
     known.update({column.path: column for column in defaults})
-    return [known.get(path) or Column(path) for path in wanted]
+    return [known.get(path) or column_for(path) for path in wanted]
+
+
+def column_for(path: str) -> Column:
+    """A column for a field nothing else describes: masked when the field's name says it
+    holds a secret (``--columns apiKey``), text otherwise."""
+    leaf = next((part for part in reversed(split_path(path)) if part != EACH), "")
+    return Column(path, kind="secret" if leaf and is_secret(leaf) else "text")
 
 
 def infer_columns(sample: Any) -> list[Column]:
     """Columns for output that came with none (raw or generated commands): the top-level
     fields of the first item in the service's order, or the item itself for plain values."""
     if isinstance(sample, dict):
-        return [Column(str(key)) for key in sample]
+        return [column_for(str(key)) for key in sample]
     return [Column("")]

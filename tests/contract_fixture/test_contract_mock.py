@@ -213,3 +213,45 @@ def test_every_synthesized_answer_is_valid_against_its_schema(mock: ContractMock
         assert mock.schemas.errors(schema, body) == [], (route.method, route.template)
         checked += 1
     assert checked > 90
+
+
+# -- the service's own contract: read-only fields, issued secrets, secrets sent back ------------
+
+
+@pytest.fixture(params=["3.1", "3.0"], ids=lambda v: f"openapi-{v}")
+def trait(request: pytest.FixtureRequest) -> Iterator[ContractMock]:
+    with serve_contract(
+        load_contract(request.param, "traits"), credentials=CREDENTIALS, scheme_kinds=SCHEME_KINDS
+    ) as served:
+        yield served
+
+
+TRAIT_UPDATE = {**FULL_SOURCE_UPDATE, "defaultTagIds": ["t1"]}
+
+
+def test_a_read_only_property_sent_is_a_violation(trait: ContractMock) -> None:
+    body = {**TRAIT_UPDATE, "apiKeyPreview": "src_…9f2a"}
+
+    response = send(trait, "PUT", "/sources/s1", json=body)
+
+    assert response.status_code == 400
+    assert trait.violations() == [
+        "PUT /sources/s1: body /apiKeyPreview: a read-only property was sent"
+    ]
+
+
+def test_a_flagged_put_is_answered_with_a_new_secret_and_a_secret_sent_back_is_a_finding(
+    trait: ContractMock,
+) -> None:
+    trait.issue_secret("PUT", "/sources/{id}", flag="regenerateApiKey", field="apiKey")
+
+    plain = send(trait, "PUT", "/sources/s1", json=TRAIT_UPDATE)
+    rotated = send(trait, "PUT", "/sources/s1", json={**TRAIT_UPDATE, "regenerateApiKey": True})
+    (issued,) = trait.issued
+    sent_back = send(trait, "PUT", "/sources/s1", json={**TRAIT_UPDATE, "apiKey": issued})
+
+    assert plain.json()["apiKey"] != issued
+    assert rotated.json()["apiKey"] == issued
+    assert sent_back.status_code == 200  # valid: a finding, not a violation
+    assert trait.violations() == []
+    assert trait.findings() == ["PUT /sources/s1: sent back the secret the service gave in apiKey"]

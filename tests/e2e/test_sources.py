@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 
+from tests.security.secrets import leaks
 from tests.support.e2e import (
     Completed,
     base_env,
@@ -336,9 +337,11 @@ def test_secret_file_is_0600_and_holds_the_working_key(
     assert result.exit_code == 0, result.stderr
     assert stat.S_IMODE(target.stat().st_mode) == 0o600
     content = target.read_text(encoding="utf-8")
-    printed = json.loads(result.stdout)["secret"]
-    same = content == printed + "\n"
-    assert same
+    # The file is the way to keep the key out of cron mail and logs: it is not printed.
+    printed = json.loads(result.stdout)
+    assert "secret" not in printed
+    assert printed["secretFile"] == str(target)
+    assert leaks(result.stdout + result.stderr, [content.strip()]) == []
     assert sorted(p.name for p in target.parent.iterdir()) == ["intake.key"]
     assert key_works(own_sandbox, content.strip())
 

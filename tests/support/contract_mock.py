@@ -22,6 +22,12 @@ that declare an ``ETag`` header carry one, and a PUT whose ``If-Match`` differs 
 
 Credentials are never recorded: a request keeps which known credential it carried (by name, see
 ``credentials``) and its other headers.
+
+A property a request schema marks ``readOnly`` is a violation when sent. ``issue_secret`` makes
+an operation answer a new secret when a request's flag asks for one (rotation by a PUT's
+boolean), and a secret the mock served (issued, or in that field of an answer set with
+``reply``) that comes back in a later request is a finding (``findings()``): the request is
+valid, but a client sent back what it should have kept to itself.
 """
 
 from __future__ import annotations
@@ -33,6 +39,7 @@ import email.policy
 import hashlib
 import json
 import re
+import secrets
 import threading
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -172,6 +179,32 @@ class Schemas:
 
     def keyword(self, schema: Any, name: str) -> Any:
         return next((b[name] for b in self.branches(schema) if name in b), None)
+
+    def read_only_sent(self, schema: Any, value: Any, where: str = "", depth: int = 0) -> list[str]:
+        """Where ``value`` (a request body) holds a property ``schema`` marks readOnly: OpenAPI
+        says a client should not send one, and a service may reject or ignore it."""
+        if depth > 16:
+            return []
+        if isinstance(value, dict):
+            found = []
+            properties = self.properties(schema)
+            for name, item in value.items():
+                sub = properties.get(name)
+                if sub is None:
+                    continue
+                if self.keyword(sub, "readOnly") is True:
+                    found.append(f"{where}/{name}")
+                else:
+                    found += self.read_only_sent(sub, item, f"{where}/{name}", depth + 1)
+            return found
+        if isinstance(value, list):
+            items = self.keyword(schema, "items") or {}
+            return [
+                spot
+                for index, item in enumerate(value)
+                for spot in self.read_only_sent(items, item, f"{where}/{index}", depth + 1)
+            ]
+        return []
 
     def example(self, schema: Any, depth: int = 0, *, required_only: bool = False) -> Any:
         """A value valid against ``schema``: the schema's own example where it gives one.
@@ -331,6 +364,8 @@ class RecordedRequest:
     operation_id: str | None = None
     status: int = 0
     violations: list[str] = field(default_factory=list)
+    # Valid, but worth a test's attention (a secret the service gave, sent back).
+    findings: list[str] = field(default_factory=list)
     form: dict[str, Any] = field(default_factory=dict)
     files: dict[str, tuple[str | None, bytes]] = field(default_factory=dict)
 
@@ -371,6 +406,12 @@ class ContractMock:
         self.scheme_kinds = {k: set(v) for k, v in (scheme_kinds or {}).items()}
         self.requests: list[RecordedRequest] = []
         self._replies: dict[tuple[str, str], list[Reply]] = {}
+        # (METHOD, template) -> (request flag, answer field) of ``issue_secret``.
+        self._issuers: dict[tuple[str, str], tuple[str, str]] = {}
+        self._secret_fields: set[str] = set()
+        # Secrets the mock served, by value -> the field they came in.
+        self.served_secrets: dict[str, str] = {}
+        self.issued: list[str] = []
         self._versions: dict[str, int] = {}
         self._lock = threading.Lock()
         self._server: ThreadingHTTPServer | None = None
@@ -388,6 +429,18 @@ class ContractMock:
     def violations(self) -> list[str]:
         with self._lock:
             return [f"{r}: {v}" for r in self.requests for v in r.violations]
+
+    def findings(self) -> list[str]:
+        with self._lock:
+            return [f"{r}: {f}" for r in self.requests for f in r.findings]
+
+    def issue_secret(self, method: str, template: str, *, flag: str, field: str) -> None:
+        """A valid METHOD template request whose JSON body has ``flag`` true is answered
+        with a new secret in ``field`` (also of an answer given with ``reply``); ``field`` in
+        an answer given with ``reply`` is a secret the client must not send back either."""
+        with self._lock:
+            self._issuers[(method.upper(), template)] = (flag, field)
+            self._secret_fields.add(field)
 
     def requests_to(self, method: str, template: str) -> list[RecordedRequest]:
         with self._lock:
@@ -507,6 +560,7 @@ class ContractMock:
         route, path_values = found
         record.template = route.template
         record.operation_id = route.operation_id
+        self._find_secrets_sent_back(record)
         status = self._check(route, path_values, record, headers)
         if record.violations:
             return self._problem(status or 400, "; ".join(record.violations))
@@ -527,10 +581,57 @@ class ContractMock:
                 reply_headers["ETag"] = self.etag(record.path)
         if route.method in ("PUT", "PATCH") and 200 <= reply_status < 300:
             self.change(record.path)
+        if override is not None:
+            # A test's own answer (a synthesized one holds placeholder text, not secrets).
+            self._remember_served(reply_body)
+        if 200 <= reply_status < 300:
+            reply_body = self._with_issued_secret(route, record, reply_body)
         if reply_body is None:
             return reply_status, reply_headers, b""
         reply_headers.setdefault("Content-Type", "application/json; charset=utf-8")
         return reply_status, reply_headers, json.dumps(reply_body).encode()
+
+    # -- secrets served and sent back --------------------------------------------------------
+
+    def _with_issued_secret(self, route: Route, record: RecordedRequest, body: Any) -> Any:
+        with self._lock:
+            issuer = self._issuers.get((route.method, route.template))
+        if issuer is None or not isinstance(body, dict):
+            return body
+        flag, field_name = issuer
+        try:
+            sent = record.json()
+        except ValueError:
+            return body
+        if not (isinstance(sent, dict) and sent.get(flag) is True):
+            return body
+        with self._lock:
+            issued = f"srckey_issued_{len(self.issued) + 1}_{secrets.token_hex(12)}"
+            self.issued.append(issued)
+            self.served_secrets[issued] = field_name
+        return {**body, field_name: issued}
+
+    def _remember_served(self, body: Any) -> None:
+        if isinstance(body, dict):
+            for key, value in body.items():
+                if key in self._secret_fields and isinstance(value, str) and value:
+                    with self._lock:
+                        self.served_secrets[value] = key
+                else:
+                    self._remember_served(value)
+        elif isinstance(body, list):
+            for item in body:
+                self._remember_served(item)
+
+    def _find_secrets_sent_back(self, record: RecordedRequest) -> None:
+        """A served secret in the body, path or query (not in a credential header, where
+        a new key is meant to go)."""
+        text = record.body.decode("utf-8", "replace") + record.path + json.dumps(record.query)
+        with self._lock:
+            served = dict(self.served_secrets)
+        for value, field_name in served.items():
+            if value in text:
+                record.findings.append(f"sent back the secret the service gave in {field_name}")
 
     # -- checks ------------------------------------------------------------------------------
 
@@ -658,6 +759,8 @@ class ContractMock:
             return None
         for error in self.schemas.errors(schema, value):
             record.violations.append(f"body {error}")
+        for where in self.schemas.read_only_sent(schema, value):
+            record.violations.append(f"body {where}: a read-only property was sent")
         return None
 
     def _parse_body(

@@ -1008,7 +1008,8 @@ def test_run_rotate_delivers_to_the_file_and_the_profile_before_printing(
         "credential_store": "keyring",
         "credential_kind": "source",
     }
-    assert json.loads(stdout_of(ctx)) == ROTATION
+    # The file keeps the key out of stdout (cron mail, logs): what changed and where it is.
+    assert json.loads(stdout_of(ctx)) == {"source": SOURCE, "secretFile": str(target)}
     assert recovery_files() == []
 
 

@@ -76,7 +76,9 @@ def keep_in_recovery(ctx: Context, source_id: str, data: bytes, delivery: Delive
     from leadctl.secrets_out import write_recovery_file
 
     try:
-        path = write_recovery_file(ctx.env, label=source_id, data=data, now=ctx.clock.now())
+        path = write_recovery_file(
+            ctx.env, label=source_id, data=data, now=ctx.clock.now(), warn=ctx.ios.warn
+        )
     except LeadctlError as error:
         delivery.problems.append(f"no recovery file either: {error.message}")
         ctx.ios.warn(f"could not keep the new key in a recovery file: {error.message}")
@@ -134,27 +136,60 @@ def deliver(
 def decode_rotation(ctx: Context, response: httpx.Response, source_id: str) -> dict[str, Any]:
     """The ``{source, secret}`` answer; a malformed one is kept raw, since it may hold the
     only copy of the new key."""
-    from leadctl.errors import BadResponse
-    from leadctl.secrets_out import write_recovery_file
-    from leadctl.util.jsontext import loads_service
-
-    content = response.content
-    try:
-        body = loads_service(content)
-    except (ValueError, UnicodeDecodeError):
-        body = None
+    body = _json_of(response)
     secret = body.get("secret") if isinstance(body, dict) else None
     if isinstance(body, dict) and isinstance(secret, str) and secret:
         return body
+    raise _without_key(ctx, response, source_id)
+
+
+def decode_flag_rotation(
+    ctx: Context, response: httpx.Response, source_id: str, *, key_field: str, old: Any
+) -> dict[str, Any]:
+    """The updated source carrying the new key in ``key_field``, as ``{source, secret}``
+    (the rotate operation's shape, so scripts read ``.secret`` whatever the contract); a
+    malformed answer is kept raw, and the old key again means no new one was issued."""
+    from leadctl.errors import BadResponse
+
+    body = _json_of(response)
+    secret = body.get(key_field) if isinstance(body, dict) else None
+    if not (isinstance(body, dict) and isinstance(secret, str) and secret):
+        raise _without_key(ctx, response, source_id)
+    if secret == old:
+        raise BadResponse(
+            f"the service answered with the key the source already had ({key_field}): "
+            "it did not issue a new one",
+            hint="the current key still works; check the contract's update with "
+            "`leadctl contract show` before trying again",
+        )
+    return {"source": body, "secret": secret}
+
+
+def _json_of(response: httpx.Response) -> Any:
+    from leadctl.util.jsontext import loads_service
+
+    try:
+        return loads_service(response.content)
+    except (ValueError, UnicodeDecodeError):
+        return None
+
+
+def _without_key(ctx: Context, response: httpx.Response, source_id: str) -> LeadctlError:
+    from leadctl.errors import BadResponse
+    from leadctl.secrets_out import write_recovery_file
+
+    content = response.content
     kept = ""
     if content:
         try:
-            path = write_recovery_file(ctx.env, label=source_id, data=content, now=ctx.clock.now())
+            path = write_recovery_file(
+                ctx.env, label=source_id, data=content, now=ctx.clock.now(), warn=ctx.ios.warn
+            )
         except LeadctlError as error:
             kept = f"; its raw body could not be kept: {error.message}"
         else:
             kept = f"; its raw body was kept in {path} (0600)"
-    raise BadResponse(
+    return BadResponse(
         f"the service answered {response.status_code} to the rotation without a new key{kept}",
         hint="the old key may already be invalid: check the source's apiKeyRotatedAt "
         "before rotating again",

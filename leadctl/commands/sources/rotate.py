@@ -11,17 +11,22 @@ from leadctl.commands._common import get_context
 from leadctl.commands.sources.key_delivery import (
     Delivery,
     ProfileTarget,
+    decode_flag_rotation,
     decode_rotation,
     deliver,
     delivery_error,
     printing_failed,
     profile_target,
 )
+from leadctl.commands.sources.rotation import ByFlag, ByOperation, rotation_plan
 from leadctl.errors import UsageError
 from leadctl.output.columns import Column
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from leadctl.context import Context
+    from leadctl.replace import Replacement
     from leadctl.secrets_out import PendingSecretFile
 
 # For csv/tsv/value: the secret is what the user asked this command for, so it is not masked.
@@ -29,6 +34,14 @@ ROTATION_COLUMNS = (
     Column("source.id", "id"),
     Column("source.name", "name"),
     Column("secret"),
+    Column("source.apiKeyPreview", "apiKeyPreview"),
+    Column("source.apiKeyRotatedAt", "apiKeyRotatedAt", kind="datetime"),
+)
+# With --secret-file: where the key went instead of the key.
+SAVED_COLUMNS = (
+    Column("source.id", "id"),
+    Column("source.name", "name"),
+    Column("secretFile"),
     Column("source.apiKeyPreview", "apiKeyPreview"),
     Column("source.apiKeyRotatedAt", "apiKeyRotatedAt", kind="datetime"),
 )
@@ -70,6 +83,7 @@ def run(opts: Options, ctx: Context) -> None:
         if opts.save_profile is not None
         else None
     )
+    plan = rotation_plan(ctx)
     dry_run = ctx.options.dry_run
     # Opened before asking: a directory that cannot take the file is found while the old
     # key still works.
@@ -81,8 +95,15 @@ def run(opts: Options, ctx: Context) -> None:
                 "The current key stops working at once",
                 assume_yes=opts.yes,
             )
+        planned = _read_for(ctx, plan, source_id)
         delivery, interrupted = _rotate(
-            ctx, source_id, pending=pending, target=target, secret_only=opts.secret_only
+            ctx,
+            source_id,
+            plan,
+            planned,
+            pending=pending,
+            target=target,
+            secret_only=opts.secret_only,
         )
     finally:
         if pending is not None:
@@ -94,9 +115,21 @@ def run(opts: Options, ctx: Context) -> None:
         raise failure
 
 
+def _read_for(ctx: Context, plan: ByOperation | ByFlag, source_id: str) -> Replacement | None:
+    """For a rotation by the update's flag: the whole body it will carry (the source as
+    read, without the old key, the flag set), found before anything changes."""
+    if isinstance(plan, ByOperation):
+        return None
+    from leadctl.replace import plan_replacement
+
+    return plan_replacement(ctx, plan.put, path_params={"id": source_id}, changes={plan.flag: True})
+
+
 def _rotate(
     ctx: Context,
     source_id: str,
+    plan: ByOperation | ByFlag,
+    planned: Replacement | None,
     *,
     pending: PendingSecretFile | None,
     target: ProfileTarget | None,
@@ -104,27 +137,55 @@ def _rotate(
 ) -> tuple[Delivery, bool]:
     """Send the rotation and deliver the new key, with Ctrl-C held back from just before
     sending until the key is safe; returns the delivery and whether Ctrl-C was pressed."""
-    from leadctl.operations import curated
     from leadctl.secrets_out import deferred_sigint, stderr_notice
 
-    client = ctx.client()
     notice = stderr_notice(
         ctx.ios.stderr, "interrupt: finishing the rotation first, so the new key is not lost"
     )
     with deferred_sigint(notice) as interrupts:
-        response = client.call(
-            curated(ctx, "POST", "/sources/{id}/credentials/rotate"), path_params={"id": source_id}
-        )
-        rotation = decode_rotation(ctx, response, source_id)
+        rotation = _send(ctx, source_id, plan, planned)
         secret: str = rotation["secret"]
         delivery = deliver(ctx, source_id=source_id, secret=secret, pending=pending, target=target)
+        # --secret-file keeps the key off stdout (cron mail, logs), unless --secret-only
+        # asks for it there too, or nothing could keep it: then printing it is the last
+        # way not to lose it.
+        withheld = pending is not None and not secret_only and bool(delivery.safe_in)
+        saved_to = (
+            pending.path if pending is not None and str(pending.path) in delivery.safe_in else None
+        )
         try:
-            _print_rotation(ctx, rotation, secret, secret_only=secret_only)
+            if withheld:
+                _print_saved(ctx, rotation, saved_to)
+            else:
+                _print_rotation(ctx, rotation, secret, secret_only=secret_only)
         except Exception as error:  # whatever broke the drawing or the stream: keep the key
             printing_failed(ctx, error, source_id, secret, delivery)
         else:
-            delivery.printed = True
+            delivery.printed = not withheld
     return delivery, interrupts.received > 0
+
+
+def _send(
+    ctx: Context, source_id: str, plan: ByOperation | ByFlag, planned: Replacement | None
+) -> dict[str, Any]:
+    """The rotation's answer as ``{source, secret}``, whichever way the contract rotates."""
+    if isinstance(plan, ByOperation):
+        response = ctx.client().call(plan.op, path_params={"id": source_id})
+        return decode_rotation(ctx, response, source_id)
+    from leadctl.client import check_hint
+    from leadctl.errors import OutcomeUnknown
+    from leadctl.operations import bundled_operation
+    from leadctl.replace import send_replacement
+
+    assert planned is not None
+    try:
+        response = send_replacement(ctx, plan.put, planned, path_params={"id": source_id})
+    except OutcomeUnknown as error:
+        # The check is the rotate operation's: whether apiKeyRotatedAt moved.
+        error.hint = check_hint(bundled_operation("POST", "/sources/{id}/credentials/rotate"))
+        raise
+    old = planned.read.get(plan.key_field) if isinstance(planned.read, dict) else None
+    return decode_flag_rotation(ctx, response, source_id, key_field=plan.key_field, old=old)
 
 
 def _print_rotation(
@@ -139,6 +200,19 @@ def _print_rotation(
         out.flush()
     else:
         emit_object(ctx, rotation, columns=ROTATION_COLUMNS, view=show_rotation)
+
+
+def _print_saved(ctx: Context, rotation: dict[str, Any], saved_to: Path | None) -> None:
+    """What changed, and where the key went instead of the key: the source as answered
+    with its secrets (the new key, in a rotation by the update's flag) masked."""
+    from leadctl.output import emit_object
+    from leadctl.redact import redact_json
+
+    saved = {
+        "source": redact_json(rotation.get("source"), in_text=False),
+        "secretFile": None if saved_to is None else str(saved_to),
+    }
+    emit_object(ctx, saved, columns=SAVED_COLUMNS, view=show_saved)
 
 
 def show_rotation(ctx: Context, rotation: Any) -> None:
@@ -188,6 +262,35 @@ def show_rotation(ctx: Context, rotation: Any) -> None:
     ios.stdout.flush()
 
 
+def show_saved(ctx: Context, saved: Any) -> None:
+    """The terminal view with --secret-file: what changed, and where the key is."""
+    from rich.text import Text
+
+    from leadctl.models.sources import Source
+    from leadctl.iostreams import safe_text
+    from leadctl.output.cells import format_datetime
+
+    def shown(value: str | None) -> str:
+        return safe_text(value, one_line=True) if value is not None else ""
+
+    source = Source.read(saved.get("source") or {})
+    name, source_id = shown(source.name), shown(source.id)
+    label = f'"{name}" ({source_id})' if name else source_id
+    where = saved.get("secretFile")
+    console = ctx.ios.console()
+    if where:
+        console.print(Text(f"New intake key for source {label} written to {shown(where)} (0600)."))
+    else:
+        console.print(
+            Text(f"New intake key for source {label} kept where stderr says (not shown).")
+        )
+    console.print(Text("The previous key no longer works.", style="bold yellow"))
+    console.print(Text(f"key preview  {shown(source.api_key_preview)}"))
+    rotated = source.api_key_rotated_at
+    rotated_text = format_datetime(rotated) if rotated is not None else ""
+    console.print(Text(f"rotated at   {safe_text(rotated_text, one_line=True)}"))
+
+
 def rotate(
     typer_ctx: typer.Context,
     source_id: Annotated[str, typer.Argument(metavar="ID", help="The source whose key to rotate.")],
@@ -202,8 +305,9 @@ def rotate(
         typer.Option(
             "--secret-file",
             metavar="PATH",
-            help="Also write the new key to PATH (0600, atomically, replacing a regular "
-            "file there; a symbolic link is refused).",
+            help="Write the new key to PATH (0600, atomically, replacing a regular file "
+            "there; a symbolic link is refused) instead of printing it (with --secret-only "
+            "it is printed too).",
         ),
     ] = None,
     save_profile: Annotated[
@@ -226,6 +330,11 @@ def rotate(
 ) -> None:
     """Rotate a source's intake key (POST /sources/{id}/credentials/rotate).
 
+    Follows the active contract: where it has no rotate operation, the source is read and
+    its update (PUT /sources/{id}) is sent with the field that asks the service for a new
+    key (found by its type and description, e.g. regenerateApiKey), without the old key;
+    the new key is taken from the answer. A contract with neither is exit 2.
+
     The current key stops working at once and the service returns the new one exactly
     once, so leadctl never loses it: it is written to --secret-file and stored for
     --save-profile before anything is printed; if printing fails (a closed pipe) or a
@@ -233,9 +342,11 @@ def rotate(
     (recovered-secrets/) and its path is shown on stderr, and the exit code is 1. Ctrl-C
     after the request was sent takes effect only once the key is safe (exit 130).
 
-    On a terminal the key is shown once with a warning; piped, the service's JSON
-    ({source, secret}) is printed unchanged. Asks for confirmation on a terminal and needs
-    --yes without one. The request is never repeated (except after a 429): a failure
+    On a terminal the key is shown once with a warning; piped, {source, secret} is printed
+    (the rotate operation's answer as received, or the updated source and its new key).
+    With --secret-file the key is not printed (unless --secret-only asks for it): stdout
+    shows the source (secrets masked) and the file. Asks for confirmation on a terminal and
+    needs --yes without one. The request is never repeated (except after a 429): a failure
     after sending is exit 9, and the source's apiKeyRotatedAt tells whether it happened.
     """
     opts = Options(

@@ -13,11 +13,23 @@ from leadctl.output.columns import Column
 
 if TYPE_CHECKING:
     from leadctl.context import Context
+    from leadctl.curated_fields import FlagField
 
 NAME_MAX_LENGTH = 255
 # Fields only the older form of PUT /sources/{id} has; a body with any of them is that
 # form, where the reference says name is required.
 OLDER_FORM_FIELDS = ("id", "enabled", "businessId")
+
+# The flag that sets each field (for errors naming what to give).
+FIELD_FLAGS = {
+    "name": "--name",
+    "description": "--description",
+    "allowedStates": "--allowed-state",
+    "allowedProducts": "--allowed-product",
+    "defaultTagIds": "--default-tag-id",
+    "defaultTagNames": "--default-tag-name",
+    "requiresConsentCertificate": "--requires-consent-certificate",
+}
 
 SOURCE_COLUMNS = (
     Column("id"),
@@ -67,6 +79,19 @@ class Options:
             "requiresConsentCertificate": self.requires_consent_certificate,
         }
 
+    def given_flags(self) -> list[FlagField]:
+        """The flags given, with the field each sets, for the check against the contract."""
+        from leadctl.curated_fields import flag_fields
+
+        consent = self.requires_consent_certificate
+        names = {
+            **FIELD_FLAGS,
+            "requiresConsentCertificate": "--requires-consent-certificate"
+            if consent is not False
+            else "--no-requires-consent-certificate",
+        }
+        return flag_fields({field: (names[field], value) for field, value in self.flags().items()})
+
 
 def source_update_body(data: Any, flags: dict[str, Any]) -> dict[str, Any]:
     """The PUT body: ``--data`` with the given flags merged over it, checked before sending."""
@@ -110,14 +135,20 @@ def run(opts: Options, ctx: Context) -> None:
     data = opts.data
     loaded = load_data_option(data, stdin=ctx.ios.stdin) if data is not None else None
     body = source_update_body(loaded, opts.flags())
+    from leadctl.commands.sources.rotation import refuse_new_key_flag
+    from leadctl.curated_fields import check_flag_fields
     from leadctl.replace import replace_resource_json
 
+    op = curated(ctx, "PUT", "/sources/{id}")
+    check_flag_fields(ctx, op, opts.given_flags())
+    refuse_new_key_flag(ctx, op, body)
     source = replace_resource_json(
         ctx,
-        curated(ctx, "PUT", "/sources/{id}"),
+        op,
         path_params={"id": opts.source_id},
         changes=body,
         what="the updated source",
+        flags=FIELD_FLAGS,
     )
     emit_object(ctx, source, columns=SOURCE_COLUMNS)
 
@@ -188,8 +219,11 @@ def update(
     Where the contract's update requires fields you did not give, the source is read first
     (GET /sources/{id}), your changes are merged over it and the whole source is sent, with
     If-Match when the read carried an ETag (a change made meanwhile is exit 6); --dry-run
-    shows that body. A list flag replaces the whole list; to empty one, send it with
-    --data '{"allowedStates": []}'.
+    shows that body, secrets masked. Of the read, read-only fields and the intake key are
+    not sent back, and a required field the read has in another shape (tag names from its
+    tag objects) is derived from it. A flag whose field the active contract names
+    otherwise is exit 2 naming its fields. A list flag replaces the whole list; to empty
+    one, send it with --data '{"allowedStates": []}'.
 
     --data carries anything else, including the older form's fields (enabled, businessId),
     which the API docs say need the name too. A name over 255 characters is refused

@@ -25,6 +25,17 @@ DATETIME_FLAGS = {
     "--appointment-end-at": "appointmentEndAt",
 }
 
+# The flag that sets each text field (for errors naming what to give).
+FIELD_FLAGS = {
+    "type": "--type",
+    "outcome": "--outcome",
+    "category": "--category",
+    "notes": "--notes",
+    "reason": "--reason",
+    "followUpStatus": "--follow-up-status",
+    "appointmentNotes": "--appointment-notes",
+}
+
 STATUS_CHANGE_COLUMNS = (
     Column("id"),
     Column("leadId"),
@@ -167,33 +178,46 @@ def run(opts: Options, ctx: Context) -> None:
     from leadctl.output import emit_object
 
     loaded = load_data_option(opts.data, stdin=ctx.ios.stdin) if opts.data is not None else None
+    text_flags = {
+        "type": opts.type_,
+        "outcome": opts.outcome,
+        "category": opts.category,
+        "notes": opts.notes,
+        "reason": opts.reason,
+        "followUpStatus": opts.follow_up_status,
+        "appointmentNotes": opts.appointment_notes,
+    }
+    time_flags = {
+        "--callback-at": opts.callback_at,
+        "--task-due-at": opts.task_due_at,
+        "--appointment-start-at": opts.appointment_start_at,
+        "--appointment-end-at": opts.appointment_end_at,
+    }
     body = status_change_update_body(
-        loaded,
-        {
-            "type": opts.type_,
-            "outcome": opts.outcome,
-            "category": opts.category,
-            "notes": opts.notes,
-            "reason": opts.reason,
-            "followUpStatus": opts.follow_up_status,
-            "appointmentNotes": opts.appointment_notes,
-        },
-        {
-            "--callback-at": opts.callback_at,
-            "--task-due-at": opts.task_due_at,
-            "--appointment-start-at": opts.appointment_start_at,
-            "--appointment-end-at": opts.appointment_end_at,
-        },
-        zone_name=ctx.settings.get("timezone"),
+        loaded, text_flags, time_flags, zone_name=ctx.settings.get("timezone")
     )
+    from leadctl.curated_fields import check_flag_fields, flag_fields
     from leadctl.replace import replace_resource_json
 
+    op = curated(ctx, "PUT", "/lead-status-changes/{id}")
+    given = {
+        field: (FIELD_FLAGS[field], body[field])
+        for field, value in text_flags.items()
+        if value is not None
+    }
+    given |= {
+        DATETIME_FLAGS[flag]: (flag, body[DATETIME_FLAGS[flag]])
+        for flag, value in time_flags.items()
+        if value is not None
+    }
+    check_flag_fields(ctx, op, flag_fields(given))
     entry = replace_resource_json(
         ctx,
-        curated(ctx, "PUT", "/lead-status-changes/{id}"),
+        op,
         path_params={"id": opts.change_id},
         changes=body,
         what="the updated status change",
+        flags=FIELD_FLAGS | {field: flag for flag, field in DATETIME_FLAGS.items()},
     )
     emit_object(ctx, entry, columns=STATUS_CHANGE_COLUMNS)
 

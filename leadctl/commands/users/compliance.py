@@ -13,6 +13,22 @@ from leadctl.output.columns import Column
 
 if TYPE_CHECKING:
     from leadctl.context import Context
+    from leadctl.curated_fields import FlagField
+    from leadctl.operations import Operation
+
+# The flag that sets each compliance field (for errors naming what to give).
+FIELD_FLAGS = {
+    "acceptedTerms": "--accepted-terms",
+    "acceptedToSubscription": "--accepted-to-subscription",
+    "acceptedSms": "--accepted-sms",
+    "acceptedBaa": "--accepted-baa",
+    "acceptedEmail": "--accepted-email",
+}
+
+
+def _negated(field: str) -> str:
+    return FIELD_FLAGS[field].replace("--", "--no-", 1)
+
 
 USER_COLUMNS = (
     Column("name"),
@@ -43,6 +59,17 @@ class Options:
     accepted_email: bool | None = None
     # Where the update came from, recorded with it.
     source: str | None = None
+
+    def given_flags(self) -> list[FlagField]:
+        """The flags given, with the field each sets, for the check against the contract."""
+        from leadctl.curated_fields import flag_fields
+
+        values: dict[str, tuple[str, Any]] = {
+            f"compliance.{field}": (FIELD_FLAGS[field] if value else _negated(field), value)
+            for field, value in self.flags().items()
+        }
+        values["source"] = ("--source", self.source)
+        return flag_fields(values)
 
     def flags(self) -> dict[str, bool | None]:
         """The flags under the service's field names."""
@@ -75,24 +102,36 @@ def run(opts: Options, ctx: Context) -> None:
         _show_current(ctx)
         return
     body = compliance_body(flags, opts.source)
+    from leadctl.client import decode_json
+    from leadctl.curated_fields import check_flag_fields
     from leadctl.operations import curated
     from leadctl.output import emit_object
+    from leadctl.replace import plan_replacement, send_replacement
     from leadctl.shapes import require_object
 
-    user = require_object(
-        ctx.client().call_json(curated(ctx, "PUT", "/users/compliance"), json_body=body),
-        what="the updated user",
-        required=("id",),
+    op = curated(ctx, "PUT", "/users/compliance")
+    check_flag_fields(ctx, op, opts.given_flags())
+    # Where the contract's update requires settings not given, they are read from the
+    # current user (the update has no read of its own).
+    planned = plan_replacement(
+        ctx, op, path_params=None, changes=body, flags=FIELD_FLAGS, read_with=_current_user(ctx)
     )
+    answer = decode_json(send_replacement(ctx, op, planned, path_params=None), trace=None)
+    user = require_object(answer, what="the updated user", required=("id",))
     emit_object(ctx, user, columns=USER_COLUMNS)
 
 
-def _show_current(ctx: Context) -> None:
+def _current_user(ctx: Context) -> Operation | None:
     from leadctl.operations import Operation, active_index_of
     from leadctl.whoami import current_user_operation
 
+    entry = current_user_operation(active_index_of(ctx).index)
+    return None if entry is None else Operation.from_entry(entry).with_overrides(ctx.settings)
+
+
+def _show_current(ctx: Context) -> None:
     # The same current-user read `auth status` uses; the bundled contract has none.
-    op = current_user_operation(active_index_of(ctx).index)
+    op = _current_user(ctx)
     if op is None:
         raise UsageError(
             "cannot show the current settings: the active contract has no operation that "
@@ -103,11 +142,7 @@ def _show_current(ctx: Context) -> None:
     from leadctl.output import emit_object
     from leadctl.shapes import require_object
 
-    user = require_object(
-        ctx.client().call_json(Operation.from_entry(op).with_overrides(ctx.settings)),
-        what="the current user",
-        required=("id",),
-    )
+    user = require_object(ctx.client().call_json(op), what="the current user", required=("id",))
     emit_object(ctx, user, columns=USER_COLUMNS)
 
 
