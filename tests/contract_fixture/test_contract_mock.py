@@ -213,3 +213,25 @@ def test_every_synthesized_answer_is_valid_against_its_schema(mock: ContractMock
         assert mock.schemas.errors(schema, body) == [], (route.method, route.template)
         checked += 1
     assert checked > 90
+
+
+def test_a_next_page_must_repeat_the_query_and_send_the_token_as_answered(
+    mock: ContractMock,
+) -> None:
+    query = {"pageSize": 2, "search": "ada"}
+    for _ in range(3):
+        mock.reply("POST", "/leads/all/my", body={"items": [], "continuationToken": "t+1= "})
+    assert send(mock, "POST", "/leads/all/my", json=query).status_code == 200
+
+    same = send(mock, "POST", "/leads/all/my", json={**query, "continuationToken": "t+1= "})
+    assert same.status_code == 200 and mock.violations() == []
+
+    resized = send(
+        mock, "POST", "/leads/all/my", json={"pageSize": 5, "continuationToken": "t+1= "}
+    )
+    trimmed = send(mock, "POST", "/leads/all/my", json={**query, "continuationToken": "t+1="})
+
+    assert (resized.status_code, trimmed.status_code) == (400, 400)
+    found = "\n".join(mock.violations())
+    assert "is not the query it continues" in found
+    assert "continuationToken 't+1=' was never answered" in found
