@@ -97,16 +97,23 @@ def print_paged(
     path_params: Mapping[str, str] | None = None,
     table_view: Callable[[Iterable[Any]], Iterable[Any]] | None = None,
     table_columns: Sequence[Column] | None = None,
+    columns_from_contract: bool = False,
 ) -> None:
     """Send a RequestDataOptions query and print its items (or its total count).
 
     ``table_view`` reshapes items for the default table only (never for json or csv,
     which carry the service's items unchanged), shown with ``table_columns``: the output
-    registry draws it for ``table`` without ``--columns``.
+    registry draws it for ``table`` without ``--columns``. ``columns`` are fitted to the
+    active contract's items, and --columns checked against them, before the first request
+    (:mod:`leadctl.response_columns`); ``columns_from_contract``: they came from it.
     """
     from leadctl.errors import BadResponse, LeadctlError
     from leadctl.output import columns_view, emit_list
     from leadctl.paging import Pager, PageRequest
+    from leadctl.response_columns import output_columns
+
+    if not paging.count:
+        columns = output_columns(ctx, op, columns, from_contract=columns_from_contract)
 
     request = PageRequest(
         page_size=page_size_of(paging),

@@ -24,9 +24,14 @@ def format_datetime(value: str, zone: tzinfo | None = timezone.utc) -> str:
     return value if moment is None else format_moment(moment, zone)
 
 
+# What `leads import` reads as a list: plain values joined by ";" (leadctl.lead_fields).
+LIST_SEPARATOR = ";"
+
+
 def machine_text(value: Any) -> str:
-    """A value for csv/tsv/value: strings as received, JSON spelling for everything else,
-    nested objects and lists as compact JSON, missing as empty."""
+    """A value for csv/tsv/value, as `leads import` reads it back: strings as received,
+    JSON spelling for numbers and booleans, a list of plain values as ``a;b`` (empty when
+    empty), objects and other lists as compact JSON, missing as empty."""
     if value is None:
         return ""
     if isinstance(value, str):
@@ -35,7 +40,29 @@ def machine_text(value: Any) -> str:
         return "true"
     if value is False:
         return "false"
+    if isinstance(value, list):
+        joined = _separated(value)
+        if joined is not None:
+            return joined
     return COMPACT_JSON.encode(value)
+
+
+def _separated(values: list[Any]) -> str | None:
+    """``a;b`` when reading it back gives these values again, else None (then JSON, which
+    import reads too): no element holding ";", blank, padded or null-like, and not read
+    as JSON (a first "[" or "{")."""
+    texts = []
+    for value in values:
+        if isinstance(value, str):
+            if not value or value != value.strip() or LIST_SEPARATOR in value or value == "null":
+                return None
+            texts.append(value)
+        elif isinstance(value, (int, float)):
+            texts.append(machine_text(value))
+        else:
+            return None
+    joined = LIST_SEPARATOR.join(texts)
+    return None if joined[:1] in ("[", "{") else joined
 
 
 def machine_cell(column: Column) -> Callable[[Any], str]:
@@ -75,11 +102,56 @@ def human_text(value: Any, kind: str, zone: tzinfo | None = timezone.utc) -> str
         return ", ".join(
             human_text(element, kind, zone) for element in value if element is not None
         )
+    if isinstance(value, dict):
+        return summary(value, zone)
+    if isinstance(value, list):
+        return _list_summary(value, zone)
     return machine_text(value)
 
 
 def _is_plain(value: Any) -> bool:
     return value is None or isinstance(value, (str, int, float, bool))
+
+
+# The field that names an object, most telling first (a lead status, a user, a phone).
+NAME_KEYS = ("name", "displayName", "fullName", "title", "label", "number", "email")
+SHOWN_PAIRS = 4
+
+
+def summary(obj: dict[str, Any], zone: tzinfo | None = timezone.utc) -> str:
+    """An object in one readable cell, never its JSON: its name where it has one
+    (``Acme Inc``), else its first plain fields (``plan: pro, seats: 12``)."""
+    for key in NAME_KEYS:
+        named = obj.get(key)
+        if isinstance(named, str) and named:
+            return named
+    pairs = []
+    for key, inner in obj.items():
+        if inner is None or inner == [] or inner == {}:
+            continue
+        if isinstance(inner, dict):
+            text = summary(inner, zone)
+        elif isinstance(inner, list):
+            text = _list_summary(inner, zone)
+        else:
+            text = human_text(inner, "datetime" if isinstance(inner, str) else "text", zone)
+        pairs.append(f"{key}: {text}")
+        if len(pairs) == SHOWN_PAIRS:
+            break
+    more = len([v for v in obj.values() if v not in (None, [], {})]) > len(pairs)
+    return ", ".join(pairs) + (", …" if more else "")
+
+
+def _list_summary(values: list[Any], zone: tzinfo | None) -> str:
+    """Named objects by their names; anything else by how many there are."""
+    names = [summary(value, zone) for value in values if isinstance(value, dict)]
+    if len(names) == len(values) and all(_named(value) for value in values):
+        return ", ".join(names)
+    return f"{len(values)} item{'' if len(values) == 1 else 's'}"
+
+
+def _named(obj: dict[str, Any]) -> bool:
+    return any(isinstance(obj.get(key), str) and obj.get(key) for key in NAME_KEYS)
 
 
 def _control_escapes() -> dict[int, str]:

@@ -1,47 +1,94 @@
 """``-o csv``, ``-o tsv`` and ``-o value``: one row per item, streamed as items arrive.
 
+The header row names each column by its field path (``firstName``, ``status.name``,
+``tags[].name``), and cells are written as ``leads import`` reads them back
+(:func:`leadctl.output.cells.machine_text`: a list as ``a;b``, an object as JSON), so an
+export imports back unchanged.
+
 csv follows RFC 4180 quoting via the csv module, with ``\\n`` line ends because the
-readers on the other end of a pipe are Unix tools. tsv cannot quote, so a tab, newline,
-carriage return or backslash inside a value is escaped as ``\\t``, ``\\n``, ``\\r``,
-``\\\\`` (the convention of PostgreSQL's text COPY format), which keeps one item per line
-and can be reversed. ``value`` is tsv without the header row, for
-``ID=$(leadctl ... -o value --columns id)``.
+readers on the other end of a pipe are Unix tools. A cell holding a carriage return is
+quoted too (the csv module quotes only the line end it writes, and a bare CR opens a new
+row in a spreadsheet). tsv cannot quote, so a tab, newline, carriage return or backslash
+inside a value is escaped as ``\\t``, ``\\n``, ``\\r``, ``\\\\`` (the convention of
+PostgreSQL's text COPY format), which keeps one item per line and can be reversed.
+``value`` is tsv without the header row, for ``ID=$(leadctl ... -o value --columns id)``.
+
+csv and tsv are opened in spreadsheets: a cell that would run as a formula gets a leading
+``'`` (:mod:`leadctl.util.formula_cells`) unless ``--allow-formulas``; ``value`` is for
+scripts and is written as is.
 """
 
 from __future__ import annotations
 
 import csv
+import re
 from collections.abc import Iterable, Sequence
 from typing import Any, TextIO
 
 from leadctl.output.cells import machine_cell
 from leadctl.output.columns import Column
+from leadctl.util.formula_cells import guarded
 
 _TSV_ESCAPES = str.maketrans({"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"})
+# Over a row's cells joined by NUL: a cell that may begin a formula (or carries the guard
+# already), or a carriage return anywhere. Most rows have neither, and one scan proves it.
+_NEEDS_CARE = re.compile("(?:^|\x00)[=+\\-@\t\r']|\r")
+_CSV_SPECIAL = re.compile('[,"\r\n]')
 
 
-def write_csv(stream: TextIO, items: Iterable[Any], columns: Sequence[Column]) -> int:
+def header_of(column: Column) -> str:
+    """A column's name in a header row: its field path, which `leads import` reads."""
+    return column.path or "value"
+
+
+def write_csv(
+    stream: TextIO, items: Iterable[Any], columns: Sequence[Column], *, allow_formulas: bool
+) -> int:
     writer = csv.writer(stream, lineterminator="\n")
-    writer.writerow([column.title for column in columns])
+    writer.writerow([header_of(column) for column in columns])
     cells = [machine_cell(column) for column in columns]
     writerow = writer.writerow
+    write = stream.write
+    needs_care = _NEEDS_CARE.search
     count = 0
     for item in items:
-        writerow([cell(item) for cell in cells])
+        row = [cell(item) for cell in cells]
         count += 1
+        if not needs_care("\x00".join(row)):
+            writerow(row)
+            continue
+        if not allow_formulas:
+            row = [guarded(value) for value in row]
+        if any("\r" in value for value in row):
+            write(",".join(_quoted(value) for value in row) + "\n")
+        else:
+            writerow(row)
     stream.flush()
     return count
 
 
+def _quoted(value: str) -> str:
+    """One csv cell quoted as the csv module would, and also when it holds a bare CR."""
+    if _CSV_SPECIAL.search(value):
+        return '"' + value.replace('"', '""') + '"'
+    return value
+
+
 def write_tsv(
-    stream: TextIO, items: Iterable[Any], columns: Sequence[Column], *, header: bool
+    stream: TextIO,
+    items: Iterable[Any],
+    columns: Sequence[Column],
+    *,
+    header: bool,
+    allow_formulas: bool,
 ) -> int:
     write = stream.write
     escapes = _TSV_ESCAPES
     if header:
-        write("\t".join(column.title.translate(escapes) for column in columns) + "\n")
+        write("\t".join(header_of(column).translate(escapes) for column in columns) + "\n")
     cells = [machine_cell(column) for column in columns]
     tabs = len(cells) - 1
+    needs_care = _NEEDS_CARE.search
     count = 0
     for item in items:
         values = [cell(item) for cell in cells]
@@ -49,7 +96,10 @@ def write_tsv(
         # Escaping cell by cell costs more than the rest of the row; most rows need none,
         # which three scans of the joined line prove.
         if line.count("\t") != tabs or "\n" in line or "\r" in line or "\\" in line:
-            line = "\t".join([value.translate(escapes) for value in values])
+            values = [value.translate(escapes) for value in values]
+            line = "\t".join(values)
+        if not allow_formulas and needs_care("\x00".join(values)):
+            line = "\t".join([guarded(value) for value in values])
         write(line + "\n")
         count += 1
     stream.flush()

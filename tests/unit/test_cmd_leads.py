@@ -246,13 +246,13 @@ def test_limit_stops_after_n_items_across_pages(httpx_mock: HTTPXMock) -> None:
     httpx_mock.add_response(
         method="POST",
         url=LIST_URL,
-        match_json={},
+        match_json={"pageSize": 2},
         json={"items": [LEAD_A], "continuationToken": "t1"},
     )
     httpx_mock.add_response(
         method="POST",
         url=LIST_URL,
-        match_json={"continuationToken": "t1"},
+        match_json={"pageSize": 2, "continuationToken": "t1"},
         json={"items": [LEAD_B, LEAD_C], "continuationToken": "t2"},
     )
     result = run_cli(

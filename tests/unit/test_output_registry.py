@@ -25,16 +25,16 @@ LIST_OUTPUT = {
     "table": "ID  NAME\na1  Ana\nb2  Bo\n",
     "json": '[\n{"id":"a1","name":"Ana"},\n{"id":"b2","name":"Bo"}\n]\n',
     "ndjson": '{"id":"a1","name":"Ana"}\n{"id":"b2","name":"Bo"}\n',
-    "csv": "ID,NAME\na1,Ana\nb2,Bo\n",
-    "tsv": "ID\tNAME\na1\tAna\nb2\tBo\n",
+    "csv": "id,name\na1,Ana\nb2,Bo\n",
+    "tsv": "id\tname\na1\tAna\nb2\tBo\n",
     "value": "a1\tAna\nb2\tBo\n",
 }
 OBJECT_OUTPUT = {
     "table": "ID    a1\nNAME  Ana\n",
     "json": '{"id":"a1","name":"Ana"}\n',
     "ndjson": '{"id":"a1","name":"Ana"}\n',
-    "csv": "ID,NAME\na1,Ana\n",
-    "tsv": "ID\tNAME\na1\tAna\n",
+    "csv": "id,name\na1,Ana\n",
+    "tsv": "id\tname\na1\tAna\n",
     "value": "a1\tAna\n",
 }
 

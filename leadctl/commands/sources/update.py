@@ -106,7 +106,10 @@ def run(opts: Options, ctx: Context) -> None:
     from leadctl.fields import load_data_option
     from leadctl.operations import curated
     from leadctl.output import emit_object
+    from leadctl.response_columns import output_columns
 
+    operation = curated(ctx, "PUT", "/sources/{id}")
+    columns = output_columns(ctx, operation, SOURCE_COLUMNS)
     data = opts.data
     loaded = load_data_option(data, stdin=ctx.ios.stdin) if data is not None else None
     body = source_update_body(loaded, opts.flags())
@@ -114,12 +117,12 @@ def run(opts: Options, ctx: Context) -> None:
 
     source = replace_resource_json(
         ctx,
-        curated(ctx, "PUT", "/sources/{id}"),
+        operation,
         path_params={"id": opts.source_id},
         changes=body,
         what="the updated source",
     )
-    emit_object(ctx, source, columns=SOURCE_COLUMNS)
+    emit_object(ctx, source, columns=columns)
 
 
 def update(

@@ -165,7 +165,10 @@ def run(opts: Options, ctx: Context) -> None:
     from leadctl.fields import load_data_option
     from leadctl.operations import curated
     from leadctl.output import emit_object
+    from leadctl.response_columns import output_columns
 
+    operation = curated(ctx, "PUT", "/lead-status-changes/{id}")
+    columns = output_columns(ctx, operation, STATUS_CHANGE_COLUMNS)
     loaded = load_data_option(opts.data, stdin=ctx.ios.stdin) if opts.data is not None else None
     body = status_change_update_body(
         loaded,
@@ -190,12 +193,12 @@ def run(opts: Options, ctx: Context) -> None:
 
     entry = replace_resource_json(
         ctx,
-        curated(ctx, "PUT", "/lead-status-changes/{id}"),
+        operation,
         path_params={"id": opts.change_id},
         changes=body,
         what="the updated status change",
     )
-    emit_object(ctx, entry, columns=STATUS_CHANGE_COLUMNS)
+    emit_object(ctx, entry, columns=columns)
 
 
 def update(

@@ -77,14 +77,17 @@ def run(opts: Options, ctx: Context) -> None:
     body = compliance_body(flags, opts.source)
     from leadctl.operations import curated
     from leadctl.output import emit_object
+    from leadctl.response_columns import output_columns
     from leadctl.shapes import require_object
 
+    operation = curated(ctx, "PUT", "/users/compliance")
+    columns = output_columns(ctx, operation, USER_COLUMNS)
     user = require_object(
-        ctx.client().call_json(curated(ctx, "PUT", "/users/compliance"), json_body=body),
+        ctx.client().call_json(operation, json_body=body),
         what="the updated user",
         required=("id",),
     )
-    emit_object(ctx, user, columns=USER_COLUMNS)
+    emit_object(ctx, user, columns=columns)
 
 
 def _show_current(ctx: Context) -> None:
@@ -101,14 +104,17 @@ def _show_current(ctx: Context) -> None:
             "or `leadctl contract pull` if the service publishes such an operation",
         )
     from leadctl.output import emit_object
+    from leadctl.response_columns import output_columns
     from leadctl.shapes import require_object
 
+    operation = Operation.from_entry(op).with_overrides(ctx.settings)
+    columns = output_columns(ctx, operation, USER_COLUMNS)
     user = require_object(
-        ctx.client().call_json(Operation.from_entry(op).with_overrides(ctx.settings)),
+        ctx.client().call_json(operation),
         what="the current user",
         required=("id",),
     )
-    emit_object(ctx, user, columns=USER_COLUMNS)
+    emit_object(ctx, user, columns=columns)
 
 
 def _flag(name: str, what: str) -> Any:
