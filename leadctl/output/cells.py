@@ -113,7 +113,8 @@ def _is_plain(value: Any) -> bool:
     return value is None or isinstance(value, (str, int, float, bool))
 
 
-# The field that names an object, most telling first (a lead status, a user, a phone).
+# The field that names an object, most telling first (a lead status, a user); a person's
+# first and last name come before a number or an e-mail address.
 NAME_KEYS = ("name", "displayName", "fullName", "title", "label", "number", "email")
 SHOWN_PAIRS = 4
 
@@ -121,10 +122,9 @@ SHOWN_PAIRS = 4
 def summary(obj: dict[str, Any], zone: tzinfo | None = timezone.utc) -> str:
     """An object in one readable cell, never its JSON: its name where it has one
     (``Acme Inc``), else its first plain fields (``plan: pro, seats: 12``)."""
-    for key in NAME_KEYS:
-        named = obj.get(key)
-        if isinstance(named, str) and named:
-            return named
+    named = _name_of(obj)
+    if named:
+        return named
     pairs = []
     for key, inner in obj.items():
         if inner is None or inner == [] or inner == {}:
@@ -150,8 +150,25 @@ def _list_summary(values: list[Any], zone: tzinfo | None) -> str:
     return f"{len(values)} item{'' if len(values) == 1 else 's'}"
 
 
+def _name_of(obj: dict[str, Any]) -> str:
+    """What names the object (a person by first and last name), or empty."""
+    for key in NAME_KEYS[:5]:
+        named = obj.get(key)
+        if isinstance(named, str) and named:
+            return named
+    parts = [obj.get("firstName"), obj.get("lastName")]
+    person = " ".join(part for part in parts if isinstance(part, str) and part)
+    if person:
+        return person
+    for key in NAME_KEYS[5:]:
+        named = obj.get(key)
+        if isinstance(named, str) and named:
+            return named
+    return ""
+
+
 def _named(obj: dict[str, Any]) -> bool:
-    return any(isinstance(obj.get(key), str) and obj.get(key) for key in NAME_KEYS)
+    return bool(_name_of(obj))
 
 
 def _control_escapes() -> dict[int, str]:

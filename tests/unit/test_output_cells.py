@@ -151,6 +151,11 @@ def test_machine_text(value: Any, expected: str) -> None:
         ([{"name": "hot"}, {"name": "web"}], "text", "hot, web"),
         ([{"startAt": "x", "value": 1}] * 3, "text", "3 items"),
         ({"id": "o1", "name": "Acme Inc"}, "text", "Acme Inc"),
+        (
+            [{"firstName": "Ada", "lastName": "L", "email": "a@x"}, {"email": "b@x"}],
+            "text",
+            "Ada L, b@x",
+        ),
         ({"plan": "pro", "seats": 12, "trial": False}, "text", "plan: pro, seats: 12, trial: no"),
         (
             {"a": 1, "b": 2, "c": 3, "d": {"name": "x"}, "e": 5},
