@@ -262,6 +262,15 @@ def test_the_row_formats_print_the_items_of_a_document(fmt: str) -> None:
     assert out(ctx) == LIST_OUTPUT[fmt]
 
 
+def test_json_columns_pick_fields_of_a_documents_items() -> None:
+    """--columns names the items' fields: JSON then prints those of each item."""
+    ctx = make_ctx("json", columns=["id"])
+
+    emit_list(ctx, iter(ITEMS), columns=COLUMNS, document=DOCUMENT)
+
+    assert out(ctx) == '[\n{"id":"a1"},\n{"id":"b2"}\n]\n'
+
+
 def test_the_table_view_draws_the_items_of_a_document() -> None:
     ctx = make_ctx("table")
     view = Recorder()
