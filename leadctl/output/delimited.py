@@ -27,12 +27,11 @@ from typing import Any, TextIO
 
 from leadctl.output.cells import machine_cell
 from leadctl.output.columns import Column
-from leadctl.util.formula_cells import guarded
+from leadctl.util.formula_cells import FORMULA_FIRST, GUARD, guarded
 
 _TSV_ESCAPES = str.maketrans({"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"})
-# Over a row's cells joined by NUL: a cell that may begin a formula (or carries the guard
-# already), or a carriage return anywhere. Most rows have neither, and one scan proves it.
-_NEEDS_CARE = re.compile("(?:^|\x00)[=+\\-@\t\r']|\r")
+# A cell beginning with one of these may need the formula guard (or has it already).
+_GUARD_FIRST = FORMULA_FIRST | {GUARD}
 _CSV_SPECIAL = re.compile('[,"\r\n]')
 
 
@@ -49,20 +48,19 @@ def write_csv(
     cells = [machine_cell(column) for column in columns]
     writerow = writer.writerow
     write = stream.write
-    needs_care = _NEEDS_CARE.search
+    guard = not allow_formulas
+    guard_first = _GUARD_FIRST
     count = 0
     for item in items:
         row = [cell(item) for cell in cells]
-        count += 1
-        if not needs_care("\x00".join(row)):
-            writerow(row)
-            continue
-        if not allow_formulas:
-            row = [guarded(value) for value in row]
-        if any("\r" in value for value in row):
-            write(",".join(_quoted(value) for value in row) + "\n")
+        if guard:
+            # The first character decides; most cells need no more than that look.
+            row = [guarded(value) if value[:1] in guard_first else value for value in row]
+        if "\r" in "".join(row):
+            write(",".join([_quoted(value) for value in row]) + "\n")
         else:
             writerow(row)
+        count += 1
     stream.flush()
     return count
 
@@ -88,7 +86,8 @@ def write_tsv(
         write("\t".join(header_of(column).translate(escapes) for column in columns) + "\n")
     cells = [machine_cell(column) for column in columns]
     tabs = len(cells) - 1
-    needs_care = _NEEDS_CARE.search
+    guard = not allow_formulas
+    guard_first = _GUARD_FIRST
     count = 0
     for item in items:
         values = [cell(item) for cell in cells]
@@ -98,8 +97,11 @@ def write_tsv(
         if line.count("\t") != tabs or "\n" in line or "\r" in line or "\\" in line:
             values = [value.translate(escapes) for value in values]
             line = "\t".join(values)
-        if not allow_formulas and needs_care("\x00".join(values)):
-            line = "\t".join([guarded(value) for value in values])
+        if guard:
+            guarded_values = [
+                guarded(value) if value[:1] in guard_first else value for value in values
+            ]
+            line = "\t".join(guarded_values)
         write(line + "\n")
         count += 1
     stream.flush()
