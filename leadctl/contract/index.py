@@ -636,8 +636,9 @@ def _columns(
     doc: Document, schema: Any, limit: int, *, one_object: bool = False
 ) -> list[list[str]]:
     """Table columns for a resource, most wanted first: the id, what names it, what it is
-    (status, type, category), phone numbers, its main time, then the rest in the schema's
-    order, and other ids last (wide, and rarely what a person reads). A nested object is
+    (status, type, category), phone numbers, its main time, other statuses and kinds, then
+    the rest in the schema's order, and other ids last (wide, and rarely what a person
+    reads). A nested object is
     shown by its name field (``user.name``), a list of named objects by their names
     (``tags[].name``). The answer of one object also shows a nested object without a name
     by its plain fields (``summary.totalLeads``) and any list (summed up in a table). An
@@ -658,20 +659,20 @@ def _columns(
             if label == "number":  # a phone object: {number, type...}
                 columns.append((3, order, [f"{name}.{label}", "text", "whole"]))
             elif label is not None:
-                columns.append((2 if _is_status(name) else 5, order, [f"{name}.{label}", "text"]))
+                columns.append((2 if _is_status(name) else 6, order, [f"{name}.{label}", "text"]))
             elif one_object:
                 for inner_name, inner in doc.properties(sub).items():
                     inner_kind = doc.type_of(inner)
                     if inner_kind in SCALAR_TYPES:
                         inner_column = _column_kind(doc, inner_name, inner, inner_kind)
-                        columns.append((5, order, [f"{name}.{inner_name}", inner_column]))
+                        columns.append((6, order, [f"{name}.{inner_name}", inner_column]))
         elif kind == "array":
             items = doc.keyword(sub, "items") or {}
             label = _name_field(doc, items) if doc.type_of(items) == "object" else None
             if label is not None and label != "number":
-                columns.append((5, order, [f"{name}[].{label}", "text"]))
+                columns.append((6, order, [f"{name}[].{label}", "text"]))
             elif one_object or doc.type_of(items) in SCALAR_TYPES:
-                columns.append((5, order, [name, "text"]))
+                columns.append((6, order, [name, "text"]))
     columns.sort(key=lambda entry: entry[:2])
     return [column for _rank, _order, column in columns[:limit]]
 
@@ -706,22 +707,26 @@ def _name_field(doc: Document, schema: Any) -> str | None:
 
 
 def _column_rank(doc: Document, name: str, schema: Any, main_time: str | None) -> int:
-    """0 the id, 1 what names a thing, 2 what it is (status, type...), 3 phone numbers,
-    4 the main time, 5 the rest, 6 other ids."""
+    """0 the id, 1 what names a thing, 2 what it is (type, status, category), 3 phone
+    numbers, 4 the main time, 5 other statuses and kinds (processingStatus,
+    oldChangeType), 6 the rest, 7 other ids."""
     lowered = name.lower()
     if lowered == "id":
         return 0
     if lowered in NAME_FIELDS or lowered in NAME_PARTS:
         return 1
-    if any(word in lowered for word in CLASS_WORDS) and doc.type_of(schema) == "string":
+    if _is_id(name):
+        return 7
+    text = doc.type_of(schema) == "string"
+    if text and lowered in CLASS_WORDS:
         return 2
-    if doc.type_of(schema) == "string" and _is_phone(doc, name, schema):
+    if text and _is_phone(doc, name, schema):
         return 3
     if name == main_time:
         return 4
-    if _is_id(name):
-        return 6
-    return 5
+    if text and lowered.endswith(CLASS_WORDS):
+        return 5
+    return 6
 
 
 def _column_kind(doc: Document, name: str, schema: Any, kind: str | None) -> str:
