@@ -36,8 +36,8 @@ AllOption = Annotated[
     bool,
     typer.Option(
         "--all",
-        help="Follow every page, asking for 200 items a page unless --page-size is given "
-        "(with --limit: until N items).",
+        help="Follow every page, asking for 200 items a page (or the most the service's "
+        "contract allows) unless --page-size is given; with --limit, until N items.",
     ),
 ]
 CursorOption = Annotated[
@@ -115,8 +115,12 @@ def print_paged(
     if not paging.count:
         columns = output_columns(ctx, op, columns, from_contract=columns_from_contract)
 
+    page_size = page_size_of(paging)
+    if page_size is not None and paging.page_size is None:
+        # What leadctl chose (200, or --limit) stays within what the contract allows.
+        page_size = min(page_size, _largest_page(ctx, op) or page_size)
     request = PageRequest(
-        page_size=page_size_of(paging),
+        page_size=page_size,
         cursor=paging.cursor,
         limit=paging.limit,
         all_pages=paging.all_pages,
@@ -175,6 +179,21 @@ def page_size_of(paging: Paging) -> int | None:
     if paging.limit is None:
         return ALL_PAGE_SIZE if size is None and paging.all_pages else size
     return min(paging.limit, ALL_PAGE_SIZE if size is None else size)
+
+
+def _largest_page(ctx: Context, op: Operation) -> int | None:
+    """The pageSize maximum of the operation's query schema, if it declares one: a service
+    that caps pages at 100 refuses a request for 200."""
+    from leadctl.body_schema import body_schema
+
+    found = body_schema(ctx, op)
+    if found is None:
+        return None
+    schema = found.doc.properties(found.schema).get("pageSize")
+    maximum = found.doc.keyword(schema, "maximum") if schema is not None else None
+    if isinstance(maximum, bool) or not isinstance(maximum, (int, float)) or maximum < 1:
+        return None
+    return int(maximum)
 
 
 def _unpaged_when_cut_short(ctx: Context, pager: Pager) -> Iterator[Any]:

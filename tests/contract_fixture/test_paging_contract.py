@@ -91,3 +91,18 @@ def test_a_cursor_with_spaces_resumes_byte_for_byte(
     assert resumed.exit_code == 0, resumed.stderr
     assert contract_mock.violations() == []
     assert contract_mock.requests_to("POST", LEADS)[-1].json()["continuationToken"] == token
+
+
+@pytest.mark.parametrize(("args", "asked"), [(["--all"], 100), (["--limit", "500"], 100)])
+def test_all_asks_for_no_more_than_the_contract_allows(
+    trait_mock: ContractMock, trait_env: CredentialEnv, args: list[str], asked: int
+) -> None:
+    """The trait contract caps pageSize at 100 (paging_limits.py): 200 would be a 400."""
+    trait_mock.reply("POST", LEADS, body={"items": []})
+
+    result = run_leadctl(["leads", "list", *args, "-o", "json"], env=trait_env)
+
+    assert result.exit_code == 0, result.stderr
+    [request] = trait_mock.requests_to("POST", LEADS)
+    assert request.json()["pageSize"] == asked
+    assert trait_mock.violations() == []
