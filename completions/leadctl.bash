@@ -29,7 +29,7 @@ _leadctl_commands() {
 # Options of a command path.
 _leadctl_options() {
     case $1 in
-    '') REPLY='-p --profile --base-url -o --output --columns --jq --utc -q --quiet --no-color --no-input --debug --timeout --max-retries --dry-run --allow-insecure-http --version -h --help' ;;
+    '') REPLY='-p --profile --base-url -o --output --columns --jq --utc --allow-formulas -q --quiet --no-color --no-input --debug --timeout --max-retries --dry-run --allow-insecure-http --version -h --help' ;;
     'auth') REPLY='-h --help' ;;
     'auth login') REPLY='--base-url --with-token --kind --insecure-storage --no-verify --device --web --client-id --scope --open --no-contract -o --output --columns -q --quiet -h --help' ;;
     'auth status') REPLY='-o --output --columns -q --quiet -h --help' ;;

@@ -96,16 +96,22 @@ def _split_columns(value: str) -> list[str]:
 
 OUTPUT_HELP = "Output format: " + ", ".join(OUTPUT_FORMATS) + "."
 COLUMNS_HELP = (
-    "Fields to show for table/csv/tsv/value: comma-separated dot paths (status.name, "
-    "tags[].name); an unknown field is exit 2 naming the known ones."
+    "Fields to print, comma-separated dot paths (status.name, tags[].name), for every "
+    "format: the columns of table/csv/tsv/value, the keys of each JSON/NDJSON object (as "
+    "gh's --json). An unknown field is exit 2 naming the known ones, before anything is sent."
 )
 QUIET_HELP = "No informational messages on stderr."
 JQ_HELP = (
     "Filter the JSON output with a jq expression (strings print raw, other values as "
-    "JSON, one per line). A list is one array (--jq '.[].id'); with --all the "
-    "expression runs on each item as it arrives (--jq .id), as with api --paginate."
+    "JSON, one per line). A list is one array (--jq '.[].id'); with --all or -o ndjson "
+    "the expression runs on each item (--jq .id), as with api --paginate."
 )
 UTC_HELP = "Show times in UTC (default: the profile's timezone, else the system's)."
+ALLOW_FORMULAS_HELP = (
+    "csv/tsv: write cells that begin with = + - @ (or a tab or CR) as they are. By default "
+    "such a cell gets a leading ' so a spreadsheet shows it as text instead of running it "
+    "(lead names come from web forms: anyone can type a formula); leads import removes it."
+)
 
 
 def _verb_output_params() -> list[Any]:
@@ -321,6 +327,9 @@ def main_callback(
     ] = None,
     jq: Annotated[str | None, typer.Option("--jq", metavar="EXPR", help=JQ_HELP)] = None,
     utc: Annotated[bool, typer.Option("--utc", help=UTC_HELP)] = False,
+    allow_formulas: Annotated[
+        bool, typer.Option("--allow-formulas", help=ALLOW_FORMULAS_HELP)
+    ] = False,
     quiet: Annotated[bool, typer.Option("-q", "--quiet", help=QUIET_HELP)] = False,
     no_color: Annotated[bool, typer.Option("--no-color", help="No color.")] = False,
     no_input: Annotated[bool, typer.Option("--no-input", help="Never prompt.")] = False,
@@ -396,6 +405,7 @@ def main_callback(
         allow_insecure_http=allow_insecure_http,
         jq=jq,
         utc=utc,
+        allow_formulas=allow_formulas,
     )
     ios = bootstrap.ios
     ios.no_color = no_color

@@ -54,6 +54,7 @@ class GlobalOptions:
     """
 
     __slots__ = (
+        "allow_formulas",
         "allow_insecure_http",
         "base_url",
         "columns",
@@ -87,6 +88,7 @@ class GlobalOptions:
         allow_insecure_http: bool = False,
         jq: str | None = None,
         utc: bool = False,
+        allow_formulas: bool = False,
     ) -> None:
         self.profile = profile
         self.base_url = base_url
@@ -104,6 +106,8 @@ class GlobalOptions:
         self.jq = jq
         # Show times in UTC rather than the profile's or the system's zone.
         self.utc = utc
+        # csv/tsv cells that a spreadsheet would run as a formula are written as they are.
+        self.allow_formulas = allow_formulas
 
     def replaced(self, **changes: Any) -> GlobalOptions:
         """A copy with some options changed."""

@@ -118,6 +118,9 @@ class IOStreams:
         self.quiet = quiet
         # Set by tests to capture what would have gone to the pager without running one.
         self.pager_override = pager_override
+        # Set when what stdout gets is cut short (Ctrl-C in `--all`): a partial list is
+        # never paged, so the note saying where to resume stays in view.
+        self.no_pager = False
         # A progress line being redrawn on stderr (``--all``): every message is written
         # through it, so the line is erased first and the message gets a line of its own.
         self.status_line: StatusLine | None = None
@@ -211,7 +214,7 @@ class IOStreams:
 
     def pager_command(self) -> str | None:
         """The pager for long table output, or None when stdout is not a terminal."""
-        if not self.stdout_is_tty or self.env.get("TERM") == "dumb":
+        if not self.stdout_is_tty or self.no_pager or self.env.get("TERM") == "dumb":
             return None
         if self.pager_override is not None:
             return self.pager_override

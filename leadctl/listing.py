@@ -9,8 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-# What --all asks for first; the service may answer with a smaller pageSize, which later
-# pages then ask for.
+# The page size --all asks for (and --limit N at most), unless --page-size is given.
 ALL_PAGE_SIZE = 200
 
 if TYPE_CHECKING:
@@ -25,14 +24,20 @@ PageSizeOption = Annotated[
     typer.Option("--page-size", min=1, metavar="N", help="Items per request (pageSize)."),
 ]
 LimitOption = Annotated[
-    int | None, typer.Option("--limit", min=1, metavar="N", help="Stop after N items.")
+    int | None,
+    typer.Option(
+        "--limit",
+        min=1,
+        metavar="N",
+        help="Stop after N items, asking for at most N a page (following pages as needed).",
+    ),
 ]
 AllOption = Annotated[
     bool,
     typer.Option(
         "--all",
-        help="Follow every page, asking for 200 items a page (or what the service allows) "
-        "unless --page-size is given.",
+        help="Follow every page, asking for 200 items a page (or the most the service's "
+        "contract allows) unless --page-size is given; with --limit, until N items.",
     ),
 ]
 CursorOption = Annotated[
@@ -92,21 +97,30 @@ def print_paged(
     path_params: Mapping[str, str] | None = None,
     table_view: Callable[[Iterable[Any]], Iterable[Any]] | None = None,
     table_columns: Sequence[Column] | None = None,
+    columns_from_contract: bool = False,
 ) -> None:
     """Send a RequestDataOptions query and print its items (or its total count).
 
     ``table_view`` reshapes items for the default table only (never for json or csv,
     which carry the service's items unchanged), shown with ``table_columns``: the output
-    registry draws it for ``table`` without ``--columns``.
+    registry draws it for ``table`` without ``--columns``. ``columns`` are fitted to the
+    active contract's items, and --columns checked against them, before the first request
+    (:mod:`leadctl.response_columns`); ``columns_from_contract``: they came from it.
     """
     from leadctl.errors import BadResponse, LeadctlError
     from leadctl.output import columns_view, emit_list
     from leadctl.paging import Pager, PageRequest
+    from leadctl.response_columns import output_columns
 
-    # --all asks for the largest page; later pages ask for what the service answered.
-    adopt = paging.all_pages and paging.page_size is None
+    if not paging.count:
+        columns = output_columns(ctx, op, columns, from_contract=columns_from_contract)
+
+    page_size = page_size_of(paging)
+    if page_size is not None and paging.page_size is None:
+        # What leadctl chose (200, or --limit) stays within what the contract allows.
+        page_size = min(page_size, _largest_page(ctx, op) or page_size)
     request = PageRequest(
-        page_size=ALL_PAGE_SIZE if adopt else paging.page_size,
+        page_size=page_size,
         cursor=paging.cursor,
         limit=paging.limit,
         all_pages=paging.all_pages,
@@ -122,8 +136,8 @@ def print_paged(
             raise BadResponse("the service did not return totalCount")
         ctx.ios.stdout.write(f"{pager.total_count}\n")
         return
-    pager = Pager(client, op, body, request, path_params=path_params, adopt_page_size=adopt)
-    items: Iterable[Any] = pager
+    pager = Pager(client, op, body, request, path_params=path_params)
+    items: Iterable[Any] = _unpaged_when_cut_short(ctx, pager)
     view = None
     if table_view is not None:
         view = columns_view(table_columns or columns, reshape=table_view)
@@ -157,10 +171,46 @@ def print_paged(
         raise pager.interruption_error()
 
 
+def page_size_of(paging: Paging) -> int | None:
+    """The pageSize every request of the read asks for: --page-size, else 200 with --all,
+    and never more than --limit (``--limit 1`` asks for one item); None (the service's
+    default) for one page."""
+    size = paging.page_size
+    if paging.limit is None:
+        return ALL_PAGE_SIZE if size is None and paging.all_pages else size
+    return min(paging.limit, ALL_PAGE_SIZE if size is None else size)
+
+
+def _largest_page(ctx: Context, op: Operation) -> int | None:
+    """The pageSize maximum of the operation's query schema, if it declares one: a service
+    that caps pages at 100 refuses a request for 200."""
+    from leadctl.body_schema import body_schema
+
+    found = body_schema(ctx, op)
+    if found is None:
+        return None
+    schema = found.doc.properties(found.schema).get("pageSize")
+    maximum = found.doc.keyword(schema, "maximum") if schema is not None else None
+    if isinstance(maximum, bool) or not isinstance(maximum, (int, float)) or maximum < 1:
+        return None
+    return int(maximum)
+
+
+def _unpaged_when_cut_short(ctx: Context, pager: Pager) -> Iterator[Any]:
+    """The pager's items; when Ctrl-C cut the read short, what is printed is a partial
+    list: a table drawn from it goes straight to the terminal, never into the pager (which
+    would take the screen and hide the note saying where to resume)."""
+    yield from pager
+    if pager.interrupted:
+        ctx.ios.no_pager = True
+
+
 def _next_page_hint(pager: Pager) -> str | None:
+    from leadctl.paging import cursor_flag
+
     if pager.next_cursor is None or pager.interrupted:
         return None
-    return f"more results: add --cursor {pager.next_cursor} (or --all)"
+    return f"more results: add {cursor_flag(pager.next_cursor)} (or --all)"
 
 
 def _more_pages_note(pager: Pager, written: int) -> str | None:
@@ -168,10 +218,12 @@ def _more_pages_note(pager: Pager, written: int) -> str | None:
     not pass for a whole one."""
     if pager.next_cursor is None or pager.interrupted:
         return None
+    from leadctl.paging import cursor_flag
+
     plural = "" if written == 1 else "s"
     return (
         f"wrote {written} item{plural}, one page; more exist: add --all for every page, "
-        f"or --cursor {pager.next_cursor} for the next"
+        f"or {cursor_flag(pager.next_cursor)} for the next"
     )
 
 

@@ -1,8 +1,9 @@
 """Following RequestDataOptions pages exactly as the reference says.
 
 The first request carries no token (unless the user resumes with --cursor); each next one
-sends the returned token with the same filters and sort; paging ends only when a response
-has no token. Items are yielded one at a time.
+repeats the first request's body exactly (filters, sort and pageSize included: a service may
+bind its token to the query) with the returned token, byte for byte; paging ends only when
+a response has no token. Items are yielded one at a time.
 
 Ctrl-C while items are being written finishes the page already in memory, so the cursor
 printed for resuming points exactly at the next page: no gap, no repeat.
@@ -41,8 +42,6 @@ class PageRequest:
     all_pages: bool = False
 
     def __post_init__(self) -> None:
-        if self.limit is not None and self.all_pages:
-            raise UsageError("--limit and --all cannot be combined")
         if self.cursor is not None and not self.cursor.strip():
             raise UsageError("--cursor must not be empty")
 
@@ -58,12 +57,8 @@ class Pager:
         request: PageRequest,
         *,
         path_params: Mapping[str, str] | None = None,
-        adopt_page_size: bool = False,
     ) -> None:
         self._client = client
-        # --all without --page-size: each next page asks for the pageSize the service
-        # answered with (what it honours) rather than the size first asked for.
-        self._adopt_page_size = adopt_page_size
         self._page_size = request.page_size
         self._op = op
         self._body = dict(body)
@@ -92,15 +87,13 @@ class Pager:
         data = self._client.call_json(
             self._op, json_body=self._page_body(token), path_params=self._path_params
         )
-        items, next_token, total, answered = check_page(
+        items, next_token, total, _answered = check_page(
             data, source=f"{self._op.method} {self._op.path}"
         )
         if next_token is not None and next_token == token:
             raise BadResponse("the service returned the same continuation token again")
         if total is not None:
             self.total_count = total
-        if self._adopt_page_size and answered is not None and answered > 0:
-            self._page_size = answered
         self.pages += 1
         return items, next_token
 
@@ -148,9 +141,9 @@ class Pager:
                 return
             finally:
                 self._fetching = False
-            wanted = request.all_pages or (
-                request.limit is not None and yielded + len(items) < request.limit
-            )
+            # --limit stops at N items, with --all too; --all alone follows every page.
+            below_limit = request.limit is None or yielded + len(items) < request.limit
+            wanted = below_limit and (request.all_pages or request.limit is not None)
             follow = next_token is not None and wanted
             pending = _PageFetch(self, next_token) if follow and next_token else None
             for item in items:
@@ -172,7 +165,7 @@ class Pager:
         nothing already written has to be fetched again and nothing is skipped."""
         if self.pages == 0 or self.next_cursor is None:
             return
-        resume = f"the items before it were written; resume with: --cursor {self.next_cursor}"
+        resume = f"the items before it were written; resume with: {cursor_flag(self.next_cursor)}"
         error.hint = f"{error.hint}; {resume}" if error.hint else resume
 
     def interruption_error(self) -> Interrupted:
@@ -184,10 +177,15 @@ class Pager:
             )
         if self.next_cursor is None:
             return Interrupted("interrupted after the last page: every item was written")
-        return Interrupted(
-            "interrupted",
-            hint=f"resume with: --cursor {self.next_cursor}",
-        )
+        return Interrupted("interrupted", hint=f"resume with: {cursor_flag(self.next_cursor)}")
+
+
+def cursor_flag(token: str) -> str:
+    """``--cursor TOKEN`` to paste into a shell: a token is the service's text and may hold
+    spaces or quotes, which must reach the service again byte for byte."""
+    import shlex
+
+    return f"--cursor {shlex.quote(token)}"
 
 
 class _PageFetch:

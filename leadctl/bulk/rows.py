@@ -4,11 +4,16 @@ Rows are read one at a time from a binary stream, so memory stays flat whatever 
 Row numbers are 1-based and count data rows only: a CSV header is not a row, a blank line
 is (an invalid one), and a CSV record whose quoted value spans lines is one row.
 
-CSV cells stay strings, exactly as written (no trimming, no number or boolean guessing);
-an empty cell leaves the field out. A header ``address.city`` builds a nested object, and
-a header ``tags[]`` (repeatable) collects its non-empty cells into a list. NDJSON values
-keep their JSON types. Either way a ``phone`` string is checked and sent in E.164, as
-``leads create`` does.
+CSV cells stay strings, exactly as written (no trimming, no number or boolean guessing),
+except the ``'`` that ``-o csv`` put before a cell a spreadsheet would run as a formula,
+which is removed (:mod:`leadctl.util.formula_cells`); an empty cell leaves the field out.
+A header ``address.city`` builds a nested object, and a header ``tags[]`` (repeatable)
+collects its non-empty cells into a list; columns the plan leaves out
+(:mod:`leadctl.bulk.columns`) are skipped. NDJSON values keep their JSON types. Either way
+a ``phone`` string is checked and sent in E.164, as ``leads create`` does.
+
+Reading is linear in the input, however wide: a header of a million columns is checked
+in one pass.
 """
 
 from __future__ import annotations
@@ -20,9 +25,10 @@ import json
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import IO, Any
+from typing import IO, Any, NamedTuple
 
 from leadctl.errors import UsageError
+from leadctl.util.formula_cells import GUARD, unguarded
 from leadctl.util.jsonkind import json_kind
 from leadctl.util.jsontext import loads_input
 
@@ -88,12 +94,14 @@ def read_rows(
     prepare: Prepare,
     source: str,
     renames: Mapping[str, str] | None = None,
+    ignored: frozenset[str] = frozenset(),
 ) -> Iterator[Row]:
     """The rows of ``lines``; a CSV header that cannot be used is a UsageError at once.
-    ``renames`` maps CSV column names to the field names they stand for (``--map``)."""
+    ``renames`` maps CSV column names to the field names they stand for (``--map``, and
+    an export's columns); ``ignored`` columns are skipped."""
     if fmt == "ndjson":
         return _ndjson_rows(lines, prepare)
-    return _csv_rows(lines, prepare, source, renames or {})
+    return _csv_rows(lines, prepare, source, renames or {}, ignored)
 
 
 # -- NDJSON ------------------------------------------------------------------------------
@@ -129,14 +137,22 @@ def _json_reason(error: ValueError) -> str:
 # -- CSV ---------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class _Column:
+class _Column(NamedTuple):
+    # A tuple, not a dataclass: one is made per column, and a header may have a million.
     path: tuple[str, ...]
     collect: bool  # a `name[]` column appends to a list
+    skip: bool = False  # a column left out (the service's own fields in an export)
+
+
+_SKIPPED = _Column((), collect=False, skip=True)
 
 
 def _csv_rows(
-    lines: Iterable[bytes], prepare: Prepare, source: str, renames: Mapping[str, str]
+    lines: Iterable[bytes],
+    prepare: Prepare,
+    source: str,
+    renames: Mapping[str, str],
+    ignored: frozenset[str],
 ) -> Iterator[Row]:
     # surrogateescape keeps undecodable bytes visible to the row check instead of failing
     # the whole file at the first bad byte.
@@ -148,44 +164,49 @@ def _csv_rows(
         raise UsageError(f"{source} is empty: a CSV import needs a header row") from None
     except csv.Error as error:
         raise UsageError(f"{source}: the header row is not valid CSV ({error})") from None
-    unknown = sorted(set(renames) - {name.strip() for name in header})
-    if unknown:
-        raise UsageError(
-            f"--map names column {unknown[0]!r}, which {source} does not have",
-            hint=f"its columns: {', '.join(name.strip() for name in header)}",
-        )
-    columns = _columns([renames.get(name.strip(), name) for name in header], source)
-    return _csv_records(reader, columns, prepare)
-
-
-def _columns(header: list[str], source: str) -> list[_Column]:
     names = [name.strip() for name in header]
-    shown = ",".join(header)
+    missing = set(renames) - set(names)
+    if missing:
+        raise UsageError(
+            f"--map names column {min(missing)!r}, which {source} does not have",
+            hint=f"its columns: {', '.join(names)}",
+        )
+    read = [None if name in ignored else renames.get(name, name) for name in names]
+    return _csv_records(reader, _columns(read, ",".join(header), source), prepare)
+
+
+def _columns(names: list[str | None], shown: str, source: str) -> list[_Column]:
+    """The columns of a header whose names are the fields read (None: left out)."""
     if len(shown) > _SHOWN_LIMIT:
         shown = shown[:_SHOWN_LIMIT] + "…"
     hint = "the first row names the fields, e.g. firstName,lastName,phone,email,tags[]"
     if not any(names):
         raise UsageError(f"{source}: the header row is empty", hint=hint)
+    counts: dict[str, int] = {}
+    columns = []
     for name in names:
+        if name is None:
+            columns.append(_SKIPPED)
+            continue
         if not _HEADER_NAME.match(name):
             raise UsageError(
                 f"{source}: the first row is not a header of field names ({name!r} in {shown!r})",
                 hint=hint,
             )
-    plain = [name for name in names if not name.endswith("[]")]
-    duplicates = sorted({name for name in plain if plain.count(name) > 1})
+        collect = name.endswith("[]")
+        if not collect:
+            counts[name] = counts.get(name, 0) + 1
+        columns.append(_Column(tuple((name[:-2] if collect else name).split(".")), collect))
+    duplicates = sorted(name for name, count in counts.items() if count > 1)
     if duplicates:
         raise UsageError(f"{source}: the header names {', '.join(duplicates)} twice", hint=hint)
-    columns = []
-    for name in names:
-        collect = name.endswith("[]")
-        columns.append(_Column(tuple((name[:-2] if collect else name).split(".")), collect))
     _check_paths(columns, source)
     return columns
 
 
 def _check_paths(columns: list[_Column], source: str) -> None:
     """``a`` and ``a.b`` (or ``a`` and ``a[]``) cannot both be columns: a is one thing."""
+    columns = [column for column in columns if not column.skip]
     leaves = {column.path for column in columns}
     for column in columns:
         for end in range(1, len(column.path)):
@@ -237,8 +258,10 @@ def _csv_records(
 def _record(columns: list[_Column], cells: list[str]) -> dict[str, Any]:
     record: dict[str, Any] = {}
     for column, cell in zip(columns, cells, strict=True):
-        if cell == "":
+        if cell == "" or column.skip:
             continue
+        if cell[0] == GUARD:
+            cell = unguarded(cell)
         *parents, leaf = column.path
         target = record
         for part in parents:

@@ -14,6 +14,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
+from leadctl.bulk.columns import ColumnPlan, plan_columns
 from leadctl.bulk.display import describe
 from leadctl.bulk.engine import Tally, Words, progress_wanted, run_jobs
 from leadctl.bulk.report import UNKNOWN, Outcome, ResumeState, holding_reports, read_resume
@@ -67,14 +68,22 @@ def _import(
     with stream:
         head = head_lines(stream)
         fmt = options.fmt or format_for(path.name if path else None, head[-1] if head else b"")
-        prepare = _preparer(ctx, head[-1] if fmt == "csv" and head else None, options, renames)
+        columns = _columns(ctx, head[-1] if fmt == "csv" and head else None, renames)
+        prepare = _preparer(ctx, columns.header if columns else None, options)
         rows = read_rows(
-            itertools.chain(head, stream), fmt, prepare=prepare, source=source, renames=renames
+            itertools.chain(head, stream),
+            fmt,
+            prepare=prepare,
+            source=source,
+            renames=columns.renames if columns else renames,
+            ignored=columns.ignored if columns else frozenset(),
         )
         tally = Tally()
         if resume is not None:
             if path is not None:
-                _verify_resume(path, fmt, resume, options, renames, retry_unknown=retry_unknown)
+                _verify_resume(
+                    path, fmt, resume, options, columns, renames, retry_unknown=retry_unknown
+                )
             rows = _skipping(rows, resume, options, tally, retry_unknown=retry_unknown)
         if ctx.options.dry_run:
             _dry_run(ctx, rows, tally)
@@ -102,17 +111,26 @@ def reports_of(report: str | None, resume: str | None) -> tuple[Path, ...]:
     return tuple(Path(name) for name in (report, resume) if name is not None and name != STDIN)
 
 
-def _preparer(
-    ctx: Context, header: bytes | None, options: ImportOptions, renames: Mapping[str, str]
-) -> Prepare:
+def _columns(ctx: Context, header: bytes | None, renames: Mapping[str, str]) -> ColumnPlan | None:
+    """The field each CSV column is read as (leadctl.bulk.columns), None for NDJSON:
+    a column that names no lead field is exit 2 here, before any row is read."""
+    if header is None:
+        return None
+    from leadctl.operations import curated
+
+    return plan_columns(ctx, curated(ctx, "POST", "/leads"), header, renames)
+
+
+def _preparer(ctx: Context, header: bytes | None, options: ImportOptions) -> Prepare:
     """Rows typed on the contract's lead schema (leadctl.lead_fields); where the contract
     lists no lead fields, cells stay strings and only the phone is checked. Either way
-    --map renames and --field fills in (leadctl.lead_fields.with_mapping)."""
+    --map renames and --field fills in (leadctl.lead_fields.with_mapping). ``header``
+    names the fields a CSV's columns are read as."""
     from leadctl.lead_fields import lead_preparer, with_mapping
     from leadctl.operations import curated
 
     op = curated(ctx, "POST", "/leads")
-    found = lead_preparer(ctx, op, header=header, renames=renames)
+    found = lead_preparer(ctx, op, header=header)
     prepare = found if found is not None else phone_preparer(ctx.settings.get("region"))
     return with_mapping(ctx, op, prepare, maps=options.maps, fields=options.fields)
 
@@ -166,6 +184,7 @@ def _verify_resume(
     fmt: str,
     resume: ResumeState,
     options: ImportOptions,
+    columns: ColumnPlan | None,
     renames: Mapping[str, str],
     *,
     retry_unknown: bool,
@@ -176,7 +195,14 @@ def _verify_resume(
     last = 0
     with path.open("rb") as stream:
         lines = itertools.chain(head_lines(stream), stream)
-        rows = read_rows(lines, fmt, prepare=lambda body: body, source=str(path), renames=renames)
+        rows = read_rows(
+            lines,
+            fmt,
+            prepare=lambda body: body,
+            source=str(path),
+            renames=columns.renames if columns else renames,
+            ignored=columns.ignored if columns else frozenset(),
+        )
         for row in rows:
             last = row.number
             _skip_reason(row, resume, options, retry_unknown=retry_unknown)

@@ -133,6 +133,10 @@ def run_operation(
     else:
         body = _body(ctx, op, tree, values, schemas)
     operation = to_operation(op, ctx.settings)
+    from leadctl.response_columns import output_columns
+
+    # --columns is checked against the answer's schema before anything is sent.
+    output_columns(ctx, operation, columns_of(op), from_contract=True)
     if operation.method == "PUT" and isinstance(body, dict):
         from leadctl.replace import replace_resource
 
@@ -287,6 +291,7 @@ def _run_paged(
         columns=columns_of(op),
         paging=paging,
         path_params=path_params or None,
+        columns_from_contract=True,
     )
 
 

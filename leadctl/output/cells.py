@@ -25,9 +25,14 @@ def format_datetime(value: str, zone: tzinfo | None = timezone.utc) -> str:
     return value if moment is None else format_moment(moment, zone)
 
 
+# What `leads import` reads as a list: plain values joined by ";" (leadctl.lead_fields).
+LIST_SEPARATOR = ";"
+
+
 def machine_text(value: Any) -> str:
-    """A value for csv/tsv/value: strings as received, JSON spelling for everything else,
-    nested objects and lists as compact JSON, missing as empty."""
+    """A value for csv/tsv/value, as `leads import` reads it back: strings as received,
+    JSON spelling for numbers and booleans, a list of plain values as ``a;b`` (empty when
+    empty), objects and other lists as compact JSON, missing as empty."""
     if value is None:
         return ""
     if isinstance(value, str):
@@ -36,7 +41,29 @@ def machine_text(value: Any) -> str:
         return "true"
     if value is False:
         return "false"
+    if isinstance(value, list):
+        joined = _separated(value)
+        if joined is not None:
+            return joined
     return COMPACT_JSON.encode(value)
+
+
+def _separated(values: list[Any]) -> str | None:
+    """``a;b`` when reading it back gives these values again, else None (then JSON, which
+    import reads too): no element holding ";", blank, padded or null-like, and not read
+    as JSON (a first "[" or "{")."""
+    texts = []
+    for value in values:
+        if isinstance(value, str):
+            if not value or value != value.strip() or LIST_SEPARATOR in value or value == "null":
+                return None
+            texts.append(value)
+        elif isinstance(value, (int, float)):
+            texts.append(machine_text(value))
+        else:
+            return None
+    joined = LIST_SEPARATOR.join(texts)
+    return None if joined[:1] in ("[", "{") else joined
 
 
 def machine_cell(column: Column) -> Callable[[Any], str]:
@@ -82,8 +109,71 @@ def human_text(value: Any, kind: str, zone: tzinfo | None = timezone.utc) -> str
             human_text(element, kind, zone) for element in value if element is not None
         )
     # An object shown whole may hold a secret (a source's intake key inside it).
-    return machine_text(mask_members(value, mask=lambda secret: mask_secret(str(secret))))
+    masked = mask_members(value, mask=lambda secret: mask_secret(str(secret)))
+    if isinstance(masked, dict):
+        return summary(masked, zone)
+    if isinstance(masked, list):
+        return _list_summary(masked, zone)
+    return machine_text(masked)
 
 
 def _is_plain(value: Any) -> bool:
     return value is None or isinstance(value, (str, int, float, bool))
+
+
+# The field that names an object, most telling first (a lead status, a user); a person's
+# first and last name come before a number or an e-mail address.
+NAME_KEYS = ("name", "displayName", "fullName", "title", "label", "number", "email")
+SHOWN_PAIRS = 4
+
+
+def summary(obj: dict[str, Any], zone: tzinfo | None = timezone.utc) -> str:
+    """An object in one readable cell, never its JSON: its name where it has one
+    (``Acme Inc``), else its first plain fields (``plan: pro, seats: 12``)."""
+    named = _name_of(obj)
+    if named:
+        return named
+    pairs = []
+    for key, inner in obj.items():
+        if inner is None or inner == [] or inner == {}:
+            continue
+        if isinstance(inner, dict):
+            text = summary(inner, zone)
+        elif isinstance(inner, list):
+            text = _list_summary(inner, zone)
+        else:
+            text = human_text(inner, "datetime" if isinstance(inner, str) else "text", zone)
+        pairs.append(f"{key}: {text}")
+        if len(pairs) == SHOWN_PAIRS:
+            break
+    more = len([v for v in obj.values() if v not in (None, [], {})]) > len(pairs)
+    return ", ".join(pairs) + (", …" if more else "")
+
+
+def _list_summary(values: list[Any], zone: tzinfo | None) -> str:
+    """Named objects by their names; anything else by how many there are."""
+    names = [summary(value, zone) for value in values if isinstance(value, dict)]
+    if len(names) == len(values) and all(_named(value) for value in values):
+        return ", ".join(names)
+    return f"{len(values)} item{'' if len(values) == 1 else 's'}"
+
+
+def _name_of(obj: dict[str, Any]) -> str:
+    """What names the object (a person by first and last name), or empty."""
+    for key in NAME_KEYS[:5]:
+        named = obj.get(key)
+        if isinstance(named, str) and named:
+            return named
+    parts = [obj.get("firstName"), obj.get("lastName")]
+    person = " ".join(part for part in parts if isinstance(part, str) and part)
+    if person:
+        return person
+    for key in NAME_KEYS[5:]:
+        named = obj.get(key)
+        if isinstance(named, str) and named:
+            return named
+    return ""
+
+
+def _named(obj: dict[str, Any]) -> bool:
+    return bool(_name_of(obj))

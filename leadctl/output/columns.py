@@ -160,8 +160,8 @@ def choose_columns(requested: Sequence[str] | None, defaults: Sequence[Column]) 
     wanted = [path.strip() for path in requested or () if path.strip()]
     if not wanted:
         return list(defaults)
-    # A default column's header is accepted too: the csv header row says `processing`,
-    # so `--columns processing` must mean that column.
+    # A default column's table header is accepted too: a table says `processing`, so
+    # `--columns processing` must mean that column (csv headers are the paths).
     known = {column.title: column for column in defaults}
     known.update({column.path: column for column in defaults})
     return [known.get(path) or column_for(path) for path in wanted]

@@ -24,6 +24,8 @@ from leadctl.output.columns import (
     path_known,
 )
 from leadctl.output.formats import AS_RECEIVED, JSON, NDJSON, OUTPUT_FORMATS, TABLE
+from leadctl.output.projection import Selection, project, selection_of
+from leadctl.output.requested import checked_of, requested_paths
 
 __all__ = [
     "RENDERERS",
@@ -72,14 +74,20 @@ def emit_list(
     page: pass a callable (or an object whose ``str()`` is computed then); empty means no
     footer. ``file_note(count)`` is the same for output written to a file or pipe while a
     person watches stderr (``leads list -o csv > one.csv``). ``streamed`` (``--all``)
-    makes ``--jq`` run on each item rather than on the whole array.
+    makes ``--jq`` run on each item rather than on the whole array, as ``-o ndjson`` does.
+
+    ``--columns`` picks fields for every format: the columns of table/csv/tsv/value, the
+    keys of each JSON/NDJSON object (:mod:`leadctl.output.projection`); ``--jq`` reads the
+    picked fields.
 
     ``document`` is the service's whole answer when the items are a part of it (an
     ``{automationId, runs}`` object): ``-o json`` and ``--jq`` print it as received instead
     of the items, and the count is then the number of items (0 when they are not sized);
-    every other format prints the items.
+    every other format prints the items, and so does ``--columns`` (its fields are the
+    items' fields).
     """
-    if document is not None and ctx.output_format == JSON:  # --jq implies json
+    as_received = ctx.output_format == JSON and not requested_paths(ctx)  # --jq implies json
+    if document is not None and as_received and not _jq_per_item(ctx, streamed=streamed):
         emit_object(ctx, document, columns=columns)
         count = len(items) if isinstance(items, Sized) else 0
     else:
@@ -105,8 +113,10 @@ def _emit_list(
     view: View | None,
     streamed: bool,
 ) -> int:
+    if ctx.options.jq is not None or ctx.output_format in AS_RECEIVED:
+        items = _picked(ctx, _checked_first(ctx, items, columns), columns)
     if ctx.options.jq is not None:
-        return _jq_list(ctx, items, streamed=streamed)
+        return _jq_list(ctx, items, per_item=_jq_per_item(ctx, streamed=streamed))
     renderer = renderer_for(ctx.output_format)
     if view is not None and _view_wanted(ctx):
         if isinstance(items, Sized):
@@ -121,8 +131,14 @@ def _emit_list(
 def emit_object(
     ctx: Context, obj: Any, *, columns: Sequence[Column], view: View | None = None
 ) -> None:
-    """Print one object: as received for json/ndjson, the chosen columns otherwise (a
-    field/value view under table), or ``view``'s drawing under table without --columns."""
+    """Print one object: as received for json/ndjson (just the ``--columns`` fields when
+    given), the chosen columns otherwise (a field/value view under table), or ``view``'s
+    drawing under table without --columns."""
+    if ctx.options.jq is not None or ctx.output_format in AS_RECEIVED:
+        _check_requested(ctx, obj, columns)
+        selection = _selection(ctx, columns)
+        if selection is not None:
+            obj = project(obj, selection)
     if ctx.options.jq is not None:
         from leadctl.output.jq_filter import compile_jq, write_jq
 
@@ -192,12 +208,20 @@ class _Counted:
             yield item
 
 
-def _jq_list(ctx: Context, items: Iterable[Any], *, streamed: bool) -> int:
+def _jq_per_item(ctx: Context, *, streamed: bool) -> bool:
+    """--jq runs on each item under --all (items stream) and when NDJSON was asked for
+    (one result per line, as `jq` reads an NDJSON file); otherwise on the whole array."""
+    if streamed:
+        return True
+    return (ctx.options.output or ctx.settings_output_or_none()) == NDJSON
+
+
+def _jq_list(ctx: Context, items: Iterable[Any], *, per_item: bool) -> int:
     from leadctl.output.jq_filter import compile_jq, write_jq, write_jq_each
 
     ios = ctx.ios
     program = compile_jq(ctx.options.jq or "")
-    if streamed:
+    if per_item:
         return write_jq_each(ios.stdout, program, items, pretty=ios.stdout_is_tty)
     collected = list(items)
     write_jq(ios.stdout, program, collected, pretty=ios.stdout_is_tty)
@@ -276,11 +300,13 @@ class _Csv(_ColumnRenderer):
     def write_rows(self, ctx: Context, rows: Iterator[Any], columns: list[Column]) -> int:
         from leadctl.output.delimited import write_csv
 
-        return write_csv(ctx.ios.data_out(), rows, columns)
+        out = ctx.ios.data_out()
+        return write_csv(out, rows, columns, allow_formulas=ctx.options.allow_formulas)
 
 
 class _Tsv(_ColumnRenderer):
-    """Tab-separated values; ``value`` is the same without the header line."""
+    """Tab-separated values; ``value`` is the same without the header line, for scripts
+    (its cells are never guarded against spreadsheet formulas)."""
 
     def __init__(self, *, header: bool) -> None:
         self._header = header
@@ -288,7 +314,13 @@ class _Tsv(_ColumnRenderer):
     def write_rows(self, ctx: Context, rows: Iterator[Any], columns: list[Column]) -> int:
         from leadctl.output.delimited import write_tsv
 
-        return write_tsv(ctx.ios.data_out(), rows, columns, header=self._header)
+        return write_tsv(
+            ctx.ios.data_out(),
+            rows,
+            columns,
+            header=self._header,
+            allow_formulas=ctx.options.allow_formulas or not self._header,
+        )
 
 
 class _Table(_ColumnRenderer):
@@ -347,9 +379,13 @@ def display_zone_of(ctx: Context) -> tzinfo | None:
 
 
 def _check_requested(ctx: Context, sample: Any, defaults: Sequence[Column]) -> None:
-    """``--columns`` checked against the data: a field that the item does not have and
-    that no default column names is a typo, exit 2 naming the fields that exist."""
-    requested = [path.strip() for path in ctx.options.columns or () if path.strip()]
+    """``--columns`` checked against the data, where the contract's schema did not
+    confirm them before the request (:mod:`leadctl.response_columns`): a field that the
+    item does not have and that no default column names is a typo, exit 2 naming the
+    fields the schema lists, else those of the item."""
+    checked = checked_of(ctx)
+    confirmed = checked.confirmed if checked is not None else frozenset()
+    requested = [path for path in requested_paths(ctx) if path not in confirmed]
     if not requested or not isinstance(sample, dict):
         return
     declared = {column.path for column in defaults} | {column.title for column in defaults}
@@ -360,12 +396,42 @@ def _check_requested(ctx: Context, sample: Any, defaults: Sequence[Column]) -> N
     ]
     if not unknown:
         return
-    known = list(dict.fromkeys([*known_paths(sample), *(c.path for c in defaults)]))
+    if checked is not None:
+        known = checked.known
+    else:
+        known = list(dict.fromkeys([*known_paths(sample), *(c.path for c in defaults)]))
     plural = "s" if len(unknown) > 1 else ""
     raise UsageError(
         f"unknown field{plural} in --columns: {', '.join(unknown)}",
         hint="known fields: " + ", ".join(known),
     )
+
+
+def _selection(ctx: Context, defaults: Sequence[Column]) -> Selection | None:
+    """The fields --columns picks for JSON output (a default column's header stands for
+    its path), or None to print the objects whole."""
+    requested = requested_paths(ctx)
+    if not requested:
+        return None
+    return selection_of([column.path for column in choose_columns(requested, defaults)])
+
+
+def _picked(ctx: Context, items: Iterable[Any], defaults: Sequence[Column]) -> Iterable[Any]:
+    selection = _selection(ctx, defaults)
+    if selection is None:
+        return items
+    return (project(item, selection) for item in items)
+
+
+def _checked_first(ctx: Context, items: Iterable[Any], defaults: Sequence[Column]) -> Iterable[Any]:
+    """The items, with --columns checked against the first before any is printed."""
+    if not requested_paths(ctx):
+        return items
+    iterator = iter(items)
+    for first in iterator:
+        _check_requested(ctx, first, defaults)
+        return chain((first,), iterator)
+    return iterator
 
 
 def _columns_for_list(

@@ -255,3 +255,25 @@ def test_a_flagged_put_is_answered_with_a_new_secret_and_a_secret_sent_back_is_a
     assert sent_back.status_code == 200  # valid: a finding, not a violation
     assert trait.violations() == []
     assert trait.findings() == ["PUT /sources/s1: sent back the secret the service gave in apiKey"]
+
+
+def test_a_next_page_must_repeat_the_query_and_send_the_token_as_answered(
+    mock: ContractMock,
+) -> None:
+    query = {"pageSize": 2, "search": "ada"}
+    for _ in range(3):
+        mock.reply("POST", "/leads/all/my", body={"items": [], "continuationToken": "t+1= "})
+    assert send(mock, "POST", "/leads/all/my", json=query).status_code == 200
+
+    same = send(mock, "POST", "/leads/all/my", json={**query, "continuationToken": "t+1= "})
+    assert same.status_code == 200 and mock.violations() == []
+
+    resized = send(
+        mock, "POST", "/leads/all/my", json={"pageSize": 5, "continuationToken": "t+1= "}
+    )
+    trimmed = send(mock, "POST", "/leads/all/my", json={**query, "continuationToken": "t+1="})
+
+    assert (resized.status_code, trimmed.status_code) == (400, 400)
+    found = "\n".join(mock.violations())
+    assert "is not the query it continues" in found
+    assert "continuationToken 't+1=' was never answered" in found

@@ -100,3 +100,18 @@ def test_bad_input_and_source_keys_send_nothing(
     assert refused.exit_code == 4
     assert bad.stdout == refused.stdout == ""
     assert sandbox.requests() == []
+
+
+def test_a_table_shows_objects_as_readable_summaries_never_json(
+    sandbox: SandboxProcess, org_env: Env
+) -> None:
+    result = run_leadctl_tty(["a2a", "call", "agent.ping"], env={**org_env, "NO_COLOR": "1"})
+
+    assert result.exit_code == 0, result.stderr
+    rows = {
+        line.split(None, 1)[0]: line.split(None, 1)[1].strip()
+        for line in result.stdout.splitlines()
+        if len(line.split(None, 1)) == 2
+    }
+    assert rows["organization"] == sandbox.info()["organization"]["name"]
+    assert not any(value.startswith(("{", "[")) for value in rows.values())

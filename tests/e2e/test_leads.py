@@ -260,3 +260,42 @@ def test_ranges_and_order(org_env: Env) -> None:
         env=org_env,
     )
     assert [lead["createdAt"] for lead in json.loads(descending.stdout)] == stamps[::-1][:3]
+
+
+# -- --jq and --columns on the real path ------------------------------------------------
+
+
+def test_jq_with_ndjson_runs_on_each_item_and_with_all_and_limit(org_env: Env) -> None:
+    each = run_leadctl(
+        ["leads", "list", "--limit", "2", "-o", "ndjson", "--jq", ".id"], env=org_env
+    )
+    capped = run_leadctl(["leads", "list", "--all", "--limit", "3", "--jq", ".id"], env=org_env)
+
+    assert each.exit_code == 0, each.stderr
+    assert capped.exit_code == 0, capped.stderr
+    assert len(each.stdout.split()) == 2
+    assert len(capped.stdout.split()) == 3
+    assert all(re.fullmatch(r"[0-9a-f-]{36}", line) for line in capped.stdout.split())
+
+
+def test_json_columns_keep_just_those_fields(org_env: Env) -> None:
+    result = run_leadctl(
+        ["leads", "list", "--limit", "2", "--columns", "id,status.name,tags[].name"], env=org_env
+    )
+
+    assert result.exit_code == 0, result.stderr
+    for lead in json.loads(result.stdout):
+        assert list(lead) == ["id", "status", "tags"]
+        assert lead["status"] is None or list(lead["status"]) == ["name"]
+        assert all(list(tag) == ["name"] for tag in lead["tags"] or [])
+
+
+def test_an_unknown_json_column_is_exit_2_before_any_request(
+    sandbox: SandboxProcess, org_env: Env
+) -> None:
+    sandbox.clear_requests()
+    result = run_leadctl(["leads", "list", "--columns", "id,nope"], env=org_env)
+
+    assert result.exit_code == 2
+    assert "unknown field in --columns: nope" in result.stderr
+    assert list_requests(sandbox) == []

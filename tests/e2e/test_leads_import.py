@@ -201,3 +201,69 @@ def test_a_known_limit_paces_from_the_first_row_without_a_429(
         if entry["method"] == "POST" and mark in str(entry["body"])
     )
     assert statuses == {202: 15}
+
+
+# -- an export imports back unchanged --------------------------------------------------
+
+# Values an export must carry through: a formula from a web form, a comma and quotes,
+# a line break, tags with spaces, a lead with no phone or tags.
+ROUND_TRIP = [
+    {"firstName": "=HYPERLINK(\"http://evil.example\")", "phone": "+15125550181",
+     "state": "TX", "tags": ["hot", "spring 2026"]},
+    {"firstName": 'Ann, "Jr"', "email": "ann@e2e.example", "product": "solar",
+     "tags": ["@home"]},
+    {"firstName": "Two\nlines", "phone": "+12105550182", "tags": []},
+]  # fmt: skip
+EXPORTED = "firstName,lastName,email,phone,state,product,tags[].name"
+
+
+def exported(env: CredentialEnv, mark: str, columns: str) -> list[dict[str, str]]:
+    import csv
+    import io
+
+    result = run_leadctl(
+        ["leads", "list", "--search", mark, "--search-field", "lastName", "--all",
+         "-o", "csv", "--columns", columns],
+        env=env,
+    )  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    return list(csv.DictReader(io.StringIO(result.stdout, newline="")))
+
+
+def test_an_export_imports_back_unchanged(org_env: CredentialEnv, tmp_path: Path) -> None:
+    mark = marker()
+    for lead in ROUND_TRIP:
+        created = run_leadctl(
+            ["leads", "create", "--data", json.dumps({**lead, "lastName": mark})], env=org_env
+        )
+        assert created.exit_code == 0, created.stderr
+    export = tmp_path / "export.csv"
+    listed = run_leadctl(
+        ["leads", "list", "--search", mark, "--search-field", "lastName", "--all", "-o", "csv",
+         "--columns", f"id,{EXPORTED},createdAt"],
+        env=org_env,
+    )  # fmt: skip
+    assert listed.exit_code == 0, listed.stderr
+    export.write_text(listed.stdout, encoding="utf-8")
+    assert "'=HYPERLINK" in listed.stdout  # the formula reaches no spreadsheet as one
+
+    imported = run_leadctl(["leads", "import", str(export)], env=org_env)
+
+    assert imported.exit_code == 0, imported.stderr
+    assert "3 created" in imported.stderr
+    rows = exported(org_env, mark, EXPORTED)
+    originals = [row for row in csv_rows_of(listed.stdout)]
+    assert len(rows) == 6
+    assert Counter(tuple(sorted(row.items())) for row in rows) == Counter(
+        tuple(sorted(row.items())) for row in originals for _ in range(2)
+    )
+
+
+def csv_rows_of(text: str) -> list[dict[str, str]]:
+    import csv
+    import io
+
+    return [
+        {key: value for key, value in row.items() if key in EXPORTED.split(",")}
+        for row in csv.DictReader(io.StringIO(text, newline=""))
+    ]

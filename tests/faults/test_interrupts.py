@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import pty
 import re
 import signal
 import stat
@@ -177,6 +178,101 @@ def test_ctrl_c_during_api_paginate_resumes_too(
     assert code == 130, err
     assert ids(out) == clean_ids[:50]
     assert resume_cursor(err)
+
+
+def test_ctrl_c_in_a_table_all_never_pages_the_partial_list(
+    sandbox: SandboxProcess, clean_ids: list[str], tmp_path: Path
+) -> None:
+    """On a terminal, a table waits for every page. Ctrl-C while page 2 is fetched draws
+    the rows of page 1 straight on the terminal (the pager, which would take the screen
+    and hide where to resume, is never started), says where to resume, and exits 130."""
+    pager_ran = tmp_path / "pager-ran"
+    pager = tmp_path / "pager.sh"
+    pager.write_text(f"#!/bin/sh\ntouch {pager_ran}\ncat\n", encoding="utf-8")
+    pager.chmod(0o755)
+    inject(sandbox, LEADS, "POST", [PASS, "hang=10"])
+    env = {**env_for(sandbox), "LEADCTL_PAGER": str(pager), "LINES": "10", "NO_COLOR": "1"}
+    with OnTerminal(["leads", "list", "--all", "--page-size", "20", "--columns", "id"], env) as run:
+        wait_for(sandbox, "POST", LEADS, 2)  # page 1 is in; page 2 hangs
+        run.interrupt()
+        code, out, err = run.finish()
+
+    assert code == 130, err
+    assert not pager_ran.exists()
+    shown = [line.strip() for line in out.splitlines() if line.strip()]
+    assert shown == ["id", *clean_ids[:20]]
+    rest = run_timed(
+        [
+            "leads",
+            "list",
+            "--all",
+            "--page-size",
+            "20",
+            "-o",
+            "ndjson",
+            "--cursor",
+            resume_cursor(err),
+        ],
+        env=env_for(sandbox),
+    )
+    assert rest.exit_code == 0, rest.stderr
+    assert clean_ids[:20] + ids(rest.stdout) == clean_ids
+
+
+class OnTerminal:
+    """A leadctl process whose stdout is a pseudo-terminal (stderr a pipe), read by a
+    thread until it exits."""
+
+    def __init__(self, args: Sequence[str], env: dict[str, str]) -> None:
+        master, slave = pty.openpty()
+        self._master = master
+        self.proc = subprocess.Popen(
+            [leadctl_executable(), *args],
+            stdin=subprocess.DEVNULL,
+            stdout=slave,
+            stderr=subprocess.PIPE,
+            env=base_env({"TERM": "xterm-256color", **env}),
+        )
+        os.close(slave)
+        self._out: list[bytes] = []
+        self._err: list[bytes] = []
+        self._threads = [
+            threading.Thread(target=self._read_terminal, daemon=True),
+            threading.Thread(
+                target=Running._drain, args=(self.proc.stderr, self._err), daemon=True
+            ),
+        ]
+        for thread in self._threads:
+            thread.start()
+
+    def _read_terminal(self) -> None:
+        while True:
+            try:
+                data = os.read(self._master, 65536)
+            except OSError:  # EIO: every process holding the terminal closed it
+                return
+            if not data:
+                return
+            self._out.append(data)
+
+    def __enter__(self) -> OnTerminal:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        os.close(self._master)
+
+    def interrupt(self) -> None:
+        self.proc.send_signal(signal.SIGINT)
+
+    def finish(self, timeout: float = 30) -> tuple[int, str, str]:
+        code = self.proc.wait(timeout)
+        for thread in self._threads:
+            thread.join(timeout)
+        out = b"".join(self._out).decode("utf-8", "replace").replace("\r\n", "\n")
+        return code, out, b"".join(self._err).decode("utf-8", "replace")
 
 
 # -- rotation -------------------------------------------------------------------------------

@@ -119,15 +119,15 @@ def columns(operation_id: str) -> list[list[str]]:
     return found
 
 
-def test_list_columns_are_id_name_status_phone_and_main_times_then_the_rest() -> None:
+def test_list_columns_are_id_name_status_phone_and_main_time_then_the_rest() -> None:
     assert columns("listCalls") == [
         ["id", "text", "whole"],
         ["title", "text"],
         ["status", "text"],
         ["toPhoneNumber", "text", "whole"],
-        ["updatedAt", "datetime"],
         ["createdAt", "datetime"],
         ["notes", "text"],
+        ["updatedAt", "datetime"],
     ]
 
 

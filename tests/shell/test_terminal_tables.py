@@ -51,7 +51,10 @@ def shown(term: Terminal, command: str) -> str:
     text = SGR.sub("", received).replace("\x1b[K", "").replace("\r", "\n")
     body = text.split("\n", 1)[1].rsplit("[exit", 1)[0]  # after the echoed command line
     width = term.width  # type: ignore[attr-defined]
-    table = [line for line in body.splitlines() if not line.startswith("not shown at ")]
+    # stderr's notes share the screen: what was left out, and the next page's cursor (a
+    # token is never broken, so it may be wider than the terminal).
+    notes = ("not shown at ", "more results: ")
+    table = [line for line in body.splitlines() if not line.startswith(notes)]
     assert all(len(line) <= width for line in table), body
     return body
 

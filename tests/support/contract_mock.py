@@ -413,6 +413,9 @@ class ContractMock:
         self.served_secrets: dict[str, str] = {}
         self.issued: list[str] = []
         self._versions: dict[str, int] = {}
+        # Continuation tokens answered, with the query (the body less its token) they
+        # continue: a next page must send the token byte for byte and the same query.
+        self._issued_tokens: dict[tuple[str, str, str], Any] = {}
         self._lock = threading.Lock()
         self._server: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
@@ -562,6 +565,7 @@ class ContractMock:
         record.operation_id = route.operation_id
         self._find_secrets_sent_back(record)
         status = self._check(route, path_values, record, headers)
+        self._check_next_page(route, record)
         if record.violations:
             return self._problem(status or 400, "; ".join(record.violations))
         if_match = headers.get("if-match")
@@ -586,6 +590,8 @@ class ContractMock:
             self._remember_served(reply_body)
         if 200 <= reply_status < 300:
             reply_body = self._with_issued_secret(route, record, reply_body)
+
+        self._note_token(route, record, reply_body)
         if reply_body is None:
             return reply_status, reply_headers, b""
         reply_headers.setdefault("Content-Type", "application/json; charset=utf-8")
@@ -632,6 +638,34 @@ class ContractMock:
         for value, field_name in served.items():
             if value in text:
                 record.findings.append(f"sent back the secret the service gave in {field_name}")
+
+    # -- paging ------------------------------------------------------------------------------
+
+    def _note_token(self, route: Route, record: RecordedRequest, reply_body: Any) -> None:
+        token = reply_body.get("continuationToken") if isinstance(reply_body, dict) else None
+        query = _query_of(record)
+        if isinstance(token, str) and token and query is not None:
+            with self._lock:
+                self._issued_tokens[(route.method, route.template, token)] = query
+
+    def _check_next_page(self, route: Route, record: RecordedRequest) -> None:
+        """A request carrying a continuation token: the token must be one this mock answered
+        (byte for byte) and the rest of the body the query that page continued."""
+        body = _json_or_none(record)
+        token = body.get("continuationToken") if isinstance(body, dict) else None
+        if not isinstance(token, str):
+            return
+        with self._lock:
+            first = self._issued_tokens.get((route.method, route.template, token), _UNPARSED)
+        if first is _UNPARSED:
+            record.violations.append(
+                f"continuationToken {token!r} was never answered by this operation"
+            )
+        elif _query_of(record) != first:
+            record.violations.append(
+                f"the next page's body {_query_of(record)!r} is not the query it continues "
+                f"{first!r} (only continuationToken may change)"
+            )
 
     # -- checks ------------------------------------------------------------------------------
 
@@ -894,6 +928,21 @@ class ContractMock:
 
 
 _UNPARSED = object()
+
+
+def _json_or_none(record: RecordedRequest) -> Any:
+    try:
+        return record.json()
+    except ValueError:
+        return None
+
+
+def _query_of(record: RecordedRequest) -> Any:
+    """A JSON object body without its continuation token: the query a page answers."""
+    body = _json_or_none(record)
+    if not isinstance(body, dict):
+        return None
+    return {key: value for key, value in body.items() if key != "continuationToken"}
 
 
 def _media_matches(declared: str, sent: str) -> bool:

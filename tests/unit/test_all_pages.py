@@ -54,7 +54,11 @@ def visible(stderr: str) -> list[str]:
     return shown
 
 
-def test_all_asks_for_200_and_then_for_what_the_service_answered(httpx_mock: HTTPXMock) -> None:
+def test_all_asks_for_200_on_every_page_whatever_the_service_answered(
+    httpx_mock: HTTPXMock,
+) -> None:
+    """A service may bind its token to the query: the next page repeats the first body,
+    pageSize included, even when the answer names a smaller page."""
     httpx_mock.add_response(
         method="POST",
         url=LIST_URL,
@@ -64,12 +68,52 @@ def test_all_asks_for_200_and_then_for_what_the_service_answered(httpx_mock: HTT
     httpx_mock.add_response(
         method="POST",
         url=LIST_URL,
-        match_json={"pageSize": 100, "continuationToken": "t1"},
+        match_json={"pageSize": 200, "continuationToken": "t1"},
         json={"items": [lead(2)], "pageSize": 100},
     )
     code, out, _ = run_all(["-o", "ndjson"], stderr_tty=False)
     assert code == 0
     assert [json.loads(line)["id"] for line in out.splitlines()] == ["lead_1", "lead_2"]
+
+
+@pytest.mark.parametrize(
+    ("args", "asked"),
+    [
+        (["--limit", "1"], 1),
+        (["--limit", "30"], 30),
+        (["--limit", "1000"], 200),
+        (["--limit", "10", "--page-size", "50"], 10),
+        (["--limit", "100", "--page-size", "50"], 50),
+    ],
+)
+def test_limit_asks_for_at_most_n_a_page(
+    httpx_mock: HTTPXMock, args: list[str], asked: int
+) -> None:
+    httpx_mock.add_response(
+        method="POST", url=LIST_URL, match_json={"pageSize": asked}, json={"items": [lead(1)]}
+    )
+    merged = {**os.environ, **token_env()}
+    ios = IOStreams.for_test(env=merged)
+    code = invoke(["leads", "list", *args, "-o", "json"], ios=ios, env=merged, clock=FakeClock())
+    assert code == 0, ios.stderr.getvalue()  # type: ignore[attr-defined]
+
+
+def test_all_with_limit_stops_after_n_items(httpx_mock: HTTPXMock) -> None:
+    httpx_mock.add_response(
+        method="POST",
+        url=LIST_URL,
+        match_json={"pageSize": 3},
+        json={"items": [lead(1), lead(2), lead(3)], "continuationToken": "t1"},
+    )
+    httpx_mock.add_response(
+        method="POST",
+        url=LIST_URL,
+        match_json={"pageSize": 3, "continuationToken": "t1"},
+        json={"items": [lead(4), lead(5), lead(6)], "continuationToken": "t2"},
+    )
+    code, out, _ = run_all(["--limit", "5", "--page-size", "3", "--jq", ".id"], stderr_tty=False)
+    assert code == 0
+    assert out.split() == ["lead_1", "lead_2", "lead_3", "lead_4", "lead_5"]
 
 
 def test_an_explicit_page_size_is_kept(httpx_mock: HTTPXMock) -> None:

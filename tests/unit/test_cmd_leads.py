@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
 from pathlib import Path
 from typing import Any
 
@@ -186,7 +187,6 @@ BAD_LIST_INPUT = [
     (["--search", "a", "--search-field", "first name"], "not a field name"),
     (["--order-by", "-"], "'' is not a field name"),
     (["--order-by", ""], "'' is not a field name"),
-    (["--limit", "5", "--all"], "--limit and --all cannot be combined"),
     (["--count", "--all"], "--count prints only the total"),
     (["--count", "--limit", "3"], "--count prints only the total"),
     (["--cursor", " "], "--cursor must not be empty"),
@@ -246,13 +246,13 @@ def test_limit_stops_after_n_items_across_pages(httpx_mock: HTTPXMock) -> None:
     httpx_mock.add_response(
         method="POST",
         url=LIST_URL,
-        match_json={},
+        match_json={"pageSize": 2},
         json={"items": [LEAD_A], "continuationToken": "t1"},
     )
     httpx_mock.add_response(
         method="POST",
         url=LIST_URL,
-        match_json={"continuationToken": "t1"},
+        match_json={"pageSize": 2, "continuationToken": "t1"},
         json={"items": [LEAD_B, LEAD_C], "continuationToken": "t2"},
     )
     result = run_cli(
@@ -614,6 +614,20 @@ def test_one_page_written_to_a_file_from_a_terminal_says_more_exist(
         )
     else:
         assert err == ""
+
+
+def test_a_cursor_with_spaces_is_offered_quoted_for_the_shell(httpx_mock: HTTPXMock) -> None:
+    """Pasted into a shell, the note's --cursor gives the service its token byte for byte."""
+    token = "p 2+/=%"
+    httpx_mock.add_response(
+        method="POST", url=LIST_URL, json={"items": [LEAD_A], "continuationToken": token}
+    )
+    merged = {**os.environ, **token_env()}
+    ios = IOStreams.for_test(stdout_tty=False, stderr_tty=True, env=merged)
+    assert invoke(["leads", "list", "-o", "csv"], ios=ios, env=merged, clock=FakeClock()) == 0
+    err = ios.stderr.getvalue()  # type: ignore[attr-defined]
+    offered = shlex.split(err.split(", or ", 1)[1].removesuffix(" for the next\n"))
+    assert offered == ["--cursor", token]
 
 
 def test_no_note_when_the_one_page_was_the_last(httpx_mock: HTTPXMock) -> None:

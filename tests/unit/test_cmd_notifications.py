@@ -144,12 +144,15 @@ def test_all_follows_pages_and_limit_stops_early(httpx_mock: HTTPXMock) -> None:
 
 def test_limit_on_a_terminal_follows_pages_with_the_mark(httpx_mock: HTTPXMock) -> None:
     httpx_mock.add_response(
-        method="POST", url=URL, match_json={}, json={"items": [READ], "continuationToken": "c1"}
+        method="POST",
+        url=URL,
+        match_json={"pageSize": 2},
+        json={"items": [READ], "continuationToken": "c1"},
     )
     httpx_mock.add_response(
         method="POST",
         url=URL,
-        match_json={"continuationToken": "c1"},
+        match_json={"pageSize": 2, "continuationToken": "c1"},
         json={"items": [UNREAD, READ], "continuationToken": "c2"},
     )
     result = run_cli(["notifications", "announcements", "--limit", "2"], env=token_env(), tty=True)
@@ -184,7 +187,6 @@ def test_count(httpx_mock: HTTPXMock) -> None:
     [
         ["--limit", "0"],
         ["--page-size", "0"],
-        ["--limit", "2", "--all"],
         ["--count", "--all"],
         ["--cursor", ""],
         ["--search", "x"],

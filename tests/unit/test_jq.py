@@ -77,6 +77,43 @@ def test_with_all_the_expression_runs_on_each_streamed_item(httpx_mock: HTTPXMoc
     assert result.stdout == "b\nc\n"
 
 
+@pytest.mark.parametrize(
+    ("flags", "env"),
+    [(["-o", "ndjson"], {}), ([], {"LEADCTL_OUTPUT": "ndjson"})],
+    ids=["flag", "env"],
+)
+def test_with_ndjson_the_expression_runs_on_each_item(
+    httpx_mock: HTTPXMock, flags: list[str], env: dict[str, str]
+) -> None:
+    httpx_mock.add_response(method="GET", url=STATUSES_URL, json=STATUSES)
+
+    result = run_cli([*flags, "--jq", ".id", "lead-statuses", "list"], env={**token_env(), **env})
+
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines() == [status["id"] for status in STATUSES]
+
+
+def test_jq_reads_the_fields_columns_picked(httpx_mock: HTTPXMock) -> None:
+    httpx_mock.add_response(method="GET", url=STATUSES_URL, json=STATUSES)
+
+    result = run_cli(
+        [
+            "-o",
+            "ndjson",
+            "--columns",
+            "id,name",
+            "--jq",
+            'keys | join(",")',
+            "lead-statuses",
+            "list",
+        ],
+        env=token_env(),
+    )
+
+    assert result.exit_code == 0, result.stderr
+    assert set(result.stdout.splitlines()) == {"id,name"}
+
+
 def test_one_object_is_filtered_whole(httpx_mock: HTTPXMock) -> None:
     body = {"automationId": "aut_1", "runs": [{"id": "r1", "status": "Failed"}]}
     httpx_mock.add_response(method="GET", url=f"{BASE_URL}/automations/aut_1/runs", json=body)

@@ -156,12 +156,57 @@ def test_json_object_piped_is_compact_and_on_a_terminal_indented() -> None:
     assert stdout_of(tty) == json.dumps(LEADS[0], ensure_ascii=False, indent=2) + "\n"
 
 
-def test_json_ignores_columns_and_prints_every_field() -> None:
-    ctx = make_ctx("json", columns=["id"])
+def test_json_columns_pick_the_fields_nested_as_the_paths_say() -> None:
+    ctx = make_ctx("json", columns=["id", "user.name", "defaultTags[].name", "enabled"])
 
     emit_object(ctx, LEADS[0], columns=COLUMNS)
 
-    assert json.loads(stdout_of(ctx)) == LEADS[0]
+    assert json.loads(stdout_of(ctx)) == {
+        "id": "lead_1",
+        "user": {"name": "Ana"},
+        "defaultTags": [{"name": "hot"}, {"name": "web"}],
+        "enabled": True,
+    }
+
+
+@pytest.mark.parametrize("fmt", ["json", "ndjson"])
+def test_json_list_columns_pick_the_fields_of_every_item_nulls_kept(fmt: str) -> None:
+    ctx = make_ctx(fmt, columns=["id", "user.name", "defaultTags.name", "createdAt"])
+
+    emit_list(ctx, iter(LEADS), columns=COLUMNS)
+
+    out = stdout_of(ctx)
+    items = json.loads(out) if fmt == "json" else [json.loads(line) for line in out.splitlines()]
+    assert items == [
+        {
+            "id": "lead_1",
+            "user": {"name": "Ana"},
+            "defaultTags": [{"name": "hot"}, {"name": "web"}],
+            "createdAt": "2026-11-21T14:03:12Z",
+        },
+        {"id": "lead_2", "user": None, "defaultTags": [], "createdAt": LEADS[1]["createdAt"]},
+    ]
+
+
+def test_json_columns_take_a_default_columns_header_as_its_path() -> None:
+    ctx = make_ctx("ndjson", columns=["OWNER", "score"])
+
+    emit_list(ctx, iter(LEADS), columns=COLUMNS)
+
+    assert [json.loads(line) for line in stdout_of(ctx).splitlines()] == [
+        {"user": {"name": "Ana"}, "score": 12},
+        {"user": None, "score": 3.5},
+    ]
+
+
+@pytest.mark.parametrize("fmt", ["json", "ndjson"])
+def test_json_unknown_columns_are_exit_2_before_anything_is_printed(fmt: str) -> None:
+    ctx = make_ctx(fmt, columns=["id", "nope"])
+
+    with pytest.raises(UsageError, match="unknown field in --columns: nope"):
+        emit_list(ctx, iter(LEADS), columns=COLUMNS)
+
+    assert stdout_of(ctx) == ""
 
 
 def test_piped_default_format_is_json(tmp_path: Path) -> None:
@@ -302,14 +347,14 @@ def test_csv_has_a_header_and_quotes_what_needs_quoting(tty: bool) -> None:
     assert "\x1b[" not in out
     rows = list(csv.reader(io.StringIO(out)))
     assert rows == [
-        ["ID", "NAME", "OWNER", "ENABLED", "CREATED", "KEY"],
+        ["id", "name", "user.name", "enabled", "createdAt", "apiKey"],
         ["lead_1", "José Müller", "Ana", "true", "2026-11-21T14:03:12Z", "sk_…4f2a"],
         ["lead_2", 'Smith, "Jr"\nsecond line', "", "false", "2026-01-02T03:04:05+02:00", ""],
     ]
     assert '"Smith, ""Jr""\nsecond line"' in out
 
 
-def test_csv_header_defaults_to_the_path_and_nested_values_are_json() -> None:
+def test_csv_header_is_the_path_and_objects_are_json() -> None:
     ctx = make_ctx("csv")
 
     emit_list(ctx, iter(LEADS), columns=[Column("id"), Column("defaultTags"), Column("score")])
@@ -317,7 +362,7 @@ def test_csv_header_defaults_to_the_path_and_nested_values_are_json() -> None:
     rows = list(csv.reader(io.StringIO(stdout_of(ctx))))
     assert rows[0] == ["id", "defaultTags", "score"]
     assert json.loads(rows[1][1]) == LEADS[0]["defaultTags"]
-    assert rows[2] == ["lead_2", "[]", "3.5"]
+    assert rows[2] == ["lead_2", "", "3.5"]  # an empty list: an empty cell
 
 
 def test_csv_of_an_empty_list_is_the_header_alone() -> None:
@@ -325,7 +370,7 @@ def test_csv_of_an_empty_list_is_the_header_alone() -> None:
 
     assert emit_list(ctx, iter([]), columns=COLUMNS) == 0
 
-    assert stdout_of(ctx) == "ID,NAME,OWNER,ENABLED,CREATED,KEY\n"
+    assert stdout_of(ctx) == "id,name,user.name,enabled,createdAt,apiKey\n"
 
 
 def test_tsv_escapes_tabs_newlines_and_backslashes_one_item_per_line() -> None:
@@ -343,7 +388,7 @@ def test_tsv_plain_rows() -> None:
     emit_list(ctx, iter(LEADS), columns=COLUMNS[:4])
 
     assert stdout_of(ctx) == (
-        "ID\tNAME\tOWNER\tENABLED\n"
+        "id\tname\tuser.name\tenabled\n"
         "lead_1\tJosé Müller\tAna\ttrue\n"
         'lead_2\tSmith, "Jr"\\nsecond line\t\tfalse\n'
     )
@@ -371,7 +416,7 @@ def test_csv_of_one_object_has_header_and_one_row() -> None:
 
     emit_object(ctx, LEADS[1], columns=COLUMNS)
 
-    assert stdout_of(ctx) == "ID,score\nlead_2,3.5\n"
+    assert stdout_of(ctx) == "id,score\nlead_2,3.5\n"
 
 
 def test_columns_option_takes_dot_paths_and_list_indexes() -> None:
@@ -380,7 +425,7 @@ def test_columns_option_takes_dot_paths_and_list_indexes() -> None:
     emit_list(ctx, iter(LEADS), columns=COLUMNS)
 
     assert stdout_of(ctx) == (
-        "ID\tOWNER\tdefaultTags.0.name\tdefaultTags.-1.name\nlead_1\tAna\thot\tweb\nlead_2\t\t\t\n"
+        "id\tuser.name\tdefaultTags.0.name\tdefaultTags.-1.name\nlead_1\tAna\thot\tweb\nlead_2\t\t\t\n"
     )
 
 
@@ -424,11 +469,12 @@ def test_array_paths_take_the_field_of_every_element(path: str) -> None:
     emit_list(csv_ctx, iter(LEADS), columns=COLUMNS)
 
     assert stdout_of(table).splitlines()[1].split(None, 1) == ["lead_1", "hot, web"]
-    assert stdout_of(csv_ctx).splitlines()[1] == 'lead_1,"[""hot"",""web""]"'
+    assert stdout_of(csv_ctx).splitlines()[1] == "lead_1,hot;web"  # as leads import reads it
 
 
 def test_a_default_columns_header_is_accepted_by_columns() -> None:
-    """The csv header row names a column `processing`: --columns takes that name."""
+    """A table names a column `processing`: --columns takes that name; the csv header row
+    names its field path, which is what `leads import` reads."""
     columns = [Column("id"), Column("processingStatus", header="processing")]
     ctx = make_ctx("csv", columns=["id", "processing"])
     header = make_ctx("csv")
@@ -437,8 +483,8 @@ def test_a_default_columns_header_is_accepted_by_columns() -> None:
     emit_list(ctx, iter(items), columns=columns)
     emit_list(header, iter(items), columns=columns)
 
-    assert stdout_of(ctx) == "id,processing\nl1,Accepted\n"
-    assert stdout_of(header).splitlines()[0].split(",") == ["id", "processing"]
+    assert stdout_of(ctx) == "id,processingStatus\nl1,Accepted\n"
+    assert stdout_of(header).splitlines()[0].split(",") == ["id", "processingStatus"]
 
 
 def test_columns_without_defaults_are_the_first_items_fields() -> None:

@@ -25,16 +25,16 @@ LIST_OUTPUT = {
     "table": "ID  NAME\na1  Ana\nb2  Bo\n",
     "json": '[\n{"id":"a1","name":"Ana"},\n{"id":"b2","name":"Bo"}\n]\n',
     "ndjson": '{"id":"a1","name":"Ana"}\n{"id":"b2","name":"Bo"}\n',
-    "csv": "ID,NAME\na1,Ana\nb2,Bo\n",
-    "tsv": "ID\tNAME\na1\tAna\nb2\tBo\n",
+    "csv": "id,name\na1,Ana\nb2,Bo\n",
+    "tsv": "id\tname\na1\tAna\nb2\tBo\n",
     "value": "a1\tAna\nb2\tBo\n",
 }
 OBJECT_OUTPUT = {
     "table": "ID    a1\nNAME  Ana\n",
     "json": '{"id":"a1","name":"Ana"}\n',
     "ndjson": '{"id":"a1","name":"Ana"}\n',
-    "csv": "ID,NAME\na1,Ana\n",
-    "tsv": "ID\tNAME\na1\tAna\n",
+    "csv": "id,name\na1,Ana\n",
+    "tsv": "id\tname\na1\tAna\n",
     "value": "a1\tAna\n",
 }
 
@@ -260,6 +260,15 @@ def test_the_row_formats_print_the_items_of_a_document(fmt: str) -> None:
     emit_list(ctx, iter(ITEMS), columns=COLUMNS, document=DOCUMENT)
 
     assert out(ctx) == LIST_OUTPUT[fmt]
+
+
+def test_json_columns_pick_fields_of_a_documents_items() -> None:
+    """--columns names the items' fields: JSON then prints those of each item."""
+    ctx = make_ctx("json", columns=["id"])
+
+    emit_list(ctx, iter(ITEMS), columns=COLUMNS, document=DOCUMENT)
+
+    assert out(ctx) == '[\n{"id":"a1"},\n{"id":"b2"}\n]\n'
 
 
 def test_the_table_view_draws_the_items_of_a_document() -> None:

@@ -16,7 +16,7 @@ from pytest_httpx import HTTPXMock
 
 from leadctl.client import Client, RetryPolicy
 from leadctl.credentials import Credential, CredentialKind
-from leadctl.errors import BadResponse, UsageError
+from leadctl.errors import BadResponse
 from leadctl.operations import bundled_operation
 from leadctl.paging import Pager, PageRequest
 from tests.support.cli import BASE_URL, ORG_KEY, run_cli, token_env
@@ -76,9 +76,38 @@ def test_cursor_resumes_and_limit_spans_pages(httpx_mock: HTTPXMock) -> None:
     assert bodies(httpx_mock)[0]["continuationToken"] == "t1"
 
 
-def test_limit_and_all_conflict() -> None:
-    with pytest.raises(UsageError):
-        PageRequest(limit=3, all_pages=True)
+def test_limit_with_all_stops_at_the_limit_and_fetches_nothing_ahead(
+    httpx_mock: HTTPXMock,
+) -> None:
+    httpx_mock.add_response(url=URL, json=page([{"id": 1}, {"id": 2}], "t1"))
+    httpx_mock.add_response(url=URL, json=page([{"id": 3}, {"id": 4}], "t2"))
+    pager = Pager(make_client(), LEADS, {}, PageRequest(page_size=2, limit=4, all_pages=True))
+    assert [item["id"] for item in pager] == [1, 2, 3, 4]
+    # The limit ends on a page boundary: no third page was asked for, and the cursor of
+    # the next page is exact.
+    assert len(httpx_mock.get_requests()) == 2
+    assert pager.next_cursor == "t2"
+
+
+@pytest.mark.parametrize(
+    "token",
+    [
+        " padded token ",
+        "a+b/c==",
+        "100%25+done%2F",
+        "tab\there\nnewline",
+        "line\nbreak\r\n",
+        "ünï+cödé/=",
+    ],
+)
+def test_the_continuation_token_goes_back_byte_for_byte(httpx_mock: HTTPXMock, token: str) -> None:
+    httpx_mock.add_response(url=URL, json=page([{"id": 1}], token))
+    httpx_mock.add_response(url=URL, json=page([{"id": 2}], None))
+    pager = Pager(make_client(), LEADS, {"search": "ada"}, PageRequest(all_pages=True))
+    assert [item["id"] for item in pager] == [1, 2]
+    first, second = bodies(httpx_mock)
+    assert second["continuationToken"] == token
+    assert {k: v for k, v in second.items() if k != "continuationToken"} == first
 
 
 def test_a_repeated_token_is_a_bad_response_not_a_loop(httpx_mock: HTTPXMock) -> None:

@@ -38,10 +38,11 @@ def run(opts: Options, ctx: Context) -> None:
             hint="--run shows one run whatever its status",
         )
     from leadctl.operations import curated
+    from leadctl.response_columns import output_columns
 
-    data = ctx.client().call_json(
-        curated(ctx, "GET", "/automations/{id}/runs"), path_params={"id": opts.automation_id}
-    )
+    operation = curated(ctx, "GET", "/automations/{id}/runs")
+    columns = output_columns(ctx, operation, run_columns(), within="runs")
+    data = ctx.client().call_json(operation, path_params={"id": opts.automation_id})
     if not isinstance(data, dict) or not isinstance(data.get("runs"), list):
         raise BadResponse(
             "the service's run history is not an object with a runs array",
@@ -51,10 +52,10 @@ def run(opts: Options, ctx: Context) -> None:
 
     all_runs = require_objects(data["runs"], what="runs")
     if opts.run_id is not None:
-        _show_run(ctx, opts.automation_id, opts.run_id, all_runs)
+        _show_run(ctx, opts.automation_id, opts.run_id, all_runs, columns)
         return
     if opts.status is None:
-        _show_runs(ctx, data, all_runs, note=f"{len(all_runs)} recent runs")
+        _show_runs(ctx, data, all_runs, columns, note=f"{len(all_runs)} recent runs")
         return
     chosen = [entry for entry in all_runs if status_matches(entry, opts.status)]
     filtered = {**data, "runs": chosen}
@@ -62,6 +63,7 @@ def run(opts: Options, ctx: Context) -> None:
         ctx,
         filtered,
         chosen,
+        columns,
         note=f"{len(chosen)} of {len(all_runs)} recent runs are {opts.status}",
     )
 
@@ -94,7 +96,12 @@ def run_columns() -> list[Column]:
 
 
 def _show_runs(
-    ctx: Context, data: dict[str, Any], runs: list[dict[str, Any]], *, note: str
+    ctx: Context,
+    data: dict[str, Any],
+    runs: list[dict[str, Any]],
+    columns: list[Column],
+    *,
+    note: str,
 ) -> None:
     from leadctl.output import emit_list
 
@@ -103,7 +110,7 @@ def _show_runs(
 
     # -o json (and --jq) print the service's object ({automationId, runs}); every other
     # format prints its runs, one row (or line) each.
-    emit_list(ctx, runs, columns=run_columns(), view=draw, document=data)
+    emit_list(ctx, runs, columns=columns, view=draw, document=data)
 
 
 def _draw_runs_table(
@@ -132,12 +139,18 @@ def _draw_runs_table(
         note_dropped(ios, dropped)
 
 
-def _show_run(ctx: Context, automation_id: str, run_id: str, runs: list[dict[str, Any]]) -> None:
+def _show_run(
+    ctx: Context,
+    automation_id: str,
+    run_id: str,
+    runs: list[dict[str, Any]],
+    columns: list[Column],
+) -> None:
     from leadctl.output import emit_object
     from leadctl.views.console import view_of
 
     found = find_run(runs, run_id, automation_id)
-    emit_object(ctx, found, columns=run_columns(), view=view_of(_render_run_tree))
+    emit_object(ctx, found, columns=columns, view=view_of(_render_run_tree))
 
 
 def _render_run_tree(ctx: Context, found: dict[str, Any]) -> RenderableType:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from leadctl.commands._common import get_context
-from leadctl.commands.lead_statuses.list_ import STATUS_COLUMNS, read_statuses
+from leadctl.commands.lead_statuses.list_ import read_statuses, status_columns
 from leadctl.errors import NotFound, UsageError
 
 if TYPE_CHECKING:
@@ -66,7 +66,8 @@ def pick(statuses: list[Any], wanted: str) -> Any:
 def run(opts: Options, ctx: Context) -> None:
     from leadctl.output import emit_object
 
-    emit_object(ctx, pick(read_statuses(ctx), opts.status), columns=STATUS_COLUMNS)
+    columns = status_columns(ctx)
+    emit_object(ctx, pick(read_statuses(ctx), opts.status), columns=columns)
 
 
 def get(

@@ -64,16 +64,25 @@ def read_statuses(ctx: Context) -> list[Any]:
     return statuses
 
 
+def status_columns(ctx: Context) -> list[Column]:
+    """The columns of a status, fitted to the active contract (--columns checked)."""
+    from leadctl.operations import curated
+    from leadctl.response_columns import output_columns
+
+    return output_columns(ctx, curated(ctx, "GET", "/lead-statuses"), STATUS_COLUMNS)
+
+
 def run(opts: Options, ctx: Context) -> None:
     """GET /lead-statuses, checked, printed in display order (JSON formats as received)."""
     from leadctl.output import emit_list, prints_as_received
 
+    columns = status_columns(ctx)
     statuses = read_statuses(ctx)
     # json and ndjson are the service's JSON unchanged, order included; the formats for
     # people and spreadsheets follow the display order the statuses define.
     if not prints_as_received(ctx):
         statuses = display_order(statuses)
-    emit_list(ctx, statuses, columns=STATUS_COLUMNS)
+    emit_list(ctx, statuses, columns=columns)
 
 
 def list_(typer_ctx: typer.Context) -> None:

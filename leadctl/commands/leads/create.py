@@ -90,6 +90,11 @@ def run(opts: Options, ctx: Context) -> None:
     from leadctl.output import emit_object
 
     intake = curated(ctx, "POST", "/leads")
+    columns: Sequence[Column] = CREATED_LEAD_COLUMNS
+    if not opts.wait:  # with --wait the lead read back is printed, checked as it arrives
+        from leadctl.response_columns import output_columns
+
+        columns = output_columns(ctx, intake, CREATED_LEAD_COLUMNS)
     # Fields are dot paths into the contract's lead schema; a contract that lists none
     # takes the fields as typed (`api -F` rules).
     body = lead_body(
@@ -121,7 +126,7 @@ def run(opts: Options, ctx: Context) -> None:
 
         assert tree is not None  # checked before sending
         lead = wait_for_lead(ctx, tree, lead, timeout=opts.wait_timeout)
-    emit_object(ctx, lead, columns=CREATED_LEAD_COLUMNS)
+    emit_object(ctx, lead, columns=columns)
     if opts.wait:
         return
     if isinstance(lead, dict) and lead.get("processingStatus") == "Pending" and lead.get("id"):

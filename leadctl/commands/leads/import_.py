@@ -28,6 +28,8 @@ EPILOG = (
     "  leadctl leads import leads.csv --resume leads.report.ndjson\n\n"
     "  leadctl leads import form.csv --map 'Mobile=contact.phone.number' "
     "--field 'metadata.consentCertificateUrl=https://cert.example.com/c/1'\n\n"
+    "  leadctl leads list --all -o csv > leads.csv && leadctl -p other leads import leads.csv "
+    "--field 'tagIds=[]'\n\n"
     "  jq -c '.leads[]' export.json | leadctl -p intake leads import - --report - "
     "| jq -c 'select(.outcome != \"created\")'"
 )
@@ -107,7 +109,8 @@ def import_leads(
             "--field",
             metavar="PATH=VALUE",
             help="A value for every row that has none of its own (repeatable), typed from the "
-            "schema like a cell.",
+            "schema like a cell; an empty list is 'tagIds=[]' (a required list the file "
+            "lacks).",
         ),
     ] = None,
     retry_unknown: Annotated[
@@ -134,14 +137,19 @@ def import_leads(
 
     Rows are numbered from 1, counting data rows only (a CSV header is not a row). CSV
     headers are dot paths into the active contract's lead schema (contact.firstName;
-    --map reads other column names as fields): a column that is no field of it is exit 2
-    before anything is sent. Cells are typed from the schema (720 for an integer, yes/no
-    for a boolean, a;b for a list, a date-time without an offset in the profile's
-    timezone, `tags[]` columns repeat); an empty cell leaves the field out. NDJSON objects
-    keep their JSON types. Either way every phone-shaped field is checked and sent in
-    E.164 (national numbers use the profile's region), and a row missing a required field
-    is invalid, as with `leads create`. --field gives every row that lacks a field the
-    same value.
+    --map reads other column names as fields). A file `leads list -o csv` wrote imports
+    back as it is: its columns are read as the lead field of the same name (firstName as
+    contact.firstName, phone as contact.phone.number, tags[].name as tagNames), and the
+    columns the service sets (id, createdAt, status) are left out, with a note. Any other
+    column is exit 2 naming the closest fields, before anything is sent. Cells are typed
+    from the schema (720 for an integer, yes/no for a boolean, a;b for a list, a
+    date-time without an offset in the profile's timezone, `tags[]` columns repeat); an
+    empty cell leaves the field out (a required list is then empty); the ' that -o csv
+    puts before a formula-like cell is removed. NDJSON objects keep their JSON types.
+    Either way every phone-shaped field is checked and sent in E.164 (national numbers use
+    the profile's region), and a row missing a required field is invalid, as with `leads
+    create`. --field gives every row that lacks a field the same value: --field
+    'tagIds=[]' for a required list that the file has no column for.
 
     Up to --concurrency requests are in flight, at the pace of --rate (or the profile's
     rate_limit) from the first request when given. When the service answers 429 every

@@ -148,8 +148,10 @@ def list_(
     footer tells how to get the next one, and a page written to a file from a terminal
     says on stderr that more exist. The table shows id, firstName, lastName, phone, state,
     status (in the lead status's color), tag names, processingStatus and createdAt (in the
-    profile's timezone; --utc for UTC), leaving out from the right what the terminal has
-    no room for; --columns picks others (email, product, sourceId, tags[].name...).
+    profile's timezone; --utc for UTC), each where the service's leads have that field
+    (else one they have, such as currentLeadStatus.name), leaving out from the right what
+    the terminal has no room for; --columns picks others (email, product, sourceId,
+    tags[].name...), for -o json too. -o csv writes what `leads import` reads back.
     Range values that are times (2026-11-01, 2026-11-01T09:00, today, yesterday, -7d,
     -2h) are read in the profile's timezone (else the system's) and sent in UTC. These
     lead fields are the contract's assumption: the API docs do not show lead records.

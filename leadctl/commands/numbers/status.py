@@ -32,11 +32,14 @@ def run(opts: Options, ctx: Context) -> None:
     e164 = to_e164(opts.number, region=ctx.settings.get("region"))
     query = window_query(ctx, window_days=opts.window_days, start=opts.start, end=opts.end)
     from leadctl.operations import curated
+    from leadctl.response_columns import output_columns
     from leadctl.shapes import require_object
 
+    operation = curated(ctx, "GET", "/phone-numbers/{phoneNumber}/status")
+    columns = output_columns(ctx, operation, summary_columns())
     data = require_object(
         ctx.client().call_json(
-            curated(ctx, "GET", "/phone-numbers/{phoneNumber}/status"),
+            operation,
             path_params={"phoneNumber": e164},
             params=query,
         ),
@@ -46,7 +49,7 @@ def run(opts: Options, ctx: Context) -> None:
     from leadctl.output import emit_object
     from leadctl.views.console import view_of
 
-    emit_object(ctx, data, columns=summary_columns(), view=view_of(render_status))
+    emit_object(ctx, data, columns=columns, view=view_of(render_status))
 
 
 def summary_columns() -> list[Column]:

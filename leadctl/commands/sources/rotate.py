@@ -266,8 +266,8 @@ def show_saved(ctx: Context, saved: Any) -> None:
     """The terminal view with --secret-file: what changed, and where the key is."""
     from rich.text import Text
 
-    from leadctl.models.sources import Source
     from leadctl.iostreams import safe_text
+    from leadctl.models.sources import Source
     from leadctl.output.cells import format_datetime
 
     def shown(value: str | None) -> str:

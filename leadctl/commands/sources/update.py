@@ -131,7 +131,10 @@ def run(opts: Options, ctx: Context) -> None:
     from leadctl.fields import load_data_option
     from leadctl.operations import curated
     from leadctl.output import emit_object
+    from leadctl.response_columns import output_columns
 
+    operation = curated(ctx, "PUT", "/sources/{id}")
+    columns = output_columns(ctx, operation, SOURCE_COLUMNS)
     data = opts.data
     loaded = load_data_option(data, stdin=ctx.ios.stdin) if data is not None else None
     body = source_update_body(loaded, opts.flags())
@@ -139,18 +142,17 @@ def run(opts: Options, ctx: Context) -> None:
     from leadctl.curated_fields import check_flag_fields
     from leadctl.replace import replace_resource_json
 
-    op = curated(ctx, "PUT", "/sources/{id}")
-    check_flag_fields(ctx, op, opts.given_flags())
-    refuse_new_key_flag(ctx, op, body)
+    check_flag_fields(ctx, operation, opts.given_flags())
+    refuse_new_key_flag(ctx, operation, body)
     source = replace_resource_json(
         ctx,
-        op,
+        operation,
         path_params={"id": opts.source_id},
         changes=body,
         what="the updated source",
         flags=FIELD_FLAGS,
     )
-    emit_object(ctx, source, columns=SOURCE_COLUMNS)
+    emit_object(ctx, source, columns=columns)
 
 
 def update(

@@ -176,7 +176,10 @@ def run(opts: Options, ctx: Context) -> None:
     from leadctl.fields import load_data_option
     from leadctl.operations import curated
     from leadctl.output import emit_object
+    from leadctl.response_columns import output_columns
 
+    operation = curated(ctx, "PUT", "/lead-status-changes/{id}")
+    columns = output_columns(ctx, operation, STATUS_CHANGE_COLUMNS)
     loaded = load_data_option(opts.data, stdin=ctx.ios.stdin) if opts.data is not None else None
     text_flags = {
         "type": opts.type_,
@@ -199,7 +202,6 @@ def run(opts: Options, ctx: Context) -> None:
     from leadctl.curated_fields import check_flag_fields, flag_fields
     from leadctl.replace import replace_resource_json
 
-    op = curated(ctx, "PUT", "/lead-status-changes/{id}")
     given = {
         field: (FIELD_FLAGS[field], body[field])
         for field, value in text_flags.items()
@@ -210,16 +212,16 @@ def run(opts: Options, ctx: Context) -> None:
         for flag, value in time_flags.items()
         if value is not None
     }
-    check_flag_fields(ctx, op, flag_fields(given))
+    check_flag_fields(ctx, operation, flag_fields(given))
     entry = replace_resource_json(
         ctx,
-        op,
+        operation,
         path_params={"id": opts.change_id},
         changes=body,
         what="the updated status change",
         flags=FIELD_FLAGS | {field: flag for flag, field in DATETIME_FLAGS.items()},
     )
-    emit_object(ctx, entry, columns=STATUS_CHANGE_COLUMNS)
+    emit_object(ctx, entry, columns=columns)
 
 
 def update(

@@ -107,9 +107,11 @@ def run(opts: Options, ctx: Context) -> None:
     from leadctl.operations import curated
     from leadctl.output import emit_object
     from leadctl.replace import plan_replacement, send_replacement
+    from leadctl.response_columns import output_columns
     from leadctl.shapes import require_object
 
     op = curated(ctx, "PUT", "/users/compliance")
+    columns = output_columns(ctx, op, USER_COLUMNS)
     check_flag_fields(ctx, op, opts.given_flags())
     # Where the contract's update requires settings not given, they are read from the
     # current user (the update has no read of its own).
@@ -118,7 +120,7 @@ def run(opts: Options, ctx: Context) -> None:
     )
     answer = decode_json(send_replacement(ctx, op, planned, path_params=None), trace=None)
     user = require_object(answer, what="the updated user", required=("id",))
-    emit_object(ctx, user, columns=USER_COLUMNS)
+    emit_object(ctx, user, columns=columns)
 
 
 def _current_user(ctx: Context) -> Operation | None:
@@ -140,10 +142,12 @@ def _show_current(ctx: Context) -> None:
             "or `leadctl contract pull` if the service publishes such an operation",
         )
     from leadctl.output import emit_object
+    from leadctl.response_columns import output_columns
     from leadctl.shapes import require_object
 
+    columns = output_columns(ctx, op, USER_COLUMNS)
     user = require_object(ctx.client().call_json(op), what="the current user", required=("id",))
-    emit_object(ctx, user, columns=USER_COLUMNS)
+    emit_object(ctx, user, columns=columns)
 
 
 def _flag(name: str, what: str) -> Any:
