@@ -292,7 +292,7 @@ def test_a_column_that_maps_to_no_field_is_exit_2_and_nothing_is_sent(
 ) -> None:
     leads = tmp_path / "leads.csv"
     leads.write_text(
-        "meta.consentUrl,contact.firstName,contact.phone.number,phone\n"
+        "meta.consentUrl,contact.firstName,contact.phone.number,contact.phone.numbr\n"
         "https://c.example.com/1,Ada,+15125550100,+15125550100\n",
         encoding="utf-8",
     )
@@ -300,8 +300,11 @@ def test_a_column_that_maps_to_no_field_is_exit_2_and_nothing_is_sent(
     result = leads_import(str(leads))
 
     assert result.exit_code == 2
-    assert "column 'phone' is not a field of the active contract's lead" in result.stderr
-    assert "did you mean contact.phone" in result.stderr
+    assert (
+        "column 'contact.phone.numbr' is not a field of the active contract's lead"
+        in result.stderr
+    )
+    assert "did you mean contact.phone.number" in result.stderr
     assert httpx_mock.get_requests() == []
 
 
