@@ -37,7 +37,7 @@ def body_schema(ctx: Context, op: Operation) -> BodySchema | None:
 
     active = bundled_index() if op.bundled else active_index_of(ctx)
     path = Path(active.contract_path)
-    doc = Document(to_31(parse_document(path.read_bytes(), what=str(path))))
+    doc = Document(to_31(parse_document(path.read_bytes(), what=str(path), budget=None)))
     wanted = template_key(op.method, op.path)
     spec: Any = None
     for template, item in (doc.document.get("paths") or {}).items():

@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable, Iterator, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from leadctl.contract import HTTP_METHODS
 from leadctl.contract.curated import TAG_GROUPS, curated_command
@@ -27,6 +27,9 @@ from leadctl.contract.store import (
     INDEX_FORMAT,
 )
 from leadctl.operations import METHOD_RETRY_SAFE
+
+if TYPE_CHECKING:
+    from leadctl.contract.budget import Budget
 
 JSON_MEDIA = "application/json"
 MULTIPART_MEDIA = "multipart/form-data"
@@ -144,6 +147,7 @@ def compile_index(
     imported_at: str | None,
     curated_verbs: Mapping[str, Iterable[str]],
     leadctl_version: str,
+    budget: Budget | None = None,
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """The index and the schema bundle of a (validated) OpenAPI document.
 
@@ -161,6 +165,8 @@ def compile_index(
     param_schemas: dict[str, dict[str, Any]] = {}
     refs: set[str] = set()
     for path, method, spec, path_params in _operations(doc):
+        if budget is not None:
+            budget.check("compiling the commands")
         tag = (spec.get("tags") or [None])[0]
         group, tag_words = _group_for(tag, path, taken)
         entry = groups.setdefault(

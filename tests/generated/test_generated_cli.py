@@ -66,12 +66,19 @@ def test_import_stores_the_contract_and_help_lists_its_groups(
         assert f"  {verb} " in group
 
 
-def test_an_invalid_contract_is_exit_2_and_changes_nothing(tmp_path: Path) -> None:
+def test_a_contract_with_no_sound_operation_is_exit_2_and_changes_nothing(
+    tmp_path: Path,
+) -> None:
     document = widgets()
-    document["openapi"] = "3.0.3"  # with 3.1-only schemas (type lists)
+    document["openapi"] = "3.0.3"  # with 3.1-only schemas (type lists) in every operation
+    for item in document["paths"].values():
+        for method, spec in item.items():
+            if method != "parameters":
+                q = {"name": "q", "in": "query", "schema": {"type": ["string"]}}
+                spec.setdefault("parameters", []).append(q)
     result = run_cli(["contract", "import", str(write(tmp_path / "bad.json", document))])
     assert result.exit_code == 2
-    assert "is not a valid OpenAPI 3.0 contract" in result.stderr
+    assert "is not a usable OpenAPI 3.0 contract" in result.stderr
     shown = json.loads(run_cli(["contract", "show", "-o", "json"]).stdout)
     assert shown["source"] == "bundled"
 
