@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from leadctl.contract import HTTP_METHODS
 from leadctl.contract.curated import TAG_GROUPS, curated_command
+from leadctl.contract.effects import acting_verb
 from leadctl.contract.naming import fallback_verb, kebab, metavar, option_name, verb_words, words
 from leadctl.contract.security import credential_rule
 from leadctl.contract.store import (
@@ -357,12 +358,18 @@ def _retry_safety(
     idempotency: Mapping[str, Any] | None,
 ) -> tuple[bool, str]:
     """Whether a failed attempt may be repeated, from what the operation does (cli.md
-    "Retries"), and why: the contract's own mark, then reads, PUT and DELETE, a POST
+    "Retries"), and why: the contract's own mark, a read whose name says it acts (not
+    safe), then reads, PUT and DELETE, a POST
     whose body is a collection query, an idempotency key; any other POST or PATCH may
     have acted."""
     marked = spec.get("x-leadctl-retry-safe")
     if isinstance(marked, bool):
         return marked, "marked by the contract (x-leadctl-retry-safe)"
+    if method in ("GET", "HEAD"):
+        operation_id = spec.get("operationId")
+        verb = acting_verb(str(operation_id) if operation_id else None, spec.get("summary"))
+        if verb is not None:
+            return False, f"a {method} whose operationId or summary says it acts ({verb!r})"
     if method in METHOD_RETRY_SAFE:
         return True, "a read" if method in ("GET", "HEAD", "OPTIONS") else f"a {method}"
     if body and body.get("collectionQuery"):

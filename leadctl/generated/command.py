@@ -324,9 +324,10 @@ def retry_sentence(op: Mapping[str, Any]) -> str:
                 "every retry; --dry-run shows it) unless you give one."
             )
     else:
+        why = f" ({reason})" if reason and reason != "not retry-safe" else ""
         text = (
-            "Not retry-safe: retried only on 429; a failure after sending is exit 9, since "
-            "the service may have acted."
+            f"Not retry-safe{why}: retried only on 429; a failure after sending is exit 9, "
+            "since the service may have acted."
         )
     return (
         text + " The profile keys retry_safe_operations and retry_unsafe_operations override this."
