@@ -138,7 +138,7 @@ class Discovery:
             from leadctl.curl import curl_command
             from leadctl.errors import DryRunDone
 
-            command = curl_command("GET", url, headers=headers, body=None, auth_header=None)
+            command = curl_command("GET", url, headers=headers, body=None)
             ctx.ios.stdout.write(command + "\n")
             raise DryRunDone("dry run")
         with httpx.Client(

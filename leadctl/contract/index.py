@@ -20,7 +20,7 @@ from leadctl.contract import HTTP_METHODS
 from leadctl.contract.curated import TAG_GROUPS, curated_command
 from leadctl.contract.effects import acting_verb
 from leadctl.contract.naming import fallback_verb, kebab, metavar, option_name, verb_words, words
-from leadctl.contract.security import credential_rule
+from leadctl.contract.security import credential_rule, source_key_prefixes
 from leadctl.contract.store import (
     BUNDLED_GROUPS_FILE,
     BUNDLED_INDEX_FILE,
@@ -49,7 +49,7 @@ RESERVED_FLAGS = frozenset(
 SECRET_NAMES = frozenset({"secret", "apikey", "token", "password", "accesstoken", "clientsecret"})
 CURATED_KEYS = (
     "id", "operationId", "group", "verb", "curated", "words", "fallback", "method", "path",
-    "summary", "retrySafe", "retryReason", "kinds", "sourceKeyHeader", "idempotency",
+    "summary", "retrySafe", "retryReason", "kinds", "auth", "idempotency",
     "params", "body", "response", "pending",
 )  # fmt: skip
 LIST_COLUMNS = 7
@@ -217,6 +217,8 @@ def compile_index(
             "source": source,
             "importedAt": imported_at,
         },
+        # A value starting with one of these is a source key (cli.md "Credentials").
+        "sourceKeyPrefixes": source_key_prefixes(document),
         "groups": groups,
         "newGroups": new_groups,
         "clashes": clashes,
@@ -284,7 +286,7 @@ def _compile_operation(
     curated = curated_command(method, path)
     if curated is not None:
         group = curated[0]
-    kinds, source_header = credential_rule(doc.document, spec)
+    credentials = credential_rule(doc.document, spec)
     params = _params(doc, path_params)
     body = _body(doc, spec)
     idempotency = _idempotency(doc, params, spec)
@@ -322,8 +324,8 @@ def _compile_operation(
         "assumed": bool(spec.get("x-leadctl-assumed", False)),
         "retrySafe": retry_safe,
         "retryReason": retry_reason,
-        "kinds": kinds,
-        "sourceKeyHeader": source_header,
+        "kinds": credentials["kinds"],
+        "auth": credentials["auth"],
         "idempotency": idempotency,
         "params": params,
         "body": body,

@@ -338,18 +338,34 @@ CREDENTIAL_NAMES = {"org": "an organization key", "user": "a user token", "sourc
 
 
 def credential_sentence(op: Mapping[str, Any]) -> str:
-    """Which credential the operation needs, from the contract's security (cli.md
-    "Credentials")."""
+    """Which credential the operation needs and where it goes, from the contract's security
+    (cli.md "Credentials")."""
     kinds = list(op.get("kinds") or ())
     if not kinds:
         return "Credential: none (security: []); no credential is sent."
     shown = [CREDENTIAL_NAMES.get(str(k), str(k)) for k in kinds]
     listed = ", ".join(shown[:-1]) + " or " + shown[-1] if len(shown) > 1 else shown[0]
-    text = f"Credential: {listed}"
-    header = op.get("sourceKeyHeader")
-    if header and "source" in kinds:
-        text += f" (sent in the {header} header)"
-    return text + "."
+    places = [
+        _place_text(place)
+        for requirement in op.get("auth") or ()
+        for place in requirement.get("places", ())
+    ]
+    if places and places != [_place_text(BEARER_PLACE)]:
+        listed += ", sent as " + " or ".join(dict.fromkeys(places))
+    return f"Credential: {listed}."
+
+
+BEARER_PLACE = {"in": "header", "name": "Authorization", "scheme": "bearer"}
+
+
+def _place_text(place: Mapping[str, Any]) -> str:
+    if place["scheme"] == "bearer":
+        return "Authorization: Bearer"
+    if place["scheme"] == "basic":
+        return "HTTP Basic (store user:password, or a key as the user name)"
+    if place["in"] == "header" and place["scheme"] != "key":
+        return f"Authorization: {str(place['scheme']).capitalize()}"
+    return f"the {place['name']} {place['in'] if place['in'] != 'query' else 'query parameter'}"
 
 
 def _field_lines(field: Mapping[str, Any], prefix: str = "", depth: int = 1) -> list[str]:
