@@ -809,9 +809,7 @@ class ContractMock:
         empty password (an API key as the user name)."""
         user, colon, password = value.partition(":")
         candidates = [value, user] if colon and not password else [value]
-        return next(
-            (name for name, known in self.credentials.items() if known in candidates), None
-        )
+        return next((name for name, known in self.credentials.items() if known in candidates), None)
 
     def _credential_of(
         self, headers: Mapping[str, str], presented: Mapping[str, str]
