@@ -13,13 +13,23 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from leadctl.contract import HTTP_METHODS
 from leadctl.contract.curated import TAG_GROUPS, curated_command
 from leadctl.contract.effects import acting_verb
-from leadctl.contract.naming import fallback_verb, kebab, metavar, option_name, verb_words, words
+from leadctl.contract.naming import (
+    fallback_verb,
+    kebab,
+    metavar,
+    option_name,
+    path_group,
+    shared_prefix,
+    verb_words,
+    words,
+)
 from leadctl.contract.security import credential_rule, source_key_prefixes
 from leadctl.contract.store import (
     BUNDLED_GROUPS_FILE,
@@ -165,11 +175,13 @@ def compile_index(
     bodies: dict[str, Any] = {}
     param_schemas: dict[str, dict[str, Any]] = {}
     refs: set[str] = set()
+    untagged = [path for path, _m, spec, _p in _operations(doc) if not spec.get("tags")]
+    prefix = shared_prefix(untagged)
     for path, method, spec, path_params in _operations(doc):
         if budget is not None:
             budget.check("compiling the commands")
         tag = (spec.get("tags") or [None])[0]
-        group, tag_words = _group_for(tag, path, taken)
+        group, tag_words = _group_for(tag, path, taken, prefix)
         entry = groups.setdefault(
             group, {"tag": tag, "help": _first_sentence(tag_help.get(str(tag), "")), "aliases": []}
         )
@@ -246,19 +258,34 @@ def walk_operations(
 def _operations(
     doc: Document,
 ) -> Iterator[tuple[str, str, Mapping[str, Any], list[Mapping[str, Any]]]]:
-    """Each operation with its parameters; its own ones replace path-level ones of the same name."""
+    """Each operation with its parameters; its own ones replace path-level ones of the same
+    name. Path parameters come in the order of the path template: a command's positional
+    arguments follow the path, whatever order the contract lists them in."""
     for path, method, spec, shared, own in walk_operations(doc):
         keys = {(p.get("name"), p.get("in")) for p in own}
         params = [p for p in shared if (p.get("name"), p.get("in")) not in keys] + own
-        yield path, method, spec, params
+        order = {name: i for i, name in enumerate(re.findall(r"\{([^}/]+)\}", path))}
+        in_path = sorted(
+            (p for p in params if p.get("in") == "path"),
+            key=lambda p: order.get(str(p.get("name")), len(order)),
+        )
+        yield path, method, spec, [*in_path, *(p for p in params if p.get("in") != "path")]
 
 
-def _group_for(tag: Any, path: str, taken: Mapping[str, set[str]]) -> tuple[str, list[list[str]]]:
-    """The group's name, and the word runs a verb drops when it repeats them."""
+def _group_for(
+    tag: Any, path: str, taken: Mapping[str, set[str]], prefix: list[str]
+) -> tuple[str, list[list[str]]]:
+    """The group's name, and the word runs a verb drops when it repeats them. An untagged
+    operation is grouped by its path (its resource, not the API's version)."""
     if tag is None:
-        first = next((s for s in path.strip("/").split("/") if s and "{" not in s), "default")
+        first = path_group(path, prefix) or "default"
         name = kebab(first) or "default"
-        return name, [words(first)]
+        if name in taken and not taken[name]:
+            name = f"{name}-operations"  # a single command (e.g. `api`) cannot hold verbs
+        segments = [s for s in path.strip("/").split("/") if s and "{" not in s]
+        skipped = segments[: segments.index(first)] if first in segments else []
+        # A verb named from the path drops the group and what came before it (v1...).
+        return name, [words(first), *(words(s) for s in skipped if words(s))]
     tag_text = str(tag)
     name = TAG_GROUPS.get(tag_text, kebab(tag_text) or "default")
     if name in taken and not taken[name]:

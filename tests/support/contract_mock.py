@@ -789,10 +789,12 @@ class ContractMock:
             wanted = str(scheme.get("scheme", "bearer")).lower() if kind == "http" else "bearer"
             if kind in ("http", "oauth2", "openIdConnect"):
                 given, _, value = auth.partition(" ")
-                if given.lower() == wanted == "basic" and value.strip():
-                    found[name] = _basic_pair(value.strip())
-                elif given.lower() == wanted and value.strip():
-                    found[name] = value.strip()
+                if given.lower() != wanted or not value.strip():
+                    continue
+                # A Basic credential is the Base64 of user:password, nothing else.
+                presented = _basic_pair(value.strip()) if wanted == "basic" else value.strip()
+                if presented is not None:
+                    found[name] = presented
             elif kind == "apiKey":
                 where, key = scheme.get("in"), str(scheme.get("name"))
                 value = {
@@ -831,11 +833,13 @@ def _cookies(header: str) -> dict[str, str]:
     return {name: value for name, _, value in pairs}
 
 
-def _basic_pair(encoded: str) -> str:
+def _basic_pair(encoded: str) -> str | None:
+    """The ``user:password`` of a Basic credential; None when it is not one."""
     try:
-        return base64.b64decode(encoded, validate=True).decode("utf-8")
+        pair = base64.b64decode(encoded, validate=True).decode("utf-8")
     except (ValueError, UnicodeDecodeError):
-        return encoded
+        return None
+    return pair if ":" in pair else None
 
 
 _UNPARSED = object()

@@ -67,15 +67,17 @@ def _read_token(ctx: Context, with_token: bool) -> str:
     return token
 
 
-def _kind_of(ctx: Context, token: str, declared: Kind | None) -> CredentialKind:
+def _kind_of(ctx: Context, url: str, token: str, declared: Kind | None) -> CredentialKind:
     """What the user says the credential is, else what its shape says (``sk_``, a JWT, a
-    source-key prefix the active contract names), else unknown."""
+    source-key prefix the contract of the service at ``url`` names), else unknown."""
+    from leadctl.contract.store import active_index, key_for_base_url
     from leadctl.credentials import CredentialKind, detect_kind
-    from leadctl.operations import source_key_prefixes
 
     if declared is not None:
         return CredentialKind(declared.value)
-    return detect_kind(token, source_key_prefixes(ctx))
+    # The profile may not exist yet: its service's contract is found by the URL.
+    index = active_index(ctx.env, lambda: key_for_base_url(url)).index
+    return detect_kind(token, [str(p) for p in index.get("sourceKeyPrefixes", ())])
 
 
 def _verify(ctx: Context, base_url: str, credential: Credential) -> None:
@@ -161,7 +163,7 @@ def run(opts: Options, ctx: Context) -> None:
         )
     else:
         token = _read_token(ctx, opts.with_token)
-        credential_kind = _kind_of(ctx, token, opts.kind)
+        credential_kind = _kind_of(ctx, url, token, opts.kind)
         credential = make_credential(token, credential_kind, "login", declared=True)
         if credential_kind is CredentialKind.SOURCE:
             ctx.ios.info("source keys cannot be checked without creating a lead: saved unchecked")
