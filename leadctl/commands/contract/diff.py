@@ -105,9 +105,11 @@ def diff(
 
     Operations are matched by METHOD and path template (one that only moved, by
     operationId). Changed means what a caller notices: operationId, path or method,
-    parameters, body fields, responses, retry safety, credential kinds, pending rules,
-    deprecation. The command column names each operation's command (the new
-    contract's for added ones). Exit 0 whether or not anything changed.
+    parameters, body fields, responses, retry safety, credentials (which kinds, and
+    where they go), pending rules, deprecation. The command column names each
+    operation's command (the new contract's for added ones). Operations the new contract
+    has but leadctl would leave out (a defect) are named on stderr. Exit 0 whether or not
+    anything changed.
     """
     from leadctl.generated.tree import generated_tree
     from leadctl.operations import use_active_index
