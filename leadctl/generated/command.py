@@ -351,7 +351,7 @@ def credential_sentence(op: Mapping[str, Any]) -> str:
         for place in requirement.get("places", ())
     ]
     if places and places != [_place_text(BEARER_PLACE)]:
-        listed += ", sent as " + " or ".join(dict.fromkeys(places))
+        listed += ", sent " + " or ".join(dict.fromkeys(places))
     return f"Credential: {listed}."
 
 
@@ -359,13 +359,15 @@ BEARER_PLACE = {"in": "header", "name": "Authorization", "scheme": "bearer"}
 
 
 def _place_text(place: Mapping[str, Any]) -> str:
+    """How a credential is sent, after "sent"."""
     if place["scheme"] == "bearer":
-        return "Authorization: Bearer"
+        return "as Authorization: Bearer"
     if place["scheme"] == "basic":
-        return "HTTP Basic (store user:password, or a key as the user name)"
+        return "with HTTP Basic (the stored user:password, or a key as the user name)"
     if place["in"] == "header" and place["scheme"] != "key":
-        return f"Authorization: {str(place['scheme']).capitalize()}"
-    return f"the {place['name']} {place['in'] if place['in'] != 'query' else 'query parameter'}"
+        return f"as Authorization: {str(place['scheme']).capitalize()}"
+    where = "query parameter" if place["in"] == "query" else place["in"]
+    return f"in the {place['name']} {where}"
 
 
 def _field_lines(field: Mapping[str, Any], prefix: str = "", depth: int = 1) -> list[str]:
