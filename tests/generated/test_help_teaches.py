@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import shlex
 from collections.abc import Callable
+from typing import cast
 
 import pytest
 
@@ -105,7 +106,8 @@ def test_the_first_example_is_a_body_the_contract_accepts(
     assert "--field" in first
     # An operation for source keys only is shown without a credential: an organization key
     # would be refused before anything is printed, as it would be before anything is sent.
-    env = token_env() if "org" in op.get("kinds", ()) else {"LEADCTL_BASE_URL": BASE_URL}  # type: ignore[operator]
+    kinds = cast(list[str], op.get("kinds") or [])
+    env = token_env() if "org" in kinds else {"LEADCTL_BASE_URL": BASE_URL}
     result = run_cli(["--dry-run", *first], env=env)
     assert result.exit_code == 0, (first, result.stderr)
 
@@ -118,9 +120,6 @@ def test_examples_fill_path_and_required_query_parameters(help_of: HelpOf) -> No
         and not op.get("body")
     )
     first = examples(help_of(str(op["group"]), str(op["verb"])))[0]
-    # An operation for source keys only is shown without a credential: an organization key
-    # would be refused before anything is printed, as it would be before anything is sent.
-    env = token_env() if "org" in op.get("kinds", ()) else {"LEADCTL_BASE_URL": BASE_URL}  # type: ignore[operator]
-    result = run_cli(["--dry-run", *first], env=env)
+    result = run_cli(["--dry-run", *first], env=token_env())
     assert result.exit_code == 0, (first, result.stderr)
     assert not any(word.isupper() for word in first[2:]), first  # no ID placeholder left
