@@ -68,9 +68,9 @@ _leadctl_options() {
     'a2a call') REPLY='--params --id -o --output --columns -q --quiet -h --help' ;;
     'contract') REPLY='-h --help' ;;
     'contract show') REPLY='--operations -o --output --columns -q --quiet -h --help' ;;
-    'contract import') REPLY='-o --output --columns -q --quiet -h --help' ;;
-    'contract pull') REPLY='-o --output --columns -q --quiet -h --help' ;;
-    'contract diff') REPLY='-o --output --columns -q --quiet -h --help' ;;
+    'contract import') REPLY='--time-limit -o --output --columns -q --quiet -h --help' ;;
+    'contract pull') REPLY='--time-limit -o --output --columns -q --quiet -h --help' ;;
+    'contract diff') REPLY='--time-limit -o --output --columns -q --quiet -h --help' ;;
     'contract reset') REPLY='-o --output --columns -q --quiet -h --help' ;;
     'api') REPLY='-f --raw-field -F --field --input -H --header --paginate -i --include -o --output --columns -q --quiet -h --help' ;;
     'batch') REPLY='--input --report --resume --concurrency --retry-unknown --rate --yes -y -o --output --columns -q --quiet -h --help' ;;
@@ -122,7 +122,8 @@ _leadctl_option_value() {
         'notifications announcements|--cursor' | 'notifications announcements|--columns' | \
         'users compliance|--source' | 'users compliance|--columns' | 'a2a call|--params' | \
         'a2a call|--id' | 'a2a call|--columns' | 'contract show|--columns' | \
-        'contract import|--columns' | 'contract pull|--columns' | 'contract diff|--columns' | \
+        'contract import|--time-limit' | 'contract import|--columns' | 'contract pull|--time-limit' | \
+        'contract pull|--columns' | 'contract diff|--time-limit' | 'contract diff|--columns' | \
         'contract reset|--columns' | 'api|-f' | 'api|--raw-field' | 'api|-F' | 'api|--field' | \
         'api|-H' | 'api|--header' | 'api|--columns' | 'batch|--resume' | 'batch|--concurrency' | \
         'batch|--rate' | 'batch|--columns' | 'webhooks verify|--header' | 'webhooks verify|-H' | \

@@ -54,7 +54,7 @@ def _document(path: str, _mtime_ns: int) -> Document:
     from leadctl.contract.formats import parse_document, to_31
     from leadctl.contract.index import Document
 
-    return Document(to_31(parse_document(Path(path).read_bytes(), what=path)))
+    return Document(to_31(parse_document(Path(path).read_bytes(), what=path, budget=None)))
 
 
 def find_spec(doc: Document, method: str, path: str) -> Any:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from leadctl import __version__
 from leadctl._httpx import LazyTransport, httpx
+from leadctl.credential_use import Place, admits, place_credential, places_for, secret_forms
 from leadctl.credentials import Credential, CredentialKind
 from leadctl.curl import curl_command
 from leadctl.errors import (
@@ -298,17 +299,17 @@ class Client:
             self._http.close()
             self._http = None
 
-    def _auth_header(self, credential: Credential, op: Operation | None) -> tuple[str, str]:
-        if credential.kind is CredentialKind.SOURCE:
-            # The profile's setting, else the header the contract's source-key scheme names.
-            header = self._source_key_header or (op.source_key_header if op else None)
-            if header:
-                return header, credential.value
-        return "Authorization", f"Bearer {credential.value}"
+    def _places(self, credential: Credential, op: Operation) -> tuple[Place, ...]:
+        """Where ``credential`` goes for ``op``: the contract's scheme, or for a source key
+        the header the profile's source_key_header names."""
+        return places_for(
+            op.requirements, credential.kind.value, source_key_header=self._source_key_header
+        )
 
     def _authorize(self, op: Operation) -> Credential | None:
         """The credential to send; None for an operation that takes none (``security:
-        []``), whose credential is not even looked up."""
+        []``), whose credential is not even looked up. A credential of a kind the operation
+        does not admit is exit 4 before anything is sent (or printed, with --dry-run)."""
         if op.anonymous:
             return None
         credential = self._credential()
@@ -317,21 +318,7 @@ class Client:
                 "no credential configured",
                 hint="run `leadctl auth login`, or set LEADCTL_TOKEN",
             )
-        if credential.kind.value not in op.kinds:
-            if credential.kind is CredentialKind.SOURCE:
-                hint = (
-                    "source keys are only for lead intake (`leadctl leads create`, and any "
-                    "operation whose contract security names a source key); use an "
-                    "organization key or user token for everything else"
-                )
-            else:
-                hint = "the contract's security for this operation admits only " + " or ".join(
-                    f"{kind} credentials" for kind in sorted(op.kinds)
-                )
-            raise Forbidden(
-                f"a {credential.kind.value} credential may not call {op.method} {op.path}",
-                hint=hint,
-            )
+        _check_admitted(credential, op)
         return credential
 
     # -- the request ---------------------------------------------------------------------
@@ -364,13 +351,13 @@ class Client:
             if renewed is None:
                 raise
         # The same request (body, idempotency key) with only the credential renewed.
-        name, value = self._auth_header(renewed, op)
-        renewed_headers = request.headers.copy()
-        renewed_headers[name] = value
         again = self._client().build_request(
-            request.method, request.url, headers=renewed_headers, content=request.content
+            request.method, request.url, headers=request.headers.copy(), content=request.content
         )
-        return self._send_with_retries(op, again, secrets=(*secrets, renewed.value))
+        places = self._places(renewed, op)
+        place_credential(again, places, renewed.value)
+        renewed_secrets = (*secrets, *secret_forms(places, renewed.value))
+        return self._send_with_retries(op, again, secrets=renewed_secrets)
 
     def _renewed_after(self, error: ApiError, credential: Credential) -> Credential | None:
         """A refreshed credential when the service said the token is invalid (RFC 6750
@@ -407,15 +394,14 @@ class Client:
             self._print_dry_run(op, path, params, body, extra_headers)
             raise DryRunDone("dry run")
         credential = self._authorize(op)
-        auth = [self._auth_header(credential, op)] if credential is not None else []
         request = self._client().build_request(
-            op.method,
-            path,
-            params=_query(params),
-            content=body,
-            headers=[*extra_headers, *auth],
+            op.method, path, params=_query(params), content=body, headers=extra_headers
         )
-        secrets = (credential.value,) if credential is not None else ()
+        secrets: tuple[str, ...] = ()
+        if credential is not None:
+            places = self._places(credential, op)
+            place_credential(request, places, credential.value)
+            secrets = secret_forms(places, credential.value)
         # An answer that echoes a secret the body carried (an error quoting what it
         # refused) is masked like the credential.
         in_body = secret_values(json_body, secret_key=self._secret_key(op, "request"))
@@ -441,13 +427,22 @@ class Client:
         body: bytes | None,
         headers: list[tuple[str, str]],
     ) -> None:
+        """The request as curl, the credential as $LEADCTL_TOKEN where the contract puts
+        it; refused as the real run would refuse it (a credential of the wrong kind)."""
         credential = None
         if not op.anonymous:
             try:
                 credential = self._credential()
             except LeadctlError:
                 credential = None  # a dry run never needs a working keyring
-        auth_name = self._auth_header(credential, op)[0] if credential else "Authorization"
+        if credential is not None:
+            _check_admitted(credential, op)
+        if op.anonymous:
+            places: tuple[Place, ...] = ()
+        elif credential is not None:
+            places = self._places(credential, op)
+        else:
+            places = places_for(op.requirements, "unknown")
         # An absolute URL (on the profile's host, e.g. `contract pull`) is used as it is.
         url = httpx.URL(path if "://" in path else self._base() + path, params=_query(params))
         content_type = next((v for k, v in headers if k.lower() == "content-type"), None)
@@ -462,7 +457,8 @@ class Client:
                 str(url),
                 headers=redact_headers(headers),
                 body=None if shown is None else shown.encode("utf-8"),
-                auth_header=None if op.anonymous else auth_name,
+                auth=places,
+                basic_pair=credential is None or ":" in credential.value,
             )
         )
 
@@ -667,6 +663,25 @@ class Client:
         """``call`` and decode the JSON body; a 2xx body that is not JSON is exit 8."""
         response = self.call(op, **kwargs)
         return decode_json(response, trace=self._trace)
+
+
+def _check_admitted(credential: Credential, op: Operation) -> None:
+    """Exit 4 when the contract does not let this kind of credential call ``op``."""
+    if admits(op.kinds, credential.kind.value):
+        return
+    if credential.kind is CredentialKind.SOURCE:
+        hint = (
+            "source keys are only for lead intake (`leadctl leads create`, and any "
+            "operation whose contract security names a source key); use an "
+            "organization key or user token for everything else"
+        )
+    else:
+        hint = "the contract's security for this operation admits only " + " or ".join(
+            f"{kind} credentials" for kind in sorted(op.kinds)
+        )
+    raise Forbidden(
+        f"a {credential.kind.value} credential may not call {op.method} {op.path}", hint=hint
+    )
 
 
 class _TooLarge(Exception):

@@ -300,7 +300,13 @@ class Context:
         return found
 
     def _lookup_credential(self) -> Credential | None:
-        from leadctl.credentials import Credential, CredentialKind, lookup_credential
+        from leadctl.credentials import (
+            Credential,
+            CredentialKind,
+            lookup_credential,
+            with_contract_prefixes,
+        )
+        from leadctl.operations import source_key_prefixes
 
         if self.settings.embedded_sandbox and not (
             self.env.get("LEADCTL_TOKEN") or self.env.get("LEADCTL_TOKEN_FILE")
@@ -310,9 +316,10 @@ class Context:
             env=self.env,
             profile=self.settings.profile,
             profile_settings=self.settings.profile_values,
-            warn=self._plain_file_note,
         )
-        return found
+        if found is None or found.recognised:
+            return found
+        return with_contract_prefixes(found, source_key_prefixes(self))
 
     def refresh_credential(self, rejected: Credential) -> Credential | None:
         """After a 401 invalid_token: the OAuth credential refreshed, once per invocation;
@@ -325,11 +332,6 @@ class Context:
         renewed = refresh(self, rejected, force=True)
         self.__dict__["_found_credential"] = renewed
         return renewed
-
-    def _plain_file_note(self, message: str) -> None:
-        # Said at login and shown by `auth status`; -q keeps cron mail free of it.
-        if not self.ios.quiet:
-            self.ios.warn(message)
 
     def require_credential(self) -> Credential:
         found = self.credential()

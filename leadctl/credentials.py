@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import base64
 import binascii
+import dataclasses
 import json
 import os
 import re
 import stat
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
@@ -48,6 +49,9 @@ class CredentialKind(str, Enum):
     ORG = "org"
     USER = "user"
     SOURCE = "source"
+    # Neither an sk_ key, a JWT, nor a source-key prefix the contract names, and not stated:
+    # sent as a bearer credential, and the service decides (cli.md "Credentials").
+    UNKNOWN = "unknown"
 
 
 def _looks_like_jwt(value: str) -> bool:
@@ -88,12 +92,27 @@ def make_credential(
     return Credential(value, kind, origin, kind_declared=declared, expires_at=expires_at)
 
 
-def detect_kind(value: str) -> CredentialKind:
+def detect_kind(value: str, source_prefixes: Iterable[str] = ()) -> CredentialKind:
+    """The kind a value's shape says: ``sk_`` an organization key, a JWT a user token, a
+    prefix the active contract's source-key scheme names a source key; else unknown."""
     if value.startswith("sk_"):
         return CredentialKind.ORG
     if _looks_like_jwt(value):
         return CredentialKind.USER
-    return CredentialKind.SOURCE
+    if any(value.startswith(prefix) for prefix in source_prefixes):
+        return CredentialKind.SOURCE
+    return CredentialKind.UNKNOWN
+
+
+def with_contract_prefixes(credential: Credential, source_prefixes: Iterable[str]) -> Credential:
+    """``credential``, recognised as a source key when its value starts with a prefix the
+    active contract names and nothing else said what it is."""
+    if credential.kind is not CredentialKind.UNKNOWN:
+        return credential
+    kind = detect_kind(credential.value, source_prefixes)
+    if kind is CredentialKind.UNKNOWN:
+        return credential
+    return dataclasses.replace(credential, kind=kind)
 
 
 @dataclass(frozen=True, repr=False)
@@ -101,8 +120,8 @@ class Credential:
     value: str
     kind: CredentialKind
     origin: str
-    # Whether the kind was stated (the profile, ``auth login --kind``) rather than guessed
-    # from the value: a guessed "source" is only "not an org key or a JWT".
+    # Whether the kind was stated (the profile, ``auth login --kind``) rather than read
+    # from the value's shape.
     kind_declared: bool = False
     # When the service stops accepting it (a JWT's exp, an OAuth token's expiry), if known.
     expires_at: float | None = None
@@ -111,8 +130,9 @@ class Credential:
 
     @property
     def recognised(self) -> bool:
-        """Whether the kind is known: declared, or an ``sk_`` key or JWT by its shape."""
-        return self.kind_declared or self.kind is not CredentialKind.SOURCE
+        """Whether the kind is known: declared, or by its shape (``sk_``, a JWT, a prefix
+        the contract names)."""
+        return self.kind is not CredentialKind.UNKNOWN
 
     def preview(self) -> str:
         """A masked form safe to print: the ``sk_`` marker and at most the last 4 characters."""
@@ -365,29 +385,21 @@ def _relogin(profile: str, command: str) -> str:
 
 
 def lookup_credential(
-    *,
-    env: Mapping[str, str],
-    profile: str,
-    profile_settings: Mapping[str, Any],
-    warn: Callable[[str], None],
+    *, env: Mapping[str, str], profile: str, profile_settings: Mapping[str, Any]
 ) -> Credential | None:
     """The credential by the order of cli.md, or None when no source has one.
 
-    ``warn`` gets the note that a plain-file credential is in use; the caller decides
-    whether ``-q`` silences it (it does: a cron job must not mail it on every run).
+    A plain-file credential is used without a word: `auth login --insecure-storage` and
+    `auth status` say where it is, and a warning on every use would fill cron mail.
     """
     found = _from_env(env)
     if found is not None:
         return found
-    return stored_credential(env=env, profile=profile, profile_settings=profile_settings, warn=warn)
+    return stored_credential(env=env, profile=profile, profile_settings=profile_settings)
 
 
 def stored_credential(
-    *,
-    env: Mapping[str, str],
-    profile: str,
-    profile_settings: Mapping[str, Any],
-    warn: Callable[[str], None] = lambda _message: None,
+    *, env: Mapping[str, str], profile: str, profile_settings: Mapping[str, Any]
 ) -> Credential | None:
     """The profile's own stored credential, ignoring LEADCTL_TOKEN (logout, refresh)."""
     if profile_settings.get("credential_store") == "file":
@@ -395,7 +407,6 @@ def stored_credential(
         value = _read_file_store(path, profile)
         if value is None:
             return None
-        warn(f"using the credential stored in the plain file {path} (--insecure-storage)")
         return _stored(value, _describe_file(path), profile, profile_settings)
     if profile_settings.get("credential_store") != "keyring":
         # Never logged in: asking the keyring could only fail or hang, never find anything.

@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
+from leadctl.credential_use import DEFAULT_REQUIREMENTS, Requirement, requirements_of
 from leadctl.errors import UsageError
 
 if TYPE_CHECKING:
@@ -62,8 +63,8 @@ class Operation:
     # Why it is (not) retry-safe, for --help: "read", "collection query", "idempotency key"...
     retry_reason: str = ""
     idempotency: Idempotency | None = None
-    # The header a source key goes in when the contract's scheme names one (apiKey).
-    source_key_header: str | None = None
+    # Where the credential goes, per alternative of the contract's security.
+    requirements: tuple[Requirement, ...] = DEFAULT_REQUIREMENTS
     body_media: str | None = None
     body_schema: str | None = None  # the body schema's $ref, when it has one
     response_kind: str = "object"
@@ -91,7 +92,7 @@ class Operation:
             operation_id=entry.get("operationId"),
             retry_reason=str(entry.get("retryReason") or ""),
             idempotency=Idempotency(str(idem["in"]), str(idem["name"])) if idem else None,
-            source_key_header=entry.get("sourceKeyHeader"),
+            requirements=requirements_of(entry.get("auth", ())),
             body_media=body.get("media"),
             body_schema=body.get("schemaRef"),
             response_kind=str((entry.get("response") or {}).get("kind", "object")),
@@ -172,6 +173,11 @@ def active_index_of(ctx: Context) -> ActiveIndex:
 def use_active_index(ctx: Context, active: ActiveIndex) -> None:
     """Share an index already read this invocation (the generated command tree's)."""
     ctx.__dict__[_ACTIVE] = active
+
+
+def source_key_prefixes(ctx: Context) -> list[str]:
+    """The prefixes the active contract's source-key scheme says source keys start with."""
+    return [str(p) for p in active_index_of(ctx).index.get("sourceKeyPrefixes", ())]
 
 
 def _settings(ctx: Context) -> Mapping[str, Any]:

@@ -18,13 +18,14 @@ def save_profile_credential(
     *,
     profile: str,
     value: str,
-    kind: str,
+    kind: str | None,
     base_url: str,
     store: str,
     make_current: bool = False,
 ) -> str:
     """Store ``value`` as ``profile``'s credential (``store`` is "keyring" or "file") and
     record it in the config, creating the profile if needed; returns where the secret went.
+    ``kind`` None: nothing says what it is (sent as a bearer credential, the service decides).
 
     ``make_current`` makes the profile the current one when there is none yet.
     """
@@ -39,7 +40,10 @@ def save_profile_credential(
         values = config.profiles.setdefault(profile, {})
         values["base_url"] = base_url
         values["credential_store"] = store
-        values["credential_kind"] = kind
+        if kind is None:
+            values.pop("credential_kind", None)  # the kind is read from the value on use
+        else:
+            values["credential_kind"] = kind
         if make_current and config.current_profile is None:
             config.current_profile = profile
 

@@ -174,7 +174,7 @@ def _document(path: Path) -> Document:
     key = (str(path), path.stat().st_mtime_ns)
     found = _PARSED.get(key)
     if found is None:
-        found = Document(to_31(parse_document(path.read_bytes(), what=str(path))))
+        found = Document(to_31(parse_document(path.read_bytes(), what=str(path), budget=None)))
         _PARSED[key] = found
     return found
 

@@ -4,7 +4,8 @@ Operations are matched by METHOD and path template (parameter names aside), as c
 commands are bound: a contract that renames its operationIds changes no operation. A change
 is described by what a caller notices: a new path or method, parameters added, removed or
 changed, request body fields added, removed or changed, responses, retry safety,
-credential kinds, pending-status rules, deprecation.
+credentials (which kinds, and where the security scheme puts them), pending-status rules,
+deprecation.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from leadctl.contract.index import Document, walk_operations
+from leadctl.contract.security import credential_rule
 from leadctl.operations import template_key
 
 EXTENSIONS = ("x-leadctl-retry-safe", "x-leadctl-credential-kinds", "x-leadctl-pending")
@@ -94,6 +96,10 @@ def _op_details(old_doc: Document, old: _Op, new_doc: Document, new: _Op) -> Ite
     yield from _param_details(old_doc, old, new_doc, new)
     yield from _body_details(old_doc, old.spec, new_doc, new.spec)
     yield from _response_details(old_doc, old.spec, new_doc, new.spec)
+    credentials_before = _credentials(old_doc, old.spec)
+    credentials_after = _credentials(new_doc, new.spec)
+    if credentials_before != credentials_after:
+        yield f"credentials: {credentials_before} -> {credentials_after}"
     for name in EXTENSIONS:
         if old.spec.get(name) != new.spec.get(name):
             yield f"{name}: {_short(old.spec.get(name))} -> {_short(new.spec.get(name))}"
@@ -101,6 +107,18 @@ def _op_details(old_doc: Document, old: _Op, new_doc: Document, new: _Op) -> Ite
         yield "deprecated" if new.spec.get("deprecated") else "no longer deprecated"
     if old.spec.get("summary") != new.spec.get("summary"):
         yield "summary changed"
+
+
+def _credentials(doc: Document, spec: Mapping[str, Any]) -> str:
+    """Which kinds the operation admits and where each requirement puts the credential."""
+    rule = credential_rule(doc.document, spec)
+    if not rule["kinds"]:
+        return "none"
+    places = " or ".join(
+        "+".join(f"{p['in']} {p['name']} ({p['scheme']})" for p in alternative["places"])
+        for alternative in rule["auth"]
+    )
+    return f"{','.join(rule['kinds'])} in {places}"
 
 
 def _short(value: Any) -> str:

@@ -23,6 +23,8 @@ from leadctl.errors import ApiError, LeadctlError, UsageError
 if TYPE_CHECKING:
     from leadctl.client import Client
     from leadctl.context import Context
+    from leadctl.contract.budget import Budget
+    from leadctl.contract.loading import Loaded
 
 WELL_KNOWN_PATHS = ("/openapi.json", "/openapi/v1.json", "/swagger/v1/swagger.json")
 ACCEPT = "application/openapi+json, application/json;q=0.9, application/yaml;q=0.8, */*;q=0.5"
@@ -136,7 +138,7 @@ class Discovery:
             from leadctl.curl import curl_command
             from leadctl.errors import DryRunDone
 
-            command = curl_command("GET", url, headers=headers, body=None, auth_header=None)
+            command = curl_command("GET", url, headers=headers, body=None)
             ctx.ios.data_out().write(command + "\n")
             raise DryRunDone("dry run")
         with httpx.Client(
@@ -218,9 +220,8 @@ def pull_after_login(ctx: Context, base_url: str, credential: Any) -> None:
     service. Anything short of a stored contract is one line on stderr, never a failed
     login."""
     from leadctl.client import Client, RetryPolicy, tls_verification
-    from leadctl.contract.formats import parse_document, to_31
+    from leadctl.contract.loading import load_contract, new_budget
     from leadctl.contract.store import key_for_base_url
-    from leadctl.contract.validate import check_contract
     from leadctl.credentials import CredentialKind
 
     values = ctx.config.profiles.get(ctx.profile_name, {})
@@ -246,23 +247,28 @@ def pull_after_login(ctx: Context, base_url: str, credential: Any) -> None:
         found = discovery.discover(etag_for={})
         if found.raw is None:
             return
-        document = parse_document(found.raw, what=label(found.url))
-        check_contract(document, what=label(found.url))
-        store(ctx, key_for_base_url(base_url), found, to_31(document))
+        what = label(found.url)
+        budget = new_budget(what, ctx.clock.monotonic, flag="")
+        loaded = load_contract(found.raw, what=what, budget=budget)
+        store(ctx, key_for_base_url(base_url), found, loaded, budget)
+        if loaded.left_out:
+            ctx.ios.info(
+                f"note: {len(loaded.left_out)} operations of the contract were left out "
+                "(`leadctl contract show` says why)"
+            )
     except LeadctlError as error:
         ctx.ios.info(f"note: no contract pulled ({error.message}); the bundled one is used")
 
 
-def store(ctx: Context, key: str, found: Fetched, document: dict[str, Any]) -> Any:
-    """Keep a fetched (validated, 3.1-form) contract for the service ``key`` names."""
+def store(ctx: Context, key: str, found: Fetched, loaded: Loaded, budget: Budget) -> Any:
+    """Keep a fetched, checked contract for the service ``key`` names."""
     from leadctl.contract.store import save
 
-    assert found.raw is not None
     return save(
         ctx.env,
         key,
-        found.raw,
-        document,
+        loaded,
+        budget=budget,
         source=label(found.url),
         imported_at=ctx.clock.now().isoformat(timespec="seconds").replace("+00:00", "Z"),
         etag=found.etag,

@@ -4,7 +4,7 @@ credential goes only to the profile's own host)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from leadctl.errors import UsageError
 
@@ -31,9 +31,3 @@ def read_contract(ctx: Context, source: str) -> tuple[bytes, str]:
         return path.read_bytes(), str(path.resolve())
     except OSError as error:
         raise UsageError(f"cannot read {source!r}: {error.strerror or error}") from None
-
-
-def parse_contract(raw: bytes, *, what: str) -> dict[str, Any]:
-    from leadctl.contract.formats import parse_document
-
-    return parse_document(raw, what=what)

@@ -14,6 +14,14 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
+from leadctl.contract.budget import (
+    MAX_DEPTH,
+    Budget,
+    ContractOverBudget,
+    check_shape,
+    check_size,
+    check_yaml_events,
+)
 from leadctl.errors import UsageError
 
 # Where a rewritten document keeps the version it was published as.
@@ -24,10 +32,14 @@ _SCHEMA_LISTS = ("allOf", "anyOf", "oneOf", "prefixItems")
 _SCHEMA_MAPS = ("properties", "patternProperties", "$defs", "dependentSchemas")
 
 
-def parse_document(raw: bytes, *, what: str) -> dict[str, Any]:
-    """The document as an object: JSON, else YAML. Anything else is exit 2."""
+def parse_document(raw: bytes, *, what: str, budget: Budget | None) -> dict[str, Any]:
+    """The document as an object: JSON, else YAML, within ``budget`` (size, nesting, YAML
+    aliases; None for a contract leadctl stored, which passed them when it was imported).
+    Anything else is exit 2."""
     import json
 
+    if budget is not None:
+        check_size(raw, budget)
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -35,23 +47,31 @@ def parse_document(raw: bytes, *, what: str) -> dict[str, Any]:
     document: Any
     try:
         document = json.loads(text)
+    except RecursionError:
+        # Deeper than the parser's own stack: far over the limit.
+        raise ContractOverBudget(what, f"it nests deeper than {MAX_DEPTH} levels") from None
     except ValueError as json_error:
         if text.lstrip().startswith(("{", "[")):
             raise UsageError(f"{what} is not JSON: {json_error}") from None
-        document = _yaml(text, what=what)
+        document = _yaml(text, what=what, budget=budget)
     if not isinstance(document, dict):
         raise UsageError(
             f"{what} is not an OpenAPI document (not a JSON or YAML object)",
             hint="leadctl reads OpenAPI 3.0, 3.1 and 3.2 contracts as JSON or YAML",
         )
+    if budget is not None:
+        check_shape(document, budget)
     return document
 
 
-def _yaml(text: str, *, what: str) -> Any:
+def _yaml(text: str, *, what: str, budget: Budget | None) -> Any:
     import yaml
 
     try:
-        return yaml.safe_load(text)
+        if budget is not None:
+            # Counted from the parser's events before anything is built.
+            check_yaml_events(text, budget)
+        return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         where = f" (line {mark.line + 1})" if mark is not None else ""

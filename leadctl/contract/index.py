@@ -13,13 +13,24 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Iterable, Iterator, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from leadctl.contract import HTTP_METHODS
 from leadctl.contract.curated import TAG_GROUPS, curated_command
-from leadctl.contract.naming import fallback_verb, kebab, metavar, option_name, verb_words, words
-from leadctl.contract.security import credential_rule
+from leadctl.contract.effects import acting_verb
+from leadctl.contract.naming import (
+    fallback_verb,
+    kebab,
+    metavar,
+    option_name,
+    path_group,
+    shared_prefix,
+    verb_words,
+    words,
+)
+from leadctl.contract.security import credential_rule, source_key_prefixes
 from leadctl.contract.store import (
     BUNDLED_GROUPS_FILE,
     BUNDLED_INDEX_FILE,
@@ -28,6 +39,9 @@ from leadctl.contract.store import (
 )
 from leadctl.operations import METHOD_RETRY_SAFE
 from leadctl.secret_schema import field_is_secret
+
+if TYPE_CHECKING:
+    from leadctl.contract.budget import Budget
 
 JSON_MEDIA = "application/json"
 MULTIPART_MEDIA = "multipart/form-data"
@@ -44,7 +58,7 @@ RESERVED_FLAGS = frozenset(
 )  # fmt: skip
 CURATED_KEYS = (
     "id", "operationId", "group", "verb", "curated", "words", "fallback", "method", "path",
-    "summary", "retrySafe", "retryReason", "kinds", "sourceKeyHeader", "idempotency",
+    "summary", "retrySafe", "retryReason", "kinds", "auth", "idempotency",
     "params", "body", "response", "pending",
 )  # fmt: skip
 LIST_COLUMNS = 7
@@ -143,6 +157,7 @@ def compile_index(
     imported_at: str | None,
     curated_verbs: Mapping[str, Iterable[str]],
     leadctl_version: str,
+    budget: Budget | None = None,
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """The index and the schema bundle of a (validated) OpenAPI document.
 
@@ -159,9 +174,13 @@ def compile_index(
     bodies: dict[str, Any] = {}
     param_schemas: dict[str, dict[str, Any]] = {}
     refs: set[str] = set()
+    untagged = [path for path, _m, spec, _p in _operations(doc) if not spec.get("tags")]
+    prefix = shared_prefix(untagged)
     for path, method, spec, path_params in _operations(doc):
+        if budget is not None:
+            budget.check("compiling the commands")
         tag = (spec.get("tags") or [None])[0]
-        group, tag_words = _group_for(tag, path, taken)
+        group, tag_words = _group_for(tag, path, taken, prefix)
         entry = groups.setdefault(
             group, {"tag": tag, "help": _first_sentence(tag_help.get(str(tag), "")), "aliases": []}
         )
@@ -209,6 +228,8 @@ def compile_index(
             "source": source,
             "importedAt": imported_at,
         },
+        # A value starting with one of these is a source key (cli.md "Credentials").
+        "sourceKeyPrefixes": source_key_prefixes(document),
         "groups": groups,
         "newGroups": new_groups,
         "clashes": clashes,
@@ -236,19 +257,34 @@ def walk_operations(
 def _operations(
     doc: Document,
 ) -> Iterator[tuple[str, str, Mapping[str, Any], list[Mapping[str, Any]]]]:
-    """Each operation with its parameters; its own ones replace path-level ones of the same name."""
+    """Each operation with its parameters; its own ones replace path-level ones of the same
+    name. Path parameters come in the order of the path template: a command's positional
+    arguments follow the path, whatever order the contract lists them in."""
     for path, method, spec, shared, own in walk_operations(doc):
         keys = {(p.get("name"), p.get("in")) for p in own}
         params = [p for p in shared if (p.get("name"), p.get("in")) not in keys] + own
-        yield path, method, spec, params
+        order = {name: i for i, name in enumerate(re.findall(r"\{([^}/]+)\}", path))}
+        in_path = sorted(
+            (p for p in params if p.get("in") == "path"),
+            key=lambda p: order.get(str(p.get("name")), len(order)),
+        )
+        yield path, method, spec, [*in_path, *(p for p in params if p.get("in") != "path")]
 
 
-def _group_for(tag: Any, path: str, taken: Mapping[str, set[str]]) -> tuple[str, list[list[str]]]:
-    """The group's name, and the word runs a verb drops when it repeats them."""
+def _group_for(
+    tag: Any, path: str, taken: Mapping[str, set[str]], prefix: list[str]
+) -> tuple[str, list[list[str]]]:
+    """The group's name, and the word runs a verb drops when it repeats them. An untagged
+    operation is grouped by its path (its resource, not the API's version)."""
     if tag is None:
-        first = next((s for s in path.strip("/").split("/") if s and "{" not in s), "default")
+        first = path_group(path, prefix) or "default"
         name = kebab(first) or "default"
-        return name, [words(first)]
+        if name in taken and not taken[name]:
+            name = f"{name}-operations"  # a single command (e.g. `api`) cannot hold verbs
+        segments = [s for s in path.strip("/").split("/") if s and "{" not in s]
+        skipped = segments[: segments.index(first)] if first in segments else []
+        # A verb named from the path drops the group and what came before it (v1...).
+        return name, [words(first), *(words(s) for s in skipped if words(s))]
     tag_text = str(tag)
     name = TAG_GROUPS.get(tag_text, kebab(tag_text) or "default")
     if name in taken and not taken[name]:
@@ -276,7 +312,7 @@ def _compile_operation(
     curated = curated_command(method, path)
     if curated is not None:
         group = curated[0]
-    kinds, source_header = credential_rule(doc.document, spec)
+    credentials = credential_rule(doc.document, spec)
     params = _params(doc, path_params)
     body = _body(doc, spec)
     idempotency = _idempotency(doc, params, spec)
@@ -314,8 +350,8 @@ def _compile_operation(
         "assumed": bool(spec.get("x-leadctl-assumed", False)),
         "retrySafe": retry_safe,
         "retryReason": retry_reason,
-        "kinds": kinds,
-        "sourceKeyHeader": source_header,
+        "kinds": credentials["kinds"],
+        "auth": credentials["auth"],
         "idempotency": idempotency,
         "params": params,
         "body": body,
@@ -350,12 +386,18 @@ def _retry_safety(
     idempotency: Mapping[str, Any] | None,
 ) -> tuple[bool, str]:
     """Whether a failed attempt may be repeated, from what the operation does (cli.md
-    "Retries"), and why: the contract's own mark, then reads, PUT and DELETE, a POST
+    "Retries"), and why: the contract's own mark, a read whose name says it acts (not
+    safe), then reads, PUT and DELETE, a POST
     whose body is a collection query, an idempotency key; any other POST or PATCH may
     have acted."""
     marked = spec.get("x-leadctl-retry-safe")
     if isinstance(marked, bool):
         return marked, "marked by the contract (x-leadctl-retry-safe)"
+    if method in ("GET", "HEAD"):
+        operation_id = spec.get("operationId")
+        verb = acting_verb(str(operation_id) if operation_id else None, spec.get("summary"))
+        if verb is not None:
+            return False, f"a {method} whose operationId or summary says it acts ({verb!r})"
     if method in METHOD_RETRY_SAFE:
         return True, "a read" if method in ("GET", "HEAD", "OPTIONS") else f"a {method}"
     if body and body.get("collectionQuery"):

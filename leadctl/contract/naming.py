@@ -67,6 +67,9 @@ QUALIFIERS: tuple[tuple[str, ...], ...] = (
     ("for", "organization"),
     ("for", "user"),
 )
+# No verb is named by an article.
+ARTICLES = frozenset({"a", "an", "the"})
+_POSSESSIVE = re.compile(r"['\u2019]s\b")
 # What remains of a collection read's name once its resource is dropped: it is `list`.
 COLLECTION_WORDS = frozenset({"get", "all", "list", "paged", "page"})
 # What remains of a read of one resource by id: it is `get`.
@@ -110,12 +113,16 @@ def verb_words(
     (``kind`` "collection") and ``get`` for a read of one resource by id ("item") when
     nothing else is left."""
     if operation_id:
-        tokens = words(_without_prefix(operation_id, group_names))
+        # "List an Organization's Members": the possessive is no word of its own.
+        tokens = words(_POSSESSIVE.sub("", _without_prefix(operation_id, group_names)))
     else:
         tokens = [method.lower()]
         for segment in path.strip("/").split("/"):
             if segment and not segment.startswith("{"):
                 tokens += words(segment)
+    # "Delete an Organization Member" in group organization-members is `delete`, never
+    # `delete-an`.
+    tokens = [t for t in tokens if t not in ARTICLES] or tokens
     for qualifier in QUALIFIERS:
         tokens = _drop_runs(tokens, qualifier)
     for group in group_names:
@@ -131,6 +138,42 @@ def verb_words(
         # `get-all-archived` is a list of something: `list-archived`.
         return ["list", *tokens[2:]] if len(tokens) > 2 else ["list"]
     return tokens
+
+
+# Leading path segments that name a version or the API itself, not a resource.
+_VERSION_SEGMENT = re.compile(
+    r"v\d+([a-z]+\d*)?|\d+(\.\d+)*|\d{4}-\d{2}-\d{2}|api|rest", re.IGNORECASE
+)
+
+
+def shared_prefix(paths: Sequence[str]) -> list[str]:
+    """The leading literal segments every path shares, as long as each path still has a
+    literal segment after them (``/v1/customers``, ``/v1/charges`` share ``v1``;
+    ``/widgets``, ``/widgets/{id}`` share nothing: ``widgets`` is the resource)."""
+    split = [[s for s in path.strip("/").split("/") if s] for path in paths]
+    prefix: list[str] = []
+    for segments in zip(*split, strict=False):
+        if len(set(segments)) != 1 or "{" in segments[0]:
+            break
+        prefix.append(segments[0])
+    while prefix and not all(
+        any("{" not in s for s in segments[len(prefix) :]) for segments in split
+    ):
+        prefix.pop()
+    return prefix
+
+
+def path_group(path: str, prefix: Sequence[str] = ()) -> str | None:
+    """The group of an untagged operation: the first literal segment of its path after the
+    shared ``prefix`` and any version segment (``v1``, ``2024-01-01``, ``api``)."""
+    segments = [s for s in path.strip("/").split("/") if s]
+    if segments[: len(prefix)] == list(prefix):
+        segments = segments[len(prefix) :]
+    for segment in segments:
+        if "{" in segment or _VERSION_SEGMENT.fullmatch(segment):
+            continue
+        return segment
+    return None
 
 
 def fallback_verb(operation_id: str | None, method: str, path: str) -> str:

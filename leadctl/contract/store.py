@@ -28,9 +28,11 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from leadctl.context import Context
+    from leadctl.contract.budget import Budget
+    from leadctl.contract.loading import Loaded
 
 # Bumped when the index's shape changes: stored indexes are then rebuilt from their contract.
-INDEX_FORMAT = 3
+INDEX_FORMAT = 4
 BUNDLED_INDEX_FILE = Path(__file__).with_name("openapi.index.json")
 BUNDLED_SCHEMAS_FILE = Path(__file__).with_name("openapi.schemas.json")
 BUNDLED_GROUPS_FILE = Path(__file__).with_name("openapi.groups.tsv")
@@ -226,9 +228,13 @@ def _save_sandbox(env: Mapping[str, str]) -> ActiveIndex:
     """Compile the sandbox's published contract (trusted: it ships with leadctl)."""
     import json
 
+    from leadctl.contract.loading import Loaded
+
     raw = sandbox_contract()
     try:
-        return save(env, SANDBOX_KEY, raw, json.loads(raw), source=SANDBOX_SOURCE, imported_at=None)
+        return save(
+            env, SANDBOX_KEY, Loaded(raw, json.loads(raw)), source=SANDBOX_SOURCE, imported_at=None
+        )
     except OSError as error:
         found = bundled_index()
         return ActiveIndex(
@@ -242,56 +248,57 @@ def _save_sandbox(env: Mapping[str, str]) -> ActiveIndex:
 def recompile(
     env: Mapping[str, str], key: str, contract_path: Path, old: Mapping[str, Any]
 ) -> ActiveIndex:
-    """Rebuild an index another leadctl version wrote, from the stored contract."""
-    import json
+    """Rebuild an index another leadctl version wrote, from the stored contract (JSON or
+    YAML, checked again: this version may leave out other operations)."""
+    import time
 
-    from leadctl.contract.formats import to_31
+    from leadctl.contract.loading import load_contract, new_budget
 
-    raw = contract_path.read_bytes()
     meta = old.get("contract") or {}
-    return save(
-        env,
-        key,
-        raw,
-        to_31(json.loads(raw)),
-        source=str(meta.get("source", "unknown")),
-        imported_at=meta.get("importedAt"),
+    what = str(meta.get("source", "the stored contract"))
+    loaded = load_contract(
+        contract_path.read_bytes(), what=what, budget=new_budget(what, time.monotonic, flag="")
     )
+    return save(env, key, loaded, source=what, imported_at=meta.get("importedAt"))
 
 
 def save(
     env: Mapping[str, str],
     key: str,
-    raw: bytes,
-    document: Mapping[str, Any],
+    loaded: Loaded,
     *,
     source: str,
     imported_at: str | None,
     etag: str | None = None,
+    budget: Budget | None = None,
 ) -> ActiveIndex:
-    """Compile and store ``document`` (already validated, in 3.1 form) under ``key``.
+    """Compile and store a loaded contract under ``key``, within ``budget`` when given.
 
-    ``raw`` is kept as it came (JSON or YAML, any OpenAPI 3 version)."""
+    Its raw bytes are kept as they came (JSON or YAML, any OpenAPI 3 version)."""
     from leadctl import __version__
     from leadctl.config import ensure_private_dir, write_private_file
     from leadctl.contract.index import compile_index, curated_command_names, dump
 
     index, schemas = compile_index(
-        document,
-        raw=raw,
+        loaded.document,
+        raw=loaded.raw,
         source=source,
         imported_at=imported_at,
         curated_verbs=curated_command_names(),
         leadctl_version=__version__,
+        budget=budget,
     )
     if etag:
         index["contract"]["etag"] = etag
+    # What `contract show` lists besides the commands: operations left out and why.
+    index["leftOut"] = loaded.left_out
+    index["ignored"] = loaded.ignored
     files = index["contract"]["sha256"][:16]
     index["files"] = files
     directory = key_dir(env, key)
     ensure_private_dir(directory)
     ensure_private_dir(directory / files)
-    write_private_file(directory / files / CONTRACT_FILE, raw)
+    write_private_file(directory / files / CONTRACT_FILE, loaded.raw)
     write_private_file(directory / files / SCHEMAS_FILE, dump(schemas).encode("utf-8"))
     write_private_file(directory / GROUPS_FILE, groups_text(index).encode("utf-8"))
     write_private_file(directory / INDEX_FILE, dump(index).encode("utf-8"))

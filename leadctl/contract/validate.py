@@ -1,30 +1,44 @@
-"""Is a document an OpenAPI 3.0, 3.1 or 3.2 contract leadctl can build commands from?
+"""Which operations of an OpenAPI 3.0, 3.1 or 3.2 document leadctl can build commands from.
 
-Two layers: the OpenAPI rules of the document's own version (the published meta-schema
-and the semantic checks such as unique operationIds and declared path parameters), by
-``openapi-spec-validator``, loaded only here; then what leadctl relies on: local ``$ref``s
-only, one operation per METHOD and path template (``/a/{id}`` and ``/a/{key}`` are one),
-and well-formed ``x-leadctl-*`` extensions.
+Only a document that is not OpenAPI 3 at all (not an object, Swagger 2.0, no openapi
+version) is refused outright. Of any other, leadctl imports what is sound: every problem
+found is traced to the operations it touches (one inside an operation, its operation; one in
+a path item's shared parameters, every operation of the path; one in a component, every
+operation that uses it, directly or through other components), and those operations are
+left out with their reasons. Problems outside any operation (info, tags, servers) are listed
+and change nothing. A document with no sound operation left is refused.
+
+Problems come from two layers: the OpenAPI rules of the document's own version (the
+published meta-schema, and the semantic checks such as unique operationIds and declared path
+parameters), by ``openapi-spec-validator``, loaded only here and run one operation and one
+component at a time so each problem has a place; then what leadctl relies on: local
+``$ref``s only, one operation per METHOD and path template (``/a/{id}`` and ``/a/{key}``
+are one), and well-formed ``x-leadctl-*`` extensions.
 """
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from leadctl.contract import HTTP_METHODS
+from leadctl.contract.budget import CHECK_EVERY, Budget
 from leadctl.errors import UsageError
 
 SHOWN_PROBLEMS = 10
 MESSAGE_LIMIT = 240
 CREDENTIAL_KINDS = frozenset({"org", "user", "source"})
+# Where a problem is: the JSON path of the node it is about.
+Location = tuple[str, ...]
 
 
 class ContractInvalid(UsageError):
-    """The document is not a contract leadctl accepts; nothing was stored."""
+    """The document has no operation leadctl can use; nothing was stored."""
 
     def __init__(self, what: str, problems: list[str], version: str = "3.1") -> None:
-        super().__init__(f"{what} is not a valid OpenAPI {version} contract")
+        super().__init__(f"{what} is not a usable OpenAPI {version} contract")
         self.problems = problems
 
     def detail_lines(self) -> list[str]:
@@ -39,57 +53,200 @@ class ContractInvalid(UsageError):
         return body
 
 
-def check_contract(document: Any, *, what: str) -> None:
-    """Raise ContractInvalid listing every problem found; return when there is none.
-    Swagger 2.0 and documents that are not OpenAPI 3 are a one-line UsageError."""
+@dataclass
+class Checked:
+    """The sound part of a document, and what was left out of it and why."""
+
+    # A copy of the document without the operations left out.
+    document: dict[str, Any]
+    # [{"operation": "PUT /sources/{id}", "operationId": ..., "reasons": [...]}]
+    left_out: list[dict[str, Any]] = field(default_factory=list)
+    # Problems outside any operation: listed, nothing else.
+    ignored: list[str] = field(default_factory=list)
+
+
+def check_contract(document: Any, *, what: str, budget: Budget) -> Checked:
+    """The operations of ``document`` leadctl can use; exit 2 for a document that is not
+    OpenAPI 3, or that has no sound operation."""
     from leadctl.contract.formats import openapi_version
 
     if not isinstance(document, Mapping):
         raise ContractInvalid(what, ["the document is not a JSON object"])
     version = openapi_version(document)
-    problems = list(problems_of(document))
-    if problems:
+    if not isinstance(document.get("paths", {}), Mapping):
+        problems = ["paths is not an object: the document has no operations"]
         raise ContractInvalid(what, problems, version)
+    found = _Problems(document)
+    found.add_all(_reference_problems(document, budget))
+    found.add_all(_duplicate_operations(document))
+    found.add_all(_path_template_problems(document))
+    found.add_all(_extension_problems(document))
+    # The validator stops at the first $ref it cannot follow: it sees the document without
+    # what those break.
+    working = found.without_broken(document)
+    found.add_all(_spec_problems(working, version, budget))
+    sound = found.without_broken(working)
+    if not any(True for _ in _operation_keys(sound)):
+        problems = found.all_messages() or ["the document has no operations"]
+        raise ContractInvalid(what, problems, version)
+    return Checked(sound, found.left_out(), found.ignored)
 
 
-def problems_of(document: Any) -> Iterator[str]:
-    if not isinstance(document, Mapping):
-        yield "the document is not a JSON object"
-        return
-    version = document.get("openapi")
-    if not (isinstance(version, str) and version[:4] in ("3.0.", "3.1.", "3.2.")):
-        yield f"openapi is {version!r}: leadctl reads OpenAPI 3.0, 3.1 and 3.2 documents"
-        return
-    # References first: the OpenAPI validator would try to fetch an external one, and
-    # stops at the first that resolves nowhere.
-    found = list(_reference_problems(document))
-    if not found:
-        found = list(_spec_problems(document, version[:3]))
-    if not found:
-        found = list(_duplicate_operations(document))
-    if not found:
-        found = list(_extension_problems_of(document))
-    yield from found
+# -- tracing problems to operations -------------------------------------------------------
 
 
-def _duplicate_operations(document: Mapping[str, Any]) -> Iterator[str]:
-    """Two operations on one METHOD and path template: a command could not tell them apart."""
-    from leadctl.operations import template_key
-
-    seen: dict[tuple[str, str], str] = {}
+def _operation_keys(document: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
     for path, item in (document.get("paths") or {}).items():
-        if not isinstance(item, Mapping):
-            continue
-        for method in HTTP_METHODS:
-            if isinstance(item.get(method), Mapping):
-                key = template_key(method, str(path))
-                if key in seen:
-                    yield (
-                        f"{method.upper()} {path} and {method.upper()} {seen[key]} are one "
-                        "operation (the same METHOD and path template)"
-                    )
-                else:
-                    seen[key] = str(path)
+        if isinstance(item, Mapping):
+            for method in HTTP_METHODS:
+                if isinstance(item.get(method), Mapping):
+                    yield str(path), method
+
+
+def _component(location: Location) -> str | None:
+    """``#/components/schemas/Lead`` for any place inside that component."""
+    if len(location) >= 3 and location[0] == "components":
+        return "#/" + "/".join(_escape(part) for part in location[:3])
+    return None
+
+
+def _escape(part: str) -> str:
+    return part.replace("~", "~0").replace("/", "~1")
+
+
+def _component_of_ref(ref: str) -> str | None:
+    parts = ref[2:].split("/")
+    if ref.startswith("#/components/") and len(parts) >= 3:
+        return "#/" + "/".join(parts[:3])
+    return None
+
+
+class _Problems:
+    """Problems by where they are, and what they break."""
+
+    def __init__(self, document: Mapping[str, Any]) -> None:
+        self.document = document
+        self.by_operation: dict[tuple[str, str], list[str]] = {}
+        self.by_component: dict[str, list[str]] = {}
+        self.ignored: list[str] = []
+
+    def add_all(self, found: Iterator[tuple[Location, str]]) -> None:
+        for location, message in found:
+            self.add(location, message)
+
+    def add(self, location: Location, message: str) -> None:
+        component = _component(location)
+        if component is not None:
+            found = _clip(_within(location[3:], message))
+            _append(self.by_component.setdefault(component, []), found)
+        elif len(location) >= 3 and location[0] == "paths" and location[2] in HTTP_METHODS:
+            found = _clip(_within(location[3:], message))
+            _append(self.by_operation.setdefault((location[1], location[2]), []), found)
+        elif len(location) >= 2 and location[0] == "paths":
+            found = _clip(_within(location[2:], message))
+            item = (self.document.get("paths") or {}).get(location[1])
+            for method in HTTP_METHODS:
+                if isinstance(item, Mapping) and isinstance(item.get(method), Mapping):
+                    _append(self.by_operation.setdefault((location[1], method), []), found)
+        else:
+            _append(self.ignored, _clip(_within(location, message)))
+
+    def _broken_components(self, document: Mapping[str, Any]) -> set[str]:
+        """Components with a problem, and those that use one, however indirectly."""
+        uses = _component_uses(document)
+        broken = set(self.by_component)
+        changed = True
+        while changed:
+            changed = False
+            for component, used in uses.items():
+                if component not in broken and used & broken:
+                    broken.add(component)
+                    changed = True
+        return broken
+
+    def _reasons(
+        self, document: Mapping[str, Any], broken: set[str]
+    ) -> dict[tuple[str, str], list[str]]:
+        reasons = {key: list(messages) for key, messages in self.by_operation.items()}
+        if not broken:
+            return reasons
+        for (path, method), used in _operation_uses(document).items():
+            for component in sorted(used & broken):
+                own = self.by_component.get(component)
+                message = (
+                    f"uses {component}: {own[0]}"
+                    if own
+                    else f"uses {component}, which uses a component with a problem"
+                )
+                _append(reasons.setdefault((path, method), []), message)
+        return reasons
+
+    def without_broken(self, document: Mapping[str, Any]) -> dict[str, Any]:
+        """A copy without the operations these problems touch, and without the broken
+        components (a $ref to nowhere must not reach the validator)."""
+        broken = self._broken_components(document)
+        reasons = self._reasons(document, broken)
+        pruned: dict[str, Any] = copy.copy(dict(document))
+        paths: dict[str, Any] = {}
+        for path, item in (document.get("paths") or {}).items():
+            if not isinstance(item, Mapping):
+                paths[path] = item
+                continue
+            kept = {k: v for k, v in item.items() if (path, k) not in reasons}
+            if any(isinstance(kept.get(m), Mapping) for m in HTTP_METHODS):
+                paths[path] = kept
+        pruned["paths"] = paths
+        components = document.get("components")
+        if broken and isinstance(components, Mapping):
+            pruned["components"] = {
+                kind: (
+                    {
+                        name: value
+                        for name, value in named.items()
+                        if f"#/components/{kind}/{_escape(str(name))}" not in broken
+                    }
+                    if isinstance(named, Mapping)
+                    else named
+                )
+                for kind, named in components.items()
+            }
+        return pruned
+
+    def left_out(self) -> list[dict[str, Any]]:
+        reasons = self._reasons(self.document, self._broken_components(self.document))
+        out = []
+        for path, item in (self.document.get("paths") or {}).items():
+            for method in HTTP_METHODS:
+                if (path, method) not in reasons:
+                    continue
+                spec = item.get(method) if isinstance(item, Mapping) else None
+                operation_id = spec.get("operationId") if isinstance(spec, Mapping) else None
+                out.append(
+                    {
+                        "operation": f"{method.upper()} {path}",
+                        "operationId": str(operation_id) if operation_id else None,
+                        "reasons": reasons[(path, method)],
+                    }
+                )
+        return out
+
+    def all_messages(self) -> list[str]:
+        messages = [
+            f"{entry['operation']}: {reason}"
+            for entry in self.left_out()
+            for reason in entry["reasons"]
+        ]
+        return messages + self.ignored
+
+
+def _within(inner: Location, message: str) -> str:
+    """The message, after where inside its operation or component it is."""
+    return f"{'/'.join(inner)}: {message}" if inner else message
+
+
+def _append(messages: list[str], message: str) -> None:
+    if message not in messages:
+        messages.append(message)
 
 
 def _clip(text: str) -> str:
@@ -97,93 +254,262 @@ def _clip(text: str) -> str:
     return text if len(text) <= MESSAGE_LIMIT else text[: MESSAGE_LIMIT - 1] + "…"
 
 
-def _spec_problems(document: Mapping[str, Any], version: str) -> Iterator[str]:
+def _refs_under(node: Any) -> set[str]:
+    """The components every local $ref under ``node`` points into."""
+    found: set[str] = set()
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, Mapping):
+            ref = current.get("$ref")
+            if isinstance(ref, str):
+                component = _component_of_ref(ref)
+                if component is not None:
+                    found.add(component)
+            stack.extend(current.values())
+        elif isinstance(current, list):
+            stack.extend(current)
+    return found
+
+
+def _component_uses(document: Mapping[str, Any]) -> dict[str, set[str]]:
+    uses: dict[str, set[str]] = {}
+    for kind, named in (document.get("components") or {}).items():
+        if isinstance(named, Mapping):
+            for name, value in named.items():
+                uses[f"#/components/{kind}/{_escape(str(name))}"] = _refs_under(value)
+    return uses
+
+
+def _operation_uses(document: Mapping[str, Any]) -> dict[tuple[str, str], set[str]]:
+    """The components each operation uses (its own $refs, its path item's parameters',
+    and the security schemes its requirements name)."""
+    direct = _component_uses(document)
+    schemes = (document.get("components") or {}).get("securitySchemes") or {}
+    uses: dict[tuple[str, str], set[str]] = {}
+    for path, method in _operation_keys(document):
+        item = document["paths"][path]
+        spec = item[method]
+        found = _refs_under(spec) | _refs_under(item.get("parameters"))
+        security = spec.get("security", document.get("security"))
+        for requirement in security if isinstance(security, list) else ():
+            if isinstance(requirement, Mapping):
+                for name in requirement:
+                    if name in schemes:
+                        found.add(f"#/components/securitySchemes/{_escape(str(name))}")
+        closure: set[str] = set()
+        pending = list(found)
+        while pending:
+            component = pending.pop()
+            if component not in closure:
+                closure.add(component)
+                pending.extend(direct.get(component, ()))
+        uses[(path, method)] = closure
+    return uses
+
+
+# -- the problems -------------------------------------------------------------------------
+
+
+def _walk(node: Any, budget: Budget) -> Iterator[tuple[Location, Mapping[str, Any]]]:
+    """Every object in the document with its location, without recursion."""
+    stack: list[tuple[Location, Any]] = [((), node)]
+    seen = 0
+    while stack:
+        location, current = stack.pop()
+        seen += 1
+        if seen % CHECK_EVERY == 0:
+            budget.check("checking the document's references")
+        if isinstance(current, Mapping):
+            yield location, current
+            stack.extend(((*location, str(key)), value) for key, value in current.items())
+        elif isinstance(current, list):
+            stack.extend(((*location, str(i)), value) for i, value in enumerate(current))
+
+
+def _reference_problems(
+    document: Mapping[str, Any], budget: Budget
+) -> Iterator[tuple[Location, str]]:
+    from leadctl.contract.index import Document
+
+    doc = Document(document)
+    for location, node in _walk(document, budget):
+        ref = node.get("$ref")
+        if not isinstance(ref, str):
+            continue
+        if not ref.startswith("#/"):
+            yield location, f"$ref {ref!r}: leadctl reads self-contained contracts (local $refs)"
+            continue
+        try:
+            doc.pointer(ref)
+        except (KeyError, IndexError, ValueError, TypeError):
+            yield location, f"$ref {ref!r} does not resolve"
+
+
+def _duplicate_operations(document: Mapping[str, Any]) -> Iterator[tuple[Location, str]]:
+    """Two operations on one METHOD and path template: a command could not tell them apart,
+    so the later one is left out."""
+    from leadctl.operations import template_key
+
+    seen: dict[tuple[str, str], str] = {}
+    for path, method in _operation_keys(document):
+        key = template_key(method, path)
+        if key in seen:
+            yield (
+                ("paths", path, method),
+                f"{method.upper()} {seen[key]} is the same operation (the same METHOD and "
+                "path template)",
+            )
+        else:
+            seen[key] = path
+
+
+def _path_template_problems(document: Mapping[str, Any]) -> Iterator[tuple[Location, str]]:
+    """Path parameters and the template's {names} must be the same set: a command takes
+    its arguments in template order, and could not fill a segment nobody declared."""
+    import re
+
+    for path, method in _operation_keys(document):
+        item = document["paths"][path]
+        declared = set()
+        for holder in (item.get("parameters"), item[method].get("parameters")):
+            for param in holder if isinstance(holder, list) else ():
+                if isinstance(param, Mapping) and "$ref" in param:
+                    param = _resolved(document, param)
+                if isinstance(param, Mapping) and param.get("in") == "path":
+                    declared.add(str(param.get("name")))
+        in_template = set(re.findall(r"\{([^}/]+)\}", path))
+        for name in sorted(declared - in_template):
+            yield (
+                ("paths", path, method),
+                f"path parameter {name!r} is not in the path template {path}",
+            )
+        for name in sorted(in_template - declared):
+            yield (
+                ("paths", path, method),
+                f"the path template {path} has {{{name}}}, which no path parameter declares",
+            )
+
+
+def _resolved(document: Mapping[str, Any], node: Mapping[str, Any]) -> Any:
+    from leadctl.contract.index import Document
+
+    try:
+        return Document(document).resolve(node)
+    except (KeyError, IndexError, ValueError, TypeError):
+        return None  # a $ref to nowhere: reported on its own
+
+
+def _extension_problems(document: Mapping[str, Any]) -> Iterator[tuple[Location, str]]:
+    operation_ids = {
+        str(document["paths"][path][method]["operationId"])
+        for path, method in _operation_keys(document)
+        if document["paths"][path][method].get("operationId")
+    }
+    for path, method in _operation_keys(document):
+        for message in _operation_extension_problems(
+            document["paths"][path][method], operation_ids
+        ):
+            yield ("paths", path, method), message
+
+
+def _operation_extension_problems(spec: Mapping[str, Any], ids: set[str]) -> Iterator[str]:
+    safe = spec.get("x-leadctl-retry-safe")
+    if safe is not None and not isinstance(safe, bool):
+        yield "x-leadctl-retry-safe must be true or false"
+    kinds = spec.get("x-leadctl-credential-kinds")
+    if kinds is not None and (
+        not isinstance(kinds, list) or not kinds or not set(kinds) <= CREDENTIAL_KINDS
+    ):
+        yield "x-leadctl-credential-kinds must list some of org, user, source"
+    pending = spec.get("x-leadctl-pending")
+    if pending is None:
+        return
+    if not isinstance(pending, Mapping) or not isinstance(pending.get("field"), str):
+        yield "x-leadctl-pending needs a field (the status property)"
+        return
+    for key in ("pending", "failed"):
+        values = pending.get(key, [])
+        if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
+            yield f"x-leadctl-pending.{key} must be a list of status values"
+    poll = pending.get("poll")
+    if poll is not None and poll not in ids:
+        yield f"x-leadctl-pending.poll {poll!r} is not an operationId of the contract"
+
+
+def _spec_problems(
+    document: Mapping[str, Any], version: str, budget: Budget
+) -> Iterator[tuple[Location, str]]:
+    """The OpenAPI rules of the document's version: the meta-schema over the whole document
+    (each error has its place), then the semantic checks one operation and one component
+    schema at a time."""
     import openapi_spec_validator as validators
 
     validator = {
         "3.0": validators.OpenAPIV30SpecValidator,
         "3.1": validators.OpenAPIV31SpecValidator,
         "3.2": validators.OpenAPIV32SpecValidator,
-    }[version]
+    }[version](document)
+    for error in validator.schema_validator.iter_errors(document):
+        # A oneOf failure says little; the branch that came closest says what is wrong.
+        best = _deepest(error)
+        location = tuple(str(part) for part in best.absolute_path)
+        yield location, _message(str(best.message))
+    budget.check("checking the document against OpenAPI " + version)
+    # The library's own per-keyword checks (KeywordValidator is not typed as callable).
+    registry: Any = validator.keyword_validators_registry
+    root = validator.schema_path
+    operations = set(registry["path"].OPERATIONS)
+    for path, item in (document.get("paths") or {}).items():
+        if not isinstance(item, Mapping):
+            continue
+        item_path = root / "paths" / path
+        shared = item_path / "parameters" if "parameters" in item else None
+        if shared is not None:
+            for error in _errors(registry["parameters"](shared)):
+                yield ("paths", str(path)), error
+        for method in item:
+            if method in operations and isinstance(item[method], Mapping):
+                budget.check("checking the document's operations")
+                check = registry["operation"](str(path), method, item_path / method, shared)
+                for error in _errors(check):
+                    yield ("paths", str(path), method), error
+    schemas = (document.get("components") or {}).get("schemas") or {}
+    for name in schemas if isinstance(schemas, Mapping) else ():
+        budget.check("checking the document's schemas")
+        check = registry["schema"](root / "components" / "schemas" / name)
+        for error in _errors(check):
+            yield ("components", "schemas", str(name)), error
+    if "tags" in document:
+        for error in _errors(registry["tags"](root / "tags")):
+            yield ("tags",), error
+
+
+def _deepest(error: Any) -> Any:
+    """Through a oneOf/anyOf failure to the sub-error that got furthest into the value."""
+    while getattr(error, "context", None):
+        error = max(error.context, key=lambda sub: len(sub.absolute_path))
+    return error
+
+
+def _message(text: str) -> str:
+    """The first line, without a dump of the object it is about (its place says which)."""
+    line = text.splitlines()[0] if text else ""
+    if line[:1] in ("{", "[") and " is " in line:
+        return "the value" + line[line.index(" is ") :]
+    return line
+
+
+def _errors(found: Any) -> Iterator[str]:
+    """The messages of one check; a check that fails outright is one problem there (its
+    text can hold the whole document, so only its first line is kept)."""
     try:
-        for error in validator(document).iter_errors():
-            where = "/".join(str(part) for part in getattr(error, "path", ()) or ())
-            message = _clip(str(getattr(error, "message", error)))
-            yield f"{where}: {message}" if where else message
+        for error in found:
+            yield _message(str(getattr(error, "message", error)))
     except Exception as error:
-        # A reference to nowhere stops the validator with an exception, not an error; its
-        # text can hold the whole document, so only its reference is shown.
         ref = getattr(error, "ref", None)
         if isinstance(ref, str):
             yield f"$ref {ref!r} does not resolve"
         else:
-            yield _clip(
-                f"{type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}"
-            )
-
-
-def _walk(node: Any, where: str) -> Iterator[tuple[str, Mapping[str, Any]]]:
-    if isinstance(node, Mapping):
-        yield where, node
-        for key, value in node.items():
-            yield from _walk(value, f"{where}/{key}")
-    elif isinstance(node, list):
-        for index, value in enumerate(node):
-            yield from _walk(value, f"{where}/{index}")
-
-
-def _reference_problems(document: Mapping[str, Any]) -> Iterator[str]:
-    from leadctl.contract.index import Document
-
-    doc = Document(document)
-    for where, node in _walk(document, "#"):
-        ref = node.get("$ref")
-        if not isinstance(ref, str):
-            continue
-        if not ref.startswith("#/"):
-            yield f"{where}: $ref {ref!r}: leadctl reads self-contained contracts (local $refs)"
-            continue
-        try:
-            doc.pointer(ref)
-        except (KeyError, IndexError, ValueError, TypeError):
-            yield f"{where}: $ref {ref!r} does not resolve"
-
-
-def _extension_problems_of(document: Mapping[str, Any]) -> Iterator[str]:
-    operation_ids = set()
-    operations = []
-    for path, item in (document.get("paths") or {}).items():
-        if not isinstance(item, Mapping):
-            continue
-        for method in HTTP_METHODS:
-            spec = item.get(method)
-            if isinstance(spec, Mapping):
-                operations.append((f"{method.upper()} {path}", spec))
-                if isinstance(spec.get("operationId"), str):
-                    operation_ids.add(spec["operationId"])
-    for name, spec in operations:
-        yield from _extension_problems(name, spec, operation_ids)
-
-
-def _extension_problems(name: str, spec: Mapping[str, Any], ids: set[str]) -> Iterator[str]:
-    safe = spec.get("x-leadctl-retry-safe")
-    if safe is not None and not isinstance(safe, bool):
-        yield f"{name}: x-leadctl-retry-safe must be true or false"
-    kinds = spec.get("x-leadctl-credential-kinds")
-    if kinds is not None and (
-        not isinstance(kinds, list) or not kinds or not set(kinds) <= CREDENTIAL_KINDS
-    ):
-        yield f"{name}: x-leadctl-credential-kinds must list some of org, user, source"
-    pending = spec.get("x-leadctl-pending")
-    if pending is None:
-        return
-    if not isinstance(pending, Mapping) or not isinstance(pending.get("field"), str):
-        yield f"{name}: x-leadctl-pending needs a field (the status property)"
-        return
-    for key in ("pending", "failed"):
-        values = pending.get(key, [])
-        if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
-            yield f"{name}: x-leadctl-pending.{key} must be a list of status values"
-    poll = pending.get("poll")
-    if poll is not None and poll not in ids:
-        yield f"{name}: x-leadctl-pending.poll {poll!r} is not an operationId of the contract"
+            text = str(error).splitlines()[0] if str(error) else ""
+            yield f"{type(error).__name__}: {text}"

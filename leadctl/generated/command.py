@@ -332,9 +332,10 @@ def retry_sentence(op: Mapping[str, Any]) -> str:
                 "every retry; --dry-run shows it) unless you give one."
             )
     else:
+        why = f" ({reason})" if reason and reason != "not retry-safe" else ""
         text = (
-            "Not retry-safe: retried only on 429; a failure after sending is exit 9, since "
-            "the service may have acted."
+            f"Not retry-safe{why}: retried only on 429; a failure after sending is exit 9, "
+            "since the service may have acted."
         )
     return (
         text + " The profile keys retry_safe_operations and retry_unsafe_operations override this."
@@ -345,18 +346,36 @@ CREDENTIAL_NAMES = {"org": "an organization key", "user": "a user token", "sourc
 
 
 def credential_sentence(op: Mapping[str, Any]) -> str:
-    """Which credential the operation needs, from the contract's security (cli.md
-    "Credentials")."""
+    """Which credential the operation needs and where it goes, from the contract's security
+    (cli.md "Credentials")."""
     kinds = list(op.get("kinds") or ())
     if not kinds:
         return "Credential: none (security: []); no credential is sent."
     shown = [CREDENTIAL_NAMES.get(str(k), str(k)) for k in kinds]
     listed = ", ".join(shown[:-1]) + " or " + shown[-1] if len(shown) > 1 else shown[0]
-    text = f"Credential: {listed}"
-    header = op.get("sourceKeyHeader")
-    if header and "source" in kinds:
-        text += f" (sent in the {contract_words(header)} header)"
-    return text + "."
+    places = [
+        _place_text(place)
+        for requirement in op.get("auth") or ()
+        for place in requirement.get("places", ())
+    ]
+    if places and places != [_place_text(BEARER_PLACE)]:
+        listed += ", sent " + " or ".join(dict.fromkeys(places))
+    return f"Credential: {listed}."
+
+
+BEARER_PLACE = {"in": "header", "name": "Authorization", "scheme": "bearer"}
+
+
+def _place_text(place: Mapping[str, Any]) -> str:
+    """How a credential is sent, after "sent"."""
+    if place["scheme"] == "bearer":
+        return "as Authorization: Bearer"
+    if place["scheme"] == "basic":
+        return "with HTTP Basic (the stored user:password, or a key as the user name)"
+    if place["in"] == "header" and place["scheme"] != "key":
+        return f"as Authorization: {str(place['scheme']).capitalize()}"
+    where = "query parameter" if place["in"] == "query" else place["in"]
+    return f"in the {contract_words(place['name'])} {where}"
 
 
 def _field_lines(field: Mapping[str, Any], prefix: str = "", depth: int = 1) -> list[str]:

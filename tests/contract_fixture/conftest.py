@@ -32,7 +32,7 @@ CONTRACTS = Path(__file__).resolve().parents[1] / "fixtures" / "contracts"
 VERSIONS = ("3.1", "3.0")
 CONTRACT_NAMES = ("aspnet", "traits")
 ORG_KEY = "sk_fixture_0123456789abcdef0123"
-SOURCE_KEY = "srckey_fixture_0123456789abcdef"
+SOURCE_KEY = "lp_src_fixture_0123456789abcdef"
 CREDENTIALS = {"org": ORG_KEY, "source": SOURCE_KEY}
 SCHEME_KINDS = {"Bearer": {"org", "user"}, "SourceKey": {"source"}}
 

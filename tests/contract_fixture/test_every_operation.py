@@ -46,6 +46,8 @@ class Sweep:
     mock: ContractMock
     env: dict[str, str]
     entries: dict[tuple[str, str], dict[str, Any]]
+    # Operations the contract has that leadctl left out (a defect of the contract): why.
+    left_out: dict[str, list[str]]
     workdir: Path
 
 
@@ -69,7 +71,8 @@ def sweep(
         assert imported.exit_code == 0, imported.stderr
         index = json.loads(next((home / "cache").rglob("index.json")).read_text("utf-8"))
         entries = {(str(e["method"]), str(e["path"])): e for e in index["operations"]}
-        yield Sweep(name, mock, env, entries, home)
+        left_out = {str(e["operation"]): e["reasons"] for e in index["leftOut"]}
+        yield Sweep(name, mock, env, entries, left_out, home)
 
 
 @pytest.mark.parametrize(
@@ -81,6 +84,9 @@ def sweep(
 def test_every_generated_operation_sends_a_valid_request(
     sweep: Sweep, method: str, path: str
 ) -> None:
+    reasons = sweep.left_out.get(f"{method} {path}")
+    if reasons is not None:
+        pytest.skip(f"left out of the import: {'; '.join(reasons)} (test_defective_contract.py)")
     entry = sweep.entries[(method, path)]
     if entry.get("curated"):
         pytest.skip(f"curated as `{entry['curated']}` (test_curated_commands.py)")

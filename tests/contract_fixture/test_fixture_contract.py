@@ -80,7 +80,16 @@ def test_the_committed_trait_files_are_what_the_traits_package_writes(version: s
 def test_both_variants_are_valid_openapi(version: str, validator: Any, name: str) -> None:
     document = load_contract(version, name)
     assert document["openapi"].startswith(version)
-    assert [e.message for e in validator(document).iter_errors()] == []
+    # The one defect of the earlier 3.0 contract (traits/path_parameter_not_in_template.py).
+    defects = (
+        [
+            "Path parameter 'organizationId' for 'put' operation in '/lead-statuses/order' was not "
+            "resolved"
+        ]
+        if (name, version) == ("traits", "3.0")
+        else []
+    )
+    assert [e.message for e in validator(document).iter_errors()] == defects
 
 
 def test_size_tags_and_aspnet_operation_ids() -> None:

@@ -2,7 +2,7 @@
 
     def test_something(sandbox: SandboxProcess, org_env: dict[str, str], env_for) -> None:
         result = run_leadctl(["lead-statuses", "list"], env=org_env)
-        refused = run_leadctl(["lead-statuses", "list"], env=env_for(sandbox.credentials.source))
+        refused = run_leadctl(["lead-statuses", "list"], env=source_env)
 
 ``sandbox`` is one server for the whole session (memory state, seed 7, faults on), so a
 test must not depend on what other tests did to it: create what you check, and filter to
@@ -52,6 +52,19 @@ def org_env(sandbox: SandboxProcess) -> CredentialEnv:
 def env_for(sandbox: SandboxProcess) -> Callable[[str], CredentialEnv]:
     """``env_for(sandbox.credentials.source)``: the environment for another credential."""
     return lambda credential: credential_env(sandbox, credential)
+
+
+@pytest.fixture
+def source_env(sandbox: SandboxProcess) -> CredentialEnv:
+    """A profile ``intake`` holding the demo source key, stated as one (`auth login --kind
+    source`: the bundled contract names no prefix that would tell it from any token)."""
+    from tests.support.e2e import run_leadctl
+
+    login = ["-p", "intake", "auth", "login", "--kind", "source", "--with-token"]
+    options = ["--base-url", sandbox.base_url, "--insecure-storage", "--no-contract"]
+    result = run_leadctl([*login, *options], stdin=sandbox.credentials.source)
+    assert result.exit_code == 0, result.stderr
+    return CredentialEnv({"LEADCTL_PROFILE": "intake"})
 
 
 @pytest.fixture(autouse=True)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -90,13 +89,13 @@ def test_terminal_shows_the_result_as_fields(org_env: Env) -> None:
 
 
 def test_bad_input_and_source_keys_send_nothing(
-    sandbox: SandboxProcess, org_env: Env, env_for: Callable[[str], Env]
+    sandbox: SandboxProcess, org_env: Env, source_env: Env
 ) -> None:
     sandbox.clear_requests()
     bad = run_leadctl(["a2a", "call", "leads.get", "--params", '"lead-1"'], env=org_env)
     assert bad.exit_code == 2
     assert "object or array" in bad.stderr
-    refused = run_leadctl(["a2a", "call", "agent.ping"], env=env_for(sandbox.credentials.source))
+    refused = run_leadctl(["a2a", "call", "agent.ping"], env=source_env)
     assert refused.exit_code == 4
     assert bad.stdout == refused.stdout == ""
     assert sandbox.requests() == []

@@ -62,14 +62,24 @@ def test_terminal_table_with_color_swatches(org_env: Env) -> None:
     ]
 
 
-def test_a_source_key_is_refused_before_sending(
+def test_a_source_key_is_refused_before_sending(sandbox: SandboxProcess, source_env: Env) -> None:
+    sandbox.clear_requests()
+    result = run_leadctl(["lead-statuses", "list"], env=source_env)
+    assert result.exit_code == 4
+    assert result.stdout == ""
+    assert sandbox.requests() == []
+
+
+def test_a_token_of_no_recognised_kind_is_sent_and_the_sandbox_decides(
     sandbox: SandboxProcess, env_for: Callable[[str], Env]
 ) -> None:
+    # The demo source key in LEADCTL_TOKEN: nothing says what it is (the bundled contract
+    # names no source-key prefix), so it goes as a bearer credential, and the sandbox says no.
     sandbox.clear_requests()
     result = run_leadctl(["lead-statuses", "list"], env=env_for(sandbox.credentials.source))
     assert result.exit_code == 4
     assert result.stdout == ""
-    assert sandbox.requests() == []
+    assert [entry["status"] for entry in sandbox.requests()] == [403]
 
 
 def test_a_user_token_reads_them_too(

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -96,14 +95,12 @@ def test_limit_and_cursor_resume_without_gap_or_repeat(
 
 
 def test_bad_input_and_source_keys_send_nothing(
-    sandbox: SandboxProcess, org_env: Env, env_for: Callable[[str], Env]
+    sandbox: SandboxProcess, org_env: Env, source_env: Env
 ) -> None:
     sandbox.clear_requests()
     bad = run_leadctl(["notifications", "announcements", "--count", "--all"], env=org_env)
     assert bad.exit_code == 2
-    refused = run_leadctl(
-        ["notifications", "announcements"], env=env_for(sandbox.credentials.source)
-    )
+    refused = run_leadctl(["notifications", "announcements"], env=source_env)
     assert refused.exit_code == 4
     assert bad.stdout == refused.stdout == ""
     assert sandbox.requests() == []

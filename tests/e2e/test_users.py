@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -82,15 +81,13 @@ def test_terminal_shows_the_user_and_every_flag(org_env: Env) -> None:
 
 
 def test_nothing_to_update_and_source_keys_send_nothing(
-    sandbox: SandboxProcess, org_env: Env, env_for: Callable[[str], Env]
+    sandbox: SandboxProcess, org_env: Env, source_env: Env
 ) -> None:
     sandbox.clear_requests()
     empty = run_leadctl(["users", "compliance", "--source", "cli"], env=org_env)
     assert empty.exit_code == 2
     assert "nothing to update" in empty.stderr
-    refused = run_leadctl(
-        ["users", "compliance", "--accepted-sms"], env=env_for(sandbox.credentials.source)
-    )
+    refused = run_leadctl(["users", "compliance", "--accepted-sms"], env=source_env)
     assert refused.exit_code == 4
     assert empty.stdout == refused.stdout == ""
     assert sandbox.requests() == []

@@ -266,7 +266,12 @@ DOCUMENT: dict[str, Any] = {
                 "scheme": "bearer",
                 "description": "JWT or organization key",
             },
-            "SourceKey": {"type": "apiKey", "in": "header", "name": "X-Source-Key"},
+            "SourceKey": {
+                "type": "apiKey",
+                "in": "header",
+                "name": "X-Source-Key",
+                "description": "A lead source's intake key (srckey_...).",
+            },
         },
         "schemas": {
             "RequestDataOptions": {

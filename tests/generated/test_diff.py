@@ -79,3 +79,26 @@ def test_operations_are_matched_by_method_and_path_template_not_operation_id() -
     found = summary(old, new)
     assert found["Widgets_GetAllForCurrentUser"] == ("changed", ["operationId was listWidgets"])
     assert "listWidgets" not in found
+
+
+def test_where_the_credential_goes_is_a_change() -> None:
+    old, new = widgets(), widgets()
+    new["components"]["securitySchemes"]["keyAuth"] = {
+        "type": "apiKey",
+        "in": "query",
+        "name": "api_key",
+    }
+    new["paths"]["/widgets"]["get"]["security"] = [{"keyAuth": []}]
+    new["paths"]["/widgets/{widgetId}"]["get"]["security"] = []
+    found = summary(old, new)
+    assert found["listWidgets"] == (
+        "changed",
+        [
+            "credentials: org,user in header Authorization (bearer) -> "
+            "org,user in query api_key (key)"
+        ],
+    )
+    assert found["getWidget"] == (
+        "changed",
+        ["credentials: org,user in header Authorization (bearer) -> none"],
+    )

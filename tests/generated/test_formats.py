@@ -130,17 +130,18 @@ def test_what_is_not_an_openapi_3_document_is_one_line_and_stores_nothing(
 
 
 @pytest.mark.parametrize("problem", ["external-ref", "same-template"])
-def test_a_contract_leadctl_cannot_use_is_exit_2_and_changes_nothing(
+def test_an_operation_leadctl_cannot_use_is_left_out_named_and_the_rest_imported(
     import_contract: Importer, tmp_path: Path, problem: str
 ) -> None:
     import_contract(aspnet())
     document = aspnet()
+    document["info"]["title"] = "LeadService.Api (next)"
     if problem == "external-ref":
         schema = {"$ref": "https://schemas.example.test/lead.json"}
         document["paths"]["/leads/{id}"]["get"]["responses"]["200"]["content"]["application/json"][
             "schema"
         ] = schema
-        expected = "self-contained"
+        operation, expected = "GET /leads/{id}", "self-contained"
     else:
         document["paths"]["/leads/{leadId}"] = {
             "get": {
@@ -151,11 +152,14 @@ def test_a_contract_leadctl_cannot_use_is_exit_2_and_changes_nothing(
                 "responses": {"200": {"description": "OK"}},
             }
         }
-        expected = "the same METHOD and path template"
-    result = run_cli(["contract", "import", str(write(tmp_path / "bad.json", document))])
-    assert result.exit_code == 2
-    assert expected in result.stderr
-    assert shown()["title"] == "LeadService.Api"
+        operation, expected = "GET /leads/{leadId}", "the same METHOD and path template"
+    result = run_cli(["contract", "import", str(write(tmp_path / "next.json", document))])
+    assert result.exit_code == 0, result.stderr
+    assert f"warning: left out {operation}: " in result.stderr and expected in result.stderr
+    now = shown()
+    assert now["title"] == "LeadService.Api (next)"
+    assert [entry["operation"] for entry in now["leftOut"]] == [operation]
+    assert expected in now["leftOut"][0]["reasons"][0]
 
 
 # -- form bodies ----------------------------------------------------------------------------

@@ -66,12 +66,19 @@ def test_import_stores_the_contract_and_help_lists_its_groups(
         assert f"  {verb} " in group
 
 
-def test_an_invalid_contract_is_exit_2_and_changes_nothing(tmp_path: Path) -> None:
+def test_a_contract_with_no_sound_operation_is_exit_2_and_changes_nothing(
+    tmp_path: Path,
+) -> None:
     document = widgets()
-    document["openapi"] = "3.0.3"  # with 3.1-only schemas (type lists)
+    document["openapi"] = "3.0.3"  # with 3.1-only schemas (type lists) in every operation
+    for item in document["paths"].values():
+        for method, spec in item.items():
+            if method != "parameters":
+                q = {"name": "q", "in": "query", "schema": {"type": ["string"]}}
+                spec.setdefault("parameters", []).append(q)
     result = run_cli(["contract", "import", str(write(tmp_path / "bad.json", document))])
     assert result.exit_code == 2
-    assert "is not a valid OpenAPI 3.0 contract" in result.stderr
+    assert "is not a usable OpenAPI 3.0 contract" in result.stderr
     shown = json.loads(run_cli(["contract", "show", "-o", "json"]).stdout)
     assert shown["source"] == "bundled"
 
@@ -250,14 +257,37 @@ def test_reads_are_retried(imported: Result, httpx_mock: HTTPXMock) -> None:
     assert "retrying in" in result.stderr
 
 
+def login_source_key(value: str = "srckey_0123456789abcdef") -> None:
+    """The default profile holds a source key, stated as one (`auth login --kind source`)."""
+    login = ["auth", "login", "--kind", "source", "--with-token", "--no-contract"]
+    result = run_cli([*login, "--insecure-storage", "--base-url", BASE_URL], stdin=value)
+    assert result.exit_code == 0, result.stderr
+
+
 def test_credential_kinds_come_from_the_contract(imported: Result, httpx_mock: HTTPXMock) -> None:
     refused = run_cli(["widgets", "ping-intake"], env=token_env())
     assert refused.exit_code == 4 and httpx_mock.get_requests() == []
+    login_source_key()
     httpx_mock.add_response(json={"pong": True})
-    source = run_cli(["widgets", "ping-intake"], env=token_env(token="srckey_0123456789abcdef"))
+    source = run_cli(["widgets", "ping-intake"])
     assert source.exit_code == 0, source.stderr
-    refused_source = run_cli(["widgets", "list", "--state", "open"], env=token_env("srckey_x1"))
+    refused_source = run_cli(["widgets", "list", "--state", "open"])
     assert refused_source.exit_code == 4
+    assert len(httpx_mock.get_requests()) == 1
+
+
+def test_a_value_of_no_recognised_kind_goes_wherever_a_credential_is_needed(
+    imported: Result, httpx_mock: HTTPXMock
+) -> None:
+    httpx_mock.add_response(json={"pong": True})
+    httpx_mock.add_response(status_code=403, json={"title": "Forbidden", "status": 403})
+    intake = run_cli(["widgets", "ping-intake"], env=token_env("srckey_x1"))
+    listed = run_cli(["widgets", "list", "--state", "open"], env=token_env("srckey_x1"))
+    assert intake.exit_code == 0, intake.stderr
+    assert listed.exit_code == 4  # the service's answer, not a guess
+    assert [r.headers["Authorization"] for r in httpx_mock.get_requests()] == [
+        "Bearer srckey_x1"
+    ] * 2
 
 
 # -- paging -----------------------------------------------------------------------------
@@ -357,10 +387,8 @@ def test_leads_create_wait_on_the_bundled_contract_reads_the_lead_list(
 
 
 def test_leads_create_wait_refuses_a_source_key_before_sending(httpx_mock: HTTPXMock) -> None:
-    result = run_cli(
-        ["leads", "create", "--field", "phone=+15125550143", "--wait"],
-        env=token_env(token="srckey_0123456789abcdef"),
-    )
+    login_source_key()
+    result = run_cli(["leads", "create", "--field", "phone=+15125550143", "--wait"])
     assert result.exit_code == 2 and httpx_mock.get_requests() == []
 
 

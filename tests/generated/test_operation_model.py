@@ -198,6 +198,7 @@ def test_curated_and_generated_paths_follow_the_same_security(
 
 def test_one_operation_carries_what_the_contract_says_of_it(imported: Result) -> None:
     from leadctl.contract.store import active_index, key_for_base_url
+    from leadctl.credential_use import Place, Requirement
     from leadctl.operations import Idempotency, Operation, find_entry
 
     env = {"LEADCTL_CACHE_DIR": os.environ["LEADCTL_CACHE_DIR"]}
@@ -217,7 +218,10 @@ def test_one_operation_carries_what_the_contract_says_of_it(imported: Result) ->
     check = Operation.from_entry(find_entry(index, "POST", "/suppressions/check") or {})
     assert check.anonymous and not check.retry_safe
     intake = Operation.from_entry(find_entry(index, "POST", "/intake/events") or {})
-    assert intake.kinds == {"source"} and intake.source_key_header == "X-Source-Key"
+    assert intake.kinds == {"source"}
+    assert intake.requirements == (
+        Requirement(frozenset({"source"}), (Place("header", "X-Source-Key", "key"),)),
+    )
 
 
 def test_contract_show_lists_retry_safety_and_credentials(imported: Result) -> None:

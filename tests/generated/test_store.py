@@ -9,6 +9,7 @@ from pathlib import Path
 import platformdirs
 import pytest
 
+from leadctl.contract.loading import Loaded
 from leadctl.contract.store import (
     INDEX_FILE,
     active_index,
@@ -63,7 +64,7 @@ def test_save_then_load_per_profile(cache_dir: Path) -> None:
     env = {"LEADCTL_CACHE_DIR": str(cache_dir)}
     raw = json.dumps(widgets()).encode()
     saved = save(
-        env, "staging", raw, widgets(), source="w.json", imported_at="2026-01-01T00:00:00Z"
+        env, "staging", Loaded(raw, widgets()), source="w.json", imported_at="2026-01-01T00:00:00Z"
     )
     assert stored_keys(env) == ["staging"]
     directory = key_dir(env, "staging")
@@ -78,17 +79,25 @@ def test_save_then_load_per_profile(cache_dir: Path) -> None:
 
 def test_a_new_import_replaces_the_old_files(cache_dir: Path) -> None:
     env = {"LEADCTL_CACHE_DIR": str(cache_dir)}
-    first = save(env, "p", b"{}", widgets(), source="a", imported_at=None)
+    first = save(env, "p", Loaded(b"{}", widgets()), source="a", imported_at=None)
     changed = widgets()
     changed["info"]["version"] = "3.0"
-    second = save(env, "p", json.dumps(changed).encode(), changed, source="b", imported_at=None)
+    second = save(
+        env, "p", Loaded(json.dumps(changed).encode(), changed), source="b", imported_at=None
+    )
     assert not first.schemas_path.parent.exists()
     assert second.schemas_path.exists()
 
 
 def test_an_index_of_another_leadctl_version_is_rebuilt(cache_dir: Path) -> None:
     env = {"LEADCTL_CACHE_DIR": str(cache_dir)}
-    save(env, "p", json.dumps(widgets()).encode(), widgets(), source="w.json", imported_at=None)
+    save(
+        env,
+        "p",
+        Loaded(json.dumps(widgets()).encode(), widgets()),
+        source="w.json",
+        imported_at=None,
+    )
     index_path = key_dir(env, "p") / INDEX_FILE
     old = json.loads(index_path.read_text())
     old["leadctl"] = "0.0.1"
@@ -105,7 +114,13 @@ def test_an_unusable_import_falls_back_to_the_bundled_contract_with_a_reason(
     cache_dir: Path,
 ) -> None:
     env = {"LEADCTL_CACHE_DIR": str(cache_dir)}
-    save(env, "p", json.dumps(widgets()).encode(), widgets(), source="w.json", imported_at=None)
+    save(
+        env,
+        "p",
+        Loaded(json.dumps(widgets()).encode(), widgets()),
+        source="w.json",
+        imported_at=None,
+    )
     (key_dir(env, "p") / INDEX_FILE).write_text("{not json")
     found = active_index(env, lambda: "p")
     assert found.key is None

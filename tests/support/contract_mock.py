@@ -32,6 +32,7 @@ valid, but a client sent back what it should have kept to itself.
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import copy
 import email.parser
@@ -531,24 +532,26 @@ class ContractMock:
         split = urlsplit(target)
         path = split.path
         lowered = {k.lower(): v for k, v in headers.items()}
-        credential, credential_header = self._credential_of(lowered)
+        query = parse_qs(split.query, keep_blank_values=True)
+        presented = self._presented(lowered, query)
+        credential, credential_header = self._credential_of(lowered, presented)
         record = RecordedRequest(
             method=method,
             path=path,
-            query=parse_qs(split.query, keep_blank_values=True),
+            query={k: v for k, v in query.items() if k not in self._api_key_places("query")},
             headers={k: v for k, v in lowered.items() if not self._is_credential_header(k)},
             body=body,
             credential=credential,
             credential_header=credential_header,
         )
-        status, reply_headers, payload = self._answer(record, lowered)
+        status, reply_headers, payload = self._answer(record, lowered, presented)
         record.status = status
         with self._lock:
             self.requests.append(record)
         return status, reply_headers, payload
 
     def _answer(
-        self, record: RecordedRequest, headers: Mapping[str, str]
+        self, record: RecordedRequest, headers: Mapping[str, str], presented: Mapping[str, str]
     ) -> tuple[int, dict[str, str], bytes]:
         parts = record.path.strip("/").split("/") if record.path.strip("/") else []
         matched = [(r, r.match(parts)) for r in self.routes]
@@ -564,7 +567,7 @@ class ContractMock:
         record.template = route.template
         record.operation_id = route.operation_id
         self._find_secrets_sent_back(record)
-        status = self._check(route, path_values, record, headers)
+        status = self._check(route, path_values, record, headers, presented)
         self._check_next_page(route, record)
         if record.violations:
             return self._problem(status or 400, "; ".join(record.violations))
@@ -675,9 +678,10 @@ class ContractMock:
         path_values: Mapping[str, str],
         record: RecordedRequest,
         headers: Mapping[str, str],
+        presented: Mapping[str, str],
     ) -> int | None:
         """Record every violation; return the status the first kind of problem earns."""
-        status = self._check_security(route, record, headers)
+        status = self._check_security(route, record, presented)
         for param in route.parameters:
             name, where = str(param.get("name")), param.get("in")
             schema = param.get("schema") or {}
@@ -705,10 +709,11 @@ class ContractMock:
         return status or media_status
 
     def _check_security(
-        self, route: Route, record: RecordedRequest, headers: Mapping[str, str]
+        self, route: Route, record: RecordedRequest, presented: Mapping[str, str]
     ) -> int | None:
         requirements = route.spec.get("security", self.document.get("security", []))
-        presented = self._presented(headers)
+        if {} in requirements and not presented:
+            return None  # optional: nothing is a valid answer too
         if not requirements:
             if presented:
                 record.violations.append(
@@ -887,44 +892,91 @@ class ContractMock:
 
     # -- credentials -------------------------------------------------------------------------
 
-    def _api_key_headers(self) -> dict[str, str]:
+    def _api_key_places(self, where: str) -> dict[str, str]:
+        """Parameter name (lower-case for headers) -> scheme, of the apiKey schemes in
+        ``where`` (header, query or cookie)."""
         schemes = self.document.get("components", {}).get("securitySchemes", {})
         return {
-            str(s["name"]).lower(): name
+            str(s["name"]).lower() if where == "header" else str(s["name"]): name
             for name, s in schemes.items()
-            if s.get("type") == "apiKey" and s.get("in") == "header"
+            if s.get("type") == "apiKey" and s.get("in") == where
         }
 
-    def _is_credential_header(self, name: str) -> bool:
-        return name in CREDENTIAL_HEADERS or name in self._api_key_headers()
+    def _api_key_headers(self) -> dict[str, str]:
+        return self._api_key_places("header")
 
-    def _presented(self, headers: Mapping[str, str]) -> dict[str, str]:
-        """Scheme name -> the credential sent for it."""
+    def _is_credential_header(self, name: str) -> bool:
+        return (
+            name in CREDENTIAL_HEADERS
+            or name in self._api_key_headers()
+            or (name == "cookie" and bool(self._api_key_places("cookie")))
+        )
+
+    def _presented(
+        self, headers: Mapping[str, str], query: Mapping[str, list[str]]
+    ) -> dict[str, str]:
+        """Scheme name -> the credential sent for it: Authorization Bearer or Basic (the
+        ``user:password`` pair), or an apiKey's header, query parameter or cookie."""
         schemes = self.document.get("components", {}).get("securitySchemes", {})
+        cookies = _cookies(headers.get("cookie", ""))
+        auth = headers.get("authorization", "")
         found: dict[str, str] = {}
         for name, scheme in schemes.items():
-            if scheme.get("type") in ("http", "oauth2", "openIdConnect"):
-                auth = headers.get("authorization", "")
-                if auth.lower().startswith("bearer ") and auth[7:].strip():
-                    found[name] = auth[7:].strip()
-            elif scheme.get("type") == "apiKey" and scheme.get("in") == "header":
-                value = headers.get(str(scheme["name"]).lower())
+            kind = scheme.get("type")
+            wanted = str(scheme.get("scheme", "bearer")).lower() if kind == "http" else "bearer"
+            if kind in ("http", "oauth2", "openIdConnect"):
+                given, _, value = auth.partition(" ")
+                if given.lower() != wanted or not value.strip():
+                    continue
+                # A Basic credential is the Base64 of user:password, nothing else.
+                presented = _basic_pair(value.strip()) if wanted == "basic" else value.strip()
+                if presented is not None:
+                    found[name] = presented
+            elif kind == "apiKey":
+                where, key = scheme.get("in"), str(scheme.get("name"))
+                value = {
+                    "header": headers.get(key.lower()),
+                    "query": (query.get(key) or [None])[0],
+                    "cookie": cookies.get(key),
+                }.get(str(where))
                 if value:
                     found[name] = value
         return found
 
     def _known_name(self, value: str) -> str | None:
-        return next((name for name, known in self.credentials.items() if known == value), None)
+        """The name of a known credential: as sent, or the user of a Basic pair with an
+        empty password (an API key as the user name)."""
+        user, colon, password = value.partition(":")
+        candidates = [value, user] if colon and not password else [value]
+        return next((name for name, known in self.credentials.items() if known in candidates), None)
 
-    def _credential_of(self, headers: Mapping[str, str]) -> tuple[str | None, str | None]:
+    def _credential_of(
+        self, headers: Mapping[str, str], presented: Mapping[str, str]
+    ) -> tuple[str | None, str | None]:
         auth = headers.get("authorization")
         if auth:
-            value = auth.split(" ", 1)[-1].strip()
+            value = next(iter(presented.values()), auth.split(" ", 1)[-1].strip())
             return self._known_name(value) or "unknown", "authorization"
         for header in self._api_key_headers():
             if headers.get(header):
                 return self._known_name(headers[header]) or "unknown", header
+        for value in presented.values():
+            return self._known_name(value) or "unknown", "query or cookie"
         return None, None
+
+
+def _cookies(header: str) -> dict[str, str]:
+    pairs = (part.strip().partition("=") for part in header.split(";") if part.strip())
+    return {name: value for name, _, value in pairs}
+
+
+def _basic_pair(encoded: str) -> str | None:
+    """The ``user:password`` of a Basic credential; None when it is not one."""
+    try:
+        pair = base64.b64decode(encoded, validate=True).decode("utf-8")
+    except (ValueError, UnicodeDecodeError):
+        return None
+    return pair if ":" in pair else None
 
 
 _UNPARSED = object()

@@ -10,6 +10,8 @@ from pytest_httpx import HTTPXMock
 
 from leadctl import __version__
 from tests.support.cli import BASE_URL, ORG_KEY, FakeClock, run_cli, token_env
+from tests.support.keyrings import DictKeyring
+from tests.support.profiles import declared_profile
 
 SOURCE_KEY = "src_live_abcdefghijklmnop"
 
@@ -194,27 +196,55 @@ def test_empty_error_body_is_a_clean_error(httpx_mock: HTTPXMock) -> None:
     assert "empty body" in result.stderr
 
 
-def test_source_key_is_refused_before_sending_anywhere_but_intake(httpx_mock: HTTPXMock) -> None:
-    result = run_cli(["api", "GET", "/lead-statuses"], env=token_env(SOURCE_KEY))
+def test_source_key_is_refused_before_sending_anywhere_but_intake(
+    httpx_mock: HTTPXMock, memory_keyring: DictKeyring
+) -> None:
+    declared_profile(memory_keyring, value=SOURCE_KEY, kind="source")
+    result = run_cli(["api", "GET", "/lead-statuses"])
     assert result.exit_code == 4
     assert httpx_mock.get_requests() == []
     assert "source keys are only for lead intake" in result.stderr
 
 
-def test_source_key_may_create_leads(httpx_mock: HTTPXMock) -> None:
+def test_dry_run_refuses_what_the_real_run_would(memory_keyring: DictKeyring) -> None:
+    declared_profile(memory_keyring, value=SOURCE_KEY, kind="source")
+    result = run_cli(["--dry-run", "api", "GET", "/lead-statuses"])
+    assert result.exit_code == 4
+    assert result.stdout == ""
+    assert "source keys are only for lead intake" in result.stderr
+
+
+def test_a_value_of_no_recognised_kind_is_sent_and_the_service_decides(
+    httpx_mock: HTTPXMock,
+) -> None:
+    httpx_mock.add_response(status_code=403, json={"title": "Forbidden", "status": 403})
+    result = run_cli(["api", "GET", "/lead-statuses"], env=token_env(SOURCE_KEY))
+    assert result.exit_code == 4
+    assert httpx_mock.get_request().headers["Authorization"] == f"Bearer {SOURCE_KEY}"
+    assert "source keys are only for lead intake" not in result.stderr
+
+
+def test_source_key_may_create_leads(httpx_mock: HTTPXMock, memory_keyring: DictKeyring) -> None:
+    declared_profile(memory_keyring, value=SOURCE_KEY, kind="source")
     httpx_mock.add_response(method="POST", url=f"{BASE_URL}/leads", json={"id": "lead_1"})
-    result = run_cli(["api", "POST", "/leads", "-f", "firstName=Ada"], env=token_env(SOURCE_KEY))
+    result = run_cli(["api", "POST", "/leads", "-f", "firstName=Ada"])
     assert result.exit_code == 0, result.stderr
     request = httpx_mock.get_request()
     assert request is not None
     assert request.headers["Authorization"] == f"Bearer {SOURCE_KEY}"
 
 
-def test_source_key_header_can_be_overridden_by_the_profile(httpx_mock: HTTPXMock) -> None:
+def test_source_key_header_can_be_overridden_by_the_profile(
+    httpx_mock: HTTPXMock, memory_keyring: DictKeyring
+) -> None:
+    declared_profile(
+        memory_keyring,
+        value=SOURCE_KEY,
+        kind="source",
+        extra='source_key_header = "X-Source-Key"\n',
+    )
     httpx_mock.add_response(method="POST", json={"id": "lead_1"})
-    setup = run_cli(["profile", "set", "source_key_header", "X-Source-Key"])
-    assert setup.exit_code == 0, setup.stderr
-    result = run_cli(["api", "POST", "/leads", "-f", "a=b"], env=token_env(SOURCE_KEY))
+    result = run_cli(["api", "POST", "/leads", "-f", "a=b"])
     assert result.exit_code == 0, result.stderr
     request = httpx_mock.get_request()
     assert request is not None

@@ -8,6 +8,8 @@ import pytest
 from pytest_httpx import HTTPXMock
 
 from tests.support.cli import BASE_URL, ORG_KEY, FakeClock, run_cli, token_env
+from tests.support.keyrings import DictKeyring
+from tests.support.profiles import declared_profile
 
 URL = f"{BASE_URL}/lead-statuses"
 # The service's order on purpose differs from sortOrder.
@@ -134,8 +136,11 @@ def test_bad_input_is_exit_2_and_sends_nothing(httpx_mock: HTTPXMock, argv: list
     assert httpx_mock.get_requests() == []
 
 
-def test_source_key_is_refused_before_sending(httpx_mock: HTTPXMock) -> None:
-    result = run_cli(["lead-statuses", "list"], env=token_env("srckey_abcdefghijklmnop"))
+def test_source_key_is_refused_before_sending(
+    httpx_mock: HTTPXMock, memory_keyring: DictKeyring
+) -> None:
+    declared_profile(memory_keyring, value="srckey_abcdefghijklmnop", kind="source")
+    result = run_cli(["lead-statuses", "list"])
     assert result.exit_code == 4
     assert httpx_mock.get_requests() == []
 

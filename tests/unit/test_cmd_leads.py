@@ -15,6 +15,8 @@ from pytest_httpx import HTTPXMock
 from leadctl.app import invoke
 from leadctl.iostreams import IOStreams
 from tests.support.cli import BASE_URL, ORG_KEY, FakeClock, run_cli, token_env
+from tests.support.keyrings import DictKeyring
+from tests.support.profiles import declared_profile
 
 LIST_URL = f"{BASE_URL}/leads/all/my"
 CREATE_URL = f"{BASE_URL}/leads"
@@ -411,8 +413,11 @@ def test_list_error_statuses(httpx_mock: HTTPXMock, status: int, code: int) -> N
     assert "trace id: trace-1" in result.stderr
 
 
-def test_list_with_a_source_key_is_exit_4_before_sending(httpx_mock: HTTPXMock) -> None:
-    result = run_cli(["leads", "list"], env=token_env(SOURCE_KEY))
+def test_list_with_a_source_key_is_exit_4_before_sending(
+    httpx_mock: HTTPXMock, memory_keyring: DictKeyring
+) -> None:
+    declared_profile(memory_keyring, value=SOURCE_KEY, kind="source")
+    result = run_cli(["leads", "list"])
     assert result.exit_code == 4
     assert SOURCE_KEY not in result.stderr
     assert httpx_mock.get_requests() == []

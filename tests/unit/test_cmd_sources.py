@@ -22,6 +22,7 @@ from leadctl.config import load_config
 from leadctl.iostreams import IOStreams
 from tests.support.cli import BASE_URL, ORG_KEY, FakeClock, run_cli, token_env
 from tests.support.keyrings import DictKeyring
+from tests.support.profiles import declared_profile
 from tests.support.run_context import direct_context, stderr_of, stdout_of
 
 SOURCE_URL = f"{BASE_URL}/sources/src_1"
@@ -219,8 +220,11 @@ def test_update_without_credentials_is_exit_3(httpx_mock: HTTPXMock) -> None:
     assert httpx_mock.get_requests() == []
 
 
-def test_update_with_a_source_key_is_exit_4_before_sending(httpx_mock: HTTPXMock) -> None:
-    result = run_cli(["sources", "update", "src_1", "--name", "x"], env=token_env(OLD_SOURCE_KEY))
+def test_update_with_a_source_key_is_exit_4_before_sending(
+    httpx_mock: HTTPXMock, memory_keyring: DictKeyring
+) -> None:
+    declared_profile(memory_keyring, value=OLD_SOURCE_KEY, kind="source")
+    result = run_cli(["sources", "update", "src_1", "--name", "x"])
     assert result.exit_code == 4
     assert httpx_mock.get_requests() == []
 
@@ -388,8 +392,11 @@ def test_rotate_dry_run_does_not_prompt_and_sends_nothing(
     assert list(out_dir.iterdir()) == []
 
 
-def test_rotate_with_a_source_key_is_exit_4_before_sending(httpx_mock: HTTPXMock) -> None:
-    result = run_cli(["sources", "rotate", "src_1", "--yes"], env=token_env(OLD_SOURCE_KEY))
+def test_rotate_with_a_source_key_is_exit_4_before_sending(
+    httpx_mock: HTTPXMock, memory_keyring: DictKeyring
+) -> None:
+    declared_profile(memory_keyring, value=OLD_SOURCE_KEY, kind="source")
+    result = run_cli(["sources", "rotate", "src_1", "--yes"])
     assert result.exit_code == 4
     assert httpx_mock.get_requests() == []
 

@@ -12,6 +12,8 @@ import pytest
 from pytest_httpx import HTTPXMock
 
 from tests.support.cli import BASE_URL, ORG_KEY, run_cli, token_env
+from tests.support.keyrings import DictKeyring
+from tests.support.profiles import declared_profile
 
 CHANGE_URL = f"{BASE_URL}/lead-status-changes/chg_1"
 
@@ -309,11 +311,11 @@ def test_a_local_time_the_clocks_skip_is_exit_2(httpx_mock: HTTPXMock) -> None:
     assert httpx_mock.get_requests() == []
 
 
-def test_update_with_a_source_key_is_exit_4_before_sending(httpx_mock: HTTPXMock) -> None:
-    result = run_cli(
-        ["status-changes", "update", "chg_1", "--notes", "x"],
-        env=token_env("src_live_abcdefghijklmnop"),
-    )
+def test_update_with_a_source_key_is_exit_4_before_sending(
+    httpx_mock: HTTPXMock, memory_keyring: DictKeyring
+) -> None:
+    declared_profile(memory_keyring, value="src_live_abcdefghijklmnop", kind="source")
+    result = run_cli(["status-changes", "update", "chg_1", "--notes", "x"])
     assert result.exit_code == 4
     assert httpx_mock.get_requests() == []
 

@@ -10,7 +10,7 @@ import subprocess
 import sys
 import textwrap
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import keyring
@@ -51,30 +51,13 @@ def env(tmp_path: Path) -> dict[str, str]:
     return {"LEADCTL_CONFIG_DIR": str(tmp_path / "conf")}
 
 
-class Warnings:
-    def __init__(self) -> None:
-        self.lines: list[str] = []
-
-    def __call__(self, message: str) -> None:
-        self.lines.append(message)
-
-
-@pytest.fixture
-def warnings() -> Iterator[Warnings]:
-    yield Warnings()
-
-
 def _lookup(
-    env: dict[str, str],
-    settings: dict[str, str] | None = None,
-    warn: Callable[[str], None] | None = None,
-    profile: str = "default",
+    env: dict[str, str], settings: dict[str, str] | None = None, profile: str = "default"
 ) -> Credential | None:
     return lookup_credential(
         env=env,
         profile=profile,
         profile_settings={"credential_store": "keyring"} if settings is None else settings,
-        warn=warn or Warnings(),
     )
 
 
@@ -88,15 +71,29 @@ def _lookup(
         ("sk_x", CredentialKind.ORG),
         (USER_JWT, CredentialKind.USER),
         (f"{_b64({'alg': 'none'})}.{_b64({'sub': 'u'})}.", CredentialKind.USER),
-        (SOURCE_KEY, CredentialKind.SOURCE),
-        ("aaa.bbb.ccc", CredentialKind.SOURCE),
-        (f"{_b64({'typ': 'JWT'})}.{_b64({'sub': 'u'})}.sig", CredentialKind.SOURCE),
-        (f"{_b64({'alg': 'HS256'})}.{_b64({'sub': 'u'})}", CredentialKind.SOURCE),
-        ("SK_upper", CredentialKind.SOURCE),
+        # Neither sk_ nor a JWT: not guessed to be a source key (issue 23.8).
+        (SOURCE_KEY, CredentialKind.UNKNOWN),
+        ("aaa.bbb.ccc", CredentialKind.UNKNOWN),
+        (f"{_b64({'typ': 'JWT'})}.{_b64({'sub': 'u'})}.sig", CredentialKind.UNKNOWN),
+        (f"{_b64({'alg': 'HS256'})}.{_b64({'sub': 'u'})}", CredentialKind.UNKNOWN),
+        ("SK_upper", CredentialKind.UNKNOWN),
     ],
 )
 def test_detect_kind(value: str, kind: CredentialKind) -> None:
     assert detect_kind(value) is kind
+
+
+@pytest.mark.parametrize(
+    ("value", "kind"),
+    [
+        ("lp_src_0123456789abcdef", CredentialKind.SOURCE),
+        ("lp_src", CredentialKind.UNKNOWN),
+        ("xlp_src_0123", CredentialKind.UNKNOWN),
+        (ORG_KEY, CredentialKind.ORG),
+    ],
+)
+def test_a_prefix_the_contract_names_makes_a_source_key(value: str, kind: CredentialKind) -> None:
+    assert detect_kind(value, ["lp_src_"]) is kind
 
 
 @pytest.mark.parametrize(
@@ -195,7 +192,7 @@ def test_keyring_entry_is_found_with_recorded_kind(
     env: dict[str, str], memory_keyring: DictKeyring
 ) -> None:
     memory_keyring.store[("leadctl", "work")] = ORG_KEY
-    found = _lookup(env, {"credential_store": "keyring", "credential_kind": "source"}, None, "work")
+    found = _lookup(env, {"credential_store": "keyring", "credential_kind": "source"}, "work")
     assert found is not None
     assert (found.value, found.kind) == (ORG_KEY, CredentialKind.SOURCE)
     assert found.origin == "OS keyring (service leadctl, user work)"
@@ -216,26 +213,22 @@ def test_keyring_store_does_not_read_the_file_store(
     assert memory_keyring.calls == ["get"]
 
 
-def test_file_store_is_read_with_a_warning_every_time_and_no_keyring(
-    env: dict[str, str], memory_keyring: DictKeyring, warnings: Warnings
+def test_file_store_is_read_without_a_word_and_no_keyring(
+    env: dict[str, str], memory_keyring: DictKeyring
 ) -> None:
     memory_keyring.store[("leadctl", "default")] = USER_JWT
     save_credential(env=env, profile="default", value=SOURCE_KEY, insecure=True)
     for _ in range(2):
-        found = _lookup(env, {"credential_store": "file", "credential_kind": "source"}, warnings)
+        found = _lookup(env, {"credential_store": "file", "credential_kind": "source"})
         assert found is not None
         assert (found.value, found.kind) == (SOURCE_KEY, CredentialKind.SOURCE)
-    assert len(warnings.lines) == 2
-    assert "insecure-storage" in warnings.lines[0]
-    assert SOURCE_KEY not in " ".join(warnings.lines)
     assert memory_keyring.calls == []
 
 
 def test_file_store_profile_without_a_file_has_no_credential(
-    env: dict[str, str], memory_keyring: DictKeyring, warnings: Warnings
+    env: dict[str, str], memory_keyring: DictKeyring
 ) -> None:
-    assert _lookup(env, {"credential_store": "file"}, warnings) is None
-    assert warnings.lines == []
+    assert _lookup(env, {"credential_store": "file"}) is None
     assert memory_keyring.calls == []
 
 
@@ -267,7 +260,7 @@ def test_keyring_round_trip(env: dict[str, str], memory_keyring: DictKeyring) ->
     where = save_credential(env=env, profile="work", value=f" {ORG_KEY}\n", insecure=False)
     assert where == "OS keyring (service leadctl, user work)"
     assert memory_keyring.store == {("leadctl", "work"): ORG_KEY}
-    found = _lookup(env, {"credential_store": "keyring"}, None, "work")
+    found = _lookup(env, {"credential_store": "keyring"}, "work")
     assert found is not None
     assert found.value == ORG_KEY
     assert delete_credential(env=env, profile="work", profile_settings=KEYRING_PROFILE) is True
@@ -407,16 +400,12 @@ _NO_KEYRING_SCRIPT = textwrap.dedent(
     from leadctl.credentials import lookup_credential, save_credential
 
     env = dict(os.environ)
-    found = lookup_credential(
-        env=env, profile="default", profile_settings={}, warn=lambda m: None
-    )
+    found = lookup_credential(env=env, profile="default", profile_settings={})
     assert found is not None and found.origin == "LEADCTL_TOKEN", found
 
     del env["LEADCTL_TOKEN"]
     save_credential(env=env, profile="ci", value="sk_file_value_1234", insecure=True)
-    found = lookup_credential(
-        env=env, profile="ci", profile_settings={"credential_store": "file"}, warn=lambda m: None
-    )
+    found = lookup_credential(env=env, profile="ci", profile_settings={"credential_store": "file"})
     assert found is not None and found.kind.value == "org", found
 
     assert "keyring" not in sys.modules, "keyring was imported"

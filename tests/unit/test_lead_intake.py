@@ -301,8 +301,7 @@ def test_a_column_that_maps_to_no_field_is_exit_2_and_nothing_is_sent(
 
     assert result.exit_code == 2
     assert (
-        "column 'contact.phone.numbr' is not a field of the active contract's lead"
-        in result.stderr
+        "column 'contact.phone.numbr' is not a field of the active contract's lead" in result.stderr
     )
     assert "did you mean contact.phone.number" in result.stderr
     assert httpx_mock.get_requests() == []

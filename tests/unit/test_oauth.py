@@ -358,6 +358,45 @@ def test_a_401_invalid_token_refreshes_once_and_sends_again(
     assert sent == [f"Bearer {ACCESS_1}", f"Bearer {ACCESS_2}"]
 
 
+def test_a_refresh_under_the_lock_uses_the_token_set_it_re_read(
+    httpx_mock: HTTPXMock, memory_keyring: DictKeyring
+) -> None:
+    """Another process refreshed while this one held the old set: the grant must spend the
+    refresh token now in the store, never the one this process read at start (a rotating
+    server revokes the whole family when a refresh token is used twice)."""
+    store_tokens(memory_keyring, signed_in(expires_in=3000))
+    elsewhere = TokenSet(
+        access_token=ACCESS_2,
+        token_endpoint=TOKEN_URL,
+        client_id="leadctl-cli",
+        refresh_token=REFRESH_2,
+        expires_at=NOW - 5,  # refreshed by the other process, and expired since
+        issuer=AS,
+        revocation_endpoint=REVOKE_URL,
+    )
+
+    def refused_while_the_other_process_refreshes(request: httpx.Request) -> httpx.Response:
+        memory_keyring.store[("leadctl", "default")] = elsewhere.to_stored()
+        return httpx.Response(
+            401,
+            headers={"WWW-Authenticate": 'Bearer error="invalid_token"'},
+            json={"title": "Unauthorized", "status": 401},
+        )
+
+    httpx_mock.add_callback(refused_while_the_other_process_refreshes, url=STATUSES_URL)
+    httpx_mock.add_response(url=TOKEN_URL, json=token_answer("at_third_0123456789", "rt_third_0"))
+    httpx_mock.add_response(url=STATUSES_URL, json=[])
+
+    result = run_cli(["lead-statuses", "list", "-o", "json"])
+
+    assert result.exit_code == 0, result.stderr
+    assert form(httpx_mock.get_requests(url=TOKEN_URL)[0])["refresh_token"] == REFRESH_2
+    sent = [r.headers["Authorization"] for r in httpx_mock.get_requests(url=STATUSES_URL)]
+    assert sent == [f"Bearer {ACCESS_1}", "Bearer at_third_0123456789"]
+    stored = from_stored(memory_keyring.store[("leadctl", "default")])
+    assert stored.refresh_token == "rt_third_0"
+
+
 def test_a_second_401_after_the_refresh_is_exit_3_not_a_loop(
     httpx_mock: HTTPXMock, memory_keyring: DictKeyring
 ) -> None:

@@ -10,7 +10,7 @@ import typer
 
 from leadctl.commands._common import get_context
 from leadctl.commands.auth._shared import timestamp
-from leadctl.errors import ApiError, NotAuthenticated, UsageError
+from leadctl.errors import ApiError, Forbidden, NotAuthenticated, UsageError
 
 if TYPE_CHECKING:
     from leadctl.context import Context
@@ -67,17 +67,17 @@ def _read_token(ctx: Context, with_token: bool) -> str:
     return token
 
 
-def _kind_of(token: str, declared: Kind | None) -> CredentialKind:
+def _kind_of(ctx: Context, url: str, token: str, declared: Kind | None) -> CredentialKind:
+    """What the user says the credential is, else what its shape says (``sk_``, a JWT, a
+    source-key prefix the contract of the service at ``url`` names), else unknown."""
+    from leadctl.contract.store import active_index, key_for_base_url
     from leadctl.credentials import CredentialKind, detect_kind
 
-    detected = detect_kind(token)
-    if declared is None:
-        return detected
-    wanted = CredentialKind(declared.value)
-    if wanted is not CredentialKind.SOURCE and wanted is not detected:
-        shape = {"org": "an organization key starting with sk_", "user": "a JWT user token"}
-        raise UsageError(f"--kind {declared.value} expects {shape[declared.value]}")
-    return wanted
+    if declared is not None:
+        return CredentialKind(declared.value)
+    # The profile may not exist yet: its service's contract is found by the URL.
+    index = active_index(ctx.env, lambda: key_for_base_url(url)).index
+    return detect_kind(token, [str(p) for p in index.get("sourceKeyPrefixes", ())])
 
 
 def _verify(ctx: Context, base_url: str, credential: Credential) -> None:
@@ -106,11 +106,23 @@ def _verify(ctx: Context, base_url: str, credential: Credential) -> None:
         # A 200 that is not the statuses (a captive portal, a proxy) proved nothing.
         require_objects(answer, what="lead statuses")
     except ApiError as error:
+        if error.status not in (401, 403):
+            raise
+        hint = None
+        if not credential.recognised:
+            hint = (
+                "it is neither an sk_ key nor a JWT: if it is a lead source's key, log in "
+                "with --kind source (a source key is saved unchecked)"
+            )
         if error.status == 401:
             raise NotAuthenticated(
-                "the service rejected this credential (401); nothing was saved"
+                "the service rejected this credential (401); nothing was saved", hint=hint
             ) from None
-        raise
+        if hint is None:
+            raise
+        raise Forbidden(
+            "the service refused this credential (403); nothing was saved", hint=hint
+        ) from None
     finally:
         client.close()
 
@@ -151,13 +163,14 @@ def run(opts: Options, ctx: Context) -> None:
         )
     else:
         token = _read_token(ctx, opts.with_token)
-        credential_kind = _kind_of(token, opts.kind)
+        credential_kind = _kind_of(ctx, url, token, opts.kind)
         credential = make_credential(token, credential_kind, "login", declared=True)
         if credential_kind is CredentialKind.SOURCE:
             ctx.ios.info("source keys cannot be checked without creating a lead: saved unchecked")
         elif not opts.no_verify:
             _verify(ctx, url, credential)
-        _save_login(ctx, url, token, credential_kind.value, insecure_storage=opts.insecure_storage)
+        recorded = None if credential_kind is CredentialKind.UNKNOWN else credential_kind.value
+        _save_login(ctx, url, token, recorded, insecure_storage=opts.insecure_storage)
     if not opts.no_contract and not opts.no_verify and credential.kind is not CredentialKind.SOURCE:
         from leadctl.contract.discovery import pull_after_login
 
@@ -209,7 +222,7 @@ def _oauth_login(
 
 
 def _save_login(
-    ctx: Context, url: str, value: str, kind_value: str, *, insecure_storage: bool
+    ctx: Context, url: str, value: str, kind_value: str | None, *, insecure_storage: bool
 ) -> None:
     from leadctl.profiles import save_profile_credential
 
@@ -224,9 +237,10 @@ def _save_login(
         make_current=True,
     )
     if insecure_storage:
-        # Said once, here; later uses say it only without -q, and `auth status` shows it.
+        # Said here and by `auth status`, never on each use (cron mail).
         ctx.ios.warn(f"the credential is stored unencrypted in {where}")
-    ctx.ios.info(f"logged in: profile {profile}, {kind_value} credential, stored in {where}")
+    kind_text = f"{kind_value} credential" if kind_value else "credential of no recognised kind"
+    ctx.ios.info(f"logged in: profile {profile}, {kind_text}, stored in {where}")
 
 
 def login(
@@ -239,7 +253,13 @@ def login(
     ] = False,
     kind: Annotated[
         Kind | None,
-        typer.Option("--kind", help="user, org or source (detected when omitted)."),
+        typer.Option(
+            "--kind",
+            help="What the credential is: user, org or source, recorded as you say. Omitted: "
+            "sk_... is an organization key, a JWT a user token, a prefix the service's "
+            "contract gives source keys a source key; anything else is sent as a bearer "
+            "credential and the service decides.",
+        ),
     ] = None,
     insecure_storage: Annotated[
         bool,

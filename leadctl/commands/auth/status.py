@@ -37,7 +37,7 @@ def run(opts: Options, ctx: Context) -> None:
     shown: dict[str, object] = {
         "profile": ctx.profile_name,
         "baseUrl": base_url,
-        "kind": credential.kind.value if credential.recognised else "unknown",
+        "kind": credential.kind.value,
         "preview": credential.preview(),
         "store": _store_text(ctx, credential),
         "checked": None,
@@ -45,13 +45,11 @@ def run(opts: Options, ctx: Context) -> None:
         "account": None,
         "organization": None,
     }
+    if _plain_file(ctx, credential):
+        # Said here and at `auth login --insecure-storage`, never on each use (cron mail).
+        ctx.ios.warn(f"the credential is stored unencrypted in {credential.origin}")
     if credential.kind is CredentialKind.SOURCE:
-        shown["checked"] = (
-            "no: a source key can only be checked by creating a lead"
-            if credential.recognised
-            else "no: not an organization key (sk_...) or a JWT; leadctl would send it "
-            "only to lead intake, as a source key"
-        )
+        shown["checked"] = "no: a source key can only be checked by creating a lead"
     else:
         shown.update(_check_with_service(ctx, credential))
         # The check may have refreshed an OAuth token: show the one in use now.
@@ -79,8 +77,12 @@ def run(opts: Options, ctx: Context) -> None:
     )
 
 
+def _plain_file(ctx: Context, credential: Credential) -> bool:
+    return ctx.settings.get("credential_store") == "file" and credential.origin.startswith("file ")
+
+
 def _store_text(ctx: Context, credential: Credential) -> str:
-    if ctx.settings.get("credential_store") == "file" and credential.origin.startswith("file "):
+    if _plain_file(ctx, credential):
         return f"{credential.origin}, unencrypted (--insecure-storage)"
     return credential.origin
 
@@ -127,8 +129,10 @@ def status(typer_ctx: typer.Context) -> None:
 
     An organization key or user token is checked with one read (the current-user read,
     else GET /lead-statuses): exit 3 when the service refuses it, or when no credential
-    is configured. A source key is never sent anywhere but lead
-    intake, so it is shown unchecked; a value that is neither an sk_ key nor a JWT is
-    shown as "unknown" unless the profile was saved with --kind source.
+    is configured. A source key is never sent anywhere but lead intake, so it is shown
+    unchecked. A value that is neither an sk_ key, a JWT, nor of a source-key prefix the
+    service's contract names is shown as "unknown" and checked like a user token (log in
+    with --kind to say what it is). A credential in a plain file (--insecure-storage) is
+    named with a warning here, and nowhere else but at login.
     """
     run(Options(), get_context(typer_ctx))

@@ -8,9 +8,14 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from leadctl.commands.contract.summary import print_summary, summary
+from leadctl.contract.budget import DEFAULT_SECONDS
 
 if TYPE_CHECKING:
     from leadctl.context import Context
+    from leadctl.contract.budget import Budget
+    from leadctl.contract.loading import Loaded
+
+SHOWN_LEFT_OUT = 10
 
 SourceArgument = Annotated[
     str,
@@ -22,36 +27,65 @@ SourceArgument = Annotated[
 ]
 
 
-def load_checked(ctx: Context, source: str) -> tuple[bytes, str, dict[str, Any]]:
-    from leadctl.contract.fetch import parse_contract, read_contract
-    from leadctl.contract.formats import to_31
-    from leadctl.contract.validate import check_contract
+TimeLimitOption = Annotated[
+    float | None,
+    typer.Option(
+        "--time-limit",
+        metavar="SECONDS",
+        min=0.001,
+        help="How long reading, checking and compiling the contract may take before it is "
+        f"refused (default {DEFAULT_SECONDS:g} s; a 1,500-operation contract takes about "
+        "10 s). Contracts over 64 MiB, nested deeper than 64 levels, or whose YAML aliases "
+        "expand past 10 million nodes are refused whatever the limit.",
+    ),
+]
+
+
+def new_budget_for(ctx: Context, what: str, seconds: float | None) -> Budget:
+    from leadctl.contract.loading import new_budget
+
+    return new_budget(what, ctx.clock.monotonic, seconds)
+
+
+def load_checked(ctx: Context, source: str, budget_seconds: float | None) -> Checked:
+    """The contract at ``source``, read, checked and in 3.1 form, within the time limit
+    (which starts once its bytes are in: fetching has --timeout)."""
+    from leadctl.contract.fetch import read_contract
+    from leadctl.contract.loading import load_contract
 
     raw, label = read_contract(ctx, source)
-    document = parse_contract(raw, what=label)
-    check_contract(document, what=label)
-    return raw, label, to_31(document)
+    budget = new_budget_for(ctx, label, budget_seconds)
+    return Checked(load_contract(raw, what=label, budget=budget), label, budget)
 
 
-def store(
-    ctx: Context, raw: bytes, label: str, document: dict[str, Any], etag: str | None = None
-) -> None:
+class Checked:
+    """A loaded contract, where it came from, and what is left of its time limit."""
+
+    def __init__(self, loaded: Loaded, label: str, budget: Budget) -> None:
+        self.loaded = loaded
+        self.label = label
+        self.budget = budget
+
+
+def store(ctx: Context, checked: Checked, etag: str | None = None) -> None:
     from leadctl.config import validate_profile_name
     from leadctl.contract.store import context_key, save
 
     profile = validate_profile_name(ctx.settings.profile)
     key = context_key(ctx)
+    label = checked.label
+    report_left_out(ctx, checked.loaded.left_out)
     if ctx.options.dry_run or key is None:
-        ctx.ios.info(f"dry run: {label} is a valid OpenAPI contract; nothing was stored")
+        ctx.ios.info(f"dry run: {label} is a usable OpenAPI contract; nothing was stored")
         return
     active = save(
         ctx.env,
         key,
-        raw,
-        document,
+        checked.loaded,
         source=label,
         imported_at=ctx.clock.now().isoformat(timespec="seconds").replace("+00:00", "Z"),
         etag=etag,
+        budget=checked.budget,
     )
     data = summary(active, profile)
     print_summary(ctx, data)
@@ -59,7 +93,19 @@ def store(
         f"profile {profile!r} (and every profile of {service_name(ctx)}) now uses {label}: "
         f"{data['operations']} operations, {data['curated']} with curated commands, "
         f"{data['generated']} as generated commands"
+        + (f", {len(checked.loaded.left_out)} left out" if checked.loaded.left_out else "")
     )
+
+
+def report_left_out(ctx: Context, left_out: list[dict[str, Any]]) -> None:
+    """One warning per operation left out (the first few), and where the rest are."""
+    for entry in left_out[:SHOWN_LEFT_OUT]:
+        # Paths and reasons quote the contract (text nobody here wrote): warn() shows it safe.
+        ctx.ios.warn(f"left out {entry['operation']}: {'; '.join(entry['reasons'])}")
+    if len(left_out) > SHOWN_LEFT_OUT:
+        ctx.ios.warn(f"... and {len(left_out) - SHOWN_LEFT_OUT} more operations left out")
+    if left_out:
+        ctx.ios.info("`leadctl contract show` lists every operation left out and why")
 
 
 def service_name(ctx: Context) -> str:

@@ -9,10 +9,16 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from leadctl.commands._common import get_context
-from leadctl.commands.contract._shared import SourceArgument, load_checked
+from leadctl.commands.contract._shared import (
+    SourceArgument,
+    TimeLimitOption,
+    load_checked,
+    report_left_out,
+)
 from leadctl.output.columns import Column
 
 if TYPE_CHECKING:
+    from leadctl.commands.contract._shared import Checked
     from leadctl.context import Context
 
 DIFF_COLUMNS = (
@@ -29,22 +35,27 @@ DIFF_COLUMNS = (
 class Options:
     # FILE, https URL or - (stdin), as typed: read_contract tells them apart.
     source: str
+    time_limit: float | None = None
 
 
 def run(opts: Options, ctx: Context) -> None:
     from leadctl.contract.diff import diff_contracts
+    from leadctl.contract.formats import parse_document, to_31
     from leadctl.operations import active_index_of
     from leadctl.output import emit_list, prints_as_received
 
     active = active_index_of(ctx)
-    raw, label, document = load_checked(ctx, opts.source)
-    from leadctl.contract.formats import parse_document, to_31
+    checked = load_checked(ctx, opts.source, opts.time_limit)
+    document, label = checked.loaded.document, checked.label
+    report_left_out(ctx, checked.loaded.left_out)
 
-    current = to_31(parse_document(active.contract_path.read_bytes(), what="the active contract"))
+    current = to_31(
+        parse_document(active.contract_path.read_bytes(), what="the active contract", budget=None)
+    )
     changes = diff_contracts(current, document)
     commands = _commands(active.index)
     if any(change.change == "added" for change in changes):
-        commands = {**_commands(_compile(raw, document, label)), **commands}
+        commands = {**_commands(_compile(checked)), **commands}
     rows = [change.to_json(commands.get(change.operation)) for change in changes]
     # The details are a list in json and ndjson; one cell of text in the other formats.
     if not prints_as_received(ctx):
@@ -63,17 +74,18 @@ def _commands(index: Mapping[str, Any]) -> dict[str, str]:
     return {op["id"]: f"{op['group']} {op['verb']}" for op in index.get("operations", ())}
 
 
-def _compile(raw: bytes, document: dict[str, Any], label: str) -> dict[str, Any]:
+def _compile(checked: Checked) -> dict[str, Any]:
     from leadctl import __version__
     from leadctl.contract.index import compile_index, curated_command_names
 
     index, _schemas = compile_index(
-        document,
-        raw=raw,
-        source=label,
+        checked.loaded.document,
+        raw=checked.loaded.raw,
+        source=checked.label,
         imported_at=None,
         curated_verbs=curated_command_names(),
         leadctl_version=__version__,
+        budget=checked.budget,
     )
     return index
 
@@ -86,14 +98,18 @@ EPILOG = (
 )
 
 
-def diff(typer_ctx: typer.Context, source: SourceArgument) -> None:
+def diff(
+    typer_ctx: typer.Context, source: SourceArgument, time_limit: TimeLimitOption = None
+) -> None:
     """Show operations added, removed or changed in FILE against the active contract.
 
     Operations are matched by METHOD and path template (one that only moved, by
     operationId). Changed means what a caller notices: operationId, path or method,
-    parameters, body fields, responses, retry safety, credential kinds, pending rules,
-    deprecation. The command column names each operation's command (the new
-    contract's for added ones). Exit 0 whether or not anything changed.
+    parameters, body fields, responses, retry safety, credentials (which kinds, and
+    where they go), pending rules, deprecation. The command column names each
+    operation's command (the new contract's for added ones). Operations the new contract
+    has but leadctl would leave out (a defect) are named on stderr. Exit 0 whether or not
+    anything changed.
     """
     from leadctl.generated.tree import generated_tree
     from leadctl.operations import use_active_index
@@ -101,4 +117,4 @@ def diff(typer_ctx: typer.Context, source: SourceArgument) -> None:
     ctx = get_context(typer_ctx)
     # The contract the command tree was built from this invocation (read once).
     use_active_index(ctx, generated_tree(typer_ctx).active)
-    run(Options(source), ctx)
+    run(Options(source, time_limit), ctx)

@@ -8,7 +8,12 @@ from typing import TYPE_CHECKING
 import typer
 
 from leadctl.commands._common import get_context
-from leadctl.commands.contract._shared import SourceArgument, load_checked, store
+from leadctl.commands.contract._shared import (
+    SourceArgument,
+    TimeLimitOption,
+    load_checked,
+    store,
+)
 
 if TYPE_CHECKING:
     from leadctl.context import Context
@@ -18,12 +23,13 @@ if TYPE_CHECKING:
 class Options:
     # FILE, https URL or - (stdin), as typed: read_contract tells them apart.
     source: str
+    # Seconds reading, checking and compiling may take; None: the default.
+    time_limit: float | None = None
 
 
 def run(opts: Options, ctx: Context) -> None:
     ctx.settings  # noqa: B018 - an unknown --profile is exit 2 before anything is read
-    raw, label, document = load_checked(ctx, opts.source)
-    store(ctx, raw, label, document)
+    store(ctx, load_checked(ctx, opts.source, opts.time_limit))
 
 
 EPILOG = (
@@ -34,13 +40,19 @@ EPILOG = (
 )
 
 
-def import_(typer_ctx: typer.Context, source: SourceArgument) -> None:
-    """Validate an OpenAPI contract and make it the active one for the profile's service.
+def import_(
+    typer_ctx: typer.Context, source: SourceArgument, time_limit: TimeLimitOption = None
+) -> None:
+    """Check an OpenAPI contract and make it the active one for the profile's service.
 
     OpenAPI 3.0, 3.1 and 3.2, JSON or YAML (Swagger 2.0 is refused). The document is checked
-    against its OpenAPI version (and leadctl's x-leadctl-* extensions); an invalid one is
-    exit 2 and changes nothing. It is stored per base URL under the cache dir
-    (LEADCTL_CACHE_DIR), so every profile of the service sees it. A URL on the profile's
-    host is fetched with its credential; any other https URL (a docs site) without one.
+    against its OpenAPI version (and leadctl's x-leadctl-* extensions). An operation with a
+    defect (a path parameter missing from its path, a $ref to nowhere, a broken schema it
+    uses) is left out and named with the reason; the rest is imported, and `contract show`
+    keeps the list. Only a document that is not OpenAPI 3, has no sound operation, or is over
+    the limits below is exit 2, and then nothing changes. It is stored per base URL under the
+    cache dir (LEADCTL_CACHE_DIR), so every profile of the service sees it. A URL on the
+    profile's host is fetched with its credential; any other https URL (a docs site) without
+    one.
     """
-    run(Options(source), get_context(typer_ctx))
+    run(Options(source, time_limit), get_context(typer_ctx))

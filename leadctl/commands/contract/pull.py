@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import typer
 
 from leadctl.commands._common import get_context
-from leadctl.commands.contract._shared import store
+from leadctl.commands.contract._shared import Checked, TimeLimitOption, new_budget_for, store
 
 if TYPE_CHECKING:
     from leadctl.context import Context
@@ -16,15 +16,15 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Options:
-    """``contract pull`` takes no flags of its own: the profile says where to look."""
+    """The profile says where to look; the flag how long checking may take."""
+
+    time_limit: float | None = None
 
 
 def run(opts: Options, ctx: Context) -> None:
     from leadctl.contract.discovery import Discovery, label
-    from leadctl.contract.fetch import parse_contract
-    from leadctl.contract.formats import to_31
+    from leadctl.contract.loading import load_contract
     from leadctl.contract.store import context_key
-    from leadctl.contract.validate import check_contract
     from leadctl.operations import active_index_of
 
     ctx.settings  # noqa: B018 - an unknown --profile is exit 2 before anything is sent
@@ -37,9 +37,9 @@ def run(opts: Options, ctx: Context) -> None:
     if found.raw is None:
         ctx.ios.info(f"{source} is unchanged (ETag {found.etag}); nothing was stored")
         return
-    document = parse_contract(found.raw, what=source)
-    check_contract(document, what=source)
-    store(ctx, found.raw, source, to_31(document), etag=found.etag)
+    budget = new_budget_for(ctx, source, opts.time_limit)
+    loaded = load_contract(found.raw, what=source, budget=budget)
+    store(ctx, Checked(loaded, source, budget), etag=found.etag)
 
 
 EPILOG = (
@@ -50,7 +50,7 @@ EPILOG = (
 )
 
 
-def pull(typer_ctx: typer.Context) -> None:
+def pull(typer_ctx: typer.Context, time_limit: TimeLimitOption = None) -> None:
     """Find the service's contract and make it the active one for every profile of it.
 
     Tried in order: the profile's contract_url; the URL a Link: rel="service-desc" header
@@ -58,7 +58,7 @@ def pull(typer_ctx: typer.Context) -> None:
     under the base URL (the first that is found wins). The profile's credential goes only
     to its own host (an organization key or user token, never a source key); a URL on
     another host is fetched without one. The stored contract's ETag is sent as
-    If-None-Match: an unchanged contract is not fetched again. Then validated and stored
-    like `contract import`.
+    If-None-Match: an unchanged contract is not fetched again. Then checked and stored like
+    `contract import` (operations with defects are left out and named).
     """
-    run(Options(), get_context(typer_ctx))
+    run(Options(time_limit), get_context(typer_ctx))

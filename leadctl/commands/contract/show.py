@@ -84,9 +84,10 @@ def show(
     (METHOD and path template).
 
     --operations also shows each operation's retry safety and the credentials its
-    contract security admits: a source key for an apiKey scheme or one whose name (or, for
-    other schemes, description) mentions a source key; organization keys and user tokens
-    for bearer, oauth2 and openIdConnect schemes; none for security: [].
+    contract security admits: a source key for a scheme whose name, bearerFormat or
+    description says it takes a source (or intake) key; organization keys and user tokens
+    for every other scheme (bearer, basic, apiKey, oauth2, openIdConnect); none for
+    security: [] or optional security ([{}, ...]).
 
     -o json prints one object with a groups array; csv, tsv and value print the groups
     (or, with --operations, the operations).

@@ -23,6 +23,11 @@ SUMMARY_COLUMNS = (
     Column("curated", kind="number"),
     Column("generated", kind="number"),
 )
+LEFT_OUT_COLUMNS = (
+    Column("operation", "left out"),
+    Column("operationId"),
+    Column("reasons"),
+)
 GROUP_COLUMNS = (
     Column("group"),
     Column("tag"),
@@ -64,6 +69,9 @@ def summary(active: ActiveIndex, profile: str) -> dict[str, Any]:
         "generated": sum(1 for op in operations if not op.get("curated")),
         "groups": list(groups.values()),
         "clashes": index.get("clashes", []),
+        # Operations the contract has and leadctl left out (a defect), and why.
+        "leftOut": index.get("leftOut", []),
+        "ignored": index.get("ignored", []),
     }
 
 
@@ -100,3 +108,9 @@ def _draw_summary(ctx: Context, data: Mapping[str, Any], groups: list[dict[str, 
     emit_object(ctx, data, columns=SUMMARY_COLUMNS)
     ctx.ios.stdout.write("\n")
     emit_list(ctx, groups, columns=GROUP_COLUMNS)
+    if data.get("leftOut"):
+        ctx.ios.stdout.write("\n")
+        rows = [{**entry, "reasons": "; ".join(entry["reasons"])} for entry in data["leftOut"]]
+        emit_list(ctx, rows, columns=LEFT_OUT_COLUMNS)
+    for problem in data.get("ignored", ()):
+        ctx.ios.info(f"ignored (outside any operation): {problem}")

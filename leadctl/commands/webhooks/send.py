@@ -144,10 +144,8 @@ def _print_dry_run(ctx: Context, secret: WebhookSecret, delivery: Delivery) -> N
     from leadctl.webhooks.sender import signed_headers
 
     headers = signed_headers(secret, delivery, int(ctx.clock.now().timestamp()))
-    ctx.ios.stdout.write(
-        curl_command("POST", delivery.url, headers=headers, body=delivery.body, auth_header=None)
-        + "\n"
-    )
+    command = curl_command("POST", delivery.url, headers=headers, body=delivery.body)
+    ctx.ios.data_out().write(command + "\n")
     ctx.ios.info("the signature above is valid for the receiver's tolerance (usually 5 minutes)")
     raise DryRunDone("dry run")
 
