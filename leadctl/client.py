@@ -310,6 +310,12 @@ class Client:
             )
         return credential
 
+    def credential_headers(self, op: Operation) -> list[tuple[str, str]]:
+        """The credential header ``op`` goes with (none for an anonymous operation): for a
+        request leadctl sends on its own, such as a redirect on the same origin."""
+        credential = self._authorize(op)
+        return [self._auth_header(credential, op)] if credential is not None else []
+
     # -- the request ---------------------------------------------------------------------
 
     def call(

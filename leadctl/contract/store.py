@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from leadctl.context import Context
 
 # Bumped when the index's shape changes: stored indexes are then rebuilt from their contract.
-INDEX_FORMAT = 3
+INDEX_FORMAT = 4
 BUNDLED_INDEX_FILE = Path(__file__).with_name("openapi.index.json")
 BUNDLED_SCHEMAS_FILE = Path(__file__).with_name("openapi.schemas.json")
 BUNDLED_GROUPS_FILE = Path(__file__).with_name("openapi.groups.tsv")

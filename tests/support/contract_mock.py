@@ -22,6 +22,14 @@ that declare an ``ETag`` header carry one, and a PUT whose ``If-Match`` differs 
 
 Credentials are never recorded: a request keeps which known credential it carried (by name, see
 ``credentials``) and its other headers.
+
+A success that the contract gives as a redirect (3xx with a ``Location`` header, an export's
+download) is answered with a ``Location`` on a second loopback server, ``mock.files`` (a
+``FileServer``: another port, so another origin), which serves bytes and records what it was
+sent (a credential there is a leak). A body field the schema does not list, at a level that
+lists its properties without saying ``additionalProperties``, is valid JSON Schema but dropped
+by the service: the request records it in ``unknown_fields`` (``mock.unknown_fields()``), a
+finding rather than a violation.
 """
 
 from __future__ import annotations
@@ -172,6 +180,26 @@ class Schemas:
 
     def keyword(self, schema: Any, name: str) -> Any:
         return next((b[name] for b in self.branches(schema) if name in b), None)
+
+    def unlisted(self, schema: Any, value: Any, prefix: str = "") -> list[str]:
+        """Paths in ``value`` the schema does not list where it lists its properties and
+        says nothing of others (``additionalProperties`` absent): valid, and dropped."""
+        found: list[str] = []
+        if isinstance(value, list):
+            items = self.keyword(schema, "items") or {}
+            for index, item in enumerate(value):
+                found += self.unlisted(items, item, f"{prefix}[{index}].")
+            return found
+        if not isinstance(value, dict):
+            return found
+        properties = self.properties(schema)
+        says = any("additionalProperties" in b for b in self.branches(schema))
+        for name, sub in value.items():
+            if name in properties:
+                found += self.unlisted(properties[name], sub, f"{prefix}{name}.")
+            elif properties and not says:
+                found.append(f"{prefix}{name}")
+        return found
 
     def example(self, schema: Any, depth: int = 0, *, required_only: bool = False) -> Any:
         """A value valid against ``schema``: the schema's own example where it gives one.
@@ -331,6 +359,9 @@ class RecordedRequest:
     operation_id: str | None = None
     status: int = 0
     violations: list[str] = field(default_factory=list)
+    # Body fields the schema does not list where it does not say it takes others: a
+    # service drops them without a word (a typo that loses data).
+    unknown_fields: list[str] = field(default_factory=list)
     form: dict[str, Any] = field(default_factory=dict)
     files: dict[str, tuple[str | None, bytes]] = field(default_factory=dict)
 
@@ -375,6 +406,8 @@ class ContractMock:
         self._lock = threading.Lock()
         self._server: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
+        # Where redirects of the contract's downloads point: another origin.
+        self.files = FileServer()
 
     # -- test API ----------------------------------------------------------------------------
 
@@ -388,6 +421,11 @@ class ContractMock:
     def violations(self) -> list[str]:
         with self._lock:
             return [f"{r}: {v}" for r in self.requests for v in r.violations]
+
+    def unknown_fields(self) -> list[str]:
+        """``METHOD /path: field.path`` for every body field the service would drop."""
+        with self._lock:
+            return [f"{r}: {name}" for r in self.requests for name in r.unknown_fields]
 
     def requests_to(self, method: str, template: str) -> list[RecordedRequest]:
         with self._lock:
@@ -456,9 +494,12 @@ class ContractMock:
         self._thread.start()
         if not ready.wait(START_TIMEOUT):
             raise RuntimeError("the contract mock did not start")
+        if any(300 <= self._success_status(route) < 400 for route in self.routes):
+            self.files.start()
         return self
 
     def stop(self) -> None:
+        self.files.stop()
         if self._server is not None:
             self._server.shutdown()
             self._server.server_close()
@@ -525,6 +566,8 @@ class ContractMock:
             reply_headers = {}
             if "ETag" in self._success_headers(route):
                 reply_headers["ETag"] = self.etag(record.path)
+            if 300 <= reply_status < 400 and "Location" in self._success_headers(route):
+                reply_headers["Location"] = self.files.url(f"/{route.operation_id}")
         if route.method in ("PUT", "PATCH") and 200 <= reply_status < 300:
             self.change(record.path)
         if reply_body is None:
@@ -658,6 +701,7 @@ class ContractMock:
             return None
         for error in self.schemas.errors(schema, value):
             record.violations.append(f"body {error}")
+        record.unknown_fields += self.schemas.unlisted(schema, value)
         return None
 
     def _parse_body(
@@ -710,7 +754,8 @@ class ContractMock:
     # -- answers -----------------------------------------------------------------------------
 
     def _success_status(self, route: Route) -> int:
-        codes = sorted(str(c) for c in route.spec.get("responses", {}) if str(c).startswith("2"))
+        """The first 2xx the operation lists, else its first 3xx (a download's redirect)."""
+        codes = sorted(str(c) for c in route.spec.get("responses", {}) if str(c)[:1] in "23")
         return int(codes[0]) if codes else 200
 
     def _success_headers(self, route: Route) -> Mapping[str, Any]:
@@ -838,6 +883,56 @@ class _Handler(BaseHTTPRequestHandler):
 
     def log_message(self, format: str, *args: Any) -> None:
         pass  # the record is the log
+
+
+class FileServer:
+    """A second loopback server (another origin) that serves bytes at any path and records
+    each request's headers, for redirects to a storage host."""
+
+    def __init__(self) -> None:
+        self.content = b"PK\x03\x04fixture export\x00\xff\x10 bytes of an archive"
+        self.content_type = "application/zip"
+        # Hang up this many bytes before the end (a download that breaks off).
+        self.short_by = 0
+        self.requests: list[dict[str, str]] = []
+        self._lock = threading.Lock()
+        self._server: ThreadingHTTPServer | None = None
+
+    def url(self, path: str) -> str:
+        if self._server is None:
+            raise RuntimeError("the file server is not serving")
+        host, port = self._server.server_address[:2]
+        return f"http://{host!s}:{port}{path}?signature=fixture-signature"
+
+    def start(self) -> None:
+        files = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def do_GET(self) -> None:
+                with files._lock:
+                    files.requests.append({k.lower(): v for k, v in self.headers.items()})
+                    content, media, short = files.content, files.content_type, files.short_by
+                self.send_response(200)
+                self.send_header("Content-Type", media)
+                self.send_header("Content-Length", str(len(content)))
+                self.end_headers()
+                self.wfile.write(content[: len(content) - short])
+                self.close_connection = bool(short)
+
+            def log_message(self, format: str, *args: Any) -> None:
+                pass
+
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._server.daemon_threads = True
+        threading.Thread(target=self._server.serve_forever, daemon=True).start()
+
+    def stop(self) -> None:
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+            self._server = None
 
 
 @contextlib.contextmanager

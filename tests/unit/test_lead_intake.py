@@ -17,8 +17,9 @@ import pytest
 from pytest_httpx import HTTPXMock
 
 from leadctl.contract.index import Document
+from leadctl.contract.phones import is_phone_value
 from leadctl.errors import UsageError
-from leadctl.lead_fields import LeadSchema, is_phone
+from leadctl.lead_fields import LeadSchema
 from tests.support.cli import BASE_URL, Result, run_cli, token_env
 from tests.support.contract_mock import Schemas, as_openapi_31
 
@@ -224,7 +225,7 @@ def test_a_misspelt_path_names_the_closest_ones(
         (["customer.homeowner=maybe"], "'maybe' is not true/false"),
         (["customer.income=nan"], "'nan' is not a number"),
         (["contact.phone=+15125550123"], "contact.phone is an object"),
-        (["contact.firstName.x=1"], "'contact.firstName.x' is not a field"),
+        (["contact.firstName.x=1"], "contact.firstName is a string, it has no field 'x'"),
     ],
 )
 def test_a_value_that_cannot_be_typed_is_exit_2(
@@ -588,7 +589,7 @@ def test_map_renames_ndjson_keys_too(httpx_mock: HTTPXMock, nested: Schemas) -> 
     ],
 )
 def test_phone_shaped_fields(path: str, schema: dict[str, Any], phone: bool) -> None:
-    assert is_phone(Document({}), path, schema) is phone
+    assert is_phone_value(Document({}), path, schema) is phone
 
 
 def test_fixture_date_time_fields_are_read_in_the_profiles_timezone(
