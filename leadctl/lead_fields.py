@@ -199,6 +199,12 @@ def typed_value(
         raise UsageError(f"{what} is an object: give its fields ({what}.NAME=VALUE) or JSON")
     if times is not None and kind == "string" and doc.keyword(schema, "format") == "date-time":
         return _instant(text, what=what, times=times)
+    if times is not None and kind is None and schema is not None:
+        from leadctl.datetimes import looks_like_datetime
+
+        if looks_like_datetime(text):
+            # Nothing says the field is anything else: a time as people type it is a time.
+            return _instant(text, what=what, times=times)
     return text
 
 

@@ -138,7 +138,7 @@ class FieldPaths:
 
     # -- a whole value -----------------------------------------------------------------
 
-    def unknown_in(self, value: Any, *, what: str = "field") -> UnknownField | None:
+    def unknown_in(self, value: Any, *, what: str = "") -> UnknownField | None:
         """The first path of ``value`` (an object from a line or --data) the schema closes
         out, as the error to report; None when every path is known or welcome."""
         for path in _paths(value):
@@ -186,7 +186,8 @@ class FieldPaths:
             if close
             else f"{where}: {', '.join(_leaf(p) for p in siblings[:12]) or 'none listed'}"
         )
-        return UnknownField(f"{what} {path!r} is not a field of {self.noun}", hint=hint)
+        subject = f"{what} {path!r}" if what else repr(path)
+        return UnknownField(f"{subject} is not a field of {self.noun}", hint=hint)
 
 
 def _closest(typed: str, names: list[str]) -> list[str]:

@@ -427,6 +427,8 @@ def _params(
         fmt = doc.keyword(schema, "format")
         if entry["type"] == "string" and fmt in ("date-time", "date"):
             entry["format"] = fmt  # takes the curated commands' time forms
+        elif doc.type_of(schema) is None:
+            entry["untyped"] = True  # a value that reads as a time is one (cli.md)
         if entry["type"] == "string" and is_phone_value(doc, name, schema, messaging=messaging):
             entry["phone"] = True  # normalised to E.164 with the profile's region
         if where == "path":

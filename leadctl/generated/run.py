@@ -57,6 +57,11 @@ def normalised_param(ctx: Context, spec: Mapping[str, Any], value: Any) -> Any:
         from leadctl.datetimes import local_date
 
         return local_date(value, zone=ctx.input_zone(), now=ctx.clock.now())
+    if spec.get("untyped") and isinstance(value, str):
+        from leadctl.datetimes import looks_like_datetime
+
+        if looks_like_datetime(value):
+            spec = {**spec, "format": "date-time"}  # nothing says it is anything else
     if spec.get("format") == "date-time" and isinstance(value, str):
         from leadctl.datetimes import datetime_option
 

@@ -6,8 +6,7 @@ UTC; so is a value that reads as a time in a field whose type the schema does no
 range bound, ``{}``), since nothing says it is anything else. A date field takes ``today``,
 ``yesterday``, ``-7d``. Phone numbers (the contract's phone paths, see
 ``leadctl.contract.phones``) are sent in E.164, national numbers in the profile's region.
-A time that cannot be read is reported with the schema's findings, a phone number that is
-not one at once; nothing is sent.
+A value that cannot be converted is reported with the schema's findings; nothing is sent.
 """
 
 from __future__ import annotations
@@ -87,10 +86,15 @@ class _Walk:
             value = str(value)  # digits typed as a number are still the number
         if not isinstance(value, str):
             return value
+        from leadctl.errors import UsageError
         from leadctl.phone import to_e164
 
-        # Refused at once: its own error names the number and how to give it.
-        return to_e164(value, region=self.conversions.region, what=at)
+        try:
+            return to_e164(value, region=self.conversions.region, what="")
+        except UsageError as error:
+            reason = error.message.strip() + (f"; {error.hint}" if error.hint else "")
+            self.problems.setdefault(at, []).append(reason)
+            return value
 
     def _time(self, text: str, schema: Any, at: str) -> str:
         from leadctl.datetimes import looks_like_datetime, parse_instant

@@ -96,7 +96,7 @@ def test_a_national_number_without_a_region_is_exit_2_before_sending(
     )
 
     assert result.exit_code == 2
-    assert "phoneNumber '(512) 555-0123' is in national format" in result.stderr
+    assert "  phoneNumber: '(512) 555-0123' is in national format" in result.stderr
     assert "profile set region" in result.stderr
     assert trait_mock.requests == []
 
@@ -343,6 +343,34 @@ def test_times_as_people_type_them_go_out_in_utc(
     assert NINE_IN_CHICAGO.match(bound["greaterThanOrEqual"]), bound
     [message] = sent_to(trait_mock, "POST", "/sms/send")
     assert NINE_IN_CHICAGO.match(str(message["scheduledAt"])), message
+    assert trait_mock.violations() == []
+
+
+def test_values_of_no_given_type_that_read_as_times_are_times(
+    trait_mock: ContractMock, trait_env: CredentialEnv
+) -> None:
+    assert run_leadctl(["profile", "set", "timezone", "America/Chicago"]).exit_code == 0
+    use_region()
+    lead = [
+        "leads", "create",
+        "--field", "contact.firstName=Ada", "--field", "contact.lastName=Lovelace",
+        "--field", "contact.email=ada@example.com", "--field", f"contact.phone.number={E164}",
+        "--field", "metadata.consentCertificateUrl=https://example.com/c/1",
+        "--field", "tagIds=", "--field", "tagNames=",
+        "--field", "metadata.receivedAt=yesterday 9am",
+    ]  # fmt: skip
+
+    recent = run_leadctl(
+        ["events", "get-recent", "--since", "today 09:00", "-o", "json"], env=trait_env
+    )
+    created = run_leadctl([*lead, "-o", "json"], env=trait_env)
+
+    assert recent.exit_code == 0, recent.stderr
+    assert created.exit_code == 0, created.stderr
+    [asked] = trait_mock.requests_to("GET", "/events/recent")
+    assert NINE_IN_CHICAGO.match(asked.query["since"][0]), asked.query
+    [body] = sent_to(trait_mock, "POST", "/leads")
+    assert NINE_IN_CHICAGO.match(body["metadata"]["receivedAt"]), body  # type: ignore[index]
     assert trait_mock.violations() == []
 
 
