@@ -271,10 +271,17 @@ def _text_to_terminal(
 
     decoder = codecs.getincrementaldecoder("utf-8")("replace")
     written = 0
+    shown: list[str] = []
     for chunk in itertools.chain([first], chunks):
         written += len(chunk)
-        ctx.ios.stdout.write(terminal_safe(decoder.decode(chunk), one_line=False))
-    ctx.ios.stdout.write(terminal_safe(decoder.decode(b"", final=True), one_line=False))
+        shown.append(terminal_safe(decoder.decode(chunk), one_line=False))
+        ctx.ios.stdout.write(shown[-1])
+        del shown[:-1]
+    shown.append(terminal_safe(decoder.decode(b"", final=True), one_line=False))
+    ctx.ios.stdout.write(shown[-1])
+    tail = "".join(shown)
+    if tail and not tail.endswith("\n"):
+        ctx.ios.stdout.write("\n")  # the shell's prompt starts on a line of its own
     ctx.ios.stdout.flush()
     _check_length(written, declared)
 
