@@ -17,6 +17,7 @@ import math
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Any, TextIO
 
 from leadctl.contract.phones import is_phone_value
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
     from datetime import datetime, tzinfo
 
     from leadctl.context import Context
+    from leadctl.contract.field_paths import FieldPaths
     from leadctl.contract.index import Document
     from leadctl.operations import Operation
 
@@ -73,11 +75,13 @@ class LeadSchema:
     def check_path(self, path: str, what: str) -> None:
         """Refuse a path the schema does not list where it takes no other fields (a typo
         would be dropped by the service), naming the closest ones."""
+        self.paths.resolve(path, what=what)
+
+    @cached_property
+    def paths(self) -> FieldPaths:
         from leadctl.contract.field_paths import FieldPaths
 
-        FieldPaths(self.doc, self.schema, noun="the active contract's lead").resolve(
-            path, what=what
-        )
+        return FieldPaths(self.doc, self.schema, noun="the active contract's lead")
 
     @property
     def open(self) -> bool:
@@ -327,6 +331,9 @@ def lead_preparer(
     region = ctx.settings.get("region")
 
     def prepare(record: dict[str, Any]) -> dict[str, Any]:
+        typo = shape.paths.unknown_in(record)  # an NDJSON row's keys, nested ones too
+        if typo is not None:
+            raise UsageError(f"{typo.message} ({typo.hint})")
         body = shape.filled(shape.retyped(record))
         for path in list_columns:
             # The row reader leaves an empty cell out; a required list is then empty.

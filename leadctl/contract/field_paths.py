@@ -63,12 +63,26 @@ class FieldPaths:
         self.doc = doc
         self.schema = schema
         self.noun = noun
+        # Rows of an import name the same paths: each is resolved once.
+        self._resolved: dict[tuple[str, str], Any] = {}
 
     # -- one path ----------------------------------------------------------------------
 
     def resolve(self, path: str, *, what: str = "--field") -> Any:
         """The schema of the value at ``path``, OPEN where the schema takes anything; an
         UnknownField naming the closest paths where it closes the path out."""
+        key = (path, what)
+        if key not in self._resolved:
+            try:
+                self._resolved[key] = self._resolve(path, what)
+            except UnknownField as error:
+                self._resolved[key] = error
+        found = self._resolved[key]
+        if isinstance(found, UnknownField):
+            raise found
+        return found
+
+    def _resolve(self, path: str, what: str) -> Any:
         node: Any = self.schema
         walked: list[str] = []
         for step in steps_of(path):

@@ -572,6 +572,34 @@ def test_map_renames_ndjson_keys_too(httpx_mock: HTTPXMock, nested: Schemas) -> 
     assert intake_errors(nested, body) == []
 
 
+def test_an_ndjson_row_naming_a_field_the_lead_lacks_is_invalid(
+    httpx_mock: HTTPXMock, nested: Schemas
+) -> None:
+    # Issue 21.6: import rows resolve their paths as --field does; the row with a typo
+    # is reported and not sent, the others go on.
+    httpx_mock.add_response(method="POST", url=URL, status_code=202, json={"id": "l1"})
+    good = {"contact": {"firstName": "Ada", "phone": {"number": "+15125550100"}}}
+    typo = {"contact": {"fistName": "Grace", "phone": {"number": "+15125550101"}}}
+
+    args = [
+        "leads", "import", "-", "--field", "meta.consentUrl=https://c.example/1",
+        "--field", "tagNames=a", "--concurrency", "1",
+    ]  # fmt: skip
+
+    result = run_cli(
+        args,
+        env=token_env(),
+        stdin=json.dumps(good) + "\n" + json.dumps(typo) + "\n",
+    )
+
+    assert result.exit_code == 6, result.stderr
+    assert len(sent(httpx_mock)) == 1
+    assert (
+        "row 2: invalid: 'contact.fistName' is not a field of the active contract's lead "
+        "(did you mean contact.firstName?)"
+    ) in result.stderr
+
+
 @pytest.mark.parametrize(
     ("path", "schema", "phone"),
     [
