@@ -52,9 +52,9 @@ def is_redirect(response: httpx.Response) -> bool:
 def deliver(
     ctx: Context, op: Operation, response: httpx.Response, *, output_file: str | None
 ) -> None:
-    """Write the bytes ``response`` (a read's answer) stands for: its own body, or, for a
-    redirect, the body at the end of it."""
-    if not is_redirect(response):
+    """Write the bytes ``response`` stands for: its own body, or, for a read's redirect,
+    the body at the end of it."""
+    if not is_redirect(response) or op.method != "GET":
         body = response.content
         _write(ctx, iter([body]), _media(response), output_file, declared=len(body))
         return

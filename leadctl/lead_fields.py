@@ -318,7 +318,10 @@ def lead_preparer(
     if header is not None:
         import csv
 
-        names = next(csv.reader([header.decode("utf-8", "replace")]), [])
+        try:
+            names = next(csv.reader([header.decode("utf-8", "replace")]), [])
+        except csv.Error:
+            names = []  # not a header leadctl can read: the row reader says why
         columns = [(renames or {}).get(n.strip(), n.strip()) for n in names]
         for name in columns if _plain_header(columns) else ():
             path = name[:-2] if name.endswith("[]") else name

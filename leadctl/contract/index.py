@@ -327,7 +327,7 @@ def _compile_operation(
         "response": response,
         "pending": _pending(spec.get("x-leadctl-pending")),
         # Its answer is bytes (a redirect to them, or a body that is not JSON): --output-file.
-        "download": _is_download(doc, spec),
+        "download": method == "GET" and _is_download(doc, spec),
         # Asks before it runs (cli.md "Commands"); batch asks once for the whole run.
         "destructive": is_destructive(
             method, str(operation_id) if operation_id else None, str(spec.get("summary") or "")
