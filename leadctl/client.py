@@ -321,6 +321,24 @@ class Client:
         _check_admitted(credential, op)
         return credential
 
+    def credential_headers(self, op: Operation) -> list[tuple[str, str]]:
+        """The credential header ``op`` goes with (none for an anonymous operation): for a
+        request leadctl sends on its own, such as a redirect on the same origin."""
+        from leadctl.credential_use import header_value
+
+        credential = self._authorize(op)
+        if credential is None:
+            return []
+        headers = []
+        # A credential the scheme puts in the query is not added: the Location the service
+        # answered is the whole URL to follow.
+        for place in self._places(credential, op):
+            if place.where == "header":
+                headers.append((place.name, header_value(place, credential.value)))
+            elif place.where == "cookie":
+                headers.append(("Cookie", f"{place.name}={credential.value}"))
+        return headers
+
     # -- the request ---------------------------------------------------------------------
 
     def call(

@@ -5,8 +5,9 @@ Accepted: calendar dates in extended (``2026-11-21``) or basic (``20261121``) fo
 after ``T``, ``t`` or a space, and an optional offset ``Z``, ``±HH:MM``, ``±HHMM`` or ``±HH``.
 A value without an offset is local time: the profile's ``timezone`` (an IANA name) when set,
 else the system's zone (``TZ`` honoured). Relative forms count from now: ``now``,
-``today``, ``yesterday`` and ``tomorrow`` (midnight in that zone), and ``-7d``, ``-2h``,
-``+30m`` (units s, m, h, d, w).
+``today``, ``yesterday`` and ``tomorrow`` (midnight in that zone, or at a time of day:
+``yesterday 09:00``, ``tomorrow 9am``, ``today 5:30pm``), and ``-7d``, ``-2h``, ``+30m``
+(units s, m, h, d, w).
 
 Times are shown in the same zone, or in UTC with ``--utc``: :func:`display_zone`.
 
@@ -37,11 +38,18 @@ _PATTERN = re.compile(rf"{_DATE}(?:[Tt ]{_TIME}{_OFFSET}?)?")
 
 EXAMPLES = (
     "2026-11-21T14:00:00Z, 2026-11-21T09:00-05:00, 2026-11-21T14:00 (local), 2026-11-21, "
-    "today, yesterday, -7d or -2h"
+    "today, yesterday 09:00, tomorrow 9am, -7d or -2h"
 )
 _RELATIVE = re.compile(r"(?P<sign>[+-])(?P<amount>\d{1,6})(?P<unit>[smhdw])")
 _UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
 _DAY_WORDS = {"today": 0, "yesterday": -1, "tomorrow": 1}
+# A day word and a time of day as people type it: "yesterday 09:00", "tomorrow 9am",
+# "today 5:30 pm", "today at 17:00".
+_DAY_AT = re.compile(
+    r"(?P<day>today|yesterday|tomorrow)(?:\s+at\s+|\s+)"
+    r"(?P<hour>\d{1,2})(?::(?P<minute>\d{2})(?::(?P<second>\d{2}))?)?\s*(?P<half>am|pm)?"
+)
+HOURS_PER_HALF_DAY = 12
 # Looks like a calendar date: worth refusing when it is not a real one (2026-02-30). Only
 # the extended form: an 8-digit number in a range is more likely a number than 20261121.
 _DATE_SHAPED = re.compile(r"\d{4}-\d{2}-\d{2}([Tt ].*)?")
@@ -133,12 +141,32 @@ def _relative(text: str, zone: tzinfo | None, now: datetime | None) -> Instant |
         midnight = local.replace(tzinfo=None, hour=0, minute=0, second=0, microsecond=0)
         day = midnight + timedelta(days=_DAY_WORDS[word])
         return Instant(_local_or_later(day, zone))
+    at = _DAY_AT.fullmatch(word)
+    if at is not None:
+        local = current.astimezone(zone) if zone is not None else current.astimezone()
+        day = local.replace(tzinfo=None) + timedelta(days=_DAY_WORDS[at["day"]])
+        return Instant(_local(_at_time_of_day(day, at), zone))
     match = _RELATIVE.fullmatch(word)
     if match is None:
         return None
     seconds = int(match["amount"]) * _UNIT_SECONDS[match["unit"]]
     moment = current + timedelta(seconds=seconds if match["sign"] == "+" else -seconds)
     return Instant(moment.astimezone(timezone.utc))
+
+
+def _at_time_of_day(day: datetime, at: re.Match[str]) -> datetime:
+    """``day`` at the time ``at`` names (9am, 09:00, 5:30pm); an hour the clock has not
+    (25:00, 13pm) is refused."""
+    hour, minute, second = int(at["hour"]), int(at["minute"] or 0), int(at["second"] or 0)
+    half = at["half"]
+    if half is not None:
+        if not 1 <= hour <= HOURS_PER_HALF_DAY:
+            raise InvalidDateTime(f"{hour}{half} is not a time of day (1-12 before am/pm)")
+        hour = hour % HOURS_PER_HALF_DAY + (HOURS_PER_HALF_DAY if half == "pm" else 0)
+    try:
+        return day.replace(hour=hour, minute=minute, second=second, microsecond=0)
+    except ValueError:
+        raise InvalidDateTime(f"{at.group(0)!r} has no such time of day") from None
 
 
 def _local_or_later(naive: datetime, zone: tzinfo | None) -> datetime:
@@ -156,8 +184,20 @@ def looks_like_datetime(text: str) -> bool:
         _DATE_SHAPED.fullmatch(word)
         or word == "now"
         or word in _DAY_WORDS
+        or _DAY_AT.fullmatch(word)
         or _RELATIVE.fullmatch(word)
     )
+
+
+def local_date(text: str, *, zone: tzinfo | None, now: datetime | None = None) -> str:
+    """A date field's relative form (``today``, ``yesterday``, ``-7d``) as the date
+    (``2026-11-20``) in ``zone`` (None: the system's); any other text as it is."""
+    word = text.strip().lower()
+    instant = None if _DAY_AT.fullmatch(word) else _relative(word, zone, now)
+    if instant is None:
+        return text
+    local = instant.utc.astimezone(zone) if zone is not None else instant.utc.astimezone()
+    return local.date().isoformat()
 
 
 def parse_instant(text: str, *, zone: tzinfo | None, now: datetime | None = None) -> Instant:

@@ -12,13 +12,14 @@ exit 2 naming the closest ones.
 
 from __future__ import annotations
 
-import difflib
 import math
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Any, TextIO
 
+from leadctl.contract.phones import is_phone_value
 from leadctl.errors import UsageError
 from leadctl.util.jsontext import loads_input
 
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
     from datetime import datetime, tzinfo
 
     from leadctl.context import Context
+    from leadctl.contract.field_paths import FieldPaths
     from leadctl.contract.index import Document
     from leadctl.operations import Operation
 
@@ -33,10 +35,6 @@ TRUE_WORDS = frozenset({"true", "yes", "y", "1", "on"})
 FALSE_WORDS = frozenset({"false", "no", "n", "0", "off"})
 ARRAY_SEPARATOR = ";"
 MAX_DEPTH = 6
-SHOWN_MATCHES = 3
-_E164_MENTION = re.compile(r"e\.?164", re.IGNORECASE)
-# Fields about a phone that are not its number.
-_NOT_A_NUMBER = re.compile(r"(type|kind|status|consent|verified|ext|extension)$")
 _FIELD_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*(?:\[\])?$")
 
 
@@ -74,33 +72,21 @@ class LeadSchema:
             else:
                 self.leaves[path] = sub
 
-    def takes_other(self, path: str) -> bool:
-        """Whether a path not listed is still valid: the nearest listed object around it
-        does not close itself with ``additionalProperties: false``."""
-        parts = path.split(".")[:-1]
-        while parts and ".".join(parts) not in self.objects:
-            parts.pop()
-        around = self.objects[".".join(parts)] if parts else self.schema
-        return self.doc.keyword(around, "additionalProperties") is not False
+    def check_path(self, path: str, what: str) -> None:
+        """Refuse a path the schema does not list where it takes no other fields (a typo
+        would be dropped by the service), naming the closest ones."""
+        self.paths.resolve(path, what=what)
+
+    @cached_property
+    def paths(self) -> FieldPaths:
+        from leadctl.contract.field_paths import FieldPaths
+
+        return FieldPaths(self.doc, self.schema, noun="the active contract's lead")
 
     @property
     def open(self) -> bool:
         """No properties listed: any field goes (then nothing is typed or refused)."""
         return not self.leaves and not self.objects
-
-    def unknown(self, path: str, what: str) -> UsageError:
-        known = [*self.leaves, *self.objects]
-        tail = path.rsplit(".", 1)[-1].lower()
-        # The same field under another parent (firstName -> contact.firstName) is the
-        # answer when there is one; spelling neighbours (tagNames) would only distract.
-        close = [p for p in known if p.rsplit(".", 1)[-1].lower() == tail and p != path]
-        if not close:
-            close = difflib.get_close_matches(path, known, n=SHOWN_MATCHES, cutoff=0.5)
-        hint = f"did you mean {', '.join(close[:SHOWN_MATCHES])}?" if close else None
-        return UsageError(
-            f"{what} {path!r} is not a field of the active contract's lead",
-            hint=hint or f"lead fields: {', '.join(sorted(self.leaves)[:12])}",
-        )
 
     # -- values ----------------------------------------------------------------------------
 
@@ -132,7 +118,7 @@ class LeadSchema:
         if isinstance(body, dict):
             return {k: self.with_phones(v, region, f"{prefix}{k}.") for k, v in body.items()}
         path = prefix[:-1]
-        if path in self.leaves and is_phone(self.doc, path, self.leaves[path]):
+        if path in self.leaves and is_phone_value(self.doc, path, self.leaves[path]):
             if isinstance(body, int) and not isinstance(body, bool):
                 body = str(body)  # digits typed as a number are still the number
             if isinstance(body, str):
@@ -217,6 +203,12 @@ def typed_value(
         raise UsageError(f"{what} is an object: give its fields ({what}.NAME=VALUE) or JSON")
     if times is not None and kind == "string" and doc.keyword(schema, "format") == "date-time":
         return _instant(text, what=what, times=times)
+    if times is not None and kind is None and schema is not None:
+        from leadctl.datetimes import looks_like_datetime
+
+        if looks_like_datetime(text):
+            # Nothing says the field is anything else: a time as people type it is a time.
+            return _instant(text, what=what, times=times)
     return text
 
 
@@ -230,29 +222,6 @@ def _instant(text: str, *, what: str, times: Times) -> str:
         raise UsageError(
             f"{what}: {text!r} is not a date-time ({error})", hint=f"use ISO 8601, e.g. {EXAMPLES}"
         ) from None
-
-
-def is_phone(doc: Document, path: str, schema: Any) -> bool:
-    """A phone number field: by its format, its E.164 pattern or description, or its name."""
-    if doc.type_of(schema) not in ("string", None):
-        return False
-    fmt = doc.keyword(schema, "format")
-    if fmt in ("phone", "tel", "e164", "phone-number"):
-        return True
-    if fmt in ("date-time", "date", "time", "email", "uri", "uuid"):
-        return False  # phoneVerifiedAt, phoneOwnerEmail: about a phone, not its number
-    pattern = doc.keyword(schema, "pattern")
-    if isinstance(pattern, str) and pattern.startswith(("^\\+", "^[+]")):
-        return True
-    description = doc.keyword(schema, "description")
-    if isinstance(description, str) and _E164_MENTION.search(description):
-        return True
-    parts = path.lower().split(".")
-    if parts[-1] in ("mobile", "cell", "msisdn", "tel") or (
-        "phone" in parts[-1] and not _NOT_A_NUMBER.search(parts[-1])
-    ):
-        return True  # phone, phoneNumber, mobilePhone, home_phone; not phoneType
-    return parts[-1] == "number" and len(parts) > 1 and "phone" in parts[-2]
 
 
 # -- commands ------------------------------------------------------------------------------
@@ -305,8 +274,7 @@ def lead_body(
         append = key.endswith("[]")
         path = key[:-2] if append else key
         if path not in shape.leaves and path not in shape.objects:
-            if not shape.takes_other(path):
-                raise shape.unknown(path, "--field")
+            shape.check_path(key, "--field")
             extras.append(raw)  # a field the schema allows without listing it
             continue
         if text.startswith("@"):
@@ -350,20 +318,25 @@ def lead_preparer(
     if header is not None:
         import csv
 
-        names = next(csv.reader([header.decode("utf-8", "replace")]), [])
-        for name in ((renames or {}).get(n.strip(), n.strip()) for n in names):
-            if not _FIELD_NAME.match(name):
-                continue  # not a header of field names: the row reader says so
+        try:
+            names = next(csv.reader([header.decode("utf-8", "replace")]), [])
+        except csv.Error:
+            names = []  # not a header leadctl can read: the row reader says why
+        columns = [(renames or {}).get(n.strip(), n.strip()) for n in names]
+        for name in columns if _plain_header(columns) else ():
             path = name[:-2] if name.endswith("[]") else name
             known = path in shape.leaves or path in shape.objects
-            if not known and not shape.takes_other(path):
-                raise shape.unknown(path, "column")
+            if not known:
+                shape.check_path(name, "column")
             leaf = shape.leaves.get(path)
             if path in required and leaf is not None and shape.doc.type_of(leaf) == "array":
                 list_columns.append(path)
     region = ctx.settings.get("region")
 
     def prepare(record: dict[str, Any]) -> dict[str, Any]:
+        typo = shape.paths.unknown_in(record)  # an NDJSON row's keys, nested ones too
+        if typo is not None:
+            raise UsageError(f"{typo.message} ({typo.hint})")
         body = shape.filled(shape.retyped(record))
         for path in list_columns:
             # The row reader leaves an empty cell out; a required list is then empty.
@@ -374,6 +347,19 @@ def lead_preparer(
         return dict(shape.with_phones(body, region))
 
     return prepare
+
+
+def _plain_header(columns: Sequence[str]) -> bool:
+    """Field names, none twice and none inside another: what the columns mean can be
+    checked. Anything else the row reader refuses with its own reason (no header, a
+    column repeated, ``address`` beside ``address.city``)."""
+    paths = [name.removesuffix("[]") for name in columns]
+    if not all(_FIELD_NAME.match(name) for name in columns):
+        return False
+    singles = [name for name in columns if not name.endswith("[]")]
+    if len(set(singles)) != len(singles):
+        return False
+    return not any(other.startswith(f"{path}.") for path in paths for other in paths)
 
 
 def _set(body: dict[str, Any], path: str, value: Any) -> None:
@@ -448,8 +434,8 @@ def with_mapping(
                     shape.typed(path, text)
                 except UsageError as error:
                     raise UsageError(f"--field {raw!r}: {error.message}") from None
-            elif not shape.takes_other(path):
-                raise shape.unknown(path, "--field")
+            else:
+                shape.check_path(path, "--field")
         shared.append((path, text))
     if not renames and not shared:
         return prepare

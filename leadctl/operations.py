@@ -71,6 +71,10 @@ class Operation:
     parameters: tuple[Parameter, ...] = ()
     # The active contract lacks this curated operation: it comes from the bundled contract.
     bundled: bool = False
+    # It deletes, removes, revokes, archives, cancels or purges something: commands ask
+    # first on a terminal and need --yes without one; batch asks once for the whole run
+    # (leadctl.contract.destructive).
+    destructive: bool = False
 
     @property
     def anonymous(self) -> bool:
@@ -101,6 +105,7 @@ class Operation:
                 for p in entry.get("params", ())
             ),
             bundled=bundled,
+            destructive=bool(entry.get("destructive")),
         )
 
     def with_overrides(self, settings: Mapping[str, Any] | Any) -> Operation:
@@ -202,6 +207,12 @@ def curated(ctx: Context, method: str, path: str) -> Operation:
     found = Operation.from_entry(entry, bundled=bundled)
     # The command passes its path parameters by its own names: the contract's may differ.
     found = replace(found, path=_renamed(found.path, path))
+    from leadctl.generated.curated_params import contract_query
+
+    # The active contract's parameters its flags do not cover, where they were given.
+    query = contract_query(ctx, method, path)
+    if query:
+        found = replace(found, path=f"{found.path}?{query}")
     return found.with_overrides(_settings(ctx))
 
 

@@ -38,6 +38,7 @@ from leadctl.util.jsontext import NotJson, loads_input
 
 if TYPE_CHECKING:
     from leadctl.context import Context
+    from leadctl.contract.field_paths import FieldPaths
     from leadctl.generated.tree import GeneratedTree
     from leadctl.operations import Idempotency, Operation
     from leadctl.rate_limit import RateLimit
@@ -114,6 +115,8 @@ class Shape:
     query_body: bool = False
     # A PUT replaces the whole resource: required fields a line leaves out are read.
     replaces: bool = False
+    # The body schema's field paths, nested ones included (None: the contract shows none).
+    body_paths: FieldPaths | None = None
 
 
 def shape_of(
@@ -142,6 +145,7 @@ def shape_of(
         key_field=key_field,
         query_body=bool((op.get("body") or {}).get("collectionQuery")),
         replaces=op["method"] == "PUT",
+        body_paths=_body_paths(op, contract),
     )
 
 
@@ -171,6 +175,20 @@ def _body_of(
         return True, None, frozenset()
     names = frozenset(document.properties(schema))
     return True, names or None, frozenset(document.required(schema))
+
+
+def _body_paths(op: Mapping[str, Any], contract: Mapping[str, Any] | None) -> FieldPaths | None:
+    """Where the lines' body fields are checked, level by level (leads create's rule)."""
+    if contract is None:
+        return None
+    from leadctl.body_schema import json_body_schema
+    from leadctl.contract.field_paths import FieldPaths
+    from leadctl.contract.index import Document
+
+    document = Document(contract)
+    spec = (contract.get("paths", {}).get(op["path"]) or {}).get(str(op["method"]).lower())
+    schema = json_body_schema(document, spec)
+    return None if schema is None else FieldPaths(document, schema, noun="the operation's body")
 
 
 # -- the lines ---------------------------------------------------------------------------
@@ -231,7 +249,10 @@ def _job(number: int, digest: str, line: Mapping[str, Any], shape: Shape, key_fo
                 query[name] = text
             else:
                 headers.append((name, text))
-        elif shape.has_body and (shape.body_fields is None or name in shape.body_fields):
+        elif shape.has_body and (
+            # Where the schema is known, its field paths decide below (did you mean...).
+            shape.body_paths is not None or shape.body_fields is None or name in shape.body_fields
+        ):
             body[name] = value
         else:
             unknown.append(name)
@@ -242,6 +263,9 @@ def _job(number: int, digest: str, line: Mapping[str, Any], shape: Shape, key_fo
             problem=f"the operation does not take {', '.join(sorted(unknown))}",
         )
     body_missing = set() if shape.replaces else shape.body_required - body.keys()
+    typo = shape.body_paths.unknown_in(body) if shape.body_paths is not None else None
+    if typo is not None:
+        return Job(number, digest, problem=f"{typo.message} ({typo.hint})")
     missing = sorted(
         (shape.required - path.keys() - query.keys() - {h for h, _ in headers}) | body_missing
     )

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from leadctl.contract import HTTP_METHODS
 from leadctl.contract.curated import TAG_GROUPS, curated_command
+from leadctl.contract.destructive import is_destructive
 from leadctl.contract.effects import acting_verb
 from leadctl.contract.naming import (
     fallback_verb,
@@ -30,6 +31,7 @@ from leadctl.contract.naming import (
     verb_words,
     words,
 )
+from leadctl.contract.phones import is_messaging, is_phone_value, phone_paths
 from leadctl.contract.security import credential_rule, source_key_prefixes
 from leadctl.contract.store import (
     BUNDLED_GROUPS_FILE,
@@ -53,13 +55,13 @@ RESERVED_FLAGS = frozenset(
     {
         "--field", "--data", "--wait", "--wait-timeout", "--page-size", "--limit", "--all",
         "--cursor", "--count", "--search", "--filter", "--range", "--order-by", "--output",
-        "--columns", "--quiet", "--help",
+        "--columns", "--quiet", "--help", "--yes", "--output-file",
     }
 )  # fmt: skip
 CURATED_KEYS = (
     "id", "operationId", "group", "verb", "curated", "words", "fallback", "method", "path",
     "summary", "retrySafe", "retryReason", "kinds", "auth", "idempotency",
-    "params", "body", "response", "pending",
+    "params", "body", "response", "pending", "destructive",
 )  # fmt: skip
 LIST_COLUMNS = 7
 OBJECT_COLUMNS = 24
@@ -313,8 +315,10 @@ def _compile_operation(
     if curated is not None:
         group = curated[0]
     credentials = credential_rule(doc.document, spec)
-    params = _params(doc, path_params)
-    body = _body(doc, spec)
+    # Its to/from are phone numbers (cli.md "Commands": phone normalisation).
+    messaging = is_messaging(path, op_id, [str(t) for t in spec.get("tags") or ()])
+    params = _params(doc, path_params, messaging=messaging)
+    body = _body(doc, spec, messaging=messaging)
     idempotency = _idempotency(doc, params, spec)
     for param in params:
         if idempotency and param["in"] == "header" and param["name"] == idempotency["name"]:
@@ -357,6 +361,12 @@ def _compile_operation(
         "body": body,
         "response": response,
         "pending": _pending(spec.get("x-leadctl-pending")),
+        # Its answer is bytes (a redirect to them, or a body that is not JSON): --output-file.
+        "download": method == "GET" and _is_download(doc, spec),
+        # Asks before it runs (cli.md "Commands"); batch asks once for the whole run.
+        "destructive": is_destructive(
+            method, str(operation_id) if operation_id else None, str(spec.get("summary") or "")
+        ),
     }
 
 
@@ -423,7 +433,9 @@ def _idempotency(
     return None
 
 
-def _params(doc: Document, params: list[Mapping[str, Any]]) -> list[dict[str, Any]]:
+def _params(
+    doc: Document, params: list[Mapping[str, Any]], *, messaging: bool = False
+) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     flags: set[str] = set()
     for param in params:
@@ -456,10 +468,12 @@ def _params(doc: Document, params: list[Mapping[str, Any]]) -> list[dict[str, An
         fmt = doc.keyword(schema, "format")
         if entry["type"] == "string" and fmt in ("date-time", "date"):
             entry["format"] = fmt  # takes the curated commands' time forms
+        elif doc.type_of(schema) is None:
+            entry["untyped"] = True  # a value that reads as a time is one (cli.md)
+        if entry["type"] == "string" and is_phone_value(doc, name, schema, messaging=messaging):
+            entry["phone"] = True  # normalised to E.164 with the profile's region
         if where == "path":
             entry["metavar"] = metavar(name)
-            if entry["type"] == "string" and _is_phone(doc, name, schema):
-                entry["phone"] = True  # normalised to E.164 with the profile's region
         else:
             flag = option_name(name)
             if flag in RESERVED_FLAGS or flag in flags:
@@ -551,7 +565,9 @@ def _schema_ref(doc: Document, schema: Any) -> str | None:
     return None
 
 
-def _body(doc: Document, spec: Mapping[str, Any]) -> dict[str, Any] | None:
+def _body(
+    doc: Document, spec: Mapping[str, Any], *, messaging: bool = False
+) -> dict[str, Any] | None:
     request = doc.resolve(spec.get("requestBody"))
     if not isinstance(request, Mapping):
         return None
@@ -574,11 +590,19 @@ def _body(doc: Document, spec: Mapping[str, Any]) -> dict[str, Any] | None:
         and (paging or bool(ref and ref.rsplit("/", 1)[-1].endswith("RequestDataOptions"))),
         "schemaRef": ref,
         "description": " ".join(str(request.get("description") or "").split()),
-        "fields": [_field(doc, name, sub, name in required) for name, sub in props.items()],
+        "fields": [
+            _field(doc, name, sub, name in required, messaging=messaging)
+            for name, sub in props.items()
+        ],
     }
+    phones = phone_paths(doc, schema, messaging=messaging)
+    if phones:
+        body["phones"] = phones  # sent in E.164, wherever they sit
     if kind != "json":
         body["form"] = kind
         body["files"] = [name for name, sub in props.items() if _is_file(doc, sub)]
+        # The contract says in so many words that the form may be left out.
+        body["emptyAllowed"] = request.get("required") is False
     return body
 
 
@@ -596,7 +620,13 @@ def _is_file(doc: Document, schema: Any) -> bool:
 
 
 def _field(
-    doc: Document, name: str, schema: Any, required: bool, *, parent: str | None = None
+    doc: Document,
+    name: str,
+    schema: Any,
+    required: bool,
+    *,
+    parent: str | None = None,
+    messaging: bool = False,
 ) -> dict[str, Any]:
     """A body field's summary for --help, examples and typing. A required object (or
     array of objects) carries its own fields, one level down, as ``fields``."""
@@ -616,24 +646,16 @@ def _field(
     if isinstance(description, str):
         entry["description"] = _first_sentence(description)
     path = f"{parent}.{name}" if parent else name
-    if _is_phone(doc, path, schema):
+    if is_phone_value(doc, path, schema, messaging=messaging):
         entry["phone"] = True
     holder = items if items is not None and doc.type_of(items) == "object" else schema
     if path.count(".") < NESTED_LEVELS and required and doc.type_of(holder) == "object":
         inner = doc.required(holder)
         entry["fields"] = [
-            _field(doc, sub_name, sub, sub_name in inner, parent=path)
+            _field(doc, sub_name, sub, sub_name in inner, parent=path, messaging=messaging)
             for sub_name, sub in doc.properties(holder).items()
         ]
     return entry
-
-
-def _is_phone(doc: Document, name: str, schema: Any) -> bool:
-    """A phone-number string, by the rules lead fields use (format, E.164 pattern or
-    description, name)."""
-    from leadctl.lead_fields import is_phone
-
-    return is_phone(doc, name, schema)
 
 
 def _response(doc: Document, spec: Mapping[str, Any], *, paged: bool) -> dict[str, Any]:
@@ -660,6 +682,19 @@ def _response(doc: Document, spec: Mapping[str, Any], *, paged: bool) -> dict[st
             found_object["paged"] = True  # a page of a collection
         return found_object
     return {"kind": "empty" if success else "object", "columns": []}
+
+
+def _is_download(doc: Document, spec: Mapping[str, Any]) -> bool:
+    """A read whose success is a redirect (an export's storage URL) or content that is
+    not JSON (a file)."""
+    for status, raw in (spec.get("responses") or {}).items():
+        if str(status).startswith("3"):
+            return True
+        response = doc.resolve(raw)
+        content = response.get("content") if isinstance(response, Mapping) else None
+        if str(status).startswith("2") and content and _json_content(content) is None:
+            return True
+    return False
 
 
 NAME_FIELDS = ("name", "title", "displayname", "fullname", "label", "subject", "to", "from")
@@ -692,7 +727,7 @@ def _columns(
         kind = doc.type_of(sub)
         if kind in SCALAR_TYPES:
             column = [name, _column_kind(doc, name, sub, kind)]
-            if _is_id(name) or (kind == "string" and _is_phone(doc, name, sub)):
+            if _is_id(name) or (kind == "string" and is_phone_value(doc, name, sub)):
                 column.append("whole")
             columns.append((_column_rank(doc, name, sub, main_time), order, column))
         elif kind == "object":
@@ -761,7 +796,7 @@ def _column_rank(doc: Document, name: str, schema: Any, main_time: str | None) -
     text = doc.type_of(schema) == "string"
     if text and lowered in CLASS_WORDS:
         return 2
-    if text and _is_phone(doc, name, schema):
+    if text and is_phone_value(doc, name, schema):
         return 3
     if name == main_time:
         return 4

@@ -10,12 +10,14 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from datetime import datetime, tzinfo
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from leadctl.errors import UsageError
 from leadctl.util.secret_fields import is_secret
+
+if TYPE_CHECKING:
+    from leadctl.contract.index import Document
 
 STRING_TYPES = frozenset({"string", "date-time", "date", "email", "uri", "uuid", "password"})
 
@@ -112,54 +114,27 @@ def build_body(
     return merge_over(base, built)
 
 
-def normalise_body(
-    body: Any,
-    fields_meta: Sequence[Mapping[str, Any]],
-    *,
-    zone: tzinfo | None,
-    now: datetime,
-    problems: dict[str, list[str]],
-) -> Any:
-    """``body`` with date-time fields in the forms curated commands take (an offset-less
-    time in the profile's zone, -7d, today) sent as UTC ISO 8601. A value that cannot be
-    converted is kept and its reason added to ``problems`` (reported with the schema's
-    findings, nothing sent). Phone-shaped body fields are left to the schema: only
-    ``leads create``/``import`` promise E.164 conversion of body fields."""
-    if not isinstance(body, dict):
-        return body
-    for path, field in _walk(fields_meta):
-        if field.get("type") == "date-time":
-            parts = path.replace("[]", ".[]").split(".")
-            _convert(body, parts, (zone, now), problems, "")
-    return body
+def body_document(schemas: Mapping[str, Any], operation_id: str) -> tuple[Document, Any] | None:
+    """The operation's request body schema and the document its $refs resolve in (the
+    schema file's bundle); None when the contract shows no body schema."""
+    schema = schemas.get("bodies", {}).get(operation_id)
+    if schema is None:
+        return None
+    from leadctl.contract.index import Document
+
+    return Document(schemas.get("bundle", {})), schema
 
 
-def _convert(
-    node: Any,
-    parts: list[str],
-    when: tuple[tzinfo | None, datetime],
-    problems: dict[str, list[str]],
-    at: str,
-) -> None:
-    head, rest = parts[0], parts[1:]
-    children: list[tuple[Any, Any]]
-    if head == "[]":
-        children = list(enumerate(node)) if isinstance(node, list) else []
-    elif isinstance(node, dict) and head in node:
-        children = [(head, node[head])]
-    else:
+def check_field_keys(found: tuple[Document, Any] | None, fields: Sequence[str]) -> None:
+    """Refuse a --field path the body schema closes out (a typo the service would drop),
+    before anything is sent; --data stays as given."""
+    if found is None:
         return
-    for key, value in children:
-        here = f"{at}[{key}]" if isinstance(key, int) else (f"{at}.{key}" if at else key)
-        if rest:
-            _convert(value, rest, when, problems, here)
-        elif isinstance(value, str):
-            from leadctl.datetimes import parse_instant
+    from leadctl.contract.field_paths import FieldPaths
 
-            try:
-                node[key] = parse_instant(value, zone=when[0], now=when[1]).isoformat()
-            except ValueError as error:
-                problems.setdefault(here, []).append(f"{value!r} is not a time: {error}")
+    paths = FieldPaths(*found)
+    for raw in fields:
+        paths.resolve(raw.partition("=")[0].strip(), what="--field")
 
 
 def load_schemas(path: Path) -> dict[str, Any]:

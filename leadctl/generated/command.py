@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from leadctl.generated.confirm import YES_HELP
 from leadctl.generated.prose import contract_prose, contract_words
 from leadctl.listing import (
     AllOption,
@@ -46,7 +47,8 @@ FormFieldsOption = Annotated[
     typer.Option(
         "--field",
         metavar="NAME=VALUE",
-        help="A form field (repeatable; repeated names send several values), sent as text.",
+        help="A form field (repeatable; repeated names send several values), sent as text; "
+        "a file field takes @PATH (as --file does), another field's @PATH is that file's text.",
     ),
 ]
 FilesOption = Annotated[
@@ -91,6 +93,16 @@ OrderOption = Annotated[
         "--order-by", metavar="FIELD", help="Sort by FIELD (repeatable; '-FIELD' descending)."
     ),
 ]
+YesOption = Annotated[bool, typer.Option("--yes", "-y", help=YES_HELP)]
+OutputFileOption = Annotated[
+    str | None,
+    typer.Option(
+        "--output-file",
+        metavar="PATH",
+        help="Write the answer's bytes to PATH (complete or not at all). Without it they go "
+        "to stdout when that is not a terminal; binary is never written to a terminal.",
+    ),
+]
 WaitOption = Annotated[
     bool,
     typer.Option(
@@ -132,7 +144,7 @@ def _choice(values: Sequence[str]) -> Any:
     return Enum("Choice", [(f"v{index}", value) for index, value in enumerate(values)])
 
 
-def _param_annotation(spec: Mapping[str, Any]) -> Any:
+def param_annotation(spec: Mapping[str, Any]) -> Any:
     """The Python type Typer turns into the parameter's click type."""
     if spec["type"] == "array":
         item = _choice(spec["enum"]) if "enum" in spec else _SCALARS[spec.get("items", "string")]
@@ -142,7 +154,7 @@ def _param_annotation(spec: Mapping[str, Any]) -> Any:
     return _SCALARS.get(spec["type"], str)
 
 
-def _param_help(spec: Mapping[str, Any]) -> str:
+def param_help(spec: Mapping[str, Any]) -> str:
     text = contract_prose(spec.get("description") or "")
     if spec["in"] == "header":
         text = f"{text} (header {contract_words(spec['name'])})".strip()
@@ -163,20 +175,20 @@ def _parameters(op: Mapping[str, Any]) -> tuple[list[inspect.Parameter], list[tu
         info = typer.Argument(
             metavar=spec["metavar"], help=contract_prose(spec.get("description") or "") or None
         )
-        annotation = _ANNOTATED[_param_annotation(spec), info]
+        annotation = _ANNOTATED[param_annotation(spec), info]
         out.append(
             inspect.Parameter(name, inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=annotation)
         )
         bindings.append((name, spec))
     for index, spec in enumerate(others):
         name = f"param_{index}"
-        python_type = _param_annotation(spec)
+        python_type = param_annotation(spec)
         flag = spec["flag"]
         decls = [f"{flag}/--no-{flag[2:]}"] if spec["type"] == "boolean" else [flag]
         # A time takes ISO 8601 or a relative form (-7d, today): not just any "str".
         metavar = "TIME" if spec.get("format") == "date-time" else None
         info = typer.Option(
-            *decls, help=_param_help(spec) or None, show_default=False, metavar=metavar
+            *decls, help=param_help(spec) or None, show_default=False, metavar=metavar
         )
         if spec.get("required"):
             annotation = _ANNOTATED[python_type, info]
@@ -197,6 +209,12 @@ def _parameters(op: Mapping[str, Any]) -> tuple[list[inspect.Parameter], list[tu
         if body.get("paged"):
             for name, annotation, default in PAGED_OPTIONS:
                 out.append(inspect.Parameter(name, keyword, annotation=annotation, default=default))
+    if op.get("destructive"):
+        out.append(inspect.Parameter("yes", keyword, annotation=YesOption, default=False))
+    if op.get("download"):
+        out.append(
+            inspect.Parameter("output_file", keyword, annotation=OutputFileOption, default=None)
+        )
     pending = op.get("pending")
     if pending and pending.get("poll"):
         out.append(inspect.Parameter("wait", keyword, annotation=WaitOption, default=False))
@@ -256,6 +274,18 @@ def help_text(op: Mapping[str, Any]) -> str:
     if description and " ".join(description.split()).rstrip(".") != parts[0].rstrip("."):
         parts.append(description)
     parts.append(credential_sentence(op))
+    if op.get("download"):
+        parts.append(
+            "The answer is a file: leadctl follows the service's redirect to it (the "
+            "credential goes only to the service's own address) and writes its bytes to "
+            "--output-file PATH, or to stdout when that is not a terminal."
+        )
+    if op.get("destructive"):
+        parts.append(
+            "It deletes, removes or cancels something: on a terminal it asks first; in "
+            "scripts pass --yes (without a terminal and --yes it is exit 2 and nothing is "
+            "sent)."
+        )
     parts.append(
         f"{op['method']} {contract_words(op['path'])} (operationId {contract_words(op['id'])}), "
         f"generated from the service's contract. {retry_sentence(op)}"
@@ -425,10 +455,15 @@ def epilog(op: Mapping[str, Any]) -> str:
             examples.append(f"{command}{args} --data @body.json -o json")
         else:
             examples.append(f"{command}{args} --data '{data}' -o json")
+    elif op.get("download"):
+        examples.append(f"{command}{args} --output-file export.zip")
+        examples.append(f"{command}{args} > export.zip")
     else:
         examples.append(f"{command}{args}")
         examples.append(f"{command}{args} -o json | jq .")
     pending = op.get("pending")
     if pending and pending.get("poll") and not body.get("paged"):
         examples.append(f"{examples[0]} --wait --wait-timeout 120")
+    if op.get("destructive"):
+        examples.append(f"{examples[0]} --yes        # in scripts and cron: no question")
     return "Examples:\n\n" + "\n\n".join(f"  {contract_words(line)}" for line in examples)

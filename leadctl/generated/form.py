@@ -1,5 +1,6 @@
 """A generated verb's form body: ``multipart/form-data`` (file parts from
-``--file NAME=@PATH``, other parts from ``--field``) or ``application/x-www-form-urlencoded``.
+``--file NAME=@PATH`` or ``--field NAME=@PATH`` for a binary field, other parts from
+``--field``) or ``application/x-www-form-urlencoded``.
 
 Every file is read before anything is sent: a missing or unreadable one is exit 2 and no
 request.
@@ -8,7 +9,7 @@ request.
 from __future__ import annotations
 
 import mimetypes
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -39,22 +40,18 @@ def _text(value: Any) -> str:
     return str(value)
 
 
-def read_files(files: Sequence[str]) -> list[tuple[str, tuple[str, bytes, str]]]:
-    """``NAME=@PATH`` (or ``NAME=PATH``) as multipart file parts; exit 2 when a file
+def read_file_part(name: str, value: str, *, flag: str) -> tuple[str, tuple[str, bytes, str]]:
+    """``PATH`` (or ``@PATH``) as the multipart file part ``name``; exit 2 when the file
     cannot be read."""
-    parts = []
-    for name, value in _pairs(files, "--file"):
-        path = Path(value[1:] if value.startswith("@") else value).expanduser()
-        try:
-            content = path.read_bytes()
-        except OSError as error:
-            raise UsageError(
-                f"--file {name}: cannot read {str(path)!r}: {error.strerror or error}; "
-                "nothing was sent"
-            ) from None
-        media = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
-        parts.append((name, (path.name, content, media)))
-    return parts
+    path = Path(value[1:] if value.startswith("@") else value).expanduser()
+    try:
+        content = path.read_bytes()
+    except OSError as error:
+        raise UsageError(
+            f"{flag} {name}: cannot read {str(path)!r}: {error.strerror or error}; nothing was sent"
+        ) from None
+    media = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+    return name, (path.name, content, media)
 
 
 def form_body(
@@ -64,9 +61,17 @@ def form_body(
     files: Sequence[str],
     data: str | None,
     stdin: TextIO | None,
+    phones: Collection[str] = (),
+    region: object = None,
 ) -> tuple[bytes | None, str]:
     """The encoded body and its Content-Type; (None, "") when nothing was given and the
-    body is optional."""
+    contract says the body may be left out (``required: false``).
+
+    A binary field takes ``--field NAME=@PATH`` as ``--file`` does; another field's
+    ``@PATH`` (``@-``: stdin) is that file's text. Phone number fields go in E.164.
+    """
+    multipart = meta.get("form") == "multipart"
+    binary = set(meta.get("files", ()))
     values: list[tuple[str, str]] = []
     if data is not None:
         from leadctl.fields import load_data_option
@@ -77,11 +82,22 @@ def form_body(
         for name, value in loaded.items():
             items = value if isinstance(value, list) else [value]
             values += [(str(name), _text(item)) for item in items]
-    values += _pairs(fields, "--field")
-    file_parts = read_files(files)
-    multipart = meta.get("form") == "multipart"
+    file_parts = []
+    for name, value in _pairs(fields, "--field"):
+        if value.startswith("@") and name in binary:
+            file_parts.append(read_file_part(name, value, flag="--field"))
+        elif value.startswith("@"):
+            from leadctl.fields import read_source
+
+            values.append((name, read_source(value[1:], what=f"--field {name}", stdin=stdin)))
+        else:
+            values.append((name, value))
+    file_parts += [
+        read_file_part(name, value, flag="--file") for name, value in _pairs(files, "--file")
+    ]
     if file_parts and not multipart:
-        raise UsageError(f"--file: this operation takes a {FORM_MEDIA} body, without files")
+        raise UsageError(f"this operation takes a {FORM_MEDIA} body, without files")
+    values = [(name, _phone(name, value, phones, region)) for name, value in values]
     given = {name for name, _ in values} | {name for name, _ in file_parts}
     missing = [
         str(f["name"])
@@ -89,12 +105,15 @@ def form_body(
         if f.get("required") and f["name"] not in given
     ]
     if not given:
-        if meta.get("required"):
-            raise UsageError(
-                "nothing to send: this operation needs a form body",
-                hint="give " + " ".join(_example(meta, name) for name in missing or ["NAME"]),
-            )
-        return None, ""
+        if meta.get("emptyAllowed") or not meta.get("fields"):
+            return None, ""
+        # A form of optional fields sent empty would do nothing or fail at the service:
+        # what was meant is unclear, so nothing is sent.
+        raise UsageError(
+            "nothing to send: give at least one form field",
+            hint="give "
+            + " ".join(_example(meta, name) for name in missing or _names(meta)[:3] or ["NAME"]),
+        )
     if missing:
         raise UsageError(
             f"missing form fields: {', '.join(missing)}; nothing was sent",
@@ -103,20 +122,28 @@ def form_body(
     if not multipart:
         from urllib.parse import urlencode
 
-        return urlencode(values).encode("ascii"), FORM_MEDIA
+        return urlencode(values).encode("utf-8"), FORM_MEDIA
     from leadctl._httpx import httpx
 
-    data_parts: dict[str, Any] = {}
-    for name, value in values:
-        previous = data_parts.get(name)
-        if previous is None:
-            data_parts[name] = value
-        elif isinstance(previous, list):
-            previous.append(value)
-        else:
-            data_parts[name] = [previous, value]
-    request = httpx.Request("POST", "http://form.invalid/", data=data_parts, files=file_parts)
+    # Text fields as parts without a file name: httpx sends multipart/form-data only when
+    # it is given parts, and the operation takes nothing else, even without a file.
+    parts: list[tuple[str, Any]] = [
+        (name, (None, value.encode("utf-8"), None)) for name, value in values
+    ]
+    request = httpx.Request("POST", "http://form.invalid/", files=[*parts, *file_parts])
     return request.read(), request.headers["Content-Type"]
+
+
+def _phone(name: str, value: str, phones: Collection[str], region: object) -> str:
+    if name not in phones:
+        return value
+    from leadctl.phone import to_e164
+
+    return to_e164(value, region=region, what=name)
+
+
+def _names(meta: Mapping[str, Any]) -> list[str]:
+    return [str(f["name"]) for f in meta.get("fields", ())]
 
 
 def _example(meta: Mapping[str, Any], name: str) -> str:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
 from leadctl.errors import UsageError
+from leadctl.generated.confirm import confirm_destructive
 from leadctl.operations import Operation
 
 if TYPE_CHECKING:
@@ -48,9 +49,19 @@ def _text(value: Any) -> str:
     return str(value)
 
 
-def _normalised_param(ctx: Context, spec: Mapping[str, Any], value: Any) -> Any:
+def normalised_param(ctx: Context, spec: Mapping[str, Any], value: Any) -> Any:
     """A date-time parameter in the curated commands' forms (an offset-less time in the
-    profile's zone, -7d, today) as UTC ISO 8601; a phone-shaped path parameter in E.164."""
+    profile's zone, -7d, yesterday 09:00) as UTC ISO 8601, a date one's relative forms
+    (today, -7d) as that date; a phone number parameter (path, query or header) in E.164."""
+    if spec.get("format") == "date" and isinstance(value, str):
+        from leadctl.datetimes import local_date
+
+        return local_date(value, zone=ctx.input_zone(), now=ctx.clock.now())
+    if spec.get("untyped") and isinstance(value, str):
+        from leadctl.datetimes import looks_like_datetime
+
+        if looks_like_datetime(value):
+            spec = {**spec, "format": "date-time"}  # nothing says it is anything else
     if spec.get("format") == "date-time" and isinstance(value, str):
         from leadctl.datetimes import datetime_option
 
@@ -61,7 +72,11 @@ def _normalised_param(ctx: Context, spec: Mapping[str, Any], value: Any) -> Any:
     if spec.get("phone") and isinstance(value, str):
         from leadctl.phone import to_e164
 
-        return to_e164(value, region=ctx.settings.get("region"), what=str(spec["metavar"]))
+        return to_e164(
+            value,
+            region=ctx.settings.get("region"),
+            what=str(spec.get("metavar") or spec.get("flag") or spec["name"]),
+        )
     return value
 
 
@@ -91,7 +106,7 @@ def run_operation(
         if value is None or value == []:
             continue
         value = [_plain(v) for v in value] if isinstance(value, list) else _plain(value)
-        value = _normalised_param(ctx, spec, value)
+        value = normalised_param(ctx, spec, value)
         typed[spec["name"]] = value
         if spec["in"] == "path":
             path_params[spec["name"]] = _text(value)
@@ -111,14 +126,20 @@ def run_operation(
     content: bytes | None = None
     body: Any = None
     if body_meta.get("form"):
+        from leadctl.generated.body import body_document, check_field_keys, load_schemas
         from leadctl.generated.form import form_body
 
+        if values.get("fields"):
+            schemas = schemas or load_schemas(tree.active.schemas_path)
+            check_field_keys(body_document(schemas, op["id"]), values["fields"])
         content, media = form_body(
             body_meta,
             fields=values.get("fields") or [],
             files=values.get("files") or [],
             data=values.get("data"),
             stdin=ctx.ios.stdin,
+            phones=frozenset(body_meta.get("phones", ())),
+            region=ctx.settings.get("region"),
         )
         if content is not None:
             headers.append(("Content-Type", media))
@@ -128,10 +149,12 @@ def run_operation(
             "leadctl sends JSON, multipart/form-data and form-urlencoded bodies only"
         )
     elif body_meta.get("paged"):
+        confirm_destructive(ctx, op, path_params, yes=bool(values.get("yes")))
         _run_paged(ctx, op, tree, values, path_params, query)
         return
     else:
         body = _body(ctx, op, tree, values, schemas)
+    confirm_destructive(ctx, op, path_params, yes=bool(values.get("yes")))
     operation = to_operation(op, ctx.settings)
     from leadctl.response_columns import output_columns
 
@@ -158,9 +181,12 @@ def run_operation(
             content=content,
             headers=headers,
         )
-    data = _decode(ctx, response)
-    if data is _RAW:
+    if _is_bytes(operation, response) or values.get("output_file") is not None:
+        from leadctl.download import deliver
+
+        deliver(ctx, operation, response, output_file=values.get("output_file"))
         return
+    data = _decode(response)
     pending = op.get("pending")
     if values.get("wait") and pending and pending.get("poll"):
         data = _wait(ctx, op, tree, data, timeout=float(values["wait_timeout"]))
@@ -179,10 +205,11 @@ def _body(
         return None
     from leadctl.generated.body import (
         BodyInvalid,
+        body_document,
         build_body,
         check_body,
+        check_field_keys,
         load_schemas,
-        normalise_body,
     )
 
     body = build_body(
@@ -190,14 +217,6 @@ def _body(
         fields=values.get("fields") or [],
         data=values.get("data"),
         stdin=ctx.ios.stdin,
-    )
-    problems: dict[str, list[str]] = {}
-    body = normalise_body(
-        body,
-        body_meta.get("fields", ()),
-        zone=ctx.input_zone(),
-        now=ctx.clock.now(),
-        problems=problems,
     )
     if body is None:
         if body_meta.get("required"):
@@ -208,6 +227,11 @@ def _body(
                 hint=f"give {example}, or --data JSON|@FILE|-",
             )
         return None
+    schemas = schemas or load_schemas(tree.active.schemas_path)
+    found = body_document(schemas, op["id"])
+    check_field_keys(found, values.get("fields") or [])
+    problems: dict[str, list[str]] = {}
+    body = _converted(ctx, op, found, body, problems)
     if op["method"] == "PUT" and isinstance(body, dict):
         required = [f["name"] for f in body_meta.get("fields", ()) if f.get("required")]
         if any(name not in body for name in required):
@@ -220,13 +244,34 @@ def _body(
         # The client adds a fresh key when it sends; a stand-in of its shape is checked.
         checked = {**body, idem["name"]: "00000000-0000-4000-8000-000000000000"}
     try:
-        check_body(schemas or load_schemas(tree.active.schemas_path), op["id"], checked)
+        check_body(schemas, op["id"], checked)
     except BodyInvalid as invalid:
         for field, messages in invalid.errors.items():
             problems.setdefault(field, []).extend(messages)
     if problems:
         raise BodyInvalid(problems)
     return body
+
+
+def _converted(
+    ctx: Context,
+    op: Mapping[str, Any],
+    found: tuple[Any, Any] | None,
+    body: Any,
+    problems: dict[str, list[str]],
+) -> Any:
+    """``body`` with its times in UTC and its phone numbers in E.164."""
+    from leadctl.contract.index import Document
+    from leadctl.generated.values import Conversions, normalised
+
+    doc, schema = found if found is not None else (Document({}), None)
+    conversions = Conversions(
+        zone=ctx.input_zone(),
+        now=ctx.clock.now(),
+        region=ctx.settings.get("region"),
+        phones=frozenset((op.get("body") or {}).get("phones", ())),
+    )
+    return normalised(doc, schema, body, conversions, problems)
 
 
 def _run_paged(
@@ -238,7 +283,13 @@ def _run_paged(
     query: Mapping[str, Any],
 ) -> None:
     from leadctl.fields import merge_over
-    from leadctl.generated.body import build_body, check_body, load_schemas
+    from leadctl.generated.body import (
+        body_document,
+        build_body,
+        check_body,
+        check_field_keys,
+        load_schemas,
+    )
     from leadctl.listing import check_count_alone, paging_from_flags, print_paged
 
     paging = paging_from_flags(
@@ -276,13 +327,15 @@ def _run_paged(
         data=values.get("data"),
         stdin=ctx.ios.stdin,
     )
-    if given is not None:
-        body = merge_over(given, body)
     page_size = paging.page_size
-    if body or page_size is not None:
+    if given is not None or body or page_size is not None:
         # Only what the user typed needs checking; an empty query is valid by construction.
+        schemas = load_schemas(tree.active.schemas_path)
+        check_field_keys(body_document(schemas, op["id"]), values.get("fields") or [])
+        if given is not None:
+            body = merge_over(given, body)
         checked = {**body, "pageSize": page_size} if page_size is not None else body
-        check_body(load_schemas(tree.active.schemas_path), op["id"], checked)
+        check_body(schemas, op["id"], checked)
     operation = to_operation(op, ctx.settings, query=urlencode(query, doseq=True))
     print_paged(
         ctx,
@@ -309,21 +362,22 @@ def _header(spec: Mapping[str, Any], value: str) -> tuple[str, str]:
     return name, value
 
 
-_RAW = object()
+def _is_bytes(operation: Operation, response: Any) -> bool:
+    """A read's redirect (followed to the bytes), or an answer that is not JSON."""
+    from leadctl.download import is_redirect
+
+    if is_redirect(response):
+        return operation.method == "GET"
+    return bool(response.content) and "json" not in response.headers.get("Content-Type", "")
 
 
-def _decode(ctx: Context, response: Any) -> Any:
-    """The JSON answer, None for no content, or _RAW once a non-JSON answer was printed."""
+def _decode(response: Any) -> Any:
+    """The JSON answer, or None for no content."""
     if not response.content:
         return None
-    content_type = response.headers.get("Content-Type", "")
-    if "json" in content_type:
-        from leadctl.client import decode_json
+    from leadctl.client import decode_json
 
-        return decode_json(response, trace=None)
-    text = response.text
-    ctx.ios.data_out().write(text if text.endswith("\n") else text + "\n")
-    return _RAW
+    return decode_json(response, trace=None)
 
 
 def _emit(ctx: Context, op: Mapping[str, Any], data: Any, status: int) -> None:

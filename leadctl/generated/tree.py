@@ -172,8 +172,13 @@ class GeneratedTree:
         return group
 
     def add_verbs(self, command: Any, group: str, prepare: Prepare) -> None:
-        """Give a curated group the generated verbs it lacks; a curated verb always wins."""
+        """Give a curated group the generated verbs it lacks (a curated verb always wins),
+        and its curated verbs the active operation's parameters they lack."""
         self.note_bundled(command, group)
+        if self.active.key is not None:
+            from leadctl.generated.curated_params import add_contract_params
+
+            add_contract_params(command, group, self.active.index)
         if group not in self._by_group or not isinstance(getattr(command, "commands", None), dict):
             return
         factories, aliases = self._factories(group, prepare, curated=command.commands)

@@ -65,18 +65,49 @@ def arguments(mock: ContractMock, entry: dict[str, Any], workdir: Path) -> list[
     return args
 
 
+PHONE = "+15125550123"
+
+
+def with_phone(value: Any, parts: list[str]) -> None:
+    """Put PHONE at the dot path ``parts`` (``name[]`` for each item of a list) where the
+    example has a value."""
+    head, rest = parts[0], parts[1:]
+    name, is_list = head.removesuffix("[]"), head.endswith("[]")
+    if not isinstance(value, dict) or name not in value:
+        return
+    targets = value[name] if is_list and isinstance(value[name], list) else None
+    if targets is None:
+        if rest:
+            with_phone(value[name], rest)
+        else:
+            value[name] = PHONE
+        return
+    for index, item in enumerate(targets):
+        if rest:
+            with_phone(item, rest)
+        else:
+            targets[index] = PHONE
+
+
 def body_arguments(
     mock: ContractMock, route: Route, entry: dict[str, Any], workdir: Path
 ) -> list[str]:
     request_body = mock.schemas.resolve(route.spec.get("requestBody"))
-    if not isinstance(request_body, dict) or not request_body.get("required"):
+    if not isinstance(request_body, dict):
+        return []
+    form = bool((entry.get("body") or {}).get("form"))
+    if not request_body.get("required") and not form:
         return []
     media = str((entry.get("body") or {}).get("media") or next(iter(request_body["content"])))
     content = request_body["content"]
     schema = (content.get(media) or next(iter(content.values()))).get("schema", {})
-    value = mock.schemas.example(schema, required_only=True)
+    # A form of optional fields is refused empty (nothing a person meant): give them all.
+    value = mock.schemas.example(schema, required_only=bool(request_body.get("required")))
     if isinstance(value, dict):
         value = {k: v for k, v in value.items() if not is_idempotency_key(k)}
+        for path in (entry.get("body") or {}).get("phones", ()):
+            # A phone number is what leadctl checks it is (its name may be all that says so).
+            with_phone(value, path.split("."))
     base = media.split(";")[0].strip().lower()
     if base.endswith(JSON_MEDIA_SUFFIXES) or base == "text/json":
         return ["--data", json.dumps(value)]

@@ -1,6 +1,8 @@
 """Issue 11: every generated operation of a real-style contract, invoked once with its required
 inputs against the validating mock, sends a request the contract accepts. Issue 21: the same
-for the trait contract (the service's own, tests/fixtures/contracts/traits/).
+for the trait contract (the service's own, tests/fixtures/contracts/traits/): every
+destructive one refused without --yes (nothing sent) and confirmed with it, every download
+followed to its bytes without the credential.
 
 One mock and one imported contract per variant (module scope); each operation is its own test,
 so a report shows passing / total. leadctl runs in-process (``invoke``) over the real socket:
@@ -92,14 +94,28 @@ def test_every_generated_operation_sends_a_valid_request(
         pytest.skip(f"curated as `{entry['curated']}` (test_curated_commands.py)")
     args = arguments(sweep.mock, entry, sweep.workdir)
     token = credential_for(route_of(sweep.mock, method, path))
+    env = {**sweep.env, "LEADCTL_TOKEN": token}
     sweep.mock.clear()
+    if entry.get("destructive"):
+        # Issue 21.2: without a terminal, a destructive verb needs --yes; nothing is sent.
+        refused = run_cli([*args, "-o", "json"], env=env)
+        assert refused.exit_code == 2, (args, refused.stderr)
+        assert "--yes" in refused.stderr
+        assert sweep.mock.requests == []
+        args = [*args, "--yes"]
+    downloads = len(sweep.mock.files.requests)
 
-    result = run_cli([*args, "-o", "json"], env={**sweep.env, "LEADCTL_TOKEN": token})
+    result = run_cli([*args, "-o", "json"], env=env)
 
     assert result.exit_code == 0, (args, result.stderr)
     assert sweep.mock.violations() == [], args
     sent = sweep.mock.requests_to(method, path)
     assert len(sent) == 1, [str(r) for r in sweep.mock.requests]
+    if entry.get("download"):
+        # Issue 21.7: the redirect is followed, without the credential, to the bytes.
+        [fetched] = sweep.mock.files.requests[downloads:]
+        assert "authorization" not in fetched
+        assert result.stdout.encode("latin-1") == sweep.mock.files.content
     for name in idempotency_keys(sweep.mock, method, path):
         # leadctl makes the key (a fresh one per invocation); the sweep never gives one.
         assert sent[0].headers.get(name.lower()) or (sent[0].json() or {}).get(name), name

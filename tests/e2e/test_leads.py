@@ -156,6 +156,28 @@ def test_bad_input_is_exit_2_and_reaches_no_service(sandbox: SandboxProcess, org
     assert sandbox.requests() == []
 
 
+def test_a_typo_in_a_field_name_is_exit_2_on_the_sandbox() -> None:
+    # Issue 23.3, the README's promise: the service would drop the field and the first
+    # name would be lost without a word.
+    result = run_leadctl(
+        [
+            "-p",
+            "sandbox",
+            "leads",
+            "create",
+            "--field",
+            "frstName=Ada",
+            "--field",
+            "phone=+15125550143",
+        ]
+    )
+
+    assert result.exit_code == 2
+    assert "--field 'frstName' is not a field of the active contract's lead" in result.stderr
+    assert "did you mean firstName?" in result.stderr
+    assert result.stdout == ""
+
+
 # -- list -----------------------------------------------------------------------------
 
 

@@ -116,7 +116,8 @@ def test_stdin_ndjson_with_the_report_on_stdout(
 ) -> None:
     mark = marker()
     text = "".join(
-        json.dumps({"email": email(mark, n), "tags": [mark], "score": n}) + "\n" for n in range(5)
+        json.dumps({"email": email(mark, n), "tags": [mark], "state": "TX"}) + "\n"
+        for n in range(5)
     )
 
     result = run_leadctl(["leads", "import", "-", "--report", "-"], env=org_env, stdin=text)

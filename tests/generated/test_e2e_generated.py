@@ -122,7 +122,7 @@ def test_schedule_then_cancel_twice_and_a_sent_message_cannot_be(
     message = json.loads(scheduled.stdout)
     assert message["status"] == "Scheduled"  # settled: --wait does not wait for sendAt
     for _ in range(2):
-        cancelled = run_leadctl(["sms", "cancel", message["id"], "-o", "json"], env=pulled)
+        cancelled = run_leadctl(["sms", "cancel", message["id"], "--yes", "-o", "json"], env=pulled)
         assert json.loads(cancelled.stdout)["status"] == "Cancelled"
     failed = run_leadctl(
         ["sms", "send", "--field", "to=+15125550000", "--field", "body=x", "--wait"], env=pulled
@@ -136,12 +136,16 @@ def test_a_bad_body_is_exit_2_and_the_sandbox_receives_nothing(
 ) -> None:
     start = last_seq(sandbox)
     result = run_leadctl(
-        ["sms", "send", "--field", "to=5125550143", "--field", "body=", "--field", "cc=x"],
-        env=pulled,
+        ["sms", "send", "--field", "to=5125550143", "--field", "body="], env=pulled
     )
-    assert result.exit_code == 2
+    typo = run_leadctl(
+        ["sms", "send", "--field", "to=+15125550143", "--field", "bdy=x"], env=pulled
+    )
+    assert result.exit_code == typo.exit_code == 2
     assert "nothing was sent" in result.stderr
-    assert "  to: " in result.stderr and "  body: " in result.stderr
+    assert "  to: '5125550143' is in national format" in result.stderr
+    assert "  body: " in result.stderr
+    assert "--field 'bdy' is not a field of the request body" in typo.stderr
     assert requests_since(sandbox, start) == []
 
 

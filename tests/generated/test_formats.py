@@ -224,7 +224,7 @@ def test_a_json_body_goes_with_the_media_type_the_contract_names(
     }
     import_contract(document)
     httpx_mock.add_response(method="POST", url=f"{BASE_URL}/sms", json={})
-    assert run_cli(["sms", "send", "--field", "to=+1512555014"], env=token_env()).exit_code == 0
+    assert run_cli(["sms", "send", "--field", "to=+15125550143"], env=token_env()).exit_code == 0
     assert httpx_mock.get_requests()[1].headers["Content-Type"] == "application/json"
     # A range (application/*+json, as ASP.NET lists it) is sent as application/json.
     httpx_mock.add_response(method="POST", url=f"{BASE_URL}/tags/all", json={"items": []})

@@ -158,7 +158,7 @@ def test_path_argument_and_header_option(imported: Result, httpx_mock: HTTPXMock
 
 def test_no_content_prints_nothing_on_stdout(imported: Result, httpx_mock: HTTPXMock) -> None:
     httpx_mock.add_response(method="DELETE", url=f"{BASE_URL}/widgets/w1", status_code=204)
-    result = run_cli(["widgets", "delete", "w1"], env=token_env())
+    result = run_cli(["widgets", "delete", "w1", "--yes"], env=token_env())
     assert (result.exit_code, result.stdout) == (0, "")
     assert "answered 204 with no content" in result.stderr
 
@@ -192,9 +192,7 @@ def test_body_from_fields_keeps_strings_the_contract_types_as_strings(
 def test_a_body_that_breaks_the_schema_is_exit_2_and_nothing_is_sent(
     imported: Result, httpx_mock: HTTPXMock
 ) -> None:
-    result = run_cli(
-        ["widgets", "create", "--field", "count=-1", "--field", "extra=1"], env=token_env()
-    )
+    result = run_cli(["widgets", "create", "--field", "count=-1"], env=token_env())
     assert result.exit_code == 2
     assert httpx_mock.get_requests() == []
     assert "does not match the contract's schema; nothing was sent" in result.stderr
@@ -204,6 +202,11 @@ def test_a_body_that_breaks_the_schema_is_exit_2_and_nothing_is_sent(
         ["-o", "json", "widgets", "create", "--field", "count=-1"], env=token_env()
     ).stderr
     assert json.loads(errors)["errors"]["count"] == ["-1 is less than the minimum of 0"]
+    # A field the schema does not list is a typo, named before the schema is checked.
+    typo = run_cli(["widgets", "create", "--field", "nme=W"], env=token_env())
+    assert typo.exit_code == 2
+    assert "--field 'nme' is not a field of the request body" in typo.stderr
+    assert "did you mean name?" in typo.stderr
 
 
 def test_a_required_body_must_be_given(imported: Result, httpx_mock: HTTPXMock) -> None:

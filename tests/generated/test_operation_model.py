@@ -169,7 +169,9 @@ def test_anonymous_operations_need_no_credential_and_get_none(
     assert result.exit_code == 0, result.stderr
     assert "Authorization" not in httpx_mock.get_requests()[0].headers
     httpx_mock.add_response(method="POST", url=f"{BASE_URL}/suppressions/check", json={})
-    with_token = run_cli(["suppressions", "check", "--field", "phone=1"], env=token_env())
+    with_token = run_cli(
+        ["suppressions", "check", "--field", "phone=+15125550143"], env=token_env()
+    )
     assert with_token.exit_code == 0, with_token.stderr
     assert "Authorization" not in httpx_mock.get_requests()[1].headers
 

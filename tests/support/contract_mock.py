@@ -28,6 +28,14 @@ an operation answer a new secret when a request's flag asks for one (rotation by
 boolean), and a secret the mock served (issued, or in that field of an answer set with
 ``reply``) that comes back in a later request is a finding (``findings()``): the request is
 valid, but a client sent back what it should have kept to itself.
+
+A success that the contract gives as a redirect (3xx with a ``Location`` header, an export's
+download) is answered with a ``Location`` on a second loopback server, ``mock.files`` (a
+``FileServer``: another port, so another origin), which serves bytes and records what it was
+sent (a credential there is a leak). A body field the schema does not list, at a level that
+lists its properties without saying ``additionalProperties``, is valid JSON Schema but dropped
+by the service: the request records it in ``unknown_fields`` (``mock.unknown_fields()``), a
+finding rather than a violation.
 """
 
 from __future__ import annotations
@@ -207,6 +215,26 @@ class Schemas:
             ]
         return []
 
+    def unlisted(self, schema: Any, value: Any, prefix: str = "") -> list[str]:
+        """Paths in ``value`` the schema does not list where it lists its properties and
+        says nothing of others (``additionalProperties`` absent): valid, and dropped."""
+        found: list[str] = []
+        if isinstance(value, list):
+            items = self.keyword(schema, "items") or {}
+            for index, item in enumerate(value):
+                found += self.unlisted(items, item, f"{prefix}[{index}].")
+            return found
+        if not isinstance(value, dict):
+            return found
+        properties = self.properties(schema)
+        says = any("additionalProperties" in b for b in self.branches(schema))
+        for name, sub in value.items():
+            if name in properties:
+                found += self.unlisted(properties[name], sub, f"{prefix}{name}.")
+            elif properties and not says:
+                found.append(f"{prefix}{name}")
+        return found
+
     def example(self, schema: Any, depth: int = 0, *, required_only: bool = False) -> Any:
         """A value valid against ``schema``: the schema's own example where it gives one.
         ``required_only``: objects hold only their required properties, arrays their minimum."""
@@ -367,6 +395,10 @@ class RecordedRequest:
     violations: list[str] = field(default_factory=list)
     # Valid, but worth a test's attention (a secret the service gave, sent back).
     findings: list[str] = field(default_factory=list)
+
+    # Body fields the schema does not list where it does not say it takes others: a
+    # service drops them without a word (a typo that loses data).
+    unknown_fields: list[str] = field(default_factory=list)
     form: dict[str, Any] = field(default_factory=dict)
     files: dict[str, tuple[str | None, bytes]] = field(default_factory=dict)
 
@@ -420,6 +452,8 @@ class ContractMock:
         self._lock = threading.Lock()
         self._server: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
+        # Where redirects of the contract's downloads point: another origin.
+        self.files = FileServer()
 
     # -- test API ----------------------------------------------------------------------------
 
@@ -445,6 +479,11 @@ class ContractMock:
         with self._lock:
             self._issuers[(method.upper(), template)] = (flag, field)
             self._secret_fields.add(field)
+
+    def unknown_fields(self) -> list[str]:
+        """``METHOD /path: field.path`` for every body field the service would drop."""
+        with self._lock:
+            return [f"{r}: {name}" for r in self.requests for name in r.unknown_fields]
 
     def requests_to(self, method: str, template: str) -> list[RecordedRequest]:
         with self._lock:
@@ -513,9 +552,12 @@ class ContractMock:
         self._thread.start()
         if not ready.wait(START_TIMEOUT):
             raise RuntimeError("the contract mock did not start")
+        if any(300 <= self._success_status(route) < 400 for route in self.routes):
+            self.files.start()
         return self
 
     def stop(self) -> None:
+        self.files.stop()
         if self._server is not None:
             self._server.shutdown()
             self._server.server_close()
@@ -586,6 +628,8 @@ class ContractMock:
             reply_headers = {}
             if "ETag" in self._success_headers(route):
                 reply_headers["ETag"] = self.etag(record.path)
+            if 300 <= reply_status < 400 and "Location" in self._success_headers(route):
+                reply_headers["Location"] = self.files.url(f"/{route.operation_id}")
         if route.method in ("PUT", "PATCH") and 200 <= reply_status < 300:
             self.change(record.path)
         if override is not None:
@@ -800,6 +844,8 @@ class ContractMock:
             record.violations.append(f"body {error}")
         for where in self.schemas.read_only_sent(schema, value):
             record.violations.append(f"body {where}: a read-only property was sent")
+
+        record.unknown_fields += self.schemas.unlisted(schema, value)
         return None
 
     def _parse_body(
@@ -852,7 +898,8 @@ class ContractMock:
     # -- answers -----------------------------------------------------------------------------
 
     def _success_status(self, route: Route) -> int:
-        codes = sorted(str(c) for c in route.spec.get("responses", {}) if str(c).startswith("2"))
+        """The first 2xx the operation lists, else its first 3xx (a download's redirect)."""
+        codes = sorted(str(c) for c in route.spec.get("responses", {}) if str(c)[:1] in "23")
         return int(codes[0]) if codes else 200
 
     def _success_headers(self, route: Route) -> Mapping[str, Any]:
@@ -1042,6 +1089,56 @@ class _Handler(BaseHTTPRequestHandler):
 
     def log_message(self, format: str, *args: Any) -> None:
         pass  # the record is the log
+
+
+class FileServer:
+    """A second loopback server (another origin) that serves bytes at any path and records
+    each request's headers, for redirects to a storage host."""
+
+    def __init__(self) -> None:
+        self.content = b"PK\x03\x04fixture export\x00\xff\x10 bytes of an archive"
+        self.content_type = "application/zip"
+        # Hang up this many bytes before the end (a download that breaks off).
+        self.short_by = 0
+        self.requests: list[dict[str, str]] = []
+        self._lock = threading.Lock()
+        self._server: ThreadingHTTPServer | None = None
+
+    def url(self, path: str) -> str:
+        if self._server is None:
+            raise RuntimeError("the file server is not serving")
+        host, port = self._server.server_address[:2]
+        return f"http://{host!s}:{port}{path}?signature=fixture-signature"
+
+    def start(self) -> None:
+        files = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def do_GET(self) -> None:
+                with files._lock:
+                    files.requests.append({k.lower(): v for k, v in self.headers.items()})
+                    content, media, short = files.content, files.content_type, files.short_by
+                self.send_response(200)
+                self.send_header("Content-Type", media)
+                self.send_header("Content-Length", str(len(content)))
+                self.end_headers()
+                self.wfile.write(content[: len(content) - short])
+                self.close_connection = bool(short)
+
+            def log_message(self, format: str, *args: Any) -> None:
+                pass
+
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._server.daemon_threads = True
+        threading.Thread(target=self._server.serve_forever, daemon=True).start()
+
+    def stop(self) -> None:
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+            self._server = None
 
 
 @contextlib.contextmanager

@@ -152,6 +152,14 @@ NOW = datetime(2026, 11, 21, 12, 0, tzinfo=timezone.utc)
         ("today", "America/Chicago", "2026-11-21T06:00:00Z"),
         ("Yesterday", "Asia/Tokyo", "2026-11-19T15:00:00Z"),
         ("tomorrow", "UTC", "2026-11-22T00:00:00Z"),
+        # A day and a time of day, as people type them (issue 21.10).
+        ("yesterday 09:00", "America/Chicago", "2026-11-20T15:00:00Z"),
+        ("tomorrow 9am", "America/Chicago", "2026-11-22T15:00:00Z"),
+        ("today 17:00", "Europe/Berlin", "2026-11-21T16:00:00Z"),
+        ("today 5:30 pm", "UTC", "2026-11-21T17:30:00Z"),
+        ("Today at 12am", "UTC", "2026-11-21T00:00:00Z"),
+        ("today 12pm", "UTC", "2026-11-21T12:00:00Z"),
+        ("yesterday 23:59:30", "UTC", "2026-11-20T23:59:30Z"),
     ],
 )
 def test_relative_forms_count_from_now_in_the_zone(text: str, zone: str, utc: str) -> None:
@@ -175,6 +183,10 @@ def test_a_day_whose_midnight_is_skipped_starts_at_the_first_hour() -> None:
         ("2026-11-21T09:30", True),
         ("-7d", True),
         ("today", True),
+        ("yesterday 09:00", True),
+        ("tomorrow 9am", True),
+        ("today 25:00", True),  # time-shaped: refused later, never sent as text
+        ("today's news", False),
         ("20261121", False),
         ("42", False),
         ("smith", False),
@@ -184,6 +196,32 @@ def test_which_query_values_are_times(text: str, expected: bool) -> None:
     from leadctl.datetimes import looks_like_datetime
 
     assert looks_like_datetime(text) is expected
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [("today 25:00", "has no such time of day"), ("tomorrow 13pm", "1-12 before am/pm")],
+)
+def test_a_time_of_day_the_clock_has_not_is_refused(text: str, reason: str) -> None:
+    with pytest.raises(InvalidDateTime, match=reason):
+        parse_instant(text, zone=ZoneInfo("UTC"), now=NOW)
+
+
+@pytest.mark.parametrize(
+    ("text", "date"),
+    [
+        ("today", "2026-11-21"),
+        ("yesterday", "2026-11-20"),
+        ("-7d", "2026-11-14"),
+        ("2026-01-02", "2026-01-02"),
+        ("next week", "next week"),  # not a form leadctl reads: the schema judges it
+    ],
+)
+def test_a_date_fields_relative_forms(text: str, date: str) -> None:
+    from leadctl.datetimes import local_date
+
+    # 12:00 UTC is 21:00 in Tokyo: still the 21st there.
+    assert local_date(text, zone=ZoneInfo("Asia/Tokyo"), now=NOW) == date
 
 
 def test_the_display_zone() -> None:

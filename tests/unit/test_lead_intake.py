@@ -17,8 +17,9 @@ import pytest
 from pytest_httpx import HTTPXMock
 
 from leadctl.contract.index import Document
+from leadctl.contract.phones import is_phone_value
 from leadctl.errors import UsageError
-from leadctl.lead_fields import LeadSchema, is_phone
+from leadctl.lead_fields import LeadSchema
 from tests.support.cli import BASE_URL, Result, run_cli, token_env
 from tests.support.contract_mock import Schemas, as_openapi_31
 
@@ -224,7 +225,7 @@ def test_a_misspelt_path_names_the_closest_ones(
         (["customer.homeowner=maybe"], "'maybe' is not true/false"),
         (["customer.income=nan"], "'nan' is not a number"),
         (["contact.phone=+15125550123"], "contact.phone is an object"),
-        (["contact.firstName.x=1"], "'contact.firstName.x' is not a field"),
+        (["contact.firstName.x=1"], "contact.firstName is a string, it has no field 'x'"),
     ],
 )
 def test_a_value_that_cannot_be_typed_is_exit_2(
@@ -573,6 +574,34 @@ def test_map_renames_ndjson_keys_too(httpx_mock: HTTPXMock, nested: Schemas) -> 
     assert intake_errors(nested, body) == []
 
 
+def test_an_ndjson_row_naming_a_field_the_lead_lacks_is_invalid(
+    httpx_mock: HTTPXMock, nested: Schemas
+) -> None:
+    # Issue 21.6: import rows resolve their paths as --field does; the row with a typo
+    # is reported and not sent, the others go on.
+    httpx_mock.add_response(method="POST", url=URL, status_code=202, json={"id": "l1"})
+    good = {"contact": {"firstName": "Ada", "phone": {"number": "+15125550100"}}}
+    typo = {"contact": {"fistName": "Grace", "phone": {"number": "+15125550101"}}}
+
+    args = [
+        "leads", "import", "-", "--field", "meta.consentUrl=https://c.example/1",
+        "--field", "tagNames=a", "--concurrency", "1",
+    ]  # fmt: skip
+
+    result = run_cli(
+        args,
+        env=token_env(),
+        stdin=json.dumps(good) + "\n" + json.dumps(typo) + "\n",
+    )
+
+    assert result.exit_code == 6, result.stderr
+    assert len(sent(httpx_mock)) == 1
+    assert (
+        "row 2: invalid: 'contact.fistName' is not a field of the active contract's lead "
+        "(did you mean contact.firstName?)"
+    ) in result.stderr
+
+
 @pytest.mark.parametrize(
     ("path", "schema", "phone"),
     [
@@ -590,7 +619,7 @@ def test_map_renames_ndjson_keys_too(httpx_mock: HTTPXMock, nested: Schemas) -> 
     ],
 )
 def test_phone_shaped_fields(path: str, schema: dict[str, Any], phone: bool) -> None:
-    assert is_phone(Document({}), path, schema) is phone
+    assert is_phone_value(Document({}), path, schema) is phone
 
 
 def test_fixture_date_time_fields_are_read_in_the_profiles_timezone(

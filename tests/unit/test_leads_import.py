@@ -93,7 +93,7 @@ def test_ndjson_from_stdin_keeps_json_types_and_phones_go_out_in_e164(
     httpx_mock: HTTPXMock,
 ) -> None:
     httpx_mock.add_response(method="POST", url=URL, status_code=202, json=created(1))
-    lead = {"firstName": "Ada", "phone": "+1 (512) 555-0143", "score": 7, "vip": True}
+    lead = {"firstName": "Ada", "phone": "+1 (512) 555-0143", "tags": ["vip", "web"]}
 
     result = import_cli(["-"], stdin=ndjson(lead))
 

@@ -27,20 +27,22 @@ class Options:
 
 
 def run(opts: Options, ctx: Context) -> None:
-    from leadctl.phone import to_e164
-
-    e164 = to_e164(opts.number, region=ctx.settings.get("region"))
-    query = window_query(ctx, window_days=opts.window_days, start=opts.start, end=opts.end)
+    from leadctl.contract.phones import is_identifier
     from leadctl.operations import curated
+    from leadctl.phone import to_e164
     from leadctl.response_columns import output_columns
     from leadctl.shapes import require_object
 
     operation = curated(ctx, "GET", "/phone-numbers/{phoneNumber}/status")
+    # A contract that addresses numbers by an identifier ({phoneNumberId}) gets it as typed.
+    named_by_id = any(p.where == "path" and is_identifier(p.name) for p in operation.parameters)
+    number = opts.number if named_by_id else to_e164(opts.number, region=ctx.settings.get("region"))
     columns = output_columns(ctx, operation, summary_columns())
+    query = window_query(ctx, window_days=opts.window_days, start=opts.start, end=opts.end)
     data = require_object(
         ctx.client().call_json(
             operation,
-            path_params={"phoneNumber": e164},
+            path_params={"phoneNumber": number},
             params=query,
         ),
         what="a phone number's status",

@@ -1,0 +1,122 @@
+"""Curated commands offer the active operation's other parameters, as generated verbs do.
+
+A curated command's flags were written for leadctl's bundled contract. The service's own
+contract may give the same operation query parameters those flags do not cover (an
+archive filter, tag filters on the leads list): without them ``leads list --all`` would
+miss archived leads. Each such parameter becomes a flag of the curated command, named and
+typed as a generated verb's (``--include-archived``, ``--tag-ids``), its value read as
+generated verbs read it (times, phone numbers), and sent with that operation only.
+"""
+
+# No `from __future__ import annotations`: Typer reads the option callbacks' annotations.
+from collections.abc import Mapping
+from typing import Annotated, Any
+from urllib.parse import urlencode
+
+import typer
+
+from leadctl.operations import template_key
+
+# Types built at run time: typed as Any, since here they are values, not annotations.
+_ANNOTATED: Any = Annotated
+# Where the values given on this invocation wait for the operation they belong to.
+_GIVEN = "_leadctl_contract_params"
+
+
+def add_contract_params(command: Any, group: str, index: Mapping[str, Any]) -> None:
+    """Give each curated verb of ``group`` (a click group) the query parameters of its
+    operation in the active contract ``index`` that the bundled contract's lacks."""
+    from leadctl.contract.curated import CURATED_COMMANDS
+    from leadctl.contract.store import bundled_index
+    from leadctl.operations import find_entry
+
+    verbs = getattr(command, "commands", None)
+    if not isinstance(verbs, Mapping):
+        return
+    for (method, path), (owner, verb) in CURATED_COMMANDS.items():
+        if owner != group or verb not in verbs:
+            continue
+        entry = find_entry(index, method, path)
+        if entry is None:
+            continue
+        known = find_entry(bundled_index().index, method, path) or {}
+        covered = {p["name"] for p in known.get("params", ())}
+        extra = [p for p in entry["params"] if p["in"] == "query" and p["name"] not in covered]
+        if extra:
+            _add(verbs[verb], template_key(method, path), extra)
+
+
+def _add(command: Any, key: tuple[str, str], specs: list[Mapping[str, Any]]) -> None:
+    from leadctl.generated.command import param_annotation, param_help
+
+    taken = {opt for param in command.params for opt in param.opts}
+    template = typer.Typer(add_completion=False)
+    parameters = []
+    flags = []
+    for index, spec in enumerate(specs):
+        flag = str(spec["flag"])
+        if flag in taken:
+            flag = f"--query-{flag[2:]}"
+        flags.append(flag)
+        decls = [f"{flag}/--no-{flag[2:]}"] if spec["type"] == "boolean" else [flag]
+        option = typer.Option(
+            *decls,
+            help=param_help(spec) or None,
+            show_default=False,
+            expose_value=False,
+            callback=_keeper(key, spec),
+        )
+        parameters.append((f"param_{index}", _ANNOTATED[param_annotation(spec) | None, option]))
+
+    def _template(**_: Any) -> None:
+        """Template only: its parameters are copied onto the curated command."""
+
+    import inspect
+
+    keyword = inspect.Parameter.KEYWORD_ONLY
+    _template.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        [
+            inspect.Parameter(name, keyword, annotation=kind, default=None)
+            for name, kind in parameters
+        ]
+    )
+    _template.__annotations__ = {name: kind for name, kind in parameters}
+    template.command()(_template)
+    command.params.extend(typer.main.get_command(template).params)
+    command.help = (
+        f"{command.help or ''}\n\nThe active contract's own query parameters, sent as given: "
+        f"{', '.join(flags)}."
+    ).strip()
+
+
+def _keeper(key: tuple[str, str], spec: Mapping[str, Any]) -> Any:
+    def keep(typer_ctx: typer.Context, value: Any) -> None:
+        if value is None or value == []:
+            return
+        context = typer_ctx.find_root().obj
+        given = getattr(context, "__dict__", {}).setdefault(_GIVEN, {})
+        given.setdefault(key, []).append((spec, value))
+
+    return keep
+
+
+def contract_query(ctx: Any, method: str, path: str) -> str:
+    """The query string of the parameters given for METHOD + path template ("" for none),
+    each value read as a generated verb reads it (times in UTC, phone numbers in E.164)."""
+    given = ctx.__dict__.get(_GIVEN, {}).get(template_key(method, path))
+    if not given:
+        return ""
+    from enum import Enum
+
+    from leadctl.generated.run import normalised_param
+
+    query: dict[str, Any] = {}
+    for spec, value in given:
+        items = value if isinstance(value, list) else [value]
+        texts = []
+        for item in items:
+            plain = item.value if isinstance(item, Enum) else item
+            plain = normalised_param(ctx, spec, plain)
+            texts.append(("true" if plain else "false") if isinstance(plain, bool) else str(plain))
+        query[spec["name"]] = texts if isinstance(value, list) else texts[0]
+    return urlencode(query, doseq=True)
