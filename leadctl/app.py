@@ -381,7 +381,9 @@ def main_callback(
         compile_jq(jq)
     options = GlobalOptions(
         profile=profile or env.get("LEADCTL_PROFILE") or None,
+        profile_from_env=profile is None,
         base_url=base_url or env.get("LEADCTL_BASE_URL") or None,
+        base_url_from_env=base_url is None,
         output=output.value if output else _env_output(env),
         columns=_split_columns(columns) if columns else None,
         quiet=quiet,
