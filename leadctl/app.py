@@ -47,6 +47,8 @@ class _Bootstrap:
         self.transport = transport
         self.clock = clock
         self.context: Context | None = None
+        # -p as typed, known before the Context exists (a mistyped verb fails before it).
+        self.typed_profile: str | None = None
 
 
 MIN_HELP_WIDTH = 50
@@ -206,6 +208,8 @@ class LazyGroup(TyperGroup):
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
         given = list(args)
         rest: list[str] = super().parse_args(ctx, args)
+        if isinstance(ctx.obj, _Bootstrap):
+            ctx.obj.typed_profile = ctx.params.get("profile") or None
         # `leadctl -p prod` names no group: the help (with that profile's generated groups)
         # is the answer, as for `leadctl` alone.
         names_no_group = group_index(given, OptionNames.of(self.params)) >= len(given)
@@ -242,6 +246,7 @@ class LazyGroup(TyperGroup):
                 self.list_commands(ctx),
                 command_path="leadctl",
                 spell=lambda group: self._with_verb(ctx, group, verb),
+                elsewhere=_from_the_contract(ctx, name),
             )
         if hasattr(command, "list_commands") and verb and not verb.startswith("-"):
             sub_ctx = typer.Context(command, parent=ctx, info_name=name)
@@ -249,7 +254,10 @@ class LazyGroup(TyperGroup):
                 from leadctl.suggest import unknown_command
 
                 raise unknown_command(
-                    verb, command.list_commands(sub_ctx), command_path=f"leadctl {name}"
+                    verb,
+                    command.list_commands(sub_ctx),
+                    command_path=f"leadctl {name}",
+                    elsewhere=_from_the_contract(ctx, verb),
                 )
         return name, command, args[1:]
 
@@ -271,6 +279,15 @@ class LazyGroup(TyperGroup):
         from leadctl.generated.startup import write_help_sections
 
         write_help_sections(ctx, formatter)
+
+
+def _from_the_contract(ctx: Any, word: str) -> str:
+    from leadctl.contract.store import SANDBOX_KEY
+    from leadctl.generated.tree import generated_tree
+    from leadctl.suggest import from_the_contract
+
+    key = generated_tree(ctx).active.key
+    return from_the_contract(word, bundled=key is None, sandbox=key == SANDBOX_KEY)
 
 
 root = typer.Typer(
@@ -483,13 +500,16 @@ def parse_order(args: Sequence[str], *, env: Mapping[str, str]) -> list[str]:
 
 
 def _report(error: LeadctlError, bootstrap: _Bootstrap) -> int:
-    from leadctl.hints import carry_profile  # error paths only: not loaded by a success
+    from leadctl.hints import carry_profile, fit_hint  # error paths only: not loaded by a success
 
-    carry_profile(error, bootstrap.context)
+    carry_profile(error, bootstrap.context, typed_profile=bootstrap.typed_profile)
+    as_json = _json_errors_wanted(bootstrap.context, bootstrap.env)
+    if not as_json:
+        fit_hint(error, bootstrap.ios)
     return report_error(
         error,
         bootstrap.ios,
-        as_json=_json_errors_wanted(bootstrap.context, bootstrap.env),
+        as_json=as_json,
         secrets=_known_secrets(bootstrap.context),
     )
 

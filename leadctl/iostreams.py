@@ -208,11 +208,20 @@ class IOStreams:
     def info(self, message: str) -> None:
         """An informational line on stderr, silenced by -q."""
         if not self.quiet:
-            self._message(message + "\n")
+            self._message(self.fit_stderr(message) + "\n")
 
     def warn(self, message: str) -> None:
         """A warning on stderr; -q does not silence warnings about credentials."""
-        self._message(f"warning: {message}\n")
+        self._message(self.fit_stderr(f"warning: {message}") + "\n")
+
+    def fit_stderr(self, text: str) -> str:
+        """``text`` broken at spaces to the width of stderr when that is a terminal (where
+        the terminal would break it mid-word); unchanged for a file or pipe."""
+        if not self.stderr_is_tty:
+            return text
+        from leadctl.util.wrap import wrap_at_spaces
+
+        return wrap_at_spaces(text, self._terminal_size("COLUMNS", 0, 80, self.stderr))
 
     def _message(self, text: str) -> None:
         if self.status_line is not None:

@@ -125,10 +125,9 @@ def run(opts: Options, ctx: Context) -> None:
     if opts.wait:
         return
     if isinstance(lead, dict) and lead.get("processingStatus") == "Pending" and lead.get("id"):
-        from leadctl.hints import command_line
+        from leadctl.hints import pending_lead_note
 
-        check = command_line(ctx, f"leads list --filter id={lead['id']}")
-        ctx.ios.info(f"intake is processing the lead: check it with `{check}`")
+        ctx.ios.info(pending_lead_note(ctx, str(lead["id"])))
 
 
 def create(
