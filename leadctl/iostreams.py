@@ -278,6 +278,15 @@ class IOStreams:
         if answer not in ("y", "yes"):
             raise Cancelled("cancelled")
 
+    def prompt_line(self, prompt: str) -> str:
+        """Read one line typed on the terminal (shown as typed); stripped."""
+        self.stderr.write(prompt)
+        self.stderr.flush()
+        line = self.stdin.readline()
+        if not line:
+            raise Cancelled("cancelled")  # end of input (Ctrl-D) at the prompt
+        return line.strip()
+
     def prompt_secret(self, prompt: str) -> str:
         """Read a secret without echo from the terminal."""
         if not self.can_prompt:
