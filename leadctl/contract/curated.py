@@ -67,4 +67,6 @@ CURATED_VERBS: dict[str, tuple[str, ...]] = {
     "sandbox": ("reset", "serve"),
     "completion": (),
     "batch": (),
+    "help": (),
+    "version": (),
 }

@@ -60,3 +60,21 @@ def test_a_verb_an_imported_contract_lacks_says_so(tmp_path: Path) -> None:
     sandbox = run_leadctl(["sources", "frob", "-p", "sandbox"])
     assert "the sandbox's contract, which has no 'frob'" in sandbox.stderr
     assert "`leadctl -p sandbox contract show`" in sandbox.stderr
+
+
+def test_curated_help_describes_the_active_contract(tmp_path: Path) -> None:
+    note = "With leadctl's bundled contract"
+    for verb in (["leads", "list"], ["leads", "create"], ["sources", "update"]):
+        bundled = run_leadctl([*verb, "--help"])
+        assert note in bundled.stdout
+        assert "`leadctl contract pull`" in " ".join(bundled.stdout.split())  # rewrapped
+        sandbox = run_leadctl(["-p", "sandbox", *verb, "--help"])
+        assert sandbox.exit_code == 0 and note not in sandbox.stdout
+    document = tmp_path / "widgets.json"
+    document.write_text(json.dumps(widgets()), encoding="utf-8")
+    env = {"LEADCTL_BASE_URL": "https://widgets.example.com"}
+    assert run_leadctl(["contract", "import", str(document)], env=env).exit_code == 0
+    imported = run_leadctl(["leads", "create", "--help"], env=env)
+    assert note not in imported.stdout
+    # What that contract lacks is said instead.
+    assert "The active contract has no POST /leads" in imported.stdout

@@ -38,7 +38,7 @@ def import_(typer_ctx: typer.Context, source: SourceArgument) -> None:
     """Validate an OpenAPI contract and make it the active one for the profile's service.
 
     OpenAPI 3.0, 3.1 and 3.2, JSON or YAML (Swagger 2.0 is refused). The document is checked
-    against its OpenAPI version (and leadctl's x-leadctl-* extensions); an invalid one is
+    against its OpenAPI version (and the extensions leadctl reads); an invalid one is
     exit 2 and changes nothing. It is stored per base URL under the cache dir
     (LEADCTL_CACHE_DIR), so every profile of the service sees it. A URL on the profile's
     host is fetched with its credential; any other https URL (a docs site) without one.
