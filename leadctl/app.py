@@ -543,6 +543,14 @@ def _quiet_broken_pipe(ios: IOStreams) -> None:
             pass
 
 
+def _after_dry_run(bootstrap: _Bootstrap) -> None:
+    context = bootstrap.context
+    if context is not None and context.options.dry_run and context.sandbox_started:
+        from leadctl.hints import EMBEDDED_DRY_RUN
+
+        bootstrap.ios.info(EMBEDDED_DRY_RUN)
+
+
 def invoke(
     argv: Sequence[str] | None = None,
     *,
@@ -572,8 +580,10 @@ def invoke(
             terminal_width=help_width,
             max_content_width=help_width,
         )
+        _after_dry_run(bootstrap)
         return result if isinstance(result, int) else 0
     except DryRunDone:
+        _after_dry_run(bootstrap)
         return int(ExitCode.OK)
     except _StdoutClosed:
         _quiet_broken_pipe(bootstrap.ios)

@@ -19,6 +19,12 @@ if TYPE_CHECKING:
     from leadctl.iostreams import IOStreams
 
 DEFAULT_PROFILE = "default"
+# After --dry-run on the embedded sandbox: the URL it printed dies with this process.
+EMBEDDED_DRY_RUN = (
+    "the embedded sandbox's port closes when leadctl exits, so that URL answers nothing; "
+    "to send the request yourself, start a sandbox that stays with `leadctl sandbox serve` "
+    "and use the URL and key it prints"
+)
 # A command quoted in backticks: `leadctl ...`.
 _QUOTED_COMMAND = re.compile(r"`leadctl((?: [^`]*)?)`")
 # Groups that act on no profile: a -p added to them would only confuse.
