@@ -37,6 +37,21 @@ def test_api_without_a_method_is_a_post_when_a_body_is_given(
     assert [(r["method"], r["path"]) for r in sandbox.requests()] == [("POST", "/leads/all/my")]
 
 
+def test_api_paginate_without_a_method_reads_every_page(
+    sandbox: SandboxProcess, org_env: CredentialEnv
+) -> None:
+    sandbox.clear_requests()
+    result = run_leadctl(["api", "/lead-status-changes/all", "--paginate", "-o", "ndjson"],
+                         env=org_env)  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    assert len(result.stdout.splitlines()) > 25  # more than one page
+    methods = {(r["method"], r["path"]) for r in sandbox.requests()}
+    assert methods == {("POST", "/lead-status-changes/all")}
+    refused = run_leadctl(["api", "GET", "/lead-statuses", "--paginate"], env=org_env)
+    assert refused.exit_code == 2
+    assert "RequestDataOptions" not in refused.stderr and "POST" in refused.stderr
+
+
 def test_api_with_a_method_sends_that_method(org_env: CredentialEnv) -> None:
     result = run_leadctl(["--dry-run", "api", "DELETE", "/tags/TAG_ID", "-f", "x=1"], env=org_env)
     assert result.exit_code == 0, result.stderr

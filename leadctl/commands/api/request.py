@@ -51,7 +51,7 @@ class Options:
 
 def method_and_path(words: list[str], *, has_body: bool) -> tuple[str, str]:
     """``[METHOD] PATH`` as gh api reads it: without a method, GET, or POST when fields or
-    a body are given."""
+    a body are given (or --paginate, whose collection queries are POSTs)."""
     if len(words) == 2:
         return words[0], words[1]
     if len(words) == 1:
@@ -169,14 +169,15 @@ def api(
 ) -> None:
     """Call any API operation with a raw request.
 
-    As with gh api, the method is GET unless fields or --input give a body, then POST;
-    name it to send another. Fields become the JSON body (query parameters for GET, HEAD
-    and DELETE). The credential, retries, errors and exit codes are those of every
-    leadctl command: a POST the active contract does not describe is treated as not
-    retry-safe.
+    As with gh api, the method is GET unless fields or --input give a body (or --paginate
+    reads a collection's pages), then POST; name it to send another. Fields become the JSON
+    body (query parameters for GET, HEAD and DELETE). The credential, retries, errors and
+    exit codes are those of every leadctl command: a POST the active contract does not
+    describe is treated as not retry-safe.
     """
     chosen, target = method_and_path(
-        list(words or ()), has_body=bool(raw_fields or typed_fields or input_file is not None)
+        list(words or ()),
+        has_body=bool(raw_fields or typed_fields or input_file is not None or paginate),
     )
     run(
         Options(
