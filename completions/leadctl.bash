@@ -6,7 +6,7 @@
 # Subcommands of a command path.
 _leadctl_commands() {
     case $1 in
-    '') REPLY='auth profile leads sources status-changes lead-statuses numbers automations notifications users a2a contract api batch webhooks sandbox completion' ;;
+    '') REPLY='auth profile leads sources status-changes lead-statuses numbers automations notifications users a2a contract api batch webhooks sandbox completion help version' ;;
     'auth') REPLY='login status logout refresh token' ;;
     'profile') REPLY='list use show set unset delete' ;;
     'leads') REPLY='list create import' ;;
@@ -84,6 +84,8 @@ _leadctl_options() {
     'sandbox serve') REPLY='--host --port --data-dir --memory --rate-limit --no-retry-after --seed --faults --allow-remote --intake-delay --leads --print-json --webhook-url -o --output --columns -q --quiet -h --help' ;;
     'sandbox reset') REPLY='--data-dir --yes -y -o --output --columns -q --quiet -h --help' ;;
     'completion') REPLY='-o --output --columns -q --quiet -h --help' ;;
+    'help') REPLY='--man -o --output --columns -q --quiet -h --help' ;;
+    'version') REPLY='-o --output --columns -q --quiet -h --help' ;;
     *) REPLY='' ;;
     esac
 }
@@ -133,7 +135,8 @@ _leadctl_option_value() {
         'webhooks send|--columns' | 'webhooks secret set|--columns' | 'sandbox serve|--host' | \
         'sandbox serve|--port' | 'sandbox serve|--rate-limit' | 'sandbox serve|--seed' | \
         'sandbox serve|--intake-delay' | 'sandbox serve|--leads' | 'sandbox serve|--webhook-url' | \
-        'sandbox serve|--columns' | 'sandbox reset|--columns' | 'completion|--columns') REPLY='text' ;;
+        'sandbox serve|--columns' | 'sandbox reset|--columns' | 'completion|--columns' | \
+        'help|--columns' | 'version|--columns') REPLY='text' ;;
     '|-o' | '|--output' | 'auth login|-o' | 'auth login|--output' | 'auth status|-o' | \
         'auth status|--output' | 'auth logout|-o' | 'auth logout|--output' | 'auth refresh|-o' | \
         'auth refresh|--output' | 'auth token|-o' | 'auth token|--output' | 'profile list|-o' | \
@@ -157,7 +160,7 @@ _leadctl_option_value() {
         'webhooks listen|--output' | 'webhooks send|-o' | 'webhooks send|--output' | \
         'webhooks secret set|-o' | 'webhooks secret set|--output' | 'sandbox serve|-o' | \
         'sandbox serve|--output' | 'sandbox reset|-o' | 'sandbox reset|--output' | 'completion|-o' | \
-        'completion|--output') REPLY='words table json ndjson csv tsv value' ;;
+        'completion|--output' | 'help|-o' | 'help|--output' | 'version|-o' | 'version|--output') REPLY='words table json ndjson csv tsv value' ;;
     'auth login|--kind') REPLY='words user org source' ;;
     'leads import|--format') REPLY='words csv ndjson' ;;
     'leads import|--report' | 'sources rotate|--secret-file' | 'api|--input' | 'batch|--input' | \
@@ -177,9 +180,10 @@ _leadctl_argument_value() {
     'profile set|0' | 'profile unset|0') REPLY='words base_url output timeout region timezone ca_bundle source_key_header phone_status_window_days_param phone_status_start_param phone_status_end_param order_direction_key contract_url retry_safe_operations retry_unsafe_operations oauth_client_id oauth_scopes rate_limit' ;;
     'profile set|1' | 'sources update|0' | 'sources rotate|0' | 'status-changes update|0' | \
         'status-changes delete|0' | 'lead-statuses get|0' | 'numbers status|0' | \
-        'automations runs|0' | 'a2a call|0' | 'api|0' | 'batch|0' | 'webhooks send|0') REPLY='text' ;;
-    'leads import|0' | 'contract import|0' | 'contract diff|0' | 'api|1') REPLY='file' ;;
+        'automations runs|0' | 'a2a call|0' | 'batch|0' | 'webhooks send|0') REPLY='text' ;;
+    'leads import|0' | 'contract import|0' | 'contract diff|0') REPLY='file' ;;
     'completion|0') REPLY='words bash zsh fish' ;;
+    'api|'* | 'help|'*) REPLY='text' ;;
     *) REPLY='' ;;
     esac
 }

@@ -7,7 +7,7 @@
 function __leadctl_commands
     switch $argv[1]
         case ''
-            printf '%s\t%s\n' 'auth' 'Log in, show and remove the credential of a profile' 'profile' 'List, switch and edit profiles' 'leads' 'List, create and import leads' 'sources' 'Update lead sources and rotate their intake keys' 'status-changes' 'Update or delete entries of a lead\'s status history' 'lead-statuses' 'List lead statuses and find one by name' 'numbers' 'Inspect phone numbers: capacity, warmup, traffic' 'automations' 'Inspect automation runs' 'notifications' 'Read announcements' 'users' 'Update the current user\'s compliance settings' 'a2a' 'Call an agent operation over JSON-RPC' 'contract' 'Show, import, pull and diff the service\'s OpenAPI contract' 'api' 'Call any API operation with a raw request' 'batch' 'One request per NDJSON input line, paced to the service' 'webhooks' 'Verify, receive and send signed webhook deliveries' 'sandbox' 'Run the local sandbox server' 'completion' 'Print the completion script for SHELL'
+            printf '%s\t%s\n' 'auth' 'Log in, show and remove the credential of a profile' 'profile' 'List, switch and edit profiles' 'leads' 'List, create and import leads' 'sources' 'Update lead sources and rotate their intake keys' 'status-changes' 'Update or delete entries of a lead\'s status history' 'lead-statuses' 'List lead statuses and find one by name' 'numbers' 'Inspect phone numbers: capacity, warmup, traffic' 'automations' 'Inspect automation runs' 'notifications' 'Read announcements' 'users' 'Update the current user\'s compliance settings' 'a2a' 'Call an agent operation over JSON-RPC' 'contract' 'Show, import, pull and diff the service\'s OpenAPI contract' 'api' 'Call any API operation with a raw request' 'batch' 'One request per NDJSON input line, paced to the service' 'webhooks' 'Verify, receive and send signed webhook deliveries' 'sandbox' 'Run the local sandbox server' 'completion' 'Print the completion script for SHELL' 'help' 'Show the help of leadctl, a group or a verb' 'version' 'Print leadctl\'s version, as --version does'
         case 'auth'
             printf '%s\t%s\n' 'login' 'Store a credential for the profile (-p), checked with one read...' 'status' 'Check the profile\'s credential with the service and show what it is' 'logout' 'Remove the profile\'s stored credential (keyring or file)' 'refresh' 'Refresh the profile\'s OAuth access token now (it is otherwise...' 'token' 'Print the profile\'s credential, for scripts: TOKEN=$(leadctl auth token)'
         case 'profile'
@@ -49,7 +49,7 @@ function __leadctl_options
         case 'auth'
             printf '%s\t%s\n' '-h' 'Show this message and exit' '--help' 'Show this message and exit'
         case 'auth login'
-            printf '%s\t%s\n' '--base-url' 'Save this base URL too' '--with-token' 'Read the credential from stdin' '--kind' 'What the credential is: user, org or source, recorded as you say' '--insecure-storage' 'Store in a 0600 file under the config dir instead of the OS keyring' '--no-verify' 'Save without checking with the service' '--device' 'Sign in with the service\'s OAuth server: a one-time code to enter in...' '--web' 'Sign in with the service\'s OAuth server in a browser on this machine...' '--client-id' 'OAuth client id (default: the profile\'s oauth_client_id, else...' '--scope' 'OAuth scopes, space-separated (default: the profile\'s oauth_scopes...' '--open' 'With --device: open the verification page in a browser' '--no-contract' 'Do not pull the service\'s contract' '-o' 'Output format: table, json, ndjson, csv, tsv, value' '--output' 'Output format: table, json, ndjson, csv, tsv, value' '--columns' 'Fields to print, comma-separated dot paths (status.name...' '-q' 'No informational messages on stderr' '--quiet' 'No informational messages on stderr' '-h' 'Show this message and exit' '--help' 'Show this message and exit'
+            printf '%s\t%s\n' '--base-url' 'The service\'s base URL, saved in the profile (asked for on a...' '--with-token' 'Read the credential from stdin' '--kind' 'What the credential is: user, org or source, recorded as you say' '--insecure-storage' 'Store in a 0600 file under the config dir instead of the OS keyring' '--no-verify' 'Save without checking with the service' '--device' 'Sign in with the service\'s OAuth server: a one-time code to enter in...' '--web' 'Sign in with the service\'s OAuth server in a browser on this machine...' '--client-id' 'OAuth client id (default: the profile\'s oauth_client_id, else...' '--scope' 'OAuth scopes, space-separated (default: the profile\'s oauth_scopes...' '--open' 'With --device: open the verification page in a browser' '--no-contract' 'Do not pull the service\'s contract' '-o' 'Output format: table, json, ndjson, csv, tsv, value' '--output' 'Output format: table, json, ndjson, csv, tsv, value' '--columns' 'Fields to print, comma-separated dot paths (status.name...' '-q' 'No informational messages on stderr' '--quiet' 'No informational messages on stderr' '-h' 'Show this message and exit' '--help' 'Show this message and exit'
         case 'auth status'
             printf '%s\t%s\n' '-o' 'Output format: table, json, ndjson, csv, tsv, value' '--output' 'Output format: table, json, ndjson, csv, tsv, value' '--columns' 'Fields to print, comma-separated dot paths (status.name...' '-q' 'No informational messages on stderr' '--quiet' 'No informational messages on stderr' '-h' 'Show this message and exit' '--help' 'Show this message and exit'
         case 'auth logout'
@@ -154,6 +154,10 @@ function __leadctl_options
             printf '%s\t%s\n' '--data-dir' 'The state to wipe [default: the user data dir\'s sandbox/]' '--yes' 'Do not ask; required without a terminal' '-y' 'Do not ask; required without a terminal' '-o' 'Output format: table, json, ndjson, csv, tsv, value' '--output' 'Output format: table, json, ndjson, csv, tsv, value' '--columns' 'Fields to print, comma-separated dot paths (status.name...' '-q' 'No informational messages on stderr' '--quiet' 'No informational messages on stderr' '-h' 'Show this message and exit' '--help' 'Show this message and exit'
         case 'completion'
             printf '%s\t%s\n' '-o' 'Output format: table, json, ndjson, csv, tsv, value' '--output' 'Output format: table, json, ndjson, csv, tsv, value' '--columns' 'Fields to print, comma-separated dot paths (status.name...' '-q' 'No informational messages on stderr' '--quiet' 'No informational messages on stderr' '-h' 'Show this message and exit' '--help' 'Show this message and exit'
+        case 'help'
+            printf '%s\t%s\n' '--man' 'Print the manual page (roff) of leadctl or GROUP instead, with the...' '-o' 'Output format: table, json, ndjson, csv, tsv, value' '--output' 'Output format: table, json, ndjson, csv, tsv, value' '--columns' 'Fields to print, comma-separated dot paths (status.name...' '-q' 'No informational messages on stderr' '--quiet' 'No informational messages on stderr' '-h' 'Show this message and exit' '--help' 'Show this message and exit'
+        case 'version'
+            printf '%s\t%s\n' '-o' 'Output format: table, json, ndjson, csv, tsv, value' '--output' 'Output format: table, json, ndjson, csv, tsv, value' '--columns' 'Fields to print, comma-separated dot paths (status.name...' '-q' 'No informational messages on stderr' '--quiet' 'No informational messages on stderr' '-h' 'Show this message and exit' '--help' 'Show this message and exit'
     end
 end
 
@@ -203,7 +207,8 @@ function __leadctl_option_value
             'webhooks send|--columns' 'webhooks secret set|--columns' 'sandbox serve|--host' \
             'sandbox serve|--port' 'sandbox serve|--rate-limit' 'sandbox serve|--seed' \
             'sandbox serve|--intake-delay' 'sandbox serve|--leads' 'sandbox serve|--webhook-url' \
-            'sandbox serve|--columns' 'sandbox reset|--columns' 'completion|--columns'
+            'sandbox serve|--columns' 'sandbox reset|--columns' 'completion|--columns' \
+            'help|--columns' 'version|--columns'
             echo 'text'
         case '|-o' '|--output' 'auth login|-o' 'auth login|--output' 'auth status|-o' \
             'auth status|--output' 'auth logout|-o' 'auth logout|--output' 'auth refresh|-o' \
@@ -228,7 +233,7 @@ function __leadctl_option_value
             'webhooks listen|--output' 'webhooks send|-o' 'webhooks send|--output' \
             'webhooks secret set|-o' 'webhooks secret set|--output' 'sandbox serve|-o' \
             'sandbox serve|--output' 'sandbox reset|-o' 'sandbox reset|--output' 'completion|-o' \
-            'completion|--output'
+            'completion|--output' 'help|-o' 'help|--output' 'version|-o' 'version|--output'
             echo 'words table json ndjson csv tsv value'
         case 'auth login|--kind'
             echo 'words user org source'
@@ -255,12 +260,14 @@ function __leadctl_argument_value
             echo 'words base_url output timeout region timezone ca_bundle source_key_header phone_status_window_days_param phone_status_start_param phone_status_end_param order_direction_key contract_url retry_safe_operations retry_unsafe_operations oauth_client_id oauth_scopes rate_limit'
         case 'profile set|1' 'sources update|0' 'sources rotate|0' 'status-changes update|0' \
             'status-changes delete|0' 'lead-statuses get|0' 'numbers status|0' 'automations runs|0' \
-            'a2a call|0' 'api|0' 'batch|0' 'webhooks send|0'
+            'a2a call|0' 'batch|0' 'webhooks send|0'
             echo 'text'
-        case 'leads import|0' 'contract import|0' 'contract diff|0' 'api|1'
+        case 'leads import|0' 'contract import|0' 'contract diff|0'
             echo 'file'
         case 'completion|0'
             echo 'words bash zsh fish'
+        case 'api|''*' 'help|''*'
+            echo 'text'
     end
 end
 

@@ -47,6 +47,8 @@ class _Bootstrap:
         self.transport = transport
         self.clock = clock
         self.context: Context | None = None
+        # -p as typed, known before the Context exists (a mistyped verb fails before it).
+        self.typed_profile: str | None = None
 
 
 MIN_HELP_WIDTH = 50
@@ -212,6 +214,8 @@ class LazyGroup(TyperGroup):
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
         given = list(args)
         rest: list[str] = super().parse_args(ctx, args)
+        if isinstance(ctx.obj, _Bootstrap):
+            ctx.obj.typed_profile = ctx.params.get("profile") or None
         # `leadctl -p prod` names no group: the help (with that profile's generated groups)
         # is the answer, as for `leadctl` alone.
         names_no_group = group_index(given, OptionNames.of(self.params)) >= len(given)
@@ -248,6 +252,7 @@ class LazyGroup(TyperGroup):
                 self.list_commands(ctx),
                 command_path="leadctl",
                 spell=lambda group: self._with_verb(ctx, group, verb),
+                elsewhere=_from_the_contract(ctx, name),
             )
         if hasattr(command, "list_commands") and verb and not verb.startswith("-"):
             sub_ctx = typer.Context(command, parent=ctx, info_name=name)
@@ -255,7 +260,10 @@ class LazyGroup(TyperGroup):
                 from leadctl.suggest import unknown_command
 
                 raise unknown_command(
-                    verb, command.list_commands(sub_ctx), command_path=f"leadctl {name}"
+                    verb,
+                    command.list_commands(sub_ctx),
+                    command_path=f"leadctl {name}",
+                    elsewhere=_from_the_contract(ctx, verb),
                 )
         return name, command, args[1:]
 
@@ -277,6 +285,15 @@ class LazyGroup(TyperGroup):
         from leadctl.generated.startup import write_help_sections
 
         write_help_sections(ctx, formatter)
+
+
+def _from_the_contract(ctx: Any, word: str) -> str:
+    from leadctl.contract.store import SANDBOX_KEY
+    from leadctl.generated.tree import generated_tree
+    from leadctl.suggest import from_the_contract
+
+    key = generated_tree(ctx).active.key
+    return from_the_contract(word, bundled=key is None, sandbox=key == SANDBOX_KEY)
 
 
 root = typer.Typer(
@@ -392,7 +409,9 @@ def main_callback(
         compile_jq(jq)
     options = GlobalOptions(
         profile=profile or env.get("LEADCTL_PROFILE") or None,
+        profile_from_env=profile is None,
         base_url=base_url or env.get("LEADCTL_BASE_URL") or None,
+        base_url_from_env=base_url is None,
         output=output.value if output else _env_output(env),
         columns=_split_columns(columns) if columns else None,
         quiet=quiet,
@@ -503,13 +522,16 @@ def parse_order(args: Sequence[str], *, env: Mapping[str, str]) -> list[str]:
 
 
 def _report(error: LeadctlError, bootstrap: _Bootstrap) -> int:
-    from leadctl.hints import carry_profile  # error paths only: not loaded by a success
+    from leadctl.hints import carry_profile, fit_hint  # error paths only: not loaded by a success
 
-    carry_profile(error, bootstrap.context)
+    carry_profile(error, bootstrap.context, typed_profile=bootstrap.typed_profile)
+    as_json = _json_errors_wanted(bootstrap.context, bootstrap.env, bootstrap.ios)
+    if not as_json:
+        fit_hint(error, bootstrap.ios)
     return report_error(
         error,
         bootstrap.ios,
-        as_json=_json_errors_wanted(bootstrap.context, bootstrap.env, bootstrap.ios),
+        as_json=as_json,
         secrets=_known_secrets(bootstrap.context),
     )
 
@@ -541,6 +563,14 @@ def _quiet_broken_pipe(ios: IOStreams) -> None:
             os.dup2(devnull, sys.stdout.fileno())
         except (OSError, ValueError):
             pass
+
+
+def _after_dry_run(bootstrap: _Bootstrap) -> None:
+    context = bootstrap.context
+    if context is not None and context.options.dry_run and context.sandbox_started:
+        from leadctl.hints import EMBEDDED_DRY_RUN
+
+        bootstrap.ios.info(EMBEDDED_DRY_RUN)
 
 
 def invoke(
@@ -577,8 +607,10 @@ def invoke(
             terminal_width=help_width,
             max_content_width=help_width,
         )
+        _after_dry_run(bootstrap)
         return result if isinstance(result, int) else 0
     except DryRunDone:
+        _after_dry_run(bootstrap)
         return int(ExitCode.OK)
     except _StdoutClosed:
         _quiet_broken_pipe(bootstrap.ios)

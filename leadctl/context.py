@@ -17,6 +17,8 @@ from leadctl.clock import Clock
 from leadctl.errors import NotAuthenticated, UsageError
 from leadctl.iostreams import IOStreams
 from leadctl.output.formats import JSON, TABLE
+from leadctl.service_target import SANDBOX_PROFILE as SANDBOX_PROFILE
+from leadctl.service_target import service_target
 
 if TYPE_CHECKING:
     from datetime import tzinfo
@@ -26,7 +28,6 @@ if TYPE_CHECKING:
     from leadctl.credentials import Credential
     from leadctl.sandbox_entry import EmbeddedSandbox
 
-SANDBOX_PROFILE = "sandbox"
 DEFAULT_PROFILE = "default"
 DEFAULT_TIMEOUT = 30.0
 # Longer than a day is a typo, and past what the OS's timers accept (1e309 is infinity).
@@ -57,6 +58,7 @@ class GlobalOptions:
         "allow_formulas",
         "allow_insecure_http",
         "base_url",
+        "base_url_from_env",
         "columns",
         "debug",
         "dry_run",
@@ -66,6 +68,7 @@ class GlobalOptions:
         "no_input",
         "output",
         "profile",
+        "profile_from_env",
         "quiet",
         "timeout",
         "utc",
@@ -89,9 +92,15 @@ class GlobalOptions:
         jq: str | None = None,
         utc: bool = False,
         allow_formulas: bool = False,
+        profile_from_env: bool = False,
+        base_url_from_env: bool = False,
     ) -> None:
         self.profile = profile
         self.base_url = base_url
+        # Where profile and base_url came from: LEADCTL_PROFILE / LEADCTL_BASE_URL rather
+        # than -p / --base-url (the sandbox profile ignores the environment's base URL).
+        self.profile_from_env = profile_from_env
+        self.base_url_from_env = base_url_from_env
         self.output = output
         self.columns = columns
         self.quiet = quiet
@@ -132,6 +141,8 @@ class Settings:
         timeout: float,
         output: str | None,
         embedded_sandbox: bool = False,
+        notice: str | None = None,
+        warning: str | None = None,
     ) -> None:
         self.profile = profile
         self.profile_values = profile_values
@@ -139,6 +150,9 @@ class Settings:
         self.timeout = timeout
         self.output = output
         self.embedded_sandbox = embedded_sandbox
+        # Said once, when the service is first used (see leadctl.service_target).
+        self.notice = notice
+        self.warning = warning
 
     def get(self, key: str, default: Any = None) -> Any:
         return self.profile_values.get(key, default)
@@ -200,7 +214,16 @@ class Context:
         timeout = self.options.timeout
         if timeout is None:
             timeout = float(values.get("timeout", DEFAULT_TIMEOUT))
-        base_url = self.options.base_url or values.get("base_url")
+        options = self.options
+        target = service_target(
+            name,
+            values,
+            base_url_flag=None if options.base_url_from_env else options.base_url,
+            base_url_env=options.base_url if options.base_url_from_env else None,
+            env=self.env,
+            named_with_flag=explicitly_named and not options.profile_from_env,
+        )
+        base_url = target.base_url
         if base_url is not None:
             from leadctl.urls import validate_base_url
 
@@ -214,8 +237,10 @@ class Context:
             timeout=timeout,
             output=values.get("output"),
             # Settings of the sandbox profile (region, output...) are layered on the embedded
-            # sandbox; only a base URL of its own points it at a server instead.
-            embedded_sandbox=name == SANDBOX_PROFILE and base_url is None,
+            # sandbox, which nothing points elsewhere.
+            embedded_sandbox=target.embedded_sandbox,
+            notice=target.notice,
+            warning=target.warning,
         )
 
     @cached_property
@@ -252,12 +277,22 @@ class Context:
         if self._sandbox is None:
             from leadctl.sandbox_entry import start_embedded
 
+            if self.settings.notice:
+                self.ios.info(self.settings.notice)
             self._sandbox = start_embedded(self.env)
         return self._sandbox
+
+    @property
+    def sandbox_started(self) -> bool:
+        """Whether this invocation started the embedded sandbox (its port ends with it)."""
+        return self._sandbox is not None
 
     def base_url(self) -> str:
         if self.settings.embedded_sandbox:
             return self.sandbox().base_url
+        if self.settings.warning and not self.__dict__.get("_warned_base_url"):
+            self.__dict__["_warned_base_url"] = True
+            self.ios.warn(self.settings.warning)
         if self.settings.base_url is None:
             raise UsageError(
                 f"no base URL for profile {self.settings.profile!r}",
@@ -308,9 +343,8 @@ class Context:
         )
         from leadctl.operations import source_key_prefixes
 
-        if self.settings.embedded_sandbox and not (
-            self.env.get("LEADCTL_TOKEN") or self.env.get("LEADCTL_TOKEN_FILE")
-        ):
+        if self.settings.embedded_sandbox:
+            # Never a credential from the environment: that belongs to another service.
             return Credential(self.sandbox().org_key, CredentialKind.ORG, "sandbox")
         found = lookup_credential(
             env=self.env,

@@ -36,7 +36,9 @@ GROUPS: dict[str, tuple[str, str]] = {
     ),
     "sandbox": ("leadctl.commands.sandbox", "Run the local sandbox server."),
     "completion": ("leadctl.commands.completion", "Print the shell completion script."),
+    "help": ("leadctl.commands.help", "Show the help of a group or verb."),
+    "version": ("leadctl.commands.version", "Print leadctl's version."),
 }
 
 # Groups that are a single command rather than a group of verbs.
-SINGLE_COMMANDS = frozenset({"api", "batch", "completion"})
+SINGLE_COMMANDS = frozenset({"api", "batch", "completion", "help", "version"})

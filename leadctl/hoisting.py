@@ -107,11 +107,13 @@ def hoist_global_options(args: Sequence[str], root: OptionNames, resolve: Resolv
     path = [args[group_at]]
     command = resolve(path)
     index = group_at + 1
-    while index < len(args) and command is not None:
+    # Past a name that is no command the line fails anyway; its root options are still
+    # hoisted, so the error's hints are for the profile the line names.
+    while index < len(args):
         token = args[index]
         if token == "--":
             break
-        own = _command_names(command).match(token)
+        own = None if command is None else _command_names(command).match(token)
         if own is not None:
             width = 2 if own[0] and not own[1] else 1
             kept.extend(args[index : index + width])
@@ -125,7 +127,7 @@ def hoist_global_options(args: Sequence[str], root: OptionNames, resolve: Resolv
             continue
         kept.append(token)
         index += 1
-        if not token.startswith("-") and _is_group(command):
+        if command is not None and not token.startswith("-") and _is_group(command):
             path.append(token)
             command = resolve(path)
     kept.extend(args[index:])

@@ -276,14 +276,23 @@ class IOStreams:
         """An informational line on stderr, silenced by -q (``dim``: drawn faint where
         stderr has color, for a note under a table)."""
         if not self.quiet:
-            text = safe_text(message)
+            text = self.fit_stderr(safe_text(message))
             if dim and self.stderr_color:
                 text = f"\x1b[2m{text}\x1b[0m"
             self._write_message(text + "\n")
 
     def warn(self, message: str) -> None:
         """A warning on stderr; -q does not silence warnings about credentials."""
-        self._message(f"warning: {message}\n")
+        self._message(self.fit_stderr(f"warning: {message}") + "\n")
+
+    def fit_stderr(self, text: str) -> str:
+        """``text`` broken at spaces to the width of stderr when that is a terminal (where
+        the terminal would break it mid-word); unchanged for a file or pipe."""
+        if not self.stderr_is_tty:
+            return text
+        from leadctl.util.wrap import wrap_at_spaces
+
+        return wrap_at_spaces(text, self._terminal_size("COLUMNS", 0, 80, self.stderr))
 
     def say(self, message: str) -> None:
         """A line on stderr that the user needs to go on (a sign-in code): even under -q."""
@@ -352,6 +361,15 @@ class IOStreams:
         answer = self.stdin.readline().strip().lower()
         if answer not in ("y", "yes"):
             raise Cancelled("cancelled")
+
+    def prompt_line(self, prompt: str) -> str:
+        """Read one line typed on the terminal (shown as typed); stripped."""
+        self.stderr.write(prompt)
+        self.stderr.flush()
+        line = self.stdin.readline()
+        if not line:
+            raise Cancelled("cancelled")  # end of input (Ctrl-D) at the prompt
+        return line.strip()
 
     def prompt_secret(self, prompt: str) -> str:
         """Read a secret without echo from the terminal."""

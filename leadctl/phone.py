@@ -56,6 +56,12 @@ def to_e164(raw: str, *, region: object, what: str = "NUMBER") -> str:
     if not text:
         raise UsageError(f"{what} must not be empty", hint=REGION_HINT)
     international = _looks_international(text)
+    if not international and not _has_phone_digits(text):
+        # Text with no number in it ("hello", "n/a"): no region would make it one.
+        raise UsageError(
+            f"{what} {_shown(raw)} is not a phone number",
+            hint="give the number as +E.164 (e.g. +14155550123) or in national format",
+        )
     # Only a national number needs the region: a broken profile value must not block +E.164.
     default_region = None if international else check_region(region)
     if not international and default_region is None:
@@ -85,6 +91,18 @@ def to_e164(raw: str, *, region: object, what: str = "NUMBER") -> str:
             hint="check the digits; international numbers start with + and the country code",
         )
     return str(phonenumbers.format_number(parsed, phonenumbers.PhoneNumberFormat.E164))
+
+
+def _has_phone_digits(text: str) -> bool:
+    """Whether phonenumbers sees a possible number in ``text`` (its own test, run before
+    it looks at the country: letters of a vanity number count, words do not)."""
+    import phonenumbers
+
+    try:
+        phonenumbers.parse(text, None)
+    except phonenumbers.NumberParseException as error:
+        return error.error_type != phonenumbers.NumberParseException.NOT_A_NUMBER
+    return True
 
 
 def _reason(error: Exception) -> str:

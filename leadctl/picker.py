@@ -117,14 +117,27 @@ def label(item: Mapping[str, Any], field: str) -> str:
 
 
 def choose(question: str, choices: Sequence[tuple[str, str]]) -> str:
-    """Asks on the terminal; Ctrl-C ends leadctl like anywhere else (exit 130)."""
+    """Asks on the terminal; Esc cancels (exit 10, as a "no" at a prompt), Ctrl-C ends
+    leadctl like anywhere else (exit 130)."""
     import questionary
+    from prompt_toolkit.key_binding import KeyBindings
+    from prompt_toolkit.keys import Keys
 
-    answer = questionary.select(
+    from leadctl.errors import Cancelled
+
+    select = questionary.select(
         safe_text(question, one_line=True),
         choices=[questionary.Choice(title=title, value=value) for title, value in choices],
-    ).unsafe_ask()
-    return str(answer)
+        instruction="(arrow keys, Enter to pick, Esc to cancel)",
+    )
+
+    def cancel(event: Any) -> None:
+        event.app.exit(exception=Cancelled("cancelled: no id was picked"))
+
+    bindings = select.application.key_bindings
+    assert isinstance(bindings, KeyBindings)  # what questionary.select builds
+    bindings.add(Keys.Escape, eager=True)(cancel)
+    return str(select.unsafe_ask())
 
 
 def pick_missing_argument(context: Context, click_ctx: Any, param: Any) -> str | None:

@@ -52,10 +52,35 @@ def unknown_command(
     *,
     command_path: str,
     spell: Callable[[str], str] | None = None,
+    elsewhere: str | None = None,
 ) -> UsageError:
-    """The usage error for a name that is no command of ``command_path``."""
+    """The usage error for a name that is no command of ``command_path``; ``elsewhere``
+    says where more commands could come from, when nothing close was found."""
     hint = did_you_mean(word, candidates, command_path=command_path, spell=spell)
-    return UsageError(
-        f"unknown command {word!r} for `{command_path}`",
-        hint=hint or f"run `{command_path} --help` for its commands",
+    if hint is None:
+        hint = f"run `{command_path} --help` for its commands"
+        if elsewhere:
+            hint += f"\n{elsewhere}"
+    return UsageError(f"unknown command {word!r} for `{command_path}`", hint=hint)
+
+
+def from_the_contract(word: str, *, bundled: bool, sandbox: bool) -> str:
+    """Where a command such as ``sources list`` comes from, and how to get it: most verbs
+    (lists, reads by id, anything beyond the curated commands) are generated from the
+    active contract."""
+    if sandbox:
+        return (
+            f"commands beyond these come from the sandbox's contract, which has no {word!r}: "
+            "`leadctl contract show` lists what it has"
+        )
+    if bundled:
+        return (
+            "commands beyond these come from the service's contract; the active one is "
+            "leadctl's bundled contract: fetch the service's with `leadctl contract pull` "
+            "(or `leadctl contract import FILE|URL`)"
+        )
+    return (
+        f"commands beyond these come from the service's contract, whose active copy has no "
+        f"{word!r}: `leadctl contract pull` fetches its latest version, `leadctl contract "
+        "show` lists what it has"
     )

@@ -68,4 +68,6 @@ CURATED_VERBS: dict[str, tuple[str, ...]] = {
     "webhooks": ("listen", "secret", "send", "verify"),
     "completion": (),
     "batch": (),
+    "help": (),
+    "version": (),
 }

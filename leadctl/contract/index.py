@@ -402,7 +402,7 @@ def _retry_safety(
     have acted."""
     marked = spec.get("x-leadctl-retry-safe")
     if isinstance(marked, bool):
-        return marked, "marked by the contract (x-leadctl-retry-safe)"
+        return marked, "the contract says so"
     if method in ("GET", "HEAD"):
         operation_id = spec.get("operationId")
         verb = acting_verb(str(operation_id) if operation_id else None, spec.get("summary"))
@@ -411,7 +411,7 @@ def _retry_safety(
     if method in METHOD_RETRY_SAFE:
         return True, "a read" if method in ("GET", "HEAD", "OPTIONS") else f"a {method}"
     if body and body.get("collectionQuery"):
-        return True, "a collection read (its body is a RequestDataOptions query)"
+        return True, "a collection read: its body is a query"
     if idempotency:
         return True, "sent with an idempotency key, the same on every retry"
     return False, "not retry-safe"

@@ -103,7 +103,7 @@ EXAMPLES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ),
     (
         "Rotate a source's intake key and keep only the new secret:",
-        ("NEW=$(leadctl sources rotate src_1 --yes --secret-only)",),
+        ("NEW=$(leadctl sources rotate SOURCE_ID --yes --secret-only)",),
     ),
     (
         "From cron, with the credential in a file: every lead, one JSON object per line:",

@@ -85,7 +85,8 @@ class CommandSpec:
 
 
 def load_tree() -> CommandSpec:
-    """The whole command tree as it is right now, every lazy group loaded."""
+    """The whole command tree with the bundled contract's verbs, every lazy group loaded:
+    what the shipped files describe, never a contract a developer imported."""
     import typer
 
     from leadctl.app import root
@@ -93,9 +94,15 @@ def load_tree() -> CommandSpec:
 
     command = typer.main.get_command(root)
     ctx = typer.Context(command, info_name="leadctl", **command.context_settings)
-    # The shipped files describe the bundled contract, never one a developer imported.
     pin_bundled(ctx)
     return _command_spec(command, ctx, ())
+
+
+def active_tree(click_ctx: Any) -> CommandSpec:
+    """The whole command tree of this invocation: its profile's active contract decides
+    the generated groups and verbs."""
+    root_ctx = click_ctx.find_root()
+    return _command_spec(root_ctx.command, root_ctx, ())
 
 
 def _command_spec(command: Any, ctx: Any, path: tuple[str, ...]) -> CommandSpec:

@@ -291,7 +291,11 @@ def help_text(op: Mapping[str, Any]) -> str:
         f"generated from the service's contract. {retry_sentence(op)}"
     )
     if op.get("assumed"):
-        parts.append("Assumed by leadctl (x-leadctl-assumed): the API docs do not show it.")
+        parts.append(
+            "leadctl assumes the service has this operation (the service's documentation "
+            "does not show it): if it answers 404, `leadctl contract pull` fetches what "
+            "the service really has."
+        )
     times = [p for p in op["params"] if p.get("format") in ("date-time", "date")]
     if times or _has_times((op.get("body") or {}).get("fields", ())):
         parts.append(
@@ -321,7 +325,7 @@ def help_text(op: Mapping[str, Any]) -> str:
         )
     elif body and body.get("paged"):
         parts.append(
-            "The body is RequestDataOptions, built from --search, --filter, --range and "
+            "The body is a collection query, built from --search, --filter, --range and "
             "--order-by (the syntax of `leads list`) and paged with --page-size, --limit, "
             "--all and --cursor; --data and --field add anything else it takes."
         )
@@ -435,7 +439,7 @@ def epilog(op: Mapping[str, Any]) -> str:
     from leadctl.generated.samples import body_json, field_args, param_args
 
     command = f"leadctl {op['group']} {op['verb']}"
-    args = param_args(op["params"])
+    args = param_args(op["params"], str(op["path"]))
     examples = []
     body = op.get("body") or {}
     if body.get("paged"):

@@ -67,8 +67,44 @@ def sample(spec: Mapping[str, Any]) -> Any:
     if name in BY_NAME:
         return BY_NAME[name]
     if name.endswith("id"):
-        return UUID if "uuid" in name else "123"
+        return placeholder(str(spec["name"]))
     return "example"
+
+
+def placeholder(name: str, collection: str = "") -> str:
+    """``LEAD_ID`` for ``leadId``, or for ``id`` under ``/leads``: an example's id is a
+    word to replace, never a made-up id that reads like a real one."""
+    from leadctl.contract.naming import words
+
+    parts = words(name)
+    if parts in (["id"], []) and collection:
+        parts = [*words(_singular(collection)), "id"]
+    return "_".join(parts).upper() or "ID"
+
+
+def _singular(segment: str) -> str:
+    """``lead-status-changes`` -> ``lead-status-change``, ``categories`` -> ``category``;
+    a short word (``sms``) is left as it is."""
+    if len(segment.rsplit("-", 1)[-1]) <= 3:
+        return segment
+    if segment.endswith("ies"):
+        return segment[:-3] + "y"
+    if segment.endswith(("sses", "uses", "xes")):
+        return segment[:-2]
+    if segment.endswith("s") and not segment.endswith("ss"):
+        return segment[:-1]
+    return segment
+
+
+def _path_value(param: Mapping[str, Any], path: str) -> Any:
+    """A path parameter's example: a phone number as one, any other value as a placeholder
+    named after it (or after the collection before it: ``/sms/{id}`` -> SMS_ID)."""
+    if param.get("phone") or param.get("enum"):
+        return sample(param)
+    segments = path.split("/")
+    marker = "{" + str(param["name"]) + "}"
+    before = segments[segments.index(marker) - 1] if marker in segments[1:] else ""
+    return placeholder(str(param["name"]), "" if before.startswith("{") else before)
 
 
 def _text(value: Any) -> str:
@@ -116,9 +152,10 @@ def body_json(fields: Sequence[Mapping[str, Any]]) -> str:
     return json.dumps(body, separators=(",", ":"))
 
 
-def param_args(params: Sequence[Mapping[str, Any]]) -> str:
-    """Path parameters as values and required query/header parameters as options."""
-    words = [shlex.quote(_text(sample(p))) for p in params if p["in"] == "path"]
+def param_args(params: Sequence[Mapping[str, Any]], path: str = "") -> str:
+    """Path parameters as placeholders (or values) and required query/header parameters
+    as options."""
+    words = [shlex.quote(_text(_path_value(p, path))) for p in params if p["in"] == "path"]
     for param in params:
         if param["in"] == "path" or not param.get("required"):
             continue

@@ -8,6 +8,7 @@ Kept apart from ``leadctl.generated.tree`` because the root help runs on every
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -16,19 +17,27 @@ def startup_key(click_ctx: Any) -> tuple[Callable[[], str | None], bool]:
     """The store key of this invocation's service, as a function (it may read the config,
     which start-up avoids unless a contract was imported), and whether it may be the
     embedded sandbox."""
-    from leadctl.context import SANDBOX_PROFILE
-    from leadctl.contract.store import key_for_base_url, key_for_profile
+    from leadctl.contract.store import SANDBOX_KEY, key_for_base_url, key_for_profile
+    from leadctl.service_target import ENV_BASE_URL, SANDBOX_PROFILE, service_target
 
     root = click_ctx.find_root()
     obj = root.obj
     env: Mapping[str, str] = getattr(obj, "env", None) or os.environ
     params: Mapping[str, Any] = root.params or {}
-    explicit = params.get("profile") or env.get("LEADCTL_PROFILE") or None
-    base_flag = params.get("base_url") or env.get("LEADCTL_BASE_URL") or None
+    flag_profile = params.get("profile") or None
+    explicit = flag_profile or env.get("LEADCTL_PROFILE") or None
+    base_flag = params.get("base_url") or None
+    base_env = env.get(ENV_BASE_URL) or None
+
+    maybe_sandbox = explicit == SANDBOX_PROFILE or (
+        explicit is None and _config_mentions_sandbox(env)
+    )
 
     def key() -> str | None:
-        if base_flag is not None:
-            return key_for_base_url(str(base_flag))  # no config needed
+        if explicit == SANDBOX_PROFILE:
+            return SANDBOX_KEY  # nothing points the sandbox profile elsewhere
+        if (base_flag or base_env) is not None and not maybe_sandbox:
+            return key_for_base_url(str(base_flag or base_env))  # no config needed
         from leadctl.config import load_config
         from leadctl.errors import LeadctlError
 
@@ -37,12 +46,49 @@ def startup_key(click_ctx: Any) -> tuple[Callable[[], str | None], bool]:
         except LeadctlError:
             return None  # the command itself reports a broken config
         name = str(explicit or config.current_profile or "default")
-        values = config.profiles.get(name)
-        embedded = name == SANDBOX_PROFILE and values is None and base_flag is None
-        base = base_flag or (values or {}).get("base_url")
-        return key_for_profile(name, str(base) if base else None, embedded_sandbox=embedded)
+        if name == SANDBOX_PROFILE:
+            return SANDBOX_KEY
+        target = service_target(
+            name,
+            config.profiles.get(name) or {},
+            base_url_flag=base_flag,
+            base_url_env=base_env,
+            env=env,
+            named_with_flag=flag_profile is not None,
+        )
+        return key_for_profile(name, target.base_url, embedded_sandbox=False)
 
-    return key, explicit == SANDBOX_PROFILE and base_flag is None
+    return key, maybe_sandbox
+
+
+def _config_mentions_sandbox(env: Mapping[str, str]) -> bool:
+    """Whether config.toml may make the sandbox the current profile (`profile use
+    sandbox`): a look at its bytes, not a parse, which start-up cannot afford; a yes is
+    settled by the parse in ``key()``."""
+    path = config_file(env)
+    if path is None:
+        return True  # where the path is not computed here, the parse finds out
+    try:
+        with open(path, "rb") as file:
+            return b"sandbox" in file.read()
+    except OSError:
+        return False
+
+
+def config_file(env: Mapping[str, str]) -> str | None:
+    """config.toml's path as ``leadctl.config`` finds it, computed as platformdirs
+    computes it on Linux and macOS without importing either (a test compares them)."""
+    override = env.get("LEADCTL_CONFIG_DIR", "")
+    if override:
+        directory = os.path.expanduser(override)
+    elif sys.platform == "darwin":
+        directory = os.path.expanduser("~/Library/Application Support/leadctl")
+    elif os.name == "posix":
+        xdg = env.get("XDG_CONFIG_HOME", "").strip()
+        directory = os.path.join(xdg or os.path.expanduser("~/.config"), "leadctl")
+    else:
+        return None
+    return os.path.join(directory, "config.toml")
 
 
 def write_help_sections(click_ctx: Any, formatter: Any) -> None:

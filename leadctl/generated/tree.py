@@ -185,14 +185,21 @@ class GeneratedTree:
         command.commands = LazyVerbs(command.commands, factories, aliases)
 
     def note_bundled(self, command: Any, group: str) -> None:
-        """Tell in a curated command's --help when the active contract lacks its operation
-        (the command then works on leadctl's bundled description of it)."""
+        """Tell in a curated command's --help what it takes from leadctl's bundled
+        contract: with that contract active, what it assumes about the service; with
+        another, when that one lacks the command's operation (the command then works on
+        leadctl's bundled description of it)."""
+        verbs = getattr(command, "commands", None)
         if self.active.key is None:
-            return  # the bundled contract itself
+            from leadctl.generated.assumptions import BUNDLED_ASSUMPTIONS
+
+            for verb, note in BUNDLED_ASSUMPTIONS.get(group, {}).items():
+                if isinstance(verbs, dict) and verb in verbs:
+                    verbs[verb].help = f"{verbs[verb].help or ''}\n\n{note}".strip()
+            return
         from leadctl.contract.curated import CURATED_COMMANDS
         from leadctl.operations import find_entry
 
-        verbs = getattr(command, "commands", None)
         for (method, path), (owner, verb) in CURATED_COMMANDS.items():
             if owner != group or not isinstance(verbs, dict) or verb not in verbs:
                 continue

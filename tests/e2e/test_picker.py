@@ -17,7 +17,7 @@ from tests.support.sandbox_server import SandboxProcess
 
 PROFILE = "sb"
 TIMEOUT = 30.0
-DOWN, ENTER = b"\x1b[B", b"\r"
+DOWN, ENTER, ESC = b"\x1b[B", b"\r", b"\x1b"
 UPDATE = ["-p", PROFILE, "sources", "update", "--description", "picked", "-o", "json"]
 
 
@@ -101,3 +101,13 @@ def test_no_picker_with_no_input(sandbox: SandboxProcess, org_env: CredentialEnv
     assert code == 2, shown
     assert "Missing argument 'ID'" in shown
     assert sandbox.requests() == []
+
+
+def test_esc_cancels_the_picker(sandbox: SandboxProcess, org_env: CredentialEnv) -> None:
+    use_published_contract(org_env, sandbox.base_url)
+    sandbox.clear_requests()
+    code, shown = on_a_terminal(UPDATE, org_env, keys=[ESC], prompt=b"ID for")
+    assert code == 10, shown
+    assert "Esc to cancel" in shown and "cancelled" in shown
+    sent = [(r["method"], r["path"]) for r in sandbox.requests()]
+    assert sent == [("POST", "/sources/all")]  # the list only: nothing was updated

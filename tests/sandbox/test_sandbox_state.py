@@ -51,23 +51,6 @@ def test_profile_settings_are_layered_on_the_embedded_sandbox(isolated_env: Path
     assert (default_state(isolated_env) / DB_FILE).exists()
 
 
-def test_a_base_url_of_its_own_points_the_sandbox_profile_elsewhere() -> None:
-    with sandbox_server() as served:
-        set_url = run_leadctl(
-            ["--profile", "sandbox", "--allow-insecure-http", "profile", "set", "base_url",
-             served.base_url]
-        )  # fmt: skip
-        assert set_url.exit_code == 0, set_url.stderr
-        assert "instead of the embedded sandbox" in set_url.stderr
-        assert "profile unset base_url" in set_url.stderr
-        listed = run_leadctl(
-            ["--profile", "sandbox", "--allow-insecure-http", "lead-statuses", "list"],
-            env={"LEADCTL_TOKEN": served.credentials.org},
-        )
-        assert listed.exit_code == 0, listed.stderr
-        assert any(r["path"] == "/lead-statuses" for r in served.requests())
-
-
 # -- sandbox reset ---------------------------------------------------------------------
 
 

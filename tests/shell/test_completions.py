@@ -43,7 +43,9 @@ def readline_words(line: str) -> list[str]:
     return [*words, ""] if line.endswith(" ") else words
 
 
-def complete_bash(line: str, env: Mapping[str, str], *, cwd: Path | None = None) -> list[str]:
+def complete_bash(
+    line: str, env: Mapping[str, str], *, cwd: Path | None = None, scripts: Path = COMPLETIONS
+) -> list[str]:
     script = (
         'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); '
         "COMP_LINE=$LEADCTL_TEST_LINE; COMP_POINT=${#COMP_LINE}; _leadctl; "
@@ -57,7 +59,7 @@ def complete_bash(line: str, env: Mapping[str, str], *, cwd: Path | None = None)
             "-c",
             script,
             "bash",
-            str(COMPLETIONS / "leadctl.bash"),
+            str(scripts / "leadctl.bash"),
             *readline_words(line),
         ],
         env={**env, "LEADCTL_TEST_LINE": line},
@@ -70,9 +72,11 @@ def complete_bash(line: str, env: Mapping[str, str], *, cwd: Path | None = None)
     return [word for word in result.stdout.splitlines() if word]
 
 
-def complete_zsh(line: str, env: Mapping[str, str], *, cwd: Path | None = None) -> list[str]:
+def complete_zsh(
+    line: str, env: Mapping[str, str], *, cwd: Path | None = None, scripts: Path = COMPLETIONS
+) -> list[str]:
     result = subprocess.run(
-        ["zsh", "-f", str(ZSH_HARNESS), str(COMPLETIONS), line],
+        ["zsh", "-f", str(ZSH_HARNESS), str(scripts), line],
         env=env,
         cwd=cwd,
         capture_output=True,
@@ -84,14 +88,16 @@ def complete_zsh(line: str, env: Mapping[str, str], *, cwd: Path | None = None) 
     return re.findall(r"<hit>(.*?)</hit>", result.stdout)
 
 
-def complete_fish(line: str, env: Mapping[str, str], *, cwd: Path | None = None) -> list[str]:
+def complete_fish(
+    line: str, env: Mapping[str, str], *, cwd: Path | None = None, scripts: Path = COMPLETIONS
+) -> list[str]:
     result = subprocess.run(
         [
             "fish",
             "--no-config",
             "-c",
             "source $argv[1]; complete -C $argv[2]",
-            str(COMPLETIONS / "leadctl.fish"),
+            str(scripts / "leadctl.fish"),
             line,
         ],
         env=env,
@@ -279,12 +285,39 @@ def test_tab_runs_no_python(tmp_path: Path) -> None:
     assert set(complete_bash("leadctl -p ", env)) == {"ops.eu", "sandbox"}
 
 
+def test_the_active_contracts_verbs_complete_from_the_printed_script(
+    complete: Callable[..., list[str]], tmp_path: Path
+) -> None:
+    """`leadctl completion SHELL` for a profile whose contract adds verbs (the sandbox's
+    lists and reads by id): the printed script completes them, still without Python."""
+    env = shell_env({"LEADCTL_CONFIG_DIR": str(tmp_path / "config")})
+    run_env = {
+        **env,
+        "LEADCTL_CACHE_DIR": str(tmp_path / "cache"),
+        "LEADCTL_DATA_DIR": str(tmp_path / "data"),
+    }
+    for shell, name in SCRIPT_FILES.items():
+        printed = subprocess.run(
+            [leadctl_executable(), "-p", "sandbox", "completion", shell],
+            env=run_env,
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=60,
+        )
+        (tmp_path / name).write_text(printed.stdout, encoding="utf-8")
+    assert {"list", "get"} <= set(complete("leadctl sources ", env, scripts=tmp_path))
+    assert "tags" in complete("leadctl ta", env, scripts=tmp_path)
+    assert "list" not in complete("leadctl sources ", env)  # the bundled contract's script
+
+
 # -- the files themselves -----------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    ("shell", "name"), [("bash", "leadctl.bash"), ("zsh", "_leadctl"), ("fish", "leadctl.fish")]
-)
+SCRIPT_FILES = {"bash": "leadctl.bash", "zsh": "_leadctl", "fish": "leadctl.fish"}
+
+
+@pytest.mark.parametrize(("shell", "name"), list(SCRIPT_FILES.items()))
 def test_completion_command_prints_the_checked_in_script(shell: str, name: str) -> None:
     printed = subprocess.run(
         [leadctl_executable(), "completion", shell],

@@ -106,3 +106,58 @@ def run_leadctl_tty(
     proc.wait()
     stdout = b"".join(chunks).decode("utf-8", "replace").replace("\r\n", "\n")
     return Completed(proc.returncode, stdout, stderr)
+
+
+def run_leadctl_terminal(
+    args: Sequence[str],
+    *,
+    env: Mapping[str, str] | None = None,
+    columns: int = 80,
+    answers: Sequence[tuple[bytes, bytes]] = (),
+    timeout: float = 60,
+) -> Completed:
+    """stdin, stdout and stderr on one pseudo-terminal ``columns`` wide, as a person runs
+    it. ``answers`` are (prompt, keys) pairs: the keys are typed once the prompt was shown
+    (after the previous one). ``stdout`` holds everything the terminal showed (stderr
+    included, in order); ``stderr`` is empty."""
+    import fcntl
+    import struct
+    import termios
+
+    leader, follower = pty.openpty()
+    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 200, columns, 0, 0))
+    run_env = base_env({"COLUMNS": str(columns), "LINES": "200", "TERM": "xterm"})
+    run_env.update(env or {})
+    proc = subprocess.Popen(
+        [leadctl_executable(), *args],
+        stdin=follower,
+        stdout=follower,
+        stderr=follower,
+        env=run_env,
+    )
+    os.close(follower)
+    shown = b""
+    pending = list(answers)
+    seen_up_to = 0
+    deadline = time.monotonic() + timeout
+    while True:
+        ready, _, _ = select.select([leader], [], [], 0.1)
+        if ready:
+            try:
+                chunk = os.read(leader, 65536)
+            except OSError:  # EIO: every process holding the terminal closed it
+                break
+            if not chunk:
+                break
+            shown += chunk
+        while pending and (found := shown.find(pending[0][0], seen_up_to)) >= 0:
+            seen_up_to = found + len(pending[0][0])
+            os.write(leader, pending.pop(0)[1])
+        if not ready and proc.poll() is not None:
+            break
+        if time.monotonic() > deadline:
+            proc.kill()
+            raise TimeoutError(f"leadctl {' '.join(args)} did not finish: {shown[-2000:]!r}")
+    os.close(leader)
+    code = proc.wait(timeout=timeout)
+    return Completed(code, shown.decode("utf-8", "replace").replace("\r\n", "\n"), "")

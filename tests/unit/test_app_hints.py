@@ -46,9 +46,20 @@ def test_a_hint_in_json_errors_carries_it_too() -> None:
 def test_a_hint_for_the_current_profile_needs_no_flag() -> None:
     make_profile("prod")
     assert run_cli(["profile", "use", "prod"]).exit_code == 0
+    for env in (no_token_env(), {**no_token_env(), "LEADCTL_PROFILE": "prod"}):
+        result = run_cli(["lead-statuses", "list"], env=env)
+        assert result.exit_code == 3
+        assert "`leadctl auth login`" in result.stderr
+
+
+@pytest.mark.usefixtures("memory_keyring")
+def test_a_profile_typed_with_p_is_carried_even_when_it_is_the_current_one() -> None:
+    # Copied later, when another profile may be current, the command must still say it.
+    make_profile("prod")
+    assert run_cli(["profile", "use", "prod"]).exit_code == 0
     result = run_cli(["-p", "prod", "lead-statuses", "list"], env=no_token_env())
     assert result.exit_code == 3
-    assert "`leadctl auth login`" in result.stderr
+    assert "`leadctl -p prod auth login`" in result.stderr
 
 
 @pytest.mark.usefixtures("memory_keyring")

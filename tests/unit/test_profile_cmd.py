@@ -201,12 +201,12 @@ def test_show_of_an_unknown_profile_is_exit_2() -> None:
 
 
 @pytest.mark.skipif(os.name != "posix", reason="POSIX file modes")
-def test_set_creates_the_profile_and_makes_it_current() -> None:
+def test_set_creates_the_profile_and_leaves_the_current_one() -> None:
     result = run_cli(["-p", "work", "profile", "set", "base_url", "https://leads.example.com/"])
     assert result.exit_code == 0, result.stderr
     config = load_config(_env())
     assert config.profiles == {"work": {"base_url": "https://leads.example.com"}}
-    assert config.current_profile == "work"
+    assert config.current_profile is None  # `profile use` changes it, nothing else
     assert "created profile work" in result.stderr
     assert stat.S_IMODE((_conf_dir() / "config.toml").stat().st_mode) == 0o600
     assert stat.S_IMODE(_conf_dir().stat().st_mode) == 0o700
@@ -389,14 +389,15 @@ def test_importing_the_profile_commands_loads_no_heavy_module() -> None:
 # -- run(opts, ctx) without Typer ----------------------------------------------------------
 
 
-def test_run_set_creates_the_profile_and_makes_it_current() -> None:
+def test_run_set_creates_the_profile_and_leaves_the_current_one() -> None:
     from leadctl.commands.profile import set_
 
+    _write_config("a", a={"output": "json"})
     ctx = direct_context(profile="work", signed_in=False)
     set_.run(set_.Options(key="timeout", value="12.5"), ctx)
     config = load_config(_env())
-    assert config.profiles == {"work": {"timeout": 12.5}}
-    assert config.current_profile == "work"
+    assert config.profiles["work"] == {"timeout": 12.5}
+    assert config.current_profile == "a"
     assert "created profile work: timeout = 12.5" in stderr_of(ctx)
 
 

@@ -49,7 +49,7 @@ def run(opts: Options, ctx: Context) -> None:
 EPILOG = (
     "Examples:\n\n"
     "  leadctl a2a call agent.ping\n\n"
-    '  leadctl a2a call leads.get --params \'{"id": "lead_123"}\' -o json | jq .statusChanges\n\n'
+    '  leadctl a2a call leads.get --params \'{"id": "LEAD_ID"}\' -o json | jq .statusChanges\n\n'
     "  leadctl a2a call leads.search --params @query.json --id 1"
 )
 
@@ -79,11 +79,11 @@ def call(
 ) -> None:
     """Call an agent operation with a JSON-RPC 2.0 request (POST /a2a); print its result.
 
-    The API docs do not show the body of /a2a: the envelope and the methods are the
-    contract's assumption (agent.ping; leads.get {id}; leads.search with RequestDataOptions;
-    leadStatusChanges.list {leadId}). A JSON-RPC error in the answer is exit 6 with its
-    code and message; an answer for another id is exit 8. -o json prints the result
-    itself, without the envelope. The call is not retried once sent: an unknown outcome
-    is exit 9.
+    The JSON-RPC envelope and the methods are leadctl's assumption about the service
+    (agent.ping; leads.get {id}; leads.search with a collection query like `leads list`
+    sends; leadStatusChanges.list {leadId}); --params passes whatever a method takes. A
+    JSON-RPC error in the answer is exit 6 with its code and message; an answer for another
+    id is exit 8. -o json prints the result itself, without the envelope. The call is not
+    retried once sent: an unknown outcome is exit 9.
     """
     run(Options(method, params, call_id), get_context(typer_ctx))

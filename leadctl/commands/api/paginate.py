@@ -14,11 +14,15 @@ def paginate(ctx: Any, op: Any, path: str, body: Any, content: bytes | None) -> 
     from leadctl.paging import Pager, PageRequest
 
     if op.method == "GET":
-        raise UsageError("--paginate follows RequestDataOptions bodies: use it with POST")
+        raise UsageError(
+            "--paginate follows the continuationToken of a collection query's pages, which "
+            "are read with POST",
+            hint="leave out the method, or name POST",
+        )
     if content is not None:
         body = parse_json_text(content.decode("utf-8", errors="replace"), what="--input")
     if body is not None and not isinstance(body, dict):
-        raise UsageError("--paginate needs a JSON object body (RequestDataOptions)")
+        raise UsageError("--paginate needs a JSON object body (the collection query)")
     paged_op = dataclasses.replace(op, path=path, paged=True)
     pager = Pager(ctx.client(), paged_op, body or {}, PageRequest(all_pages=True))
     try:

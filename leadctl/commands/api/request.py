@@ -56,6 +56,21 @@ class Options:
     include: bool = False
 
 
+def method_and_path(words: list[str], *, has_body: bool) -> tuple[str, str]:
+    """``[METHOD] PATH`` as gh api reads it: without a method, GET, or POST when fields or
+    a body are given (or --paginate, whose collection queries are POSTs)."""
+    if len(words) == 2:
+        return words[0], words[1]
+    if len(words) == 1:
+        return ("POST" if has_body else "GET"), words[0]
+    if not words:
+        raise UsageError("missing PATH", hint="for example: leadctl api /lead-statuses")
+    raise UsageError(
+        f"expected [METHOD] PATH, got {len(words)} words: {' '.join(words)!r}",
+        hint="quote a path with spaces; fields go in -f/-F",
+    )
+
+
 def run(opts: Options, ctx: Context) -> None:
     verb = opts.method.upper()
     if verb not in METHODS:
@@ -115,16 +130,23 @@ def _query_value(value: Any) -> str:
 
 EPILOG = (
     "Examples:\n\n"
-    "  leadctl api GET /lead-statuses\n\n"
-    "  leadctl api POST /leads/all/my -F pageSize=50 --paginate -o ndjson | jq .id\n\n"
-    "  leadctl api PUT /sources/src_1 -f name='Web form' --include"
+    "  leadctl api /lead-statuses\n\n"
+    "  leadctl api /leads/all/my -F pageSize=50 --paginate -o ndjson | jq .id\n\n"
+    "  leadctl api PUT /sources/SOURCE_ID -f name='Web form' --include"
 )
 
 
 def api(
     typer_ctx: typer.Context,
-    method: Annotated[str, typer.Argument(metavar="METHOD", help="HTTP method.")],
-    path: Annotated[str, typer.Argument(metavar="PATH", help="Path under the base URL.")],
+    words: Annotated[
+        list[str] | None,
+        typer.Argument(
+            metavar="[METHOD] PATH",
+            help="HTTP method (without one: GET, or POST when -f/-F/--input give a "
+            "body) and the path under the base URL.",
+            show_default=False,
+        ),
+    ] = None,
     raw_fields: Annotated[
         list[str] | None,
         typer.Option("-f", "--raw-field", metavar="KEY=VALUE", help="A string field."),
@@ -156,14 +178,20 @@ def api(
 ) -> None:
     """Call any API operation with a raw request.
 
-    Fields become the JSON body (query parameters for GET, HEAD and DELETE). The
-    credential, retries, errors and exit codes are those of every leadctl command: a
-    POST the operation table does not know is treated as not retry-safe.
+    As with gh api, the method is GET unless fields or --input give a body (or --paginate
+    reads a collection's pages), then POST; name it to send another. Fields become the JSON
+    body (query parameters for GET, HEAD and DELETE). The credential, retries, errors and
+    exit codes are those of every leadctl command: a POST the active contract does not
+    describe is treated as not retry-safe.
     """
+    chosen, target = method_and_path(
+        list(words or ()),
+        has_body=bool(raw_fields or typed_fields or input_file is not None or paginate),
+    )
     run(
         Options(
-            method,
-            path,
+            chosen,
+            target,
             raw_fields=tuple(raw_fields or ()),
             typed_fields=tuple(typed_fields or ()),
             input_file=input_file,

@@ -145,7 +145,7 @@ def run(opts: Options, ctx: Context) -> None:
         raise UsageError("--client-id, --scope and --open go with --device or --web")
     url = opts.base_url or ctx.options.base_url or existing.get("base_url")
     if url is None:
-        raise UsageError(f"profile {profile!r} has no base URL", hint="pass --base-url https://...")
+        url = _ask_base_url(ctx, profile)
     url = validate_base_url(url, allow_insecure_http=ctx.options.allow_insecure_http)
     # Before the secret is typed: a keyring that cannot take it is found now, not after.
     check_store(env=ctx.env, profile=profile, insecure=opts.insecure_storage)
@@ -175,6 +175,20 @@ def run(opts: Options, ctx: Context) -> None:
         from leadctl.contract.discovery import pull_after_login
 
         pull_after_login(ctx, url, credential)
+
+
+def _ask_base_url(ctx: Context, profile: str) -> str:
+    """The service's base URL, asked on a terminal (as gh asks for the host); a script
+    must name it."""
+    if not ctx.ios.can_prompt:
+        raise UsageError(
+            f"profile {profile!r} has no base URL",
+            hint="pass --base-url https://... (or set LEADCTL_BASE_URL)",
+        )
+    while True:
+        answer = ctx.ios.prompt_line("Base URL of the service (https://...): ")
+        if answer:
+            return answer
 
 
 def _at_a_desktop(ctx: Context) -> bool:
@@ -246,7 +260,13 @@ def _save_login(
 def login(
     typer_ctx: typer.Context,
     base_url: Annotated[
-        str | None, typer.Option("--base-url", metavar="URL", help="Save this base URL too.")
+        str | None,
+        typer.Option(
+            "--base-url",
+            metavar="URL",
+            help="The service's base URL, saved in the profile (asked for on a terminal "
+            "when the profile has none).",
+        ),
     ] = None,
     with_token: Annotated[
         bool, typer.Option("--with-token", help="Read the credential from stdin.")

@@ -163,9 +163,9 @@ def _render_run_tree(ctx: Context, found: dict[str, Any]) -> RenderableType:
 
 EPILOG = (
     "Examples:\n\n"
-    "  leadctl automations runs aut_123 --status failed\n\n"
-    "  leadctl automations runs aut_123 --run run_456\n\n"
-    "  leadctl automations runs aut_123 -o ndjson | jq -r 'select(.retryCount > 0) | .id'"
+    "  leadctl automations runs AUTOMATION_ID --status failed\n\n"
+    "  leadctl automations runs AUTOMATION_ID --run RUN_ID\n\n"
+    "  leadctl automations runs AUTOMATION_ID -o ndjson | jq -r 'select(.retryCount > 0) | .id'"
 )
 
 
@@ -201,9 +201,9 @@ def runs(
     takes the full id or any unique prefix of at least 4 characters. Times are shown in
     the profile's timezone (else the system's), or UTC with --utc.
 
-    `--status` filters on this side: the API docs neither name a status query
-    parameter nor list the status values, so any word is accepted and compared
-    case-insensitively with each run's status and status display text.
+    `--status` filters here, after the read (no status query parameter of the service
+    is assumed): any word is accepted and compared case-insensitively with each run's
+    status and status display text.
 
     `-o json` prints the service's object unchanged ({automationId, runs}); with
     `--status` it keeps that shape with only the matching runs. `-o ndjson` prints one

@@ -12,6 +12,7 @@ from leadctl.commands._common import get_context
 
 if TYPE_CHECKING:
     from leadctl.context import Context
+    from leadctl.docgen.tree import CommandSpec
 
 
 class Shell(str, Enum):
@@ -25,10 +26,10 @@ class Options:
     shell: Shell
 
 
-def run(opts: Options, ctx: Context) -> None:
+def run(opts: Options, ctx: Context, tree: CommandSpec) -> None:
     from leadctl.docgen.completion import render_completion
 
-    ctx.ios.stdout.write(render_completion(opts.shell.value))
+    ctx.ios.stdout.write(render_completion(opts.shell.value, tree))
 
 
 EPILOG = (
@@ -47,6 +48,11 @@ def completion(
 
     The script is static: pressing TAB runs no Python. It completes groups, verbs,
     options, their fixed values (output formats, kinds, ...) and profile names, which
-    it reads from config.toml. It is the same text as completions/ in the source tree.
+    it reads from config.toml. Groups and verbs are those of the active contract (-p
+    picks the profile): after `leadctl contract pull` or `contract import`, print the
+    script again to complete the commands the service's contract adds. With leadctl's
+    bundled contract it is the script that ships with leadctl.
     """
-    run(Options(shell), get_context(typer_ctx))
+    from leadctl.docgen.tree import active_tree
+
+    run(Options(shell), get_context(typer_ctx), active_tree(typer_ctx))

@@ -46,7 +46,7 @@ def import_(
     """Check an OpenAPI contract and make it the active one for the profile's service.
 
     OpenAPI 3.0, 3.1 and 3.2, JSON or YAML (Swagger 2.0 is refused). The document is checked
-    against its OpenAPI version (and leadctl's x-leadctl-* extensions). An operation with a
+    against its OpenAPI version (and the extensions leadctl reads). An operation with a
     defect (a path parameter missing from its path, a $ref to nowhere, a broken schema it
     uses) is left out and named with the reason; the rest is imported, and `contract show`
     keeps the list. Only a document that is not OpenAPI 3, has no sound operation, or is over

@@ -23,7 +23,7 @@ EPILOG = (
     "Examples:\n\n"
     "  leadctl lead-statuses get Converted\n\n"
     "  leadctl lead-statuses get 'Follow up' -o value --columns id\n\n"
-    "  leadctl lead-statuses get st_3f9a -o json"
+    "  leadctl lead-statuses get LEAD_STATUS_ID -o json"
 )
 
 

@@ -130,10 +130,9 @@ def run(opts: Options, ctx: Context) -> None:
     if opts.wait:
         return
     if isinstance(lead, dict) and lead.get("processingStatus") == "Pending" and lead.get("id"):
-        from leadctl.hints import command_line
+        from leadctl.hints import pending_lead_note
 
-        check = command_line(ctx, f"leads list --filter id={lead['id']}")
-        ctx.ios.info(f"intake is processing the lead: check it with `{check}`")
+        ctx.ios.info(pending_lead_note(ctx, str(lead["id"])))
 
 
 def create(
@@ -172,9 +171,7 @@ def create(
     in E.164; numbers without a country code use the profile's region. This is the one
     command a source-key profile may run. It is not retried after the request was sent
     (a retry could create the lead twice): if the outcome is unknown, leadctl exits 9 and
-    says what to check. The bundled contract's flat lead fields (firstName, lastName,
-    email, phone, state, product, sourceId, tags, consentCertificate) are its assumption:
-    the API docs do not show them.
+    says what to check.
     With --wait the lead is read back until intake settles it (GET /leads/{id} when the
     active contract has it, else `leads list --filter id=ID`) and printed then: exit 6
     when it is Rejected, 8 after --wait-timeout; not with a source key, which may not

@@ -64,7 +64,7 @@ class Options:
 
 
 def run(opts: Options, ctx: Context) -> None:
-    """POST /leads/all/my with the RequestDataOptions of the flags; print the page(s)."""
+    """POST /leads/all/my with the collection query of the flags; print the page(s)."""
     check_count_alone(opts.paging)
     from leadctl.operations import curated
 
@@ -130,9 +130,9 @@ def list_(
             "--order-by",
             metavar="FIELD",
             help="Sort by FIELD (repeatable). A leading '-' sorts descending: leadctl sends "
-            "direction with the contract's descending value (e.g. Descending) where its "
-            "schema lists one, else desc (assumed: the API docs show only `field`; profile "
-            "key order_direction_key names another property).",
+            "the descending value the contract lists (e.g. Descending), else desc, in the "
+            "property `direction` (assumed where the contract names none; the profile key "
+            "order_direction_key names another).",
         ),
     ] = None,
     page_size: PageSizeOption = None,
@@ -143,8 +143,8 @@ def list_(
 ) -> None:
     """List the organization's leads (POST /leads/all/my), newest first unless sorted.
 
-    Filters, ranges, search and sort go to the service as RequestDataOptions and stay the
-    same on every page. Without --all or --limit one page is printed; on a terminal the
+    Filters, ranges, search and sort go to the service in the query of the list and stay
+    the same on every page. Without --all or --limit one page is printed; on a terminal the
     footer tells how to get the next one, and a page written to a file from a terminal
     says on stderr that more exist. The table shows id, firstName, lastName, phone, state,
     status (in the lead status's color), tag names, processingStatus and createdAt (in the
@@ -153,8 +153,7 @@ def list_(
     the terminal has no room for; --columns picks others (email, product, sourceId,
     tags[].name...), for -o json too. -o csv writes what `leads import` reads back.
     Range values that are times (2026-11-01, 2026-11-01T09:00, today, yesterday, -7d,
-    -2h) are read in the profile's timezone (else the system's) and sent in UTC. These
-    lead fields are the contract's assumption: the API docs do not show lead records.
+    -2h) are read in the profile's timezone (else the system's) and sent in UTC.
     """
     opts = Options(
         search=search,

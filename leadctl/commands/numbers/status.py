@@ -140,10 +140,10 @@ def status(
     the profile's region (`leadctl profile set region US`); an invalid number is refused
     (exit 2) and nothing is sent.
 
-    The API docs do not name the three window query parameters. leadctl assumes
-    windowDays, startDate and endDate (the project's contract); if the service calls them
-    something else, set the names in the profile: phone_status_window_days_param,
-    phone_status_start_param, phone_status_end_param.
+    leadctl assumes the service names the window's query parameters windowDays,
+    startDate and endDate; if it calls them something else, set the names in the
+    profile: phone_status_window_days_param, phone_status_start_param,
+    phone_status_end_param.
     """
     run(Options(number, window_days, start, end), get_context(typer_ctx))
 

@@ -11,6 +11,7 @@ from leadctl.commands._common import get_context
 from leadctl.commands.profile._shared import KEYS_HELP, complete_key, examples
 from leadctl.config import Config, parse_profile_value, update_config, validate_profile_name
 from leadctl.context import SANDBOX_PROFILE
+from leadctl.errors import UsageError
 
 if TYPE_CHECKING:
     from leadctl.context import Context
@@ -36,6 +37,12 @@ def run(opts: Options, ctx: Context) -> None:
     key = opts.key
     profile = validate_profile_name(ctx.profile_name)
     parsed = parse_profile_value(key, opts.value)
+    if key == "base_url" and profile == SANDBOX_PROFILE:
+        raise UsageError(
+            "the sandbox profile is always the embedded sandbox: it takes no base URL",
+            hint="for another server (one started with `leadctl sandbox serve`, say), name "
+            "another profile: `leadctl -p local profile set base_url URL`",
+        )
     if key == "base_url":
         from leadctl.urls import validate_base_url
 
@@ -43,18 +50,12 @@ def run(opts: Options, ctx: Context) -> None:
         validate_base_url(parsed, allow_insecure_http=ctx.options.allow_insecure_http)
 
     def assign(config: Config) -> bool:
+        # The current profile stays as it is: `profile use` is what changes it.
         created = profile not in config.profiles
         config.profiles.setdefault(profile, {})[key] = parsed
-        if config.current_profile is None:
-            config.current_profile = profile
         return created
 
     created = update_config(ctx.env, assign)
-    if key == "base_url" and profile == SANDBOX_PROFILE:
-        ctx.ios.warn(
-            "profile 'sandbox' now uses this base URL instead of the embedded sandbox; "
-            "`leadctl -p sandbox profile unset base_url` restores it"
-        )
     ctx.ios.info(f"{'created profile' if created else 'profile'} {profile}: {key} = {parsed}")
 
 
@@ -63,5 +64,8 @@ def set_(
     key: Annotated[str, typer.Argument(help="Setting to change.", autocompletion=complete_key)],
     value: Annotated[str, typer.Argument(help="New value.")],
 ) -> None:
-    """Set KEY to VALUE on the profile in effect (-p), creating the profile if needed."""
+    """Set KEY to VALUE on the profile in effect (-p), creating the profile if needed.
+
+    The current profile stays as it is: `leadctl profile use NAME` changes it.
+    """
     run(Options(key=key, value=value), get_context(typer_ctx))

@@ -16,6 +16,7 @@ from leadctl.config import (
     update_config,
     validate_profile_name,
 )
+from leadctl.context import SANDBOX_PROFILE
 from leadctl.errors import UsageError
 
 if TYPE_CHECKING:
@@ -44,8 +45,14 @@ def run(opts: Options, ctx: Context) -> None:
     def remove(config: Config) -> bool:
         values = config.profiles.get(profile)
         if values is None:
+            if profile == SANDBOX_PROFILE:
+                return False  # built in: it exists without a table
             raise unknown_profile(profile, config)
-        return values.pop(key, None) is not None
+        removed = values.pop(key, None) is not None
+        if not values and profile == SANDBOX_PROFILE:
+            # Nothing of the user's is left in it: the built-in profile as shipped.
+            del config.profiles[profile]
+        return removed
 
     if update_config(ctx.env, remove):
         ctx.ios.info(f"profile {profile}: {key} removed")

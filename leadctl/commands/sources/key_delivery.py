@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from leadctl.context import SANDBOX_PROFILE
-from leadctl.errors import LeadctlError, UsageError
+from leadctl.errors import KeyringUnavailable, LeadctlError, UsageError
 
 if TYPE_CHECKING:
     import httpx
@@ -58,7 +58,15 @@ def profile_target(ctx: Context, name: str, *, insecure_storage: bool) -> Profil
     store = "file" if plain_file else "keyring"
     base_url = ctx.base_url()
     # A keyring that cannot take the key must be found while the old key still works.
-    check_store(env=ctx.env, profile=name, insecure=plain_file)
+    try:
+        check_store(env=ctx.env, profile=name, insecure=plain_file)
+    except KeyringUnavailable as error:
+        # Nothing was rotated yet: the ways out are this command's own flags.
+        error.hint = (
+            "add --insecure-storage to keep the new key in a 0600 file under the config "
+            "dir, or use --secret-file PATH instead of --save-profile"
+        )
+        raise
     return ProfileTarget(name=name, store=store, base_url=base_url)
 
 

@@ -48,9 +48,9 @@ SAVED_COLUMNS = (
 
 EPILOG = (
     "Examples:\n\n"
-    "  leadctl sources rotate src_1\n\n"
-    "  NEW=$(leadctl sources rotate src_1 --yes --secret-only)\n\n"
-    "  leadctl sources rotate src_1 -y --secret-file key.txt --save-profile intake"
+    "  leadctl sources rotate SOURCE_ID\n\n"
+    "  NEW=$(leadctl sources rotate SOURCE_ID --yes --secret-only)\n\n"
+    "  leadctl sources rotate SOURCE_ID -y --secret-file key.txt --save-profile intake"
 )
 
 

@@ -45,10 +45,10 @@ SOURCE_COLUMNS = (
 
 EPILOG = (
     "Examples:\n\n"
-    "  leadctl sources update src_1 --allowed-state CA --allowed-state NV "
+    "  leadctl sources update SOURCE_ID --allowed-state CA --allowed-state NV "
     "--requires-consent-certificate\n\n"
-    "  leadctl sources update src_1 --default-tag-name 'web form' -o json | jq .defaultTags\n\n"
-    "  leadctl sources update src_1 --name 'Web form' --data '{\"enabled\": false}'"
+    "  leadctl sources update SOURCE_ID --default-tag-name 'web form' -o json | jq .defaultTags\n\n"
+    "  leadctl sources update SOURCE_ID --name 'Web form' --data '{\"enabled\": false}'"
 )
 
 
@@ -216,8 +216,7 @@ def update(
 ) -> None:
     """Update a lead source (PUT /sources/{id}) and print it.
 
-    Only the fields you give are sent when the active contract takes a partial update (the
-    bundled contract assumes one: the API docs do not show which fields are required).
+    Only the fields you give are sent when the active contract takes a partial update.
     Where the contract's update requires fields you did not give, the source is read first
     (GET /sources/{id}), your changes are merged over it and the whole source is sent, with
     If-Match when the read carried an ETag (a change made meanwhile is exit 6); --dry-run
@@ -228,7 +227,7 @@ def update(
     one, send it with --data '{"allowedStates": []}'.
 
     --data carries anything else, including the older form's fields (enabled, businessId),
-    which the API docs say need the name too. A name over 255 characters is refused
+    which the service takes only with the name. A name over 255 characters is refused
     before sending. Rotate the intake key with `leadctl sources rotate`.
     """
     opts = Options(

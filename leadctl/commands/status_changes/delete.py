@@ -17,8 +17,8 @@ if TYPE_CHECKING:
 
 EPILOG = (
     "Examples:\n\n"
-    "  leadctl status-changes delete chg_1\n\n"
-    "  leadctl status-changes delete chg_1 --yes        # in scripts and cron"
+    "  leadctl status-changes delete CHANGE_ID\n\n"
+    "  leadctl status-changes delete CHANGE_ID --yes        # in scripts and cron"
 )
 
 

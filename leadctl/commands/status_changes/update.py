@@ -145,11 +145,11 @@ def _complete_category(incomplete: str) -> list[str]:
 
 EPILOG = (
     "Examples:\n\n"
-    "  leadctl status-changes update chg_1 --category qualified --outcome 'Appointment set' "
+    "  leadctl status-changes update CHANGE_ID --category qualified --outcome 'Appointment set' "
     "--appointment-start-at 2026-11-23T15:00 --appointment-end-at 2026-11-23T15:30\n\n"
-    "  leadctl status-changes update chg_1 --callback-at 2026-11-21T14:00:00Z "
+    "  leadctl status-changes update CHANGE_ID --callback-at 2026-11-21T14:00:00Z "
     "--notes 'call back'\n\n"
-    "  leadctl status-changes update chg_1 --data '{\"callbackAt\": null}' -o json | jq ."
+    "  leadctl status-changes update CHANGE_ID --data '{\"callbackAt\": null}' -o json | jq ."
 )
 
 
@@ -261,19 +261,19 @@ def update(
 ) -> None:
     """Update an entry of a lead's status history (PUT /lead-status-changes/{id}).
 
-    Only the fields you give are sent; the others keep their value (the bundled contract's
-    assumption: the API docs do not say which fields are required). Where the active
-    contract's update requires fields you did not give, the entry is read first, your
-    changes are merged over it and the whole entry is sent (--dry-run shows it). When the
-    entry is the lead's current one, the lead's status changes with it.
+    Only the fields you give are sent when the active contract takes a partial update; the
+    others keep their value. Where the active contract's update requires fields you did not
+    give, the entry is read first, your changes are merged over it and the whole entry is
+    sent (--dry-run shows it). When the entry is the lead's current one, the lead's status
+    changes with it.
 
     Date-times are ISO 8601: 2026-11-21T14:00:00Z, 2026-11-21T09:00-05:00, 2026-11-21T14:00
     or a date alone (midnight). Without an offset they are local time in the profile's
     timezone (`leadctl profile set timezone America/New_York`), else the system's zone;
     a local time the clocks skip is refused, a repeated one is its first occurrence. They
     are sent as UTC with a Z. An appointment that ends before it starts is refused.
-    Allowed values of --type, --outcome and --follow-up-status are not shown by the
-    API docs, so they are sent as given. Prints the updated entry.
+    Values of --type, --outcome and --follow-up-status are sent as given where the
+    contract does not list them. Prints the updated entry.
     """
     opts = Options(
         change_id=change_id,

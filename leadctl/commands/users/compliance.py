@@ -174,9 +174,9 @@ def compliance(
 ) -> None:
     """Update the current user's compliance settings (PUT /users/compliance), or show them.
 
-    Only the flags given are sent; the other settings keep their value (the contract's
-    assumption: the API docs do not say how a partial update behaves). With an
-    organization key the user is the key's owner (assumed). Prints the updated user.
+    Only the flags given are sent; leadctl assumes the service keeps the other settings
+    as they are (`leadctl users compliance` without flags shows them). With an
+    organization key the user is assumed to be the key's owner. Prints the updated user.
     Without flags the current settings are shown, read with the active contract's
     current-user operation (GET /users/me or alike); the bundled contract has none, and
     then the command says so (exit 2).

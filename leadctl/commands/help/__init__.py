@@ -1,0 +1,11 @@
+"""``leadctl help [GROUP [VERB]]``: a single command (see SINGLE_COMMANDS in leadctl.groups)."""
+
+from __future__ import annotations
+
+import typer
+
+from leadctl.commands.help import topic
+
+app = typer.Typer()
+
+app.command(epilog=topic.EPILOG)(topic.help_)

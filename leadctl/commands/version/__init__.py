@@ -1,0 +1,11 @@
+"""``leadctl version``: a single command (see SINGLE_COMMANDS in leadctl.groups)."""
+
+from __future__ import annotations
+
+import typer
+
+from leadctl.commands.version import show
+
+app = typer.Typer()
+
+app.command(epilog=show.EPILOG)(show.version)

@@ -1,0 +1,51 @@
+"""Small things a first hour trips on (issue 23 point 13), through the installed leadctl."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.e2e.conftest import CredentialEnv
+from tests.support.e2e import run_leadctl
+from tests.support.sandbox_server import SandboxProcess
+
+
+def test_import_says_text_is_not_a_phone_number(
+    sandbox: SandboxProcess, org_env: CredentialEnv, tmp_path: Path
+) -> None:
+    rows = tmp_path / "leads.csv"
+    rows.write_text(
+        "firstName,phone,email\n"
+        "Ada,call me maybe,ada-small@e2e.example\n"
+        "Bo,+15125550123,bo-small@e2e.example\n",
+        encoding="utf-8",
+    )
+    result = run_leadctl(["leads", "import", str(rows)], env=org_env)
+    assert result.exit_code == 6, result.stderr
+    (bad,) = [line for line in result.stderr.splitlines() if line.startswith("row 1:")]
+    assert "'call me maybe' is not a phone number" in bad
+    assert "national format" not in bad and "region" not in bad
+    assert "1 created" in result.stderr
+
+
+def test_a_national_number_without_a_region_still_says_so(org_env: CredentialEnv) -> None:
+    result = run_leadctl(["leads", "create", "--field", "phone=5125550123"], env=org_env)
+    assert result.exit_code == 2
+    assert "national format and no region is set" in result.stderr
+
+
+def test_dry_run_on_the_embedded_sandbox_says_its_port_is_gone() -> None:
+    result = run_leadctl(["-p", "sandbox", "--dry-run", "leads", "list"])
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.startswith("curl ") and "http://127.0.0.1:" in result.stdout
+    assert "port closes when leadctl exits" in result.stderr
+    assert "`leadctl sandbox serve`" in result.stderr
+    quiet = run_leadctl(["-p", "sandbox", "--dry-run", "-q", "leads", "list"])
+    assert quiet.exit_code == 0 and quiet.stderr == ""
+
+
+def test_dry_run_against_a_served_sandbox_says_nothing_of_ports(
+    org_env: CredentialEnv,
+) -> None:
+    result = run_leadctl(["--dry-run", "leads", "list"], env=org_env)
+    assert result.exit_code == 0, result.stderr
+    assert "port" not in result.stderr
