@@ -353,13 +353,19 @@ def _plain_header(columns: Sequence[str]) -> bool:
     """Field names, none twice and none inside another: what the columns mean can be
     checked. Anything else the row reader refuses with its own reason (no header, a
     column repeated, ``address`` beside ``address.city``)."""
-    paths = [name.removesuffix("[]") for name in columns]
     if not all(_FIELD_NAME.match(name) for name in columns):
         return False
     singles = [name for name in columns if not name.endswith("[]")]
     if len(set(singles)) != len(singles):
         return False
-    return not any(other.startswith(f"{path}.") for path in paths for other in paths)
+    # Linear in the header's length (a CSV may have tens of thousands of columns): each
+    # path's parents are looked up, not compared with every other column.
+    paths = {name.removesuffix("[]") for name in columns}
+    return not any(
+        ".".join(parts[:end]) in paths
+        for parts in (path.split(".") for path in paths)
+        for end in range(1, len(parts))
+    )
 
 
 def _set(body: dict[str, Any], path: str, value: Any) -> None:

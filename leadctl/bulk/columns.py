@@ -66,7 +66,11 @@ def plan_columns(
     out."""
     from leadctl.lead_fields import lead_schema
 
-    names = [name.strip() for name in next(csv.reader([header.decode("utf-8", "replace")]), [])]
+    try:
+        names = [n.strip() for n in next(csv.reader([header.decode("utf-8", "replace")]), [])]
+    except csv.Error:
+        # Not a header leadctl can read (a bare CR in it): the row reader says why.
+        return ColumnPlan(dict(renames), frozenset(), header)
     missing = set(renames) - set(names)
     if missing:
         raise UsageError(
@@ -95,6 +99,11 @@ def plan_columns(
             hint=f"lead fields: {', '.join(sorted(shape.leaves)[:12])}",
         )
     _note(ctx, {n: t for n, t in plan_renames.items() if n not in renames}, ignored)
+    for name, hint in resolver.unlisted.items():
+        ctx.ios.warn(
+            f"column {name!r} is not a field the lead lists; it is sent as an extra field "
+            f"its schema takes{f' ({hint})' if hint else ''}"
+        )
     return ColumnPlan(plan_renames, frozenset(ignored), _csv_line(kept))
 
 
@@ -117,6 +126,8 @@ class _Resolver:
         for path in shape.leaves:
             self._by_leaf.setdefault(path.rsplit(".", 1)[-1], []).append(path)
         self._known: dict[str, str | None] = {}
+        # Columns sent as fields the schema does not list, with their did-you-mean.
+        self.unlisted: dict[str, str | None] = {}
 
     def target(self, name: str) -> str | None:
         if name not in self._known:
@@ -140,6 +151,8 @@ class _Resolver:
         if self._list_item is not None and self._list_item.knows(path):
             return None
         if _takes_unlisted(shape, path):
+            # Valid (the schema welcomes other fields), but a near miss is likely a typo.
+            self.unlisted[name] = self._unknown(path).hint
             return name
         raise self._unknown(path)
 

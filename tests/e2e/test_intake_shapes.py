@@ -86,10 +86,10 @@ def test_fixture_create_import_and_a_bad_header(
     assert bodies[1]["tagNames"] == ["web", "r1"] and bodies[1]["tagIds"] == []
 
     bad = tmp_path / "bad.csv"
-    bad.write_text(header.replace("contact.email", "email") + "\n" + rows[0] + "\n")
+    bad.write_text(header.replace("contact.email", "emial") + "\n" + rows[0] + "\n")
     refused = run_leadctl(["leads", "import", str(bad)], env=fixture_env)
     assert refused.exit_code == 2
-    assert "column 'email' is not a field of the active contract's lead" in refused.stderr
+    assert "column 'emial' is not a field of the active contract's lead" in refused.stderr
     assert "did you mean contact.email" in refused.stderr
     assert len(fixture_mock.requests_to("POST", "/leads")) == 6
     assert fixture_mock.violations() == []

@@ -52,9 +52,11 @@ def shown(term: Terminal, command: str) -> str:
     body = text.split("\n", 1)[1].rsplit("[exit", 1)[0]  # after the echoed command line
     width = term.width  # type: ignore[attr-defined]
     # stderr's notes share the screen: what was left out, and the next page's cursor (a
-    # token is never broken, so it may be wider than the terminal).
+    # token is never broken, so the line that holds it alone may be wider than the terminal).
     notes = ("not shown at ", "more results: ")
-    table = [line for line in body.splitlines() if not line.startswith(notes)]
+    table = [
+        line for line in body.splitlines() if not line.startswith(notes) and " " in line.strip()
+    ]
     assert all(len(line) <= width for line in table), body
     return body
 
