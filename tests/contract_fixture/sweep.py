@@ -65,6 +65,17 @@ def arguments(mock: ContractMock, entry: dict[str, Any], workdir: Path) -> list[
     return args
 
 
+def given_path_values(mock: ContractMock, entry: dict[str, Any]) -> list[tuple[bool, str]]:
+    """(is a phone number, the value given) for each path argument ``arguments`` gives."""
+    route = route_of(mock, str(entry["method"]), str(entry["path"]))
+    schemas = {str(p["name"]): p.get("schema", {}) for p in route.parameters}
+    return [
+        (bool(param.get("phone")), text_of(mock.schemas.example(schemas[param["name"]])))
+        for param in entry.get("params") or []
+        if param["in"] == "path"
+    ]
+
+
 PHONE = "+15125550123"
 
 

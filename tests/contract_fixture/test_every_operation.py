@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 import pytest
 
@@ -28,7 +29,13 @@ from tests.contract_fixture.conftest import (
     contract_path,
     load_contract,
 )
-from tests.contract_fixture.sweep import arguments, credential_for, idempotency_keys, route_of
+from tests.contract_fixture.sweep import (
+    arguments,
+    credential_for,
+    given_path_values,
+    idempotency_keys,
+    route_of,
+)
 from tests.support.cli import run_cli
 from tests.support.contract_mock import ContractMock, serve_contract
 
@@ -111,6 +118,10 @@ def test_every_generated_operation_sends_a_valid_request(
     assert sweep.mock.violations() == [], args
     sent = sweep.mock.requests_to(method, path)
     assert len(sent) == 1, [str(r) for r in sweep.mock.requests]
+    segments = [unquote(segment) for segment in sent[0].path.split("/")]
+    for is_phone, given in given_path_values(sweep.mock, entry):
+        # Issue 21.1: only a phone number is rewritten (to E.164); an id goes as typed.
+        assert is_phone or given in segments, (given, sent[0].path)
     if entry.get("download"):
         # Issue 21.7: the redirect is followed, without the credential, to the bytes.
         [fetched] = sweep.mock.files.requests[downloads:]
