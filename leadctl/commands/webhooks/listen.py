@@ -256,6 +256,11 @@ def listen(
     failure. Listens on loopback only unless --allow-remote. The secret (whsec_...) comes
     from --secret-file, LEADCTL_WEBHOOK_SECRET, or the profile's OS keyring entry (`leadctl
     webhooks secret set`).
+
+    The service publishes no catalog of its events: a delivery's type and body are passed
+    on as received, whatever they are. The sandbox (`sandbox serve --webhook-url URL`)
+    sends lead.created and automation_run.status_changed as {"type", "timestamp", "data"}
+    (Standard Webhooks' recommended payload), an assumption, not the service's word.
     """
     opts = Options(
         host=host,
