@@ -10,7 +10,6 @@ from pathlib import Path
 
 from tests.e2e.conftest import CredentialEnv
 from tests.support.e2e import run_leadctl, run_leadctl_terminal
-from tests.support.sandbox_server import SandboxProcess
 
 SGR = re.compile(r"\x1b\[[0-9;]*m")
 NO_TOKEN = {"LEADCTL_TOKEN": "", "LEADCTL_TOKEN_FILE": ""}
@@ -31,16 +30,7 @@ def test_the_login_hint_carries_the_profile_typed_with_p() -> None:
     assert "`leadctl auth login`" in current.stderr
 
 
-def test_after_intake_with_a_source_key_no_read_is_suggested(sandbox: SandboxProcess) -> None:
-    website = next(s for s in sandbox.info()["sources"] if s["name"] == "Website form")
-    # Stated as a source key: nothing in the bundled contract tells one from any token.
-    login = ["-p", "web", "auth", "login", "--kind", "source", "--with-token", "--no-contract"]
-    logged_in = run_leadctl(
-        [*login, "--base-url", sandbox.base_url, "--insecure-storage"],
-        stdin=sandbox.credentials.sources[website["id"]],
-    )
-    assert logged_in.exit_code == 0, logged_in.stderr
-    source_env = {"LEADCTL_PROFILE": "web"}
+def test_after_intake_with_a_source_key_no_read_is_suggested(source_env: CredentialEnv) -> None:
     created = run_leadctl(
         ["leads", "create", "--field", "email=hint@example.test", "--field", "state=TX"],
         env=source_env,

@@ -4,19 +4,13 @@ anywhere else (a missing id stays exit 2 and nothing is read)."""
 from __future__ import annotations
 
 import json
-import os
-import pty
-import select
-import subprocess
-import time
-from collections.abc import Sequence
 
 from tests.e2e.conftest import CredentialEnv
-from tests.support.e2e import base_env, leadctl_executable, run_leadctl
+from tests.support.e2e import run_leadctl
+from tests.support.one_terminal import on_a_terminal
 from tests.support.sandbox_server import SandboxProcess
 
 PROFILE = "sb"
-TIMEOUT = 30.0
 DOWN, ENTER, ESC = b"\x1b[B", b"\r", b"\x1b"
 UPDATE = ["-p", PROFILE, "sources", "update", "--description", "picked", "-o", "json"]
 
@@ -27,44 +21,6 @@ def use_published_contract(org_env: CredentialEnv, base_url: str) -> None:
     assert setup.exit_code == 0, setup.stderr
     pulled = run_leadctl(["-p", PROFILE, "contract", "pull"], env=org_env)
     assert pulled.exit_code == 0, pulled.stderr
-
-
-def on_a_terminal(
-    args: list[str], env: CredentialEnv, *, keys: Sequence[bytes], prompt: bytes
-) -> tuple[int, str]:
-    """Runs leadctl with stdin, stdout and stderr on one pseudo-terminal; types ``keys``
-    once ``prompt`` was shown."""
-    leader, follower = pty.openpty()
-    run_env = base_env(env)
-    run_env["TERM"] = "xterm"
-    proc = subprocess.Popen(
-        [leadctl_executable(), *args], stdin=follower, stdout=follower, stderr=follower, env=run_env
-    )
-    os.close(follower)
-    shown = b""
-    typed = False
-    deadline = time.monotonic() + TIMEOUT
-    while time.monotonic() < deadline:
-        ready, _, _ = select.select([leader], [], [], 0.1)
-        if ready:
-            try:
-                chunk = os.read(leader, 65536)
-            except OSError:  # EIO: the terminal's other end closed
-                break
-            if not chunk:
-                break
-            shown += chunk
-        if not typed and prompt in shown:
-            for key in keys:
-                os.write(leader, key)
-            typed = True
-        if not ready and proc.poll() is not None:
-            break
-    else:
-        proc.kill()
-        raise AssertionError(f"leadctl did not finish; the terminal showed {shown!r}")
-    os.close(leader)
-    return proc.wait(timeout=TIMEOUT), shown.decode("utf-8", "replace")
 
 
 def test_a_missing_id_is_picked_from_the_list_on_a_terminal(

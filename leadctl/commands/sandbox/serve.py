@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from leadctl.commands._common import get_context
+from leadctl.commands._common import HostOption, PortOption, get_context
 
 if TYPE_CHECKING:
     from leadctl.context import Context
@@ -47,18 +47,8 @@ EPILOG = (
 
 def serve(
     typer_ctx: typer.Context,
-    host: Annotated[
-        str,
-        typer.Option(
-            metavar="HOST", help="Address to listen on; non-loopback needs --allow-remote."
-        ),
-    ] = "127.0.0.1",
-    port: Annotated[
-        int,
-        typer.Option(
-            min=0, max=65535, metavar="PORT", help="Port to listen on (0: any free port)."
-        ),
-    ] = 8765,
+    host: HostOption = "127.0.0.1",
+    port: PortOption = 8765,
     data_dir: Annotated[
         Path | None,
         typer.Option(

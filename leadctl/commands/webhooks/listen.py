@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated, TextIO
 
 import typer
 
-from leadctl.commands._common import get_context
+from leadctl.commands._common import HostOption, PortOption, get_context
 from leadctl.commands.webhooks._shared import (
     DEFAULT_TOLERANCE,
     SecretFileOption,
@@ -208,18 +208,8 @@ def _forward_text(record: Record) -> str:
 
 def listen(
     typer_ctx: typer.Context,
-    host: Annotated[
-        str,
-        typer.Option(
-            metavar="HOST", help="Address to listen on; non-loopback needs --allow-remote."
-        ),
-    ] = "127.0.0.1",
-    port: Annotated[
-        int,
-        typer.Option(
-            min=0, max=65535, metavar="PORT", help="Port to listen on (0: any free port)."
-        ),
-    ] = DEFAULT_PORT,
+    host: HostOption = "127.0.0.1",
+    port: PortOption = DEFAULT_PORT,
     forward_to: Annotated[
         str | None,
         typer.Option(
