@@ -11,6 +11,7 @@ import pytest
 from pytest_httpx import HTTPXMock
 
 from tests.support.cli import BASE_URL, VirtualClock, run_cli, token_env
+from tests.support.payments import import_payments_contract
 
 ROTATE = f"{BASE_URL}/sources/{{}}/credentials/rotate"
 STATUS = f"{BASE_URL}/phone-numbers/%2B1512555010{{}}/status"
@@ -143,43 +144,10 @@ def test_operations_are_named_by_operation_id_or_method_and_path(
     assert result.exit_code == 0, result.stderr
 
 
-PAYMENTS = {
-    "openapi": "3.1.0",
-    "info": {"title": "Payments", "version": "1"},
-    "paths": {
-        "/payments": {
-            "post": {
-                "operationId": "createPayment",
-                "tags": ["Payments"],
-                "parameters": [
-                    {"name": "Idempotency-Key", "in": "header", "schema": {"type": "string"}}
-                ],
-                "requestBody": {
-                    "required": True,
-                    "content": {
-                        "application/json": {
-                            "schema": {
-                                "type": "object",
-                                "required": ["amount"],
-                                "properties": {"amount": {"type": "integer"}},
-                            }
-                        }
-                    },
-                },
-                "responses": {"201": {"description": "Created"}},
-            }
-        }
-    },
-}
-
-
 def test_a_keyed_operation_is_sent_again_with_the_same_key(
     httpx_mock: HTTPXMock, tmp_path: Path
 ) -> None:
-    contract = tmp_path / "payments.json"
-    contract.write_text(json.dumps(PAYMENTS))
-    imported = run_cli(["contract", "import", str(contract)], env=token_env())
-    assert imported.exit_code == 0, imported.stderr
+    import_payments_contract(tmp_path)
     url = f"{BASE_URL}/payments"
     httpx_mock.add_exception(httpx.ReadTimeout("lost"), url=url)
     httpx_mock.add_response(url=url, status_code=201, json={"id": "pay_1"})
@@ -196,9 +164,7 @@ def test_a_keyed_operation_is_sent_again_with_the_same_key(
 def test_resume_sends_a_keyed_line_again_with_the_key_in_the_report(
     httpx_mock: HTTPXMock, tmp_path: Path
 ) -> None:
-    contract = tmp_path / "payments.json"
-    contract.write_text(json.dumps(PAYMENTS))
-    assert run_cli(["contract", "import", str(contract)], env=token_env()).exit_code == 0
+    import_payments_contract(tmp_path)
     url = f"{BASE_URL}/payments"
     source = tmp_path / "payments.ndjson"
     source.write_text('{"amount": 5}\n')

@@ -25,37 +25,10 @@ import pytest
 from pytest_httpx import HTTPXMock
 
 from tests.support.cli import BASE_URL, VirtualClock, run_cli, token_env
+from tests.support.payments import import_payments_contract
 
 LEADS = f"{BASE_URL}/leads"
 PAYMENTS_URL = f"{BASE_URL}/payments"
-PAYMENTS = {
-    "openapi": "3.1.0",
-    "info": {"title": "Payments", "version": "1"},
-    "paths": {
-        "/payments": {
-            "post": {
-                "operationId": "createPayment",
-                "tags": ["Payments"],
-                "parameters": [
-                    {"name": "Idempotency-Key", "in": "header", "schema": {"type": "string"}}
-                ],
-                "requestBody": {
-                    "required": True,
-                    "content": {
-                        "application/json": {
-                            "schema": {
-                                "type": "object",
-                                "required": ["amount"],
-                                "properties": {"amount": {"type": "integer"}},
-                            }
-                        }
-                    },
-                },
-                "responses": {"201": {"description": "Created"}},
-            }
-        }
-    },
-}
 
 
 @dataclass
@@ -79,13 +52,6 @@ def lines(path: Path) -> list[dict[str, Any]]:
 
 def ndjson(*objects: Any) -> str:
     return "".join(json.dumps(item) + "\n" for item in objects)
-
-
-def import_payments_contract(tmp_path: Path) -> None:
-    contract = tmp_path / "payments.json"
-    contract.write_text(json.dumps(PAYMENTS))
-    imported = run_cli(["contract", "import", str(contract)], env=token_env())
-    assert imported.exit_code == 0, imported.stderr
 
 
 def keys_sent(httpx_mock: HTTPXMock) -> list[str]:
@@ -252,8 +218,10 @@ class UntilReported(VirtualClock):
     def sleep(self, seconds: float) -> None:
         import threading
 
+        # Waits on the condition (the row's outcome on disk), not for a time; the cap only
+        # keeps a broken run from hanging the suite, and is generous for a loaded machine.
         waited = threading.Event()
-        for _ in range(1000):
+        for _ in range(6000):
             if any(
                 line["row"] == self.row and line["outcome"] != "sending"
                 for line in lines(self.report)
