@@ -311,7 +311,7 @@ def numbered(lines: Iterable[bytes]) -> Iterator[tuple[int, bytes]]:
 
 
 def run_batch(ctx: Context, options: BatchOptions) -> None:
-    from leadctl.bulk.runner import check_report_target, reports_of, resendable
+    from leadctl.bulk.runner import check_report_target, open_input, reports_of, resendable
     from leadctl.generated.run import to_operation
     from leadctl.rate_limit import known_limit
 
@@ -326,24 +326,28 @@ def run_batch(ctx: Context, options: BatchOptions) -> None:
     limit = known_limit(options.rate, ctx.settings.get("rate_limit"))
     op = find_operation(tree, options.operation)
     operation = to_operation(op, ctx.settings)
-    _confirm_destructive(ctx, op, options)
-    shape = shape_of(op, _contract(tree), operation.idempotency)
-    report_target = options.report or options.resume or STDIN
-    # A dry run sends nothing: it may look at a report another run is using.
-    held = () if ctx.options.dry_run else reports_of(options.report, options.resume)
-    with holding_reports(held):
-        check_report_target(report_target, options.resume)
-        resume = read_resume(Path(options.resume)) if options.resume else None
-        _batch(
-            ctx,
-            options,
-            operation,
-            shape,
-            resume,
-            report_target,
-            limit,
-            resendable=resendable(operation),
-        )
+    # The file is opened before the question: nobody should confirm a run that cannot start.
+    stream, _source, path = open_input(ctx, options.input, what="lines")
+    with stream:
+        _confirm_destructive(ctx, op, options)
+        shape = shape_of(op, _contract(tree), operation.idempotency)
+        report_target = options.report or options.resume or STDIN
+        # A dry run sends nothing: it may look at a report another run is using.
+        held = () if ctx.options.dry_run else reports_of(options.report, options.resume)
+        with holding_reports(held):
+            check_report_target(report_target, options.resume)
+            resume = read_resume(Path(options.resume)) if options.resume else None
+            _batch(
+                ctx,
+                options,
+                operation,
+                shape,
+                (stream, path),
+                resume,
+                report_target,
+                limit,
+                resendable=resendable(operation),
+            )
 
 
 def _confirm_destructive(ctx: Context, op: Mapping[str, Any], options: BatchOptions) -> None:
@@ -371,6 +375,7 @@ def _batch(
     options: BatchOptions,
     operation: Operation,
     shape: Shape,
+    lines: tuple[IO[bytes], Path | None],
     resume: ResumeState | None,
     report_target: str,
     limit: RateLimit | None,
@@ -378,49 +383,47 @@ def _batch(
     resendable: bool,
 ) -> None:
     from leadctl.bulk.replacement import replacement_preparer
-    from leadctl.bulk.runner import open_input
     from leadctl.replace import CHANGED_MEANWHILE
 
-    stream, _source, path = open_input(ctx, options.input, what="lines")
-    with stream:
-        if resume is not None and path is not None:
-            _verify_resume(path, resume, options, resendable=resendable)
-        keys = resume.keys if resume is not None else {}
+    stream, path = lines
+    if resume is not None and path is not None:
+        _verify_resume(path, resume, options, resendable=resendable)
+    keys = resume.keys if resume is not None else {}
 
-        def key_for(number: int) -> str:
-            return keys.get(number) or str(uuid.uuid4())
+    def key_for(number: int) -> str:
+        return keys.get(number) or str(uuid.uuid4())
 
-        tally = Tally()
-        jobs = _jobs(stream, shape, key_for, resume, options, tally, resendable=resendable)
-        if ctx.options.dry_run:
-            _dry_run(ctx, operation, jobs)
-            return
-        words = Words(
-            noun="line",
-            doing=options.operation,
-            done="ok",
-            run="the batch",
-            resume_command=f"leadctl batch '{options.operation}' --input {options.input}",
-        )
-        prepare = replacement_preparer(ctx, operation)
-        run_jobs(
-            ctx,
-            plan=Plan(
-                operation,
-                success="ok",
-                keep_result=True,
-                prepare=prepare,
-                refusals={412: CHANGED_MEANWHILE} if prepare is not None else {},
-            ),
-            jobs=jobs,
-            concurrency=options.concurrency,
-            tally=tally,
-            report_target=report_target,
-            resumed_from=options.resume,
-            total=_total(ctx, path, resume),
-            words=words,
-            limit=limit,
-        )
+    tally = Tally()
+    jobs = _jobs(stream, shape, key_for, resume, options, tally, resendable=resendable)
+    if ctx.options.dry_run:
+        _dry_run(ctx, operation, jobs)
+        return
+    words = Words(
+        noun="line",
+        doing=options.operation,
+        done="ok",
+        run="the batch",
+        resume_command=f"leadctl batch '{options.operation}' --input {options.input}",
+    )
+    prepare = replacement_preparer(ctx, operation)
+    run_jobs(
+        ctx,
+        plan=Plan(
+            operation,
+            success="ok",
+            keep_result=True,
+            prepare=prepare,
+            refusals={412: CHANGED_MEANWHILE} if prepare is not None else {},
+        ),
+        jobs=jobs,
+        concurrency=options.concurrency,
+        tally=tally,
+        report_target=report_target,
+        resumed_from=options.resume,
+        total=_total(ctx, path, resume),
+        words=words,
+        limit=limit,
+    )
 
 
 def _contract(tree: GeneratedTree) -> Mapping[str, Any] | None:

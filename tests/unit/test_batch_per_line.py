@@ -204,6 +204,19 @@ def test_on_a_terminal_a_destructive_batch_asks_once(
     assert len(httpx_mock.get_requests()) == sent
 
 
+def test_a_missing_input_file_is_said_before_any_question(
+    httpx_mock: HTTPXMock, tmp_path: Path
+) -> None:
+    missing = tmp_path / "ids.txt"
+
+    result = batch(["leads delete", "--input", str(missing)], stdin="y\n", tty=True)
+
+    assert result.exit_code == 2, result.stderr
+    assert f"{missing}: no such file" in result.stderr
+    assert "Send DELETE" not in result.stderr
+    assert httpx_mock.get_requests() == []
+
+
 def test_a_dry_run_of_a_destructive_batch_needs_no_yes(httpx_mock: HTTPXMock) -> None:
     result = run_cli(["--dry-run", "batch", "leads delete"], env=token_env(), stdin="lead_1\n")
 
