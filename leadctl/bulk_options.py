@@ -1,8 +1,8 @@
 """What ``leads import`` and ``batch`` are asked to do, without the engine that does it.
 
-Light on purpose (dataclasses only), and outside the :mod:`leadctl.bulk` package: the
-command modules build these when their group loads (``leads list`` too), and the engine
-(:mod:`leadctl.bulk.runner`, :mod:`leadctl.bulk.batch`) loads only when one of them runs.
+Light on purpose (dataclasses only): the command modules build these when their group loads
+(``leads list`` too), and the engine (:mod:`leadctl.bulk.runner`, :mod:`leadctl.bulk.batch`)
+loads only when one of them runs.
 """
 
 from __future__ import annotations

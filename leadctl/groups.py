@@ -39,6 +39,3 @@ GROUPS: dict[str, tuple[str, str]] = {
     "help": ("leadctl.commands.help", "Show the help of a group or verb."),
     "version": ("leadctl.commands.version", "Print leadctl's version."),
 }
-
-# Groups that are a single command rather than a group of verbs.
-SINGLE_COMMANDS = frozenset({"api", "batch", "completion", "help", "version"})

@@ -171,7 +171,7 @@ class SandboxApp:
                 raise validation_problem({BODY_KEY: ["a JSON request body is required"]})
             return None
         try:
-            body = json.loads(raw_body)
+            body = json.loads(raw_body, parse_constant=_not_json)
         except (ValueError, UnicodeDecodeError, RecursionError):
             raise validation_problem({BODY_KEY: ["is not valid JSON"]}) from None
         schema = spec["content"]["application/json"]["schema"]
@@ -179,3 +179,8 @@ class SandboxApp:
         if errors:
             raise validation_problem(errors)
         return body
+
+
+def _not_json(name: str) -> Any:
+    """Python reads NaN and Infinity; JSON has no such numbers, so neither does a body."""
+    raise ValueError(f"{name} is not JSON")

@@ -1,22 +1,25 @@
 """The contract the sandbox serves and publishes at ``GET /openapi.json``.
 
-It is the reference's operations (``reference_contract.json``, the sandbox's own copy of the
-contract leadctl bundles) plus the operations the sandbox implements as assumed
-(``extended_contract.json``: lists and reads of every resource, sending and cancelling SMS,
-tags), so generated commands have something to do. This document is all leadctl knows of
-the sandbox, besides its one entry point (``leadctl/sandbox_entry.py``).
+It is the reference's operations (``leadctl/contract/openapi.json``, the contract leadctl
+bundles, read as package data: the sandbox imports no more of leadctl for it) plus the
+operations the sandbox implements as assumed (``extended_contract.json``: lists and reads of
+every resource, sending and cancelling SMS, tags), so generated commands have something to
+do. This document is all leadctl knows of the sandbox, besides its one entry point
+(``leadctl/sandbox_entry.py``).
 """
 
 from __future__ import annotations
 
 import json
 from functools import lru_cache
+from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
 from leadctl_sandbox.contract import iter_operations
 
-REFERENCE_FILE = Path(__file__).with_name("reference_contract.json")
+# files() of the top package runs only its two-line __init__, never leadctl.contract's code.
+REFERENCE_FILE = files("leadctl") / "contract" / "openapi.json"
 EXTENSION_FILE = Path(__file__).with_name("extended_contract.json")
 PUBLISHED_PATH = "/openapi.json"
 

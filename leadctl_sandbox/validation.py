@@ -1,53 +1,42 @@
-"""Request validation against the contract's own schemas.
+"""Request validation against the contract's own schemas, with the engine leadctl uses.
 
-The sandbox accepts exactly what the contract describes, so it interprets the JSON Schema
-keywords the contract uses rather than keeping a second, hand-written copy of the rules.
-Failures are collected as the ``errors`` map of the problem body: JSON field name (dot and
-``[i]`` paths for nested fields) -> messages.
+jsonschema-rs (JSON Schema 2020-12, the dialect of OpenAPI 3.1) decides; this module only
+words its verdicts as the ``errors`` map of the problem body: JSON field name (dot and
+``[i]`` paths for nested fields) -> messages. A message never quotes the refused value, which
+may be a secret. The library loads on the first validation, not when the sandbox is imported.
 """
 
 from __future__ import annotations
 
-import math
+import json
 import re
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
-from leadctl.util.jsonkind import json_type
 from leadctl_sandbox.times import is_datetime, parse_date
+
+if TYPE_CHECKING:
+    from jsonschema_rs import ValidationError
 
 Errors = dict[str, list[str]]
 BODY_KEY = "body"
-_INT32 = (-(2**31), 2**31 - 1)
-_INT64 = (-(2**63), 2**63 - 1)
 _INTEGER_TEXT = re.compile(r"^[+-]?[0-9]+$")
-
-
-def _type_matches(value: Any, wanted: str) -> bool:
-    actual = json_type(value)
-    if wanted == "number":
-        return actual in ("integer", "number")
-    return actual == wanted
-
-
-def json_equal(a: Any, b: Any) -> bool:
-    """Equality as JSON sees it: true is not 1."""
-    if isinstance(a, bool) or isinstance(b, bool):
-        return isinstance(a, bool) and isinstance(b, bool) and a == b
-    return bool(a == b)
-
-
-def _ecma_pattern(pattern: str) -> re.Pattern[str]:
-    # In ECMA-262 a final $ matches only at the very end; Python's also before a final "\n".
-    if pattern.endswith("$") and not pattern.endswith("\\$"):
-        pattern = pattern[:-1] + r"\Z"
-    return re.compile(pattern)
+# The sandbox parses these values itself, so it accepts exactly what its parsers read
+# (a leap second, which jsonschema-rs allows, has no datetime).
+_FORMATS: dict[str, Callable[[str], bool]] = {
+    "date-time": is_datetime,
+    "date": lambda text: parse_date(text) is not None,
+}
+_FORMAT_WORDS = {
+    "date-time": "must be an RFC 3339 date-time such as 2025-01-31T09:30:00Z",
+    "date": "must be a date such as 2025-01-31",
+}
 
 
 class SchemaValidator:
     def __init__(self, document: Mapping[str, Any]) -> None:
         self._document = document
-        self._patterns: dict[str, re.Pattern[str]] = {}
+        self._validators: dict[str, Any] = {}
 
     def resolve(self, schema: Mapping[str, Any]) -> Mapping[str, Any]:
         while "$ref" in schema and len(schema) == 1:
@@ -62,143 +51,26 @@ class SchemaValidator:
 
     def validate(self, schema: Mapping[str, Any], value: Any, *, where: str = "") -> Errors:
         errors: Errors = {}
-        self._check(schema, value, where, errors)
+        root, validator = self._validator(schema)
+        for error in validator.iter_errors(value):
+            for path, message in _worded(root, self._lookup, error):
+                _add(errors, _join(where, path), message)
         return errors
 
-    # -- keywords ----------------------------------------------------------------------
+    def _validator(self, schema: Mapping[str, Any]) -> tuple[Mapping[str, Any], Any]:
+        """The compiled validator of ``schema`` (its $refs resolve in the contract), built
+        once per schema: compiling costs more than validating."""
+        key = json.dumps(schema, sort_keys=True)
+        found = self._validators.get(key)
+        if found is None:
+            import jsonschema_rs
 
-    def _check(self, schema: Mapping[str, Any], value: Any, path: str, errors: Errors) -> None:
-        if "$ref" in schema:
-            self._check(self._lookup(schema["$ref"]), value, path, errors)
-        if not self._check_type(schema, value, path, errors):
-            return
-        if "enum" in schema and not any(json_equal(value, o) for o in schema["enum"]):
-            shown = ", ".join("null" if o is None else str(o) for o in schema["enum"])
-            _add(errors, path, f"must be one of: {shown}")
-        if "const" in schema and not json_equal(value, schema["const"]):
-            _add(errors, path, f"must be {schema['const']!r}")
-        for sub in schema.get("allOf", ()):
-            self._check(sub, value, path, errors)
-        if "anyOf" in schema:
-            self._check_any_of(schema["anyOf"], value, path, errors)
-        if "oneOf" in schema:
-            self._check_one_of(schema["oneOf"], value, path, errors)
-        if isinstance(value, str):
-            self._check_string(schema, value, path, errors)
-        elif isinstance(value, (int, float)) and not isinstance(value, bool):
-            self._check_number(schema, value, path, errors)
-        elif isinstance(value, list):
-            self._check_array(schema, value, path, errors)
-        elif isinstance(value, dict):
-            self._check_object(schema, value, path, errors)
-
-    def _check_type(self, schema: Mapping[str, Any], value: Any, path: str, errors: Errors) -> bool:
-        wanted = schema.get("type")
-        if wanted is None:
-            return True
-        options = [wanted] if isinstance(wanted, str) else list(wanted)
-        if any(_type_matches(value, option) for option in options):
-            return True
-        names = " or ".join("null" if o == "null" else f"a JSON {o}" for o in options)
-        _add(errors, path, f"must be {names}")
-        return False
-
-    def _check_any_of(
-        self, options: list[Mapping[str, Any]], value: Any, path: str, errors: Errors
-    ) -> None:
-        failures = []
-        for option in options:
-            found = self.validate(option, value, where=path)
-            if not found:
-                return
-            # "must be null" says nothing useful next to the real shape's errors.
-            if self.resolve(option) != {"type": "null"}:
-                failures.append(found)
-        if not failures:
-            _add(errors, path, "must be null")
-        for found in failures:
-            for key, messages in found.items():
-                for message in messages:
-                    _add(errors, key, message)
-
-    def _check_one_of(
-        self, options: list[Mapping[str, Any]], value: Any, path: str, errors: Errors
-    ) -> None:
-        matches = sum(1 for option in options if not self.validate(option, value, where=path))
-        if matches != 1:
-            _add(errors, path, "must match exactly one of the allowed shapes")
-
-    def _check_string(
-        self, schema: Mapping[str, Any], value: str, path: str, errors: Errors
-    ) -> None:
-        if "minLength" in schema and len(value) < schema["minLength"]:
-            if schema["minLength"] == 1:
-                _add(errors, path, "must not be empty")
-            else:
-                _add(errors, path, f"must be at least {schema['minLength']} characters")
-        if "maxLength" in schema and len(value) > schema["maxLength"]:
-            _add(errors, path, f"must be at most {schema['maxLength']} characters")
-        if "pattern" in schema:
-            pattern = schema["pattern"]
-            compiled = self._patterns.get(pattern)
-            if compiled is None:
-                compiled = self._patterns[pattern] = _ecma_pattern(pattern)
-            if compiled.search(value) is None:
-                _add(errors, path, f"must match {pattern}")
-        fmt = schema.get("format")
-        if fmt == "date-time" and not is_datetime(value):
-            _add(errors, path, "must be an RFC 3339 date-time such as 2025-01-31T09:30:00Z")
-        elif fmt == "date" and parse_date(value) is None:
-            _add(errors, path, "must be a date such as 2025-01-31")
-
-    def _check_number(
-        self, schema: Mapping[str, Any], value: float, path: str, errors: Errors
-    ) -> None:
-        if isinstance(value, float) and not math.isfinite(value):
-            _add(errors, path, "must be a finite number")
-            return
-        fmt = schema.get("format")
-        bounds = _INT32 if fmt == "int32" else _INT64 if fmt == "int64" else None
-        if bounds is not None and not bounds[0] <= value <= bounds[1]:
-            _add(errors, path, f"must fit in {fmt}")
-        if "minimum" in schema and value < schema["minimum"]:
-            _add(errors, path, f"must be at least {schema['minimum']}")
-        if "maximum" in schema and value > schema["maximum"]:
-            _add(errors, path, f"must be at most {schema['maximum']}")
-
-    def _check_array(
-        self, schema: Mapping[str, Any], value: list[Any], path: str, errors: Errors
-    ) -> None:
-        if "minItems" in schema and len(value) < schema["minItems"]:
-            _add(errors, path, f"must have at least {schema['minItems']} items")
-        if "maxItems" in schema and len(value) > schema["maxItems"]:
-            _add(errors, path, f"must have at most {schema['maxItems']} items")
-        items = schema.get("items")
-        if isinstance(items, Mapping):
-            for index, item in enumerate(value):
-                self._check(items, item, f"{path}[{index}]", errors)
-
-    def _check_object(
-        self, schema: Mapping[str, Any], value: dict[str, Any], path: str, errors: Errors
-    ) -> None:
-        properties: Mapping[str, Any] = schema.get("properties", {})
-        for name in schema.get("required", ()):
-            if name not in value:
-                _add(errors, _join(path, name), "is required")
-        for name, required in schema.get("dependentRequired", {}).items():
-            if name in value:
-                for other in required:
-                    if other not in value:
-                        _add(errors, _join(path, other), f"is required when {name} is given")
-        for name, item in value.items():
-            if name in properties:
-                self._check(properties[name], item, _join(path, name), errors)
-            else:
-                extra = schema.get("additionalProperties", True)
-                if extra is False:
-                    _add(errors, _join(path, name), "is not a known field")
-                elif isinstance(extra, Mapping):
-                    self._check(extra, item, _join(path, name), errors)
+            root = {"components": self._document.get("components", {}), "allOf": [schema]}
+            compiled = jsonschema_rs.Draft202012Validator(
+                root, validate_formats=True, formats=_FORMATS
+            )
+            found = self._validators[key] = (root, compiled)
+        return found
 
     # -- parameters --------------------------------------------------------------------
 
@@ -216,12 +88,106 @@ class SchemaValidator:
         return raw
 
 
+def _worded(
+    root: Mapping[str, Any], lookup: Callable[[str], Mapping[str, Any]], error: ValidationError
+) -> Iterable[tuple[str, str]]:
+    """(field path, message) for one verdict of the library, in the sandbox's words."""
+    kind = type(error.kind).__name__
+    facts: dict[str, Any] = error.kind.as_dict()
+    path = _field_path(error.instance_path)
+    if kind == "AnyOf":
+        # The failures of the real shapes, not "must be null" beside them.
+        shaped = [
+            found
+            for found in error.kind.context  # type: ignore[attr-defined]
+            if not (len(found) == 1 and _is_null_only(found[0]))
+        ]
+        if not shaped:
+            yield path, "must be null"
+        for found in shaped:
+            for sub in found:
+                yield from _worded(root, lookup, sub)
+    elif kind == "Required":
+        name = facts["property"]
+        if error.schema_path and error.schema_path[-1] == "dependentRequired":
+            rules = _schema_at(root, lookup, error.schema_path)
+            for given, needs in rules.items():
+                if name in needs and isinstance(error.instance, dict) and given in error.instance:
+                    yield _join(path, name), f"is required when {given} is given"
+        else:
+            yield _join(path, name), "is required"
+    elif kind == "AdditionalProperties":
+        for name in facts["unexpected"]:
+            yield _join(path, name), "is not a known field"
+    else:
+        yield path, _message(kind, facts)
+
+
+def _message(kind: str, facts: Mapping[str, Any]) -> str:
+    limit = facts.get("limit")
+    if kind == "Type":
+        # The library sorts the types; null reads best last ("a JSON string or null").
+        types = sorted(facts["types"], key=lambda t: t == "null")
+        return "must be " + " or ".join("null" if t == "null" else f"a JSON {t}" for t in types)
+    if kind == "Enum":
+        shown = ", ".join("null" if o is None else str(o) for o in facts["options"])
+        return f"must be one of: {shown}"
+    if kind == "Constant":
+        return f"must be {facts['expected_value']!r}"
+    if kind == "MinLength":
+        return "must not be empty" if limit == 1 else f"must be at least {limit} characters"
+    if kind == "MaxLength":
+        return f"must be at most {limit} characters"
+    if kind == "Pattern":
+        return f"must match {facts['pattern']}"
+    if kind == "Format":
+        return _FORMAT_WORDS.get(facts["format"], f"must be a valid {facts['format']}")
+    if kind == "Minimum":
+        return f"must be at least {limit}"
+    if kind == "Maximum":
+        return f"must be at most {limit}"
+    if kind == "MinItems":
+        return f"must have at least {limit} items"
+    if kind == "MaxItems":
+        return f"must have at most {limit} items"
+    if kind in ("OneOfNotValid", "OneOfMultipleValid"):
+        return "must match exactly one of the allowed shapes"
+    return "is not valid here"
+
+
+def _is_null_only(error: ValidationError) -> bool:
+    return type(error.kind).__name__ == "Type" and error.kind.as_dict()["types"] == ["null"]
+
+
+def _schema_at(
+    root: Mapping[str, Any],
+    lookup: Callable[[str], Mapping[str, Any]],
+    schema_path: Sequence[str | int],
+) -> Mapping[str, Any]:
+    """The schema node a keyword location names, following its $refs."""
+    node: Any = root
+    for part in schema_path:
+        node = lookup(node["$ref"]) if part == "$ref" else node[part]
+    return dict(node)
+
+
+def _field_path(parts: Sequence[str | int]) -> str:
+    text = ""
+    for part in parts:
+        text = f"{text}[{part}]" if isinstance(part, int) else _join(text, part)
+    return text
+
+
 def schema_ref(name: str) -> dict[str, str]:
     """A reference to a named schema of the contract's components."""
     return {"$ref": f"#/components/schemas/{name}"}
 
 
 def _join(path: str, name: str) -> str:
+    if not name:
+        return path
+    if name.startswith("["):
+        return f"{path}{name}"
     return f"{path}.{name}" if path else name
 
 

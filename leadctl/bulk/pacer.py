@@ -95,10 +95,6 @@ class Pacer:
         self.releases = 0
         self.paused_seconds = 0.0
 
-    @property
-    def pauses(self) -> int:
-        return self.storms
-
     def acquire(self) -> float:
         """Wait until a request may be sent (or the run stops); returns the (monotonic)
         time it may go."""

@@ -207,7 +207,6 @@ class ResumeState:
     rows: dict[int, tuple[str, str]] = field(default_factory=dict)
     # row -> the idempotency key it was sent with (sent again with the same key)
     keys: dict[int, str] = field(default_factory=dict)
-    unreadable_lines: int = 0
 
     def skip_reason(self, row: int, *, retry_unknown: bool) -> tuple[str, str] | None:
         """(outcome, digest) when ``row`` must not be sent again, else None."""
@@ -232,7 +231,7 @@ def read_resume(path: Path) -> ResumeState:
     except OSError as error:
         raise UsageError(f"--resume {path}: {error.strerror or error}") from None
     with handle:
-        for record in _records(handle, state):
+        for record in _records(handle):
             row, outcome, digest, key = record
             if key is not None:
                 state.keys.setdefault(row, key)
@@ -243,14 +242,13 @@ def read_resume(path: Path) -> ResumeState:
     return state
 
 
-def _records(handle: Any, state: ResumeState) -> Iterator[tuple[int, str, str, str | None]]:
+def _records(handle: Any) -> Iterator[tuple[int, str, str, str | None]]:
     for raw in handle:
         if not raw.strip():
             continue
         try:
             record = json.loads(raw)
         except ValueError:
-            state.unreadable_lines += 1
             continue
         row = record.get("row") if isinstance(record, dict) else None
         outcome = record.get("outcome") if isinstance(record, dict) else None
@@ -259,7 +257,6 @@ def _records(handle: Any, state: ResumeState) -> Iterator[tuple[int, str, str, s
             or isinstance(row, bool)
             or (outcome not in OUTCOMES and outcome != SENDING)
         ):
-            state.unreadable_lines += 1
             continue
         digest = record.get("digest")
         key = record.get("key")

@@ -32,7 +32,6 @@ from leadctl.util.formula_cells import GUARD, unguarded
 from leadctl.util.jsonkind import json_kind
 from leadctl.util.jsontext import loads_input
 
-FORMATS = ("csv", "ndjson")
 _EXTENSIONS = {".csv": "csv", ".ndjson": "ndjson", ".jsonl": "ndjson", ".json": "ndjson"}
 _HEADER_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*(?:\[\])?$")
 _BOM = codecs.BOM_UTF8

@@ -34,6 +34,69 @@ def test_validation_errors_are_keyed_by_json_field_name(api: httpx.Client) -> No
     }
 
 
+# The sandbox words the verdicts of the schema engine leadctl uses (jsonschema-rs) per field,
+# without quoting the refused value.
+@pytest.mark.parametrize(
+    ("path", "body", "errors"),
+    [
+        # dependentRequired: one message per field given that needs the missing one.
+        (
+            "/sources/src_x",
+            {"id": "src_x", "enabled": "yes"},
+            {
+                "enabled": ["must be a JSON boolean or null"],
+                "name": ["is required when id is given", "is required when enabled is given"],
+            },
+        ),
+        # An unknown field of a closed schema, an empty string, an impossible date.
+        (
+            "/sms",
+            {"to": "+15551234567", "body": "", "sendAt": "2025-02-30T00:00:00Z", "x": [1]},
+            {
+                "body": ["must not be empty"],
+                "sendAt": ["must be an RFC 3339 date-time such as 2025-01-31T09:30:00Z"],
+                "x": ["is not a known field"],
+            },
+        ),
+        # A leap second reads as RFC 3339 to the library but not to the sandbox's parser.
+        (
+            "/lead-status-changes/lsc_x",
+            {"callbackAt": "2025-12-31T23:59:60Z"},
+            {"callbackAt": ["must be an RFC 3339 date-time such as 2025-01-31T09:30:00Z"]},
+        ),
+        # Nested items by [i] path; bounds; a required field of an item.
+        (
+            "/leads/all/my",
+            {"pageSize": 0, "filters": [{"field": "email"}], "orderBy": "x"},
+            {
+                "filters[0].value": ["is required"],
+                "orderBy": ["must be a JSON array or null"],
+                "pageSize": ["must be at least 1"],
+            },
+        ),
+        (
+            "/tags",
+            {"name": "x" * 51, "color": "red"},
+            {"color": ["must match ^#[0-9a-fA-F]{6}$"], "name": ["must be at most 50 characters"]},
+        ),
+    ],
+)
+def test_invalid_bodies_name_each_field_and_rule(
+    api: httpx.Client, path: str, body: dict[str, Any], errors: dict[str, list[str]]
+) -> None:
+    method = "PUT" if path.startswith(("/sources/", "/lead-status-changes/")) else "POST"
+    response = api.request(method, path, json=body)
+    assert _assert_problem(response, 400)["errors"] == errors
+
+
+def test_nan_is_not_json(api: httpx.Client) -> None:
+    # Python's json reads NaN; the service's JSON does not, whatever the field's schema.
+    response = api.post(
+        "/leads/all/my", content=b'{"search": NaN}', headers={"Content-Type": "application/json"}
+    )
+    assert _assert_problem(response, 400)["errors"] == {"body": ["is not valid JSON"]}
+
+
 def test_body_that_is_not_json_is_400(api: httpx.Client) -> None:
     response = api.post(
         "/leads/all/my", content=b"{not json", headers={"Content-Type": "application/json"}

@@ -1,4 +1,4 @@
-"""``leadctl api METHOD PATH``: a single command (see SINGLE_COMMANDS in leadctl.groups)."""
+"""``leadctl api METHOD PATH``: a single command, not a group of verbs."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``leadctl batch``: a group that is one command (see leadctl.groups.SINGLE_COMMANDS)."""
+"""``leadctl batch``: a group that is one command."""
 
 from __future__ import annotations
 

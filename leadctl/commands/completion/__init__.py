@@ -1,4 +1,4 @@
-"""``leadctl completion SHELL``: a single command (see SINGLE_COMMANDS in leadctl.groups)."""
+"""``leadctl completion SHELL``: a single command, not a group of verbs."""
 
 from __future__ import annotations
 

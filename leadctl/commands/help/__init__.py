@@ -1,4 +1,4 @@
-"""``leadctl help [GROUP [VERB]]``: a single command (see SINGLE_COMMANDS in leadctl.groups)."""
+"""``leadctl help [GROUP [VERB]]``: a single command, not a group of verbs."""
 
 from __future__ import annotations
 

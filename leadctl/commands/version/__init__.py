@@ -1,4 +1,4 @@
-"""``leadctl version``: a single command (see SINGLE_COMMANDS in leadctl.groups)."""
+"""``leadctl version``: a single command, not a group of verbs."""
 
 from __future__ import annotations
 

@@ -1,0 +1,42 @@
+"""Every module and package of ``leadctl/`` has a room in docs/ARCHITECTURE.md: the rooms
+table is where a newcomer looks for what a file is, so a file the table does not name is lost."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGE = ROOT / "leadctl"
+ARCHITECTURE = ROOT / "docs" / "ARCHITECTURE.md"
+
+
+def room_names(text: str) -> set[str]:
+    """The names in the first column of the "Rooms" table (`client.py`, `bulk/`, ...)."""
+    section = text.split("## Rooms", 1)[1].split("\n## ", 1)[0]
+    names: set[str] = set()
+    for line in section.splitlines():
+        cells = line.split("|")
+        if line.startswith("|") and len(cells) > 2:
+            names.update(re.findall(r"`([^`]+)`", cells[1]))
+    return names
+
+
+def loose_parts() -> set[str]:
+    """What sits directly in leadctl/: modules as `name.py`, packages as `name/`."""
+    modules = {p.name for p in PACKAGE.glob("*.py") if p.name != "__init__.py"}
+    packages = {f"{p.name}/" for p in PACKAGE.iterdir() if (p / "__init__.py").is_file()}
+    return modules | packages
+
+
+def test_every_module_of_leadctl_has_a_room() -> None:
+    names = room_names(ARCHITECTURE.read_text(encoding="utf-8"))
+    # `commands/<group>/` names the commands package.
+    names |= {name.split("<", 1)[0] for name in names}
+    assert sorted(loose_parts() - names) == []
+
+
+def test_a_room_names_only_what_exists() -> None:
+    names = room_names(ARCHITECTURE.read_text(encoding="utf-8"))
+    own = {n for n in names if not n.startswith("leadctl_sandbox") and "<" not in n}
+    assert sorted(own - loose_parts()) == []
