@@ -8,7 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.support import hypothesis_profiles
 from tests.support.imported_contracts import ImportedContracts
+
+hypothesis_profiles.register()
 
 
 @pytest.fixture(autouse=True)
