@@ -8,6 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from tests.support import hypothesis_profiles
+from tests.support.imported_contracts import ImportedContracts
+
+hypothesis_profiles.register()
+
 
 @pytest.fixture(autouse=True)
 def isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
@@ -23,3 +28,9 @@ def isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Pa
     # A test that reaches the real OS keyring by accident fails loudly instead.
     monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "keyring.backends.fail.Keyring")
     yield home
+
+
+@pytest.fixture(scope="session")
+def imported_contracts(tmp_path_factory: pytest.TempPathFactory) -> ImportedContracts:
+    """Contracts imported once per session (per xdist worker), copied in where a test asks."""
+    return ImportedContracts(tmp_path_factory.mktemp("imported-contracts"))

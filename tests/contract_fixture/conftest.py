@@ -27,6 +27,7 @@ import pytest
 
 from tests.support.contract_mock import ContractMock, serve_contract
 from tests.support.e2e import run_leadctl
+from tests.support.imported_contracts import ImportedContracts
 
 CONTRACTS = Path(__file__).resolve().parents[1] / "fixtures" / "contracts"
 VERSIONS = ("3.1", "3.0")
@@ -77,19 +78,24 @@ def contract_mock(contract_version: str) -> Iterator[ContractMock]:
 
 
 def leadctl_env_for(
-    mock: ContractMock, version: str, token: str = ORG_KEY, name: str = "aspnet"
+    mock: ContractMock,
+    version: str,
+    contracts: ImportedContracts,
+    token: str = ORG_KEY,
+    name: str = "aspnet",
 ) -> CredentialEnv:
-    """Point the default profile at ``mock`` and import the fixture contract for it."""
+    """Point the default profile at ``mock``, with the fixture contract imported for it."""
     configured = run_leadctl(["profile", "set", "base_url", mock.base_url])
     assert configured.exit_code == 0, configured.stderr
-    imported = run_leadctl(["contract", "import", str(contract_path(version, name))])
-    assert imported.exit_code == 0, imported.stderr
+    contracts.install(contract_path(version, name), mock.base_url)
     return CredentialEnv({"LEADCTL_TOKEN": token})
 
 
 @pytest.fixture
-def leadctl_env(contract_mock: ContractMock, contract_version: str) -> CredentialEnv:
-    return leadctl_env_for(contract_mock, contract_version)
+def leadctl_env(
+    contract_mock: ContractMock, contract_version: str, imported_contracts: ImportedContracts
+) -> CredentialEnv:
+    return leadctl_env_for(contract_mock, contract_version, imported_contracts)
 
 
 @pytest.fixture
@@ -103,5 +109,7 @@ def trait_mock(contract_version: str) -> Iterator[ContractMock]:
 
 
 @pytest.fixture
-def trait_env(trait_mock: ContractMock, contract_version: str) -> CredentialEnv:
-    return leadctl_env_for(trait_mock, contract_version, name="traits")
+def trait_env(
+    trait_mock: ContractMock, contract_version: str, imported_contracts: ImportedContracts
+) -> CredentialEnv:
+    return leadctl_env_for(trait_mock, contract_version, imported_contracts, name="traits")

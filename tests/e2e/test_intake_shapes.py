@@ -20,6 +20,7 @@ from tests.contract_fixture.conftest import (
 )
 from tests.support.contract_mock import ContractMock, serve_contract
 from tests.support.e2e import run_leadctl
+from tests.support.imported_contracts import ImportedContracts
 from tests.support.sandbox_server import SandboxProcess
 
 pytestmark = pytest.mark.e2e
@@ -34,8 +35,8 @@ def fixture_mock() -> Iterator[ContractMock]:
 
 
 @pytest.fixture
-def fixture_env(fixture_mock: ContractMock) -> CredentialEnv:
-    env = leadctl_env_for(fixture_mock, "3.1")
+def fixture_env(fixture_mock: ContractMock, imported_contracts: ImportedContracts) -> CredentialEnv:
+    env = leadctl_env_for(fixture_mock, "3.1", imported_contracts)
     assert run_leadctl(["profile", "set", "region", "US"]).exit_code == 0
     return env
 

@@ -22,7 +22,7 @@ import stat
 import subprocess
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -88,6 +88,19 @@ class Running:
         for chunk in iter(lambda: stream.read(4096), b""):  # type: ignore[attr-defined]
             into.append(chunk)
 
+    def wait_for_lines(self, count: int) -> None:
+        """Until the reader has taken ``count`` lines of stdout."""
+        until(lambda: len(self._out) >= count, f"fewer than {count} lines were written")
+
+    def wait_for_stderr(self, text: str) -> None:
+        until(lambda: text in b"".join(self._err).decode("utf-8", "replace"), repr(text))
+
+    def wait_until_blocked_writing(self) -> None:
+        """Until leadctl sleeps in a write to its stdout pipe, which the (not yet reading)
+        reader let fill up. Linux names the kernel function a task sleeps in."""
+        wchan = Path(f"/proc/{self.proc.pid}/wchan")
+        until(lambda: "pipe_write" in wchan.read_text(), "leadctl never blocked on its stdout")
+
     def interrupt(self) -> None:
         self.proc.send_signal(signal.SIGINT)
 
@@ -100,12 +113,20 @@ class Running:
         return code, out, b"".join(self._err).decode("utf-8", "replace")
 
 
+def until(condition: Callable[[], bool], what: str, timeout: float = 20) -> None:
+    """Poll ``condition`` until it holds; fail naming ``what`` after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, f"timed out waiting: {what}"
+        time.sleep(0.01)
+
+
 def wait_for(sandbox: SandboxProcess, method: str, path: str, count: int) -> None:
     """Until the sandbox has received ``count`` requests for ``path``."""
-    deadline = time.monotonic() + 20
-    while len(sent(sandbox, method, path)) < count:
-        assert time.monotonic() < deadline, f"{path}: fewer than {count} requests arrived"
-        time.sleep(0.05)
+    until(
+        lambda: len(sent(sandbox, method, path)) >= count,
+        f"{path}: fewer than {count} requests arrived",
+    )
 
 
 # -- paging ---------------------------------------------------------------------------------
@@ -127,7 +148,7 @@ def test_ctrl_c_while_a_later_page_is_fetched(
     running = Running(args, env_for(sandbox), read_delay=0.001)
     running.reading.set()
     wait_for(sandbox, "POST", LEADS, 3)
-    time.sleep(0.3)  # pages 1 and 2 are written by now; the main thread waits for page 3
+    running.wait_for_lines(40)  # pages 1 and 2 are written; the main thread waits for page 3
     started = time.monotonic()
     running.interrupt()
     code, out, err = running.finish()
@@ -150,7 +171,7 @@ def test_ctrl_c_while_a_slow_reader_takes_a_page(
     args = ["leads", "list", "--all", "--page-size", "100", "-o", "ndjson"]
     running = Running(args, env_for(sandbox), read_delay=0.0005)
     wait_for(sandbox, "POST", LEADS, 2)  # page 1 arrived; page 2 is fetched ahead
-    time.sleep(0.5)  # the writer is blocked on the full pipe
+    running.wait_until_blocked_writing()
     running.interrupt()
     code, out, err = running.finish()
     assert code == 130, err
@@ -172,7 +193,7 @@ def test_ctrl_c_during_api_paginate_resumes_too(
     )
     running.reading.set()
     wait_for(sandbox, "POST", LEADS, 2)
-    time.sleep(0.3)
+    running.wait_for_lines(50)  # page 1 is written; page 2 hangs
     running.interrupt()
     code, out, err = running.finish()
     assert code == 130, err
@@ -337,7 +358,7 @@ def test_ctrl_c_while_the_rotation_is_in_flight_keeps_and_prints_the_key(
     running.reading.set()
     wait_for(sandbox, "POST", source.path, 1)  # sent; the service is still working on it
     running.interrupt()
-    time.sleep(0.2)
+    running.wait_for_stderr("finishing the rotation first")
     running.interrupt()  # a second Ctrl-C does not lose it either
     code, out, err = running.finish()
     assert code == 130, err

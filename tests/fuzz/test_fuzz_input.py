@@ -6,7 +6,8 @@ one ``error:`` line that names the bad part (the flag, the argument or the field
 empty, and nothing sent. In process: the service is a pytest-httpx callback that answers
 every request, so the requests of each example can be counted.
 
-Examples per parser: ``strategies.EXAMPLES``, derandomized (the same every run).
+Examples per parser: the run's hypothesis profile (tests/support/hypothesis_profiles.py),
+derandomized (the same every run).
 """
 
 from __future__ import annotations

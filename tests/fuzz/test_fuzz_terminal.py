@@ -8,7 +8,8 @@ Unicode's categories (tests/hostile/checks.py), not leadctl's table; color is of
 escape in the output came from the service. tests/hostile/ runs the installed leadctl on
 real pseudo-terminals for the same paths.
 
-Examples per path: ``EXAMPLES`` below, derandomized (the same every run), deadline off.
+Examples per path: the run's hypothesis profile (tests/support/hypothesis_profiles.py),
+derandomized (the same every run), deadline off.
 """
 
 from __future__ import annotations
@@ -27,9 +28,7 @@ from pytest_httpx import HTTPXMock
 from tests.hostile.checks import acted_on
 from tests.support.cli import Result, run_cli, token_env
 
-EXAMPLES = 60
 TERMINAL_FUZZ = settings(
-    max_examples=EXAMPLES,
     deadline=None,
     derandomize=True,
     database=None,
