@@ -18,7 +18,7 @@ import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from leadctl.context import DEFAULT_MAX_RETRIES  # where --max-retries' default is read
+from leadctl.request_limits import DEFAULT_MAX_RETRIES
 
 BACKOFF_BASE_SECONDS = 0.5
 BACKOFF_CAP_SECONDS = 20.0

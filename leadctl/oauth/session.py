@@ -13,6 +13,7 @@ from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from leadctl.errors import LeadctlError, NotAuthenticated
+from leadctl.request_limits import DEFAULT_TIMEOUT
 
 if TYPE_CHECKING:
     from leadctl.context import Context
@@ -25,7 +26,6 @@ LOCK_TIMEOUT = 30.0
 
 def http_settings(ctx: Context, profile_values: Mapping[str, Any] | None = None) -> HttpSettings:
     from leadctl.client import tls_verification
-    from leadctl.context import DEFAULT_TIMEOUT
     from leadctl.oauth.http import HttpSettings
 
     values = (
