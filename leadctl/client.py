@@ -43,8 +43,8 @@ from leadctl.retry import Delivery, RetryPolicy, effect_unknown, retry_after_sec
 from leadctl.util.jsontext import NotJson, dumps_body, loads_service
 
 if TYPE_CHECKING:
-    from leadctl.bulk.pacer import Pacer
     from leadctl.context import Context
+    from leadctl.pacer import Pacer
     from leadctl.rate_limit import RateLimit
     from leadctl.secret_schema import OperationSecrets
 
@@ -602,7 +602,7 @@ class Client:
         fetch thread)."""
         with self._page_pacer_lock:
             if self._page_pacer is None:
-                from leadctl.bulk.pacer import Pacer
+                from leadctl.pacer import Pacer
 
                 self._page_pacer = Pacer(
                     monotonic=self._monotonic,
