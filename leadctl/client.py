@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from leadctl import __version__
 from leadctl._httpx import LazyTransport, httpx
+from leadctl.contract.templates import template_key
 from leadctl.credential_use import Place, admits, place_credential, places_for, secret_forms
 from leadctl.credentials import Credential, CredentialKind
 from leadctl.curl import curl_command
@@ -865,8 +866,6 @@ def check_hint(op: Operation) -> str:
     """What to check before sending ``op`` again; its path may be a template or, for
     ``leadctl api``, the concrete path."""
     import re
-
-    from leadctl.operations import template_key
 
     method, template = template_key(op.method, op.path.split("?", 1)[0])
     for (hint_method, hint_path), hint in _CHECK_HINTS.items():

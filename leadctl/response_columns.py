@@ -24,6 +24,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from leadctl.contract.templates import template_key
 from leadctl.errors import UsageError
 from leadctl.output.columns import EACH, Column, split_path
 from leadctl.output.requested import remember_checked, requested_paths
@@ -145,7 +146,7 @@ def response_fields(
     """The fields of ``op``'s successful JSON answer (of one item, for a list or a page);
     None when the contract shows no JSON schema for it."""
     from leadctl.contract.store import bundled_index
-    from leadctl.operations import active_index_of, template_key
+    from leadctl.operations import active_index_of
 
     active = bundled_index() if op.bundled else active_index_of(ctx)
     doc = _document(Path(active.contract_path))

@@ -26,7 +26,7 @@ from leadctl.contract import (
 )
 from leadctl.contract.curated import TAG_GROUPS, curated_command
 from leadctl.contract.destructive import is_destructive
-from leadctl.contract.effects import acting_verb
+from leadctl.contract.effects import METHOD_RETRY_SAFE, acting_verb
 from leadctl.contract.naming import (
     fallback_verb,
     kebab,
@@ -39,7 +39,6 @@ from leadctl.contract.naming import (
 )
 from leadctl.contract.phones import is_messaging, is_phone_value, phone_paths
 from leadctl.contract.security import credential_rule, source_key_prefixes
-from leadctl.operations import METHOD_RETRY_SAFE
 from leadctl.secret_schema import field_is_secret
 
 if TYPE_CHECKING:

@@ -15,7 +15,7 @@ from urllib.parse import urlencode
 
 import typer
 
-from leadctl.operations import template_key
+from leadctl.contract.templates import template_key
 
 # Types built at run time: typed as Any, since here they are values, not annotations.
 _ANNOTATED: Any = Annotated

@@ -18,7 +18,7 @@ from leadctl.contract.index import (
     dump,
     groups_text,
 )
-from leadctl.operations import template_key
+from leadctl.contract.templates import template_key
 from leadctl_sandbox.published import published_contract
 from tests.generated.contracts import widgets
 
