@@ -45,9 +45,9 @@ from leadctl.util.jsontext import NotJson, dumps_body, loads_service
 
 if TYPE_CHECKING:
     from leadctl.context import Context
+    from leadctl.operation_secrets import OperationSecrets
     from leadctl.pacer import Pacer
     from leadctl.rate_limit import RateLimit
-    from leadctl.secret_schema import OperationSecrets
 
 USER_AGENT = f"leadctl/{__version__}"
 DEBUG_BODY_LIMIT = 2048
@@ -804,7 +804,7 @@ def _describe(error: Exception, secrets: tuple[str, ...]) -> str:
 
 def _secret_fields_of(ctx: Context) -> Callable[[Operation], OperationSecrets]:
     def secret_fields(op: Operation) -> OperationSecrets:
-        from leadctl.secret_schema import operation_secrets
+        from leadctl.operation_secrets import operation_secrets
 
         return operation_secrets(ctx, op)
 
