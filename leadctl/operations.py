@@ -198,7 +198,7 @@ def curated(ctx: Context, method: str, path: str) -> Operation:
     found = Operation.from_entry(entry, bundled=bundled)
     # The command passes its path parameters by its own names: the contract's may differ.
     found = replace(found, path=_renamed(found.path, path))
-    from leadctl.generated.curated_params import contract_query
+    from leadctl.generated.given import contract_query
 
     # The active contract's parameters its flags do not cover, where they were given.
     query = contract_query(ctx, method, path)
