@@ -22,7 +22,7 @@ from leadctl.credential_use import DEFAULT_REQUIREMENTS, Requirement, requiremen
 from leadctl.errors import UsageError
 
 if TYPE_CHECKING:
-    from leadctl.context import Context
+    from leadctl.context import Context, Settings
     from leadctl.contract.store import ActiveIndex
 
 ORG = "org"
@@ -247,3 +247,9 @@ def bundled_operation(method: str, path: str) -> Operation:
     if entry is None:
         raise LookupError(f"the bundled contract has no {method} {path}")
     return Operation.from_entry(entry)
+
+
+def to_operation(op: Mapping[str, Any], settings: Settings, *, query: str = "") -> Operation:
+    """The operation of an index entry, with the profile's retry overrides."""
+    found = Operation.from_entry(op).with_overrides(settings)
+    return replace(found, path=found.path + f"?{query}") if query else found

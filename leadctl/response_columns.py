@@ -260,10 +260,17 @@ def _colored(substitute: Column, replaced: Column, fields: ResponseFields) -> Co
     return replace(substitute, color_path=color) if fields.knows(color) else substitute
 
 
+def columns_of(op: Mapping[str, Any]) -> list[Column]:
+    """The columns the contract's compiled index chose for an operation's answer."""
+    return [
+        Column(str(path), kind=str(kind), whole="whole" in flags)
+        for path, kind, *flags in (op.get("response") or {}).get("columns", ())
+    ]
+
+
 def _contract_choice(ctx: Context, op: Operation) -> list[Column]:
     """The columns the contract's compiled index chose for ``op``'s answer."""
     from leadctl.contract.store import bundled_index
-    from leadctl.generated.run import columns_of
     from leadctl.operations import active_index_of, find_entry
 
     active = bundled_index() if op.bundled else active_index_of(ctx)
