@@ -25,6 +25,7 @@ from leadctl.config import (
     write_private_file,
 )
 from leadctl.errors import KeyringUnavailable, LeadctlError, NotAuthenticated, UsageError
+from leadctl.oauth.tokens import BadTokenSet, from_stored, is_stored_token_set
 from leadctl.util.jwt import jwt_expiry, looks_like_jwt
 from leadctl.util.masking import secret_tail
 
@@ -322,8 +323,6 @@ def oauth_credential(tokens: TokenSet, origin: str) -> Credential:
 def _stored(
     value: str, origin: str, profile: str, profile_settings: Mapping[str, Any]
 ) -> Credential:
-    from leadctl.oauth.tokens import BadTokenSet, from_stored, is_stored_token_set
-
     if is_stored_token_set(value):
         try:
             return oauth_credential(from_stored(value), origin)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from leadctl.errors import ApiError, ExitCode, LeadctlError
+from leadctl.operations import curated, to_operation
 from leadctl.retry import Backoff, no_jitter
 
 if TYPE_CHECKING:
@@ -202,8 +203,6 @@ def wait_for_lead(ctx: Context, tree: GeneratedTree, lead: Any, *, timeout: floa
 
 
 def _find_lead(ctx: Context) -> Callable[[str], Any]:
-    from leadctl.operations import curated
-
     client = ctx.client()
 
     def poll(ident: str) -> Any:
@@ -218,8 +217,6 @@ def _find_lead(ctx: Context) -> Callable[[str], Any]:
 def poll_function(ctx: Context, poll_op: Mapping[str, Any]) -> Any:
     """``poll(id)`` reading a resource with a GET that takes its id as the one path
     parameter."""
-    from leadctl.operations import to_operation
-
     operation = to_operation(poll_op, ctx.settings)
     name = next(p["name"] for p in poll_op["params"] if p["in"] == "path")
     client = ctx.client()
