@@ -68,7 +68,7 @@ NOTES = """\
   server's time per page dominates, and this environment sets PYTHONUNBUFFERED=1, so both
   make one write(2) per item. Peak RSS stays flat: each item is written as it arrives.
   The curl+jq loop starts three processes and a new connection per page.
-- Import, batch, paging: one pacer (leadctl/bulk/pacer.py). A 429 starts a storm: every
+- Import, batch, paging: one pacer (leadctl/pacer.py). A 429 starts a storm: every
   worker waits exactly the Retry-After, or without one a full-jitter backoff (from one slot
   of the current pace, at most 2 s between probes). The storm's end (the first answer to a
   request sent after it began) measures the pace: answers since the previous storm's end

@@ -14,13 +14,14 @@ from typer.core import TyperGroup
 
 from leadctl import __version__
 from leadctl.clock import Clock
-from leadctl.context import DEFAULT_MAX_RETRIES, Context, GlobalOptions, timeout_problem
+from leadctl.context import Context, GlobalOptions
 from leadctl.errors import DryRunDone, ExitCode, LeadctlError, UsageError
 from leadctl.groups import GROUPS
 from leadctl.helpformat import HelpContext, use_leadctl_help
 from leadctl.hoisting import OptionNames, global_options_first, group_index
 from leadctl.iostreams import IOStreams, safe_json, safe_text
 from leadctl.output.formats import AS_RECEIVED, OUTPUT_FORMATS
+from leadctl.request_limits import DEFAULT_MAX_RETRIES, timeout_problem
 
 if TYPE_CHECKING:
 

@@ -14,6 +14,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from leadctl.contract.templates import template_key
+
 if TYPE_CHECKING:
     from leadctl.context import Context
     from leadctl.contract.index import Document
@@ -59,8 +61,6 @@ def _document(path: str, _mtime_ns: int) -> Document:
 
 def find_spec(doc: Document, method: str, path: str) -> Any:
     """The operation object of METHOD + path template in ``doc``, or None."""
-    from leadctl.operations import template_key
-
     wanted = template_key(method, path)
     for template, item in (doc.document.get("paths") or {}).items():
         if template_key(method, str(template)) == wanted:

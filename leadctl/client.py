@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from leadctl import __version__
 from leadctl._httpx import LazyTransport, httpx
+from leadctl.contract.templates import template_key
 from leadctl.credential_use import Place, admits, place_credential, places_for, secret_forms
 from leadctl.credentials import Credential, CredentialKind
 from leadctl.curl import curl_command
@@ -43,10 +44,10 @@ from leadctl.retry import Delivery, RetryPolicy, effect_unknown, retry_after_sec
 from leadctl.util.jsontext import NotJson, dumps_body, loads_service
 
 if TYPE_CHECKING:
-    from leadctl.bulk.pacer import Pacer
     from leadctl.context import Context
+    from leadctl.operation_secrets import OperationSecrets
+    from leadctl.pacer import Pacer
     from leadctl.rate_limit import RateLimit
-    from leadctl.secret_schema import OperationSecrets
 
 USER_AGENT = f"leadctl/{__version__}"
 DEBUG_BODY_LIMIT = 2048
@@ -602,7 +603,7 @@ class Client:
         fetch thread)."""
         with self._page_pacer_lock:
             if self._page_pacer is None:
-                from leadctl.bulk.pacer import Pacer
+                from leadctl.pacer import Pacer
 
                 self._page_pacer = Pacer(
                     monotonic=self._monotonic,
@@ -803,7 +804,7 @@ def _describe(error: Exception, secrets: tuple[str, ...]) -> str:
 
 def _secret_fields_of(ctx: Context) -> Callable[[Operation], OperationSecrets]:
     def secret_fields(op: Operation) -> OperationSecrets:
-        from leadctl.secret_schema import operation_secrets
+        from leadctl.operation_secrets import operation_secrets
 
         return operation_secrets(ctx, op)
 
@@ -865,8 +866,6 @@ def check_hint(op: Operation) -> str:
     """What to check before sending ``op`` again; its path may be a template or, for
     ``leadctl api``, the concrete path."""
     import re
-
-    from leadctl.operations import template_key
 
     method, template = template_key(op.method, op.path.split("?", 1)[0])
     for (hint_method, hint_path), hint in _CHECK_HINTS.items():

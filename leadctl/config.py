@@ -146,7 +146,7 @@ def _parse_timeout(raw: str) -> int | float:
             number = float(text)
         except ValueError:
             raise _bad_value("timeout", raw, "expected a number of seconds") from None
-    from leadctl.context import timeout_problem
+    from leadctl.request_limits import timeout_problem
 
     if timeout_problem(number):
         raise _bad_value("timeout", raw, "expected a positive number of seconds, at most a day")

@@ -7,7 +7,6 @@ module import time; they load when a command first asks for the client or the cr
 
 from __future__ import annotations
 
-import math
 import os
 from collections.abc import Mapping
 from functools import cached_property
@@ -17,6 +16,7 @@ from leadctl.clock import Clock
 from leadctl.errors import NotAuthenticated, UsageError
 from leadctl.iostreams import IOStreams
 from leadctl.output.formats import JSON, TABLE
+from leadctl.request_limits import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT
 from leadctl.service_target import SANDBOX_PROFILE as SANDBOX_PROFILE
 from leadctl.service_target import service_target
 
@@ -29,22 +29,6 @@ if TYPE_CHECKING:
     from leadctl.sandbox_entry import EmbeddedSandbox
 
 DEFAULT_PROFILE = "default"
-DEFAULT_TIMEOUT = 30.0
-# Longer than a day is a typo, and past what the OS's timers accept (1e309 is infinity).
-MAX_TIMEOUT = 86_400.0
-# cli.md "Retries"; the retry policy (leadctl/retry.py) reads it from here, where the
-# root command needs it at start-up for --max-retries without loading the policy.
-DEFAULT_MAX_RETRIES = 4
-
-
-def timeout_problem(seconds: float) -> str | None:
-    """Why ``seconds`` is not a usable per-request timeout (NaN, infinite, not positive,
-    longer than a day), or None."""
-    if not math.isfinite(seconds) or seconds <= 0:
-        return "is not a positive number of seconds"
-    if seconds > MAX_TIMEOUT:
-        return f"is longer than a day (at most {MAX_TIMEOUT:g} seconds)"
-    return None
 
 
 class GlobalOptions:

@@ -8,12 +8,8 @@ thread with a deadline: a locked or wedged keyring is an error, never a hang.
 
 from __future__ import annotations
 
-import base64
-import binascii
 import dataclasses
-import json
 import os
-import re
 import stat
 import threading
 from collections.abc import Callable, Iterable, Mapping
@@ -29,6 +25,8 @@ from leadctl.config import (
     write_private_file,
 )
 from leadctl.errors import KeyringUnavailable, LeadctlError, NotAuthenticated, UsageError
+from leadctl.oauth.tokens import BadTokenSet, from_stored, is_stored_token_set
+from leadctl.util.jwt import jwt_expiry, looks_like_jwt
 from leadctl.util.masking import secret_tail
 
 if TYPE_CHECKING:
@@ -42,8 +40,6 @@ KEYRING_SERVICE = "leadctl"
 KEYRING_TIMEOUT = 3.0
 CREDENTIALS_DIR = "credentials"
 
-_BASE64URL = re.compile(r"[A-Za-z0-9_-]+")
-
 
 class CredentialKind(str, Enum):
     ORG = "org"
@@ -52,36 +48,6 @@ class CredentialKind(str, Enum):
     # Neither an sk_ key, a JWT, nor a source-key prefix the contract names, and not stated:
     # sent as a bearer credential, and the service decides (cli.md "Credentials").
     UNKNOWN = "unknown"
-
-
-def _looks_like_jwt(value: str) -> bool:
-    parts = value.split(".")
-    if len(parts) != 3 or not all(_BASE64URL.fullmatch(part) for part in parts[:2]):
-        return False
-    # An unsigned token ("alg": "none") has an empty third part.
-    if parts[2] and not _BASE64URL.fullmatch(parts[2]):
-        return False
-    try:
-        header = json.loads(base64.urlsafe_b64decode(parts[0] + "=" * (-len(parts[0]) % 4)))
-    except (binascii.Error, ValueError):
-        return False
-    return isinstance(header, dict) and "alg" in header
-
-
-def jwt_expiry(value: str) -> float | None:
-    """The ``exp`` claim of a JWT (seconds since the epoch), read without verifying it:
-    only for showing when the token stops working."""
-    parts = value.split(".")
-    if len(parts) != 3:
-        return None
-    try:
-        claims = json.loads(base64.urlsafe_b64decode(parts[1] + "=" * (-len(parts[1]) % 4)))
-    except (binascii.Error, ValueError):
-        return None
-    exp = claims.get("exp") if isinstance(claims, dict) else None
-    if isinstance(exp, (int, float)) and not isinstance(exp, bool):
-        return float(exp)
-    return None
 
 
 def make_credential(
@@ -97,7 +63,7 @@ def detect_kind(value: str, source_prefixes: Iterable[str] = ()) -> CredentialKi
     prefix the active contract's source-key scheme names a source key; else unknown."""
     if value.startswith("sk_"):
         return CredentialKind.ORG
-    if _looks_like_jwt(value):
+    if looks_like_jwt(value):
         return CredentialKind.USER
     if any(value.startswith(prefix) for prefix in source_prefixes):
         return CredentialKind.SOURCE
@@ -357,8 +323,6 @@ def oauth_credential(tokens: TokenSet, origin: str) -> Credential:
 def _stored(
     value: str, origin: str, profile: str, profile_settings: Mapping[str, Any]
 ) -> Credential:
-    from leadctl.oauth.tokens import BadTokenSet, from_stored, is_stored_token_set
-
     if is_stored_token_set(value):
         try:
             return oauth_credential(from_stored(value), origin)

@@ -16,11 +16,13 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
+from leadctl.contract.effects import METHOD_RETRY_SAFE
+from leadctl.contract.templates import PATH_PARAM, template_key
 from leadctl.credential_use import DEFAULT_REQUIREMENTS, Requirement, requirements_of
 from leadctl.errors import UsageError
 
 if TYPE_CHECKING:
-    from leadctl.context import Context
+    from leadctl.context import Context, Settings
     from leadctl.contract.store import ActiveIndex
 
 ORG = "org"
@@ -28,10 +30,6 @@ USER = "user"
 SOURCE = "source"
 STAFF = frozenset({ORG, USER})
 INTAKE = frozenset({ORG, USER, SOURCE})
-# Without a contract's word (``leadctl api`` on an unknown path): reads, PUT and DELETE may
-# be repeated; a POST or PATCH may have acted.
-METHOD_RETRY_SAFE = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "DELETE"})
-_PARAM = re.compile(r"\{[^}/]*\}")
 
 
 @dataclass(frozen=True)
@@ -142,13 +140,6 @@ def listed(value: Any) -> set[str]:
     return {part.strip() for part in value.split(",") if part.strip()}
 
 
-def template_key(method: str, path: str) -> tuple[str, str]:
-    """METHOD and path template with parameter names dropped and literal segments in lower
-    case: ``/sources/{sourceId}`` and ``/Sources/{id}`` are one template."""
-    bare = path.split("?", 1)[0].rstrip("/") or "/"
-    return method.upper(), _PARAM.sub("{}", bare).lower()
-
-
 def find_entry(index: Mapping[str, Any], method: str, path: str) -> Mapping[str, Any] | None:
     """The index entry of METHOD + path template, or None."""
     wanted = template_key(method, path)
@@ -207,7 +198,7 @@ def curated(ctx: Context, method: str, path: str) -> Operation:
     found = Operation.from_entry(entry, bundled=bundled)
     # The command passes its path parameters by its own names: the contract's may differ.
     found = replace(found, path=_renamed(found.path, path))
-    from leadctl.generated.curated_params import contract_query
+    from leadctl.generated.given import contract_query
 
     # The active contract's parameters its flags do not cover, where they were given.
     query = contract_query(ctx, method, path)
@@ -218,8 +209,8 @@ def curated(ctx: Context, method: str, path: str) -> Operation:
 
 def _renamed(contract_path: str, curated_path: str) -> str:
     """``contract_path`` with its parameters named as in ``curated_path`` (same template)."""
-    names = iter(_PARAM.findall(curated_path))
-    return _PARAM.sub(lambda _match: next(names), contract_path)
+    names = iter(PATH_PARAM.findall(curated_path))
+    return PATH_PARAM.sub(lambda _match: next(names), contract_path)
 
 
 def operation_for(ctx: Context, method: str, path: str) -> Operation:
@@ -256,3 +247,9 @@ def bundled_operation(method: str, path: str) -> Operation:
     if entry is None:
         raise LookupError(f"the bundled contract has no {method} {path}")
     return Operation.from_entry(entry)
+
+
+def to_operation(op: Mapping[str, Any], settings: Settings, *, query: str = "") -> Operation:
+    """The operation of an index entry, with the profile's retry overrides."""
+    found = Operation.from_entry(op).with_overrides(settings)
+    return replace(found, path=found.path + f"?{query}") if query else found

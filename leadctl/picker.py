@@ -85,7 +85,7 @@ def plan(tree: GeneratedTree, group: str, verb: str, position: int) -> PickPlan 
 
 
 def first_page(context: Context, list_op: Mapping[str, Any]) -> list[Mapping[str, Any]]:
-    from leadctl.generated.run import to_operation
+    from leadctl.operations import to_operation
 
     operation = to_operation(list_op, context.settings)
     client = context.client()

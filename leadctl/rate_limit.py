@@ -1,7 +1,7 @@
 """A service's published rate limit, as the user knows it: ``N/WINDOW`` (``300/60s``).
 
 The profile key ``rate_limit`` and ``--rate`` of ``leads import`` and ``batch`` take it; the
-pacer (:mod:`leadctl.bulk.pacer`) then paces from the first request instead of waiting for
+pacer (:mod:`leadctl.pacer`) then paces from the first request instead of waiting for
 the service's first 429. Standard library only: ``profile set`` checks values with it.
 """
 

@@ -24,7 +24,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from leadctl.contract.store import bundled_index
+from leadctl.contract.templates import template_key
 from leadctl.errors import UsageError
+from leadctl.operations import active_index_of, find_entry
 from leadctl.output.columns import EACH, Column, split_path
 from leadctl.output.requested import remember_checked, requested_paths
 
@@ -144,9 +147,6 @@ def response_fields(
 ) -> ResponseFields | None:
     """The fields of ``op``'s successful JSON answer (of one item, for a list or a page);
     None when the contract shows no JSON schema for it."""
-    from leadctl.contract.store import bundled_index
-    from leadctl.operations import active_index_of, template_key
-
     active = bundled_index() if op.bundled else active_index_of(ctx)
     doc = _document(Path(active.contract_path))
     wanted = template_key(op.method, op.path)
@@ -259,12 +259,16 @@ def _colored(substitute: Column, replaced: Column, fields: ResponseFields) -> Co
     return replace(substitute, color_path=color) if fields.knows(color) else substitute
 
 
+def columns_of(op: Mapping[str, Any]) -> list[Column]:
+    """The columns the contract's compiled index chose for an operation's answer."""
+    return [
+        Column(str(path), kind=str(kind), whole="whole" in flags)
+        for path, kind, *flags in (op.get("response") or {}).get("columns", ())
+    ]
+
+
 def _contract_choice(ctx: Context, op: Operation) -> list[Column]:
     """The columns the contract's compiled index chose for ``op``'s answer."""
-    from leadctl.contract.store import bundled_index
-    from leadctl.generated.run import columns_of
-    from leadctl.operations import active_index_of, find_entry
-
     active = bundled_index() if op.bundled else active_index_of(ctx)
     entry = find_entry(active.index, op.method, op.path)
     return columns_of(entry) if entry is not None else []

@@ -1,6 +1,6 @@
 """The one retry policy: how long to wait before trying again, and what a send achieved.
 
-The client's retry loop, the bulk pacer (``leads import``, ``batch``) and ``--wait`` all
+The client's retry loop, the pacer (``leads import``, ``batch``, ``--all``) and ``--wait`` all
 wait through :class:`Backoff`; the client and the bulk sender both decide what may be
 sent again from a :class:`Delivery`, never from the type of an exception.
 
@@ -18,7 +18,7 @@ import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from leadctl.context import DEFAULT_MAX_RETRIES  # where --max-retries' default is read
+from leadctl.request_limits import DEFAULT_MAX_RETRIES
 
 BACKOFF_BASE_SECONDS = 0.5
 BACKOFF_CAP_SECONDS = 20.0

@@ -7,15 +7,12 @@ one rule, :func:`leadctl.util.secret_fields.is_secret`, which name-only masking 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from leadctl.util.secret_fields import is_secret
 
 if TYPE_CHECKING:
-    from leadctl.context import Context
     from leadctl.contract.index import Document
-    from leadctl.operations import Operation
 
 # Secrets sit near the top of a resource; a deeper walk would only follow cycles longer.
 MAX_DEPTH = 8
@@ -61,24 +58,3 @@ def _walk(doc: Document, schema: Any, *, depth: int, seen: set[int]) -> Iterator
             yield name
         else:
             yield from _walk(doc, sub, depth=depth + 1, seen=seen)
-
-
-@dataclass(frozen=True)
-class OperationSecrets:
-    """The names of the secret fields of an operation's request body and of its answer."""
-
-    request: frozenset[str] = frozenset()
-    response: frozenset[str] = frozenset()
-
-
-def operation_secrets(ctx: Context, op: Operation) -> OperationSecrets:
-    """What the contract ``op`` came from marks as secret in its request and its answer."""
-    from leadctl.body_schema import json_body_schema, json_response_schema, operation_spec
-
-    found = operation_spec(ctx, op)
-    request = json_body_schema(found.doc, found.spec)
-    response = json_response_schema(found.doc, found.spec)
-    return OperationSecrets(
-        request=frozenset() if request is None else secret_names(found.doc, request),
-        response=frozenset() if response is None else secret_names(found.doc, response),
-    )

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from leadctl.errors import ApiError, ExitCode, LeadctlError
+from leadctl.operations import curated, to_operation
 from leadctl.retry import Backoff, no_jitter
 
 if TYPE_CHECKING:
@@ -191,8 +192,6 @@ def wait_for_lead(ctx: Context, tree: GeneratedTree, lead: Any, *, timeout: floa
     GET /leads/{id} when it has one, else found with ``listMyLeads`` filtered by id (the
     bundled contract has no single-lead read).
     """
-    from leadctl.generated.run import poll_function
-
     create = tree.operation("createLead")
     raw = create.get("pending") if create else None
     rule = PendingRule.from_index(raw) if raw else LEAD_RULE
@@ -204,8 +203,6 @@ def wait_for_lead(ctx: Context, tree: GeneratedTree, lead: Any, *, timeout: floa
 
 
 def _find_lead(ctx: Context) -> Callable[[str], Any]:
-    from leadctl.operations import curated
-
     client = ctx.client()
 
     def poll(ident: str) -> Any:
@@ -213,5 +210,18 @@ def _find_lead(ctx: Context) -> Callable[[str], Any]:
         page = client.call_json(curated(ctx, "POST", "/leads/all/my"), json_body=body)
         items = page.get("items") if isinstance(page, dict) else None
         return items[0] if isinstance(items, list) and items else None
+
+    return poll
+
+
+def poll_function(ctx: Context, poll_op: Mapping[str, Any]) -> Any:
+    """``poll(id)`` reading a resource with a GET that takes its id as the one path
+    parameter."""
+    operation = to_operation(poll_op, ctx.settings)
+    name = next(p["name"] for p in poll_op["params"] if p["in"] == "path")
+    client = ctx.client()
+
+    def poll(ident: str) -> Any:
+        return client.call_json(operation, path_params={name: ident})
 
     return poll

@@ -312,7 +312,7 @@ def numbered(lines: Iterable[bytes]) -> Iterator[tuple[int, bytes]]:
 
 def run_batch(ctx: Context, options: BatchOptions) -> None:
     from leadctl.bulk.runner import check_report_target, open_input, reports_of, resendable
-    from leadctl.generated.run import to_operation
+    from leadctl.operations import to_operation
     from leadctl.rate_limit import known_limit
 
     tree = options.tree

@@ -1,5 +1,5 @@
 """One bulk run, whatever its input: jobs sent by :class:`~leadctl.bulk.sender.Sender` at
-the :class:`~leadctl.bulk.pacer.Pacer`'s pace, each outcome appended to the report and
+the :class:`~leadctl.pacer.Pacer`'s pace, each outcome appended to the report and
 shown, the tally summed up on stderr and turned into the exit code (0, 6 or 9).
 
 ``leads import`` and ``batch`` differ only in what they read and in their words
@@ -118,9 +118,9 @@ def run_jobs(
     """Send every job, paced (from the first request when the ``limit`` is known); the
     summary goes to stderr; raises for exit 6, 9, 130 or a stop. The caller holds the
     report (:func:`leadctl.bulk.report.holding_reports`)."""
-    from leadctl.bulk.pacer import Pacer
     from leadctl.bulk.sender import Sender
     from leadctl.client import Client
+    from leadctl.pacer import Pacer
     from leadctl.retry import RetryPolicy
 
     # The resume line is for this profile: `leadctl -p NAME ...` when it is not the implicit one.

@@ -4,7 +4,7 @@ The same engine sends ``leads import`` rows (POST /leads) and ``batch`` lines (a
 operation). What may be sent again follows the client's :class:`~leadctl.retry.Delivery`
 of each send, never the type of an exception:
 
-- a 429 (the service did not act) waits on the shared :class:`~leadctl.bulk.pacer.Pacer`
+- a 429 (the service did not act) waits on the shared :class:`~leadctl.pacer.Pacer`
   and is sent again, for as long as ``RATE_LIMIT_PATIENCE`` allows;
 - not sent at all (no connection): the whole run pauses with backoff and it is sent
   again, up to ``--max-retries`` times, then the run stops (the service is unreachable);
@@ -48,9 +48,9 @@ from leadctl.retry import Delivery, effect_unknown, may_resend
 from leadctl.util.jsontext import loads_service
 
 if TYPE_CHECKING:
-    from leadctl.bulk.pacer import Pacer
     from leadctl.client import Client, Exchange
     from leadctl.operations import Operation
+    from leadctl.pacer import Pacer
     from leadctl.retry import RetryPolicy
 
 # How long one job may keep being refused (429) before it is given up as rejected (a later

@@ -9,6 +9,8 @@ to that group (its kebab-case name stays an alias).
 
 from __future__ import annotations
 
+from leadctl.contract.templates import template_key
+
 # METHOD and path template -> (group, verb) of the curated command that calls it. A test
 # checks that every command exists and calls this operation.
 CURATED_COMMANDS: dict[tuple[str, str], tuple[str, str]] = {
@@ -36,8 +38,6 @@ TAG_GROUPS: dict[str, str] = {
 
 def curated_command(method: str, path: str) -> tuple[str, str] | None:
     """The curated (group, verb) bound to METHOD + path template, if any."""
-    from leadctl.operations import template_key
-
     wanted = template_key(method, path)
     for (m, p), command in CURATED_COMMANDS.items():
         if template_key(m, p) == wanted:

@@ -17,7 +17,7 @@ from typing import Any
 
 from leadctl.contract.index import Document, walk_operations
 from leadctl.contract.security import credential_rule
-from leadctl.operations import template_key
+from leadctl.contract.templates import template_key
 
 EXTENSIONS = ("x-leadctl-retry-safe", "x-leadctl-credential-kinds", "x-leadctl-pending")
 

@@ -15,6 +15,10 @@ import re
 
 from leadctl.contract.naming import words
 
+# Without a contract's word (``leadctl api`` on an unknown path, an operation the contract
+# says nothing more of): reads, PUT and DELETE may be repeated; a POST or PATCH may have acted.
+METHOD_RETRY_SAFE = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "DELETE"})
+
 ACTING_VERBS = frozenset(
     {
         *(f"{prefix}{verb}{ending}" for prefix in ("", "re") for ending in ("", "s")

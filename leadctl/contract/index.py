@@ -17,10 +17,16 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
-from leadctl.contract import HTTP_METHODS
+from leadctl.contract import (
+    BUNDLED_GROUPS_FILE,
+    BUNDLED_INDEX_FILE,
+    BUNDLED_SCHEMAS_FILE,
+    HTTP_METHODS,
+    INDEX_FORMAT,
+)
 from leadctl.contract.curated import TAG_GROUPS, curated_command
 from leadctl.contract.destructive import is_destructive
-from leadctl.contract.effects import acting_verb
+from leadctl.contract.effects import METHOD_RETRY_SAFE, acting_verb
 from leadctl.contract.naming import (
     fallback_verb,
     kebab,
@@ -33,13 +39,6 @@ from leadctl.contract.naming import (
 )
 from leadctl.contract.phones import is_messaging, is_phone_value, phone_paths
 from leadctl.contract.security import credential_rule, source_key_prefixes
-from leadctl.contract.store import (
-    BUNDLED_GROUPS_FILE,
-    BUNDLED_INDEX_FILE,
-    BUNDLED_SCHEMAS_FILE,
-    INDEX_FORMAT,
-)
-from leadctl.operations import METHOD_RETRY_SAFE
 from leadctl.secret_schema import field_is_secret
 
 if TYPE_CHECKING:
@@ -1004,9 +1003,13 @@ def dump(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=False) + "\n"
 
 
-def main() -> int:
-    from leadctl.contract.store import groups_text
+def groups_text(index: Mapping[str, Any]) -> str:
+    """The new groups of a compiled index as ``groups.tsv`` (name, tab, one-line help)."""
+    rows = index.get("newGroups", ())
+    return "".join(f"{name}\t{' '.join(str(help_text).split())}\n" for name, help_text in rows)
 
+
+def main() -> int:
     index, schemas = build_bundled()
     BUNDLED_INDEX_FILE.write_text(dump(index), encoding="utf-8")
     BUNDLED_SCHEMAS_FILE.write_text(dump(schemas), encoding="utf-8")

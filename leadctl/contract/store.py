@@ -26,16 +26,19 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from leadctl.contract import (
+    BUNDLED_GROUPS_FILE,
+    BUNDLED_INDEX_FILE,
+    BUNDLED_SCHEMAS_FILE,
+    INDEX_FORMAT,
+)
+
 if TYPE_CHECKING:
     from leadctl.context import Context
     from leadctl.contract.budget import Budget
     from leadctl.contract.loading import Loaded
 
 # Bumped when the index's shape changes: stored indexes are then rebuilt from their contract.
-INDEX_FORMAT = 4
-BUNDLED_INDEX_FILE = Path(__file__).with_name("openapi.index.json")
-BUNDLED_SCHEMAS_FILE = Path(__file__).with_name("openapi.schemas.json")
-BUNDLED_GROUPS_FILE = Path(__file__).with_name("openapi.groups.tsv")
 CONTRACTS_DIR = "contracts"
 INDEX_FILE = "index.json"
 # The groups only generated verbs make up, one "name<TAB>short help" a line: all that
@@ -277,7 +280,7 @@ def save(
     Its raw bytes are kept as they came (JSON or YAML, any OpenAPI 3 version)."""
     from leadctl import __version__
     from leadctl.config import ensure_private_dir, write_private_file
-    from leadctl.contract.index import compile_index, curated_command_names, dump
+    from leadctl.contract.index import compile_index, curated_command_names, dump, groups_text
 
     index, schemas = compile_index(
         loaded.document,
@@ -323,11 +326,6 @@ def _remove_other_versions(directory: Path, *, keep: str) -> None:
     for entry in directory.iterdir():
         if entry.is_dir() and entry.name != keep:
             shutil.rmtree(entry, ignore_errors=True)
-
-
-def groups_text(index: Mapping[str, Any]) -> str:
-    rows = index.get("newGroups", ())
-    return "".join(f"{name}\t{' '.join(str(help_text).split())}\n" for name, help_text in rows)
 
 
 def read_groups(path: Path) -> list[tuple[str, str]]:

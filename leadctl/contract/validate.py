@@ -25,6 +25,7 @@ from typing import Any
 
 from leadctl.contract import HTTP_METHODS
 from leadctl.contract.budget import CHECK_EVERY, Budget
+from leadctl.contract.templates import template_key
 from leadctl.errors import UsageError
 
 SHOWN_PROBLEMS = 10
@@ -349,8 +350,6 @@ def _reference_problems(
 def _duplicate_operations(document: Mapping[str, Any]) -> Iterator[tuple[Location, str]]:
     """Two operations on one METHOD and path template: a command could not tell them apart,
     so the later one is left out."""
-    from leadctl.operations import template_key
-
     seen: dict[tuple[str, str], str] = {}
     for path, method in _operation_keys(document):
         key = template_key(method, path)

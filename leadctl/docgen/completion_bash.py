@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from leadctl.docgen.completion import HEADER, Arm, Table, fill, posix_quote, wrap_alternatives
+from leadctl.docgen.completion_tables import (
+    HEADER,
+    Arm,
+    Table,
+    fill,
+    posix_quote,
+    wrap_alternatives,
+)
 
 INDENT = "    "
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from leadctl.docgen.completion import HEADER, Arm, Table, fill, wrap_alternatives
+from leadctl.docgen.completion_tables import HEADER, Arm, Table, fill, wrap_alternatives
 
 INDENT = "    "
 

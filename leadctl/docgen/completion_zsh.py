@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from leadctl.docgen.completion import (
+from leadctl.docgen.completion_tables import (
     HEADER,
     Arm,
     Table,

@@ -11,16 +11,14 @@ generated verbs read it (times, phone numbers), and sent with that operation onl
 # No `from __future__ import annotations`: Typer reads the option callbacks' annotations.
 from collections.abc import Mapping
 from typing import Annotated, Any
-from urllib.parse import urlencode
 
 import typer
 
-from leadctl.operations import template_key
+from leadctl.contract.templates import template_key
+from leadctl.generated.given import remember_given
 
 # Types built at run time: typed as Any, since here they are values, not annotations.
 _ANNOTATED: Any = Annotated
-# Where the values given on this invocation wait for the operation they belong to.
-_GIVEN = "_leadctl_contract_params"
 
 
 def add_contract_params(command: Any, group: str, index: Mapping[str, Any]) -> None:
@@ -93,30 +91,6 @@ def _keeper(key: tuple[str, str], spec: Mapping[str, Any]) -> Any:
     def keep(typer_ctx: typer.Context, value: Any) -> None:
         if value is None or value == []:
             return
-        context = typer_ctx.find_root().obj
-        given = getattr(context, "__dict__", {}).setdefault(_GIVEN, {})
-        given.setdefault(key, []).append((spec, value))
+        remember_given(typer_ctx.find_root().obj, key, spec, value)
 
     return keep
-
-
-def contract_query(ctx: Any, method: str, path: str) -> str:
-    """The query string of the parameters given for METHOD + path template ("" for none),
-    each value read as a generated verb reads it (times in UTC, phone numbers in E.164)."""
-    given = ctx.__dict__.get(_GIVEN, {}).get(template_key(method, path))
-    if not given:
-        return ""
-    from enum import Enum
-
-    from leadctl.generated.run import normalised_param
-
-    query: dict[str, Any] = {}
-    for spec, value in given:
-        items = value if isinstance(value, list) else [value]
-        texts = []
-        for item in items:
-            plain = item.value if isinstance(item, Enum) else item
-            plain = normalised_param(ctx, spec, plain)
-            texts.append(("true" if plain else "false") if isinstance(plain, bool) else str(plain))
-        query[spec["name"]] = texts if isinstance(value, list) else texts[0]
-    return urlencode(query, doseq=True)

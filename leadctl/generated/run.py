@@ -10,14 +10,15 @@ from urllib.parse import urlencode
 
 from leadctl.errors import UsageError
 from leadctl.generated.confirm import confirm_destructive
-from leadctl.operations import Operation
+from leadctl.generated.values import normalised_param
+from leadctl.operations import Operation, to_operation
+from leadctl.response_columns import columns_of, output_columns
 
 if TYPE_CHECKING:
     import typer
 
-    from leadctl.context import Context, Settings
+    from leadctl.context import Context
     from leadctl.generated.tree import GeneratedTree
-    from leadctl.output import Column
 
 
 def get_context(typer_ctx: typer.Context) -> Context:
@@ -30,14 +31,6 @@ def get_context(typer_ctx: typer.Context) -> Context:
     return obj
 
 
-def to_operation(op: Mapping[str, Any], settings: Settings, *, query: str = "") -> Operation:
-    """The operation of an index entry, with the profile's retry overrides."""
-    from dataclasses import replace
-
-    found = Operation.from_entry(op).with_overrides(settings)
-    return replace(found, path=found.path + f"?{query}") if query else found
-
-
 def _plain(value: Any) -> Any:
     """A choice's value (choices are enums), anything else as it is."""
     return value.value if isinstance(value, Enum) else value
@@ -47,46 +40,6 @@ def _text(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     return str(value)
-
-
-def normalised_param(ctx: Context, spec: Mapping[str, Any], value: Any) -> Any:
-    """A date-time parameter in the curated commands' forms (an offset-less time in the
-    profile's zone, -7d, yesterday 09:00) as UTC ISO 8601, a date one's relative forms
-    (today, -7d) as that date; a phone number parameter (path, query or header) in E.164."""
-    if spec.get("format") == "date" and isinstance(value, str):
-        from leadctl.datetimes import local_date
-
-        return local_date(value, zone=ctx.input_zone(), now=ctx.clock.now())
-    if spec.get("untyped") and isinstance(value, str):
-        from leadctl.datetimes import looks_like_datetime
-
-        if looks_like_datetime(value):
-            spec = {**spec, "format": "date-time"}  # nothing says it is anything else
-    if spec.get("format") == "date-time" and isinstance(value, str):
-        from leadctl.datetimes import datetime_option
-
-        flag = spec.get("flag") or spec.get("metavar") or spec["name"]
-        return datetime_option(
-            str(flag), value, zone=ctx.input_zone(), now=ctx.clock.now()
-        ).isoformat()
-    if spec.get("phone") and isinstance(value, str):
-        from leadctl.phone import to_e164
-
-        return to_e164(
-            value,
-            region=ctx.settings.get("region"),
-            what=str(spec.get("metavar") or spec.get("flag") or spec["name"]),
-        )
-    return value
-
-
-def columns_of(op: Mapping[str, Any]) -> list[Column]:
-    from leadctl.output import Column
-
-    return [
-        Column(str(path), kind=str(kind), whole="whole" in flags)
-        for path, kind, *flags in (op.get("response") or {}).get("columns", ())
-    ]
 
 
 def run_operation(
@@ -156,7 +109,6 @@ def run_operation(
         body = _body(ctx, op, tree, values, schemas)
     confirm_destructive(ctx, op, path_params, yes=bool(values.get("yes")))
     operation = to_operation(op, ctx.settings)
-    from leadctl.response_columns import output_columns
 
     # --columns is checked against the answer's schema before anything is sent.
     output_columns(ctx, operation, columns_of(op), from_contract=True)
@@ -395,23 +347,10 @@ def _emit(ctx: Context, op: Mapping[str, Any], data: Any, status: int) -> None:
         ctx.ios.data_out(json=True).write(json.dumps(data, ensure_ascii=False) + "\n")
 
 
-def poll_function(ctx: Context, poll_op: Mapping[str, Any]) -> Any:
-    """``poll(id)`` reading a resource with a GET that takes its id as the one path
-    parameter."""
-    operation = to_operation(poll_op, ctx.settings)
-    name = next(p["name"] for p in poll_op["params"] if p["in"] == "path")
-    client = ctx.client()
-
-    def poll(ident: str) -> Any:
-        return client.call_json(operation, path_params={name: ident})
-
-    return poll
-
-
 def _wait(
     ctx: Context, op: Mapping[str, Any], tree: GeneratedTree, data: Any, *, timeout: float
 ) -> Any:
-    from leadctl.waiting import PendingRule, wait_for
+    from leadctl.waiting import PendingRule, poll_function, wait_for
 
     rule_raw = op["pending"]
     poll_op = tree.operation(rule_raw["poll"])

@@ -12,7 +12,10 @@ import contextlib
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
+from leadctl.config import config_dir, ensure_private_dir
+from leadctl.credentials import oauth_credential, save_credential, stored_credential
 from leadctl.errors import LeadctlError, NotAuthenticated
+from leadctl.request_limits import DEFAULT_TIMEOUT
 
 if TYPE_CHECKING:
     from leadctl.context import Context
@@ -25,7 +28,6 @@ LOCK_TIMEOUT = 30.0
 
 def http_settings(ctx: Context, profile_values: Mapping[str, Any] | None = None) -> HttpSettings:
     from leadctl.client import tls_verification
-    from leadctl.context import DEFAULT_TIMEOUT
     from leadctl.oauth.http import HttpSettings
 
     values = (
@@ -56,8 +58,6 @@ def now(ctx: Context) -> float:
 def refresh_lock(env: Mapping[str, str], profile: str) -> Iterator[None]:
     from filelock import FileLock, Timeout
 
-    from leadctl.config import config_dir, ensure_private_dir
-
     directory = config_dir(env) / "locks"
     ensure_private_dir(config_dir(env))
     ensure_private_dir(directory)
@@ -87,8 +87,6 @@ def refresh(ctx: Context, credential: Credential, *, force: bool) -> Credential:
     ``force`` (``auth refresh``, a 401) refreshes even when the token is not expiring,
     unless another process already replaced the token we hold.
     """
-    from leadctl.credentials import oauth_credential, stored_credential
-
     profile = ctx.settings.profile
     held = credential.oauth
     if held is None:
@@ -152,8 +150,6 @@ def _refresh_grant(ctx: Context, tokens: TokenSet) -> TokenSet:
 
 
 def _save(ctx: Context, tokens: TokenSet) -> None:
-    from leadctl.credentials import save_credential
-
     save_credential(
         env=ctx.env,
         profile=ctx.settings.profile,

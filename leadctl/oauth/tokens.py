@@ -13,6 +13,8 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
+from leadctl.util.jwt import jwt_expiry, unverified_claims
+
 # Refreshed before use when it expires within this many seconds (cli.md).
 REFRESH_MARGIN = 60.0
 _FORMAT = "leadctl-oauth-1"
@@ -103,18 +105,9 @@ def id_token_identity(answer: Mapping[str, Any]) -> tuple[str | None, str | None
     verified connection (OpenID Connect Core 3.1.3.7), and it is only shown, never trusted
     for access.
     """
-    import base64
-    import binascii
-
     token = answer.get("id_token")
-    parts = token.split(".") if isinstance(token, str) else []
-    if len(parts) != 3:
-        return None, None
-    try:
-        claims = json.loads(base64.urlsafe_b64decode(parts[1] + "=" * (-len(parts[1]) % 4)))
-    except (binascii.Error, ValueError):
-        return None, None
-    if not isinstance(claims, dict):
+    claims = unverified_claims(token) if isinstance(token, str) else None
+    if claims is None:
         return None, None
     name = _text(claims.get("name"))
     login = _text(claims.get("email")) or _text(claims.get("preferred_username"))
@@ -130,8 +123,6 @@ def expiry(answer: Mapping[str, Any], now: float) -> float | None:
     seconds = _number(answer.get("expires_in"))
     if seconds is not None:
         return now + seconds
-    from leadctl.credentials import jwt_expiry
-
     token = answer.get("access_token")
     return jwt_expiry(token) if isinstance(token, str) else None
 

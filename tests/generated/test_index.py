@@ -9,18 +9,16 @@ import pytest
 import typer
 
 from leadctl.app import root
+from leadctl.contract import BUNDLED_GROUPS_FILE, BUNDLED_INDEX_FILE, BUNDLED_SCHEMAS_FILE
 from leadctl.contract.curated import CURATED_COMMANDS, CURATED_VERBS
 from leadctl.contract.index import (
-    BUNDLED_GROUPS_FILE,
-    BUNDLED_INDEX_FILE,
-    BUNDLED_SCHEMAS_FILE,
     build_bundled,
     compile_index,
     curated_command_names,
     dump,
+    groups_text,
 )
-from leadctl.contract.store import groups_text
-from leadctl.operations import template_key
+from leadctl.contract.templates import template_key
 from leadctl_sandbox.published import published_contract
 from tests.generated.contracts import widgets
 

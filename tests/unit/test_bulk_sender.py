@@ -12,12 +12,12 @@ import httpx
 import pytest
 from pytest_httpx import HTTPXMock
 
-from leadctl.bulk.pacer import Pacer
 from leadctl.bulk.report import Outcome
 from leadctl.bulk.sender import Job, Plan, Sender
 from leadctl.client import Client
 from leadctl.credentials import Credential, CredentialKind
 from leadctl.operations import Operation
+from leadctl.pacer import Pacer
 from leadctl.retry import Backoff, RetryPolicy, no_jitter
 from tests.support.cli import BASE_URL
 

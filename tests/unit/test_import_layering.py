@@ -13,11 +13,19 @@ is caught as surely as one at the top of a module.
 - ``leadctl.util`` imports nothing else of leadctl, so anything may use it.
 - Only ``leadctl.sandbox_entry`` imports the sandbox, and the sandbox imports no more of
   leadctl than ``leadctl.util`` (small shared utilities with no leadctl imports of their own).
+
+On the run-time graph (what executes: imports inside functions included, those under
+``if TYPE_CHECKING:`` left out, since they never run):
+
+- no import cycle: every strongly connected component is one module;
+- :data:`LAYERS`, stated once here: a module imports its own layer and the layers below
+  it, never one above.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import cache
 
 import grimp
 import pytest
@@ -32,6 +40,76 @@ OUTPUT = "leadctl.output"
 ABOVE_OUTPUT = ("leadctl.views", "leadctl.models")
 
 Edge = tuple[str, str]
+
+# The layers of the run-time graph, top to bottom. A module belongs to the layer of the
+# longest prefix that names it (``leadctl.output.formats`` sits low, the rest of
+# ``leadctl.output`` above ``leadctl.context``); modules named by no prefix (errors,
+# iostreams, clock, small helpers, views, models) are leaves or near-leaves the rules above
+# already govern.
+LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("verbs", ("leadctl.commands",)),
+    ("docs from the tree", ("leadctl.docgen",)),
+    ("root command", ("leadctl.__main__", "leadctl.app", "leadctl.groups", "leadctl.hoisting")),
+    (
+        "generated tree",
+        (
+            "leadctl.picker",
+            "leadctl.generated.tree",
+            "leadctl.generated.startup",
+            "leadctl.generated.curated_params",
+            "leadctl.generated.command",
+        ),
+    ),
+    (
+        "running a verb",
+        (
+            "leadctl.generated.run",
+            "leadctl.generated.body",
+            "leadctl.generated.confirm",
+            "leadctl.bulk",
+            "leadctl.webhooks",
+            "leadctl.whoami",
+            "leadctl.profiles",
+        ),
+    ),
+    (
+        "requests",
+        (
+            "leadctl.listing",
+            "leadctl.waiting",
+            "leadctl.replace",
+            "leadctl.download",
+            "leadctl.query_options",
+            "leadctl.response_columns",
+            "leadctl.lead_fields",
+            "leadctl.curated_fields",
+        ),
+    ),
+    (
+        "output and discovery",
+        ("leadctl.output", "leadctl.contract.discovery", "leadctl.contract.fetch"),
+    ),
+    ("context", ("leadctl.context",)),
+    ("client", ("leadctl.client", "leadctl.oauth", "leadctl.operation_secrets")),
+    ("schemas", ("leadctl.body_schema",)),
+    ("operations", ("leadctl.operations",)),
+    ("contract", ("leadctl.contract", "leadctl.generated.given")),
+    (
+        "values and credentials",
+        ("leadctl.generated.values", "leadctl.credentials", "leadctl.secret_schema"),
+    ),
+    ("settings and pace", ("leadctl.config", "leadctl.pacer", "leadctl.paging")),
+    (
+        "policies and formats",
+        (
+            "leadctl.retry",
+            "leadctl.request_limits",
+            "leadctl.output.formats",
+            "leadctl.oauth.tokens",
+        ),
+    ),
+    ("util", ("leadctl.util",)),
+)
 
 
 def _within(module: str, package: str) -> bool:
@@ -73,13 +151,91 @@ def violations(edges: Iterable[Edge]) -> list[str]:
     return sorted(found)
 
 
-def real_edges() -> list[Edge]:
-    graph = grimp.build_graph("leadctl", SANDBOX)
+def layer_of(module: str) -> int | None:
+    """The index in :data:`LAYERS` (0 = top) of the longest prefix naming ``module``."""
+    best: tuple[int, int] | None = None
+    for index, (_name, prefixes) in enumerate(LAYERS):
+        for prefix in prefixes:
+            if _within(module, prefix) and (best is None or len(prefix) > best[1]):
+                best = (index, len(prefix))
+    return None if best is None else best[0]
+
+
+def layer_violations(edges: Iterable[Edge]) -> list[str]:
+    found = []
+    for importer, imported in edges:
+        low, high = layer_of(importer), layer_of(imported)
+        if low is not None and high is not None and high < low:
+            found.append(
+                f"{importer} ({LAYERS[low][0]}) -> {imported} ({LAYERS[high][0]}): "
+                "a layer imports one above it"
+            )
+    return sorted(found)
+
+
+def cycles(edges: Iterable[Edge]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan, iterative)."""
+    graph: dict[str, list[str]] = {}
+    for importer, imported in edges:
+        graph.setdefault(importer, []).append(imported)
+        graph.setdefault(imported, [])
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(graph[root]))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is None:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[node])
+                if low[node] == index[node]:
+                    component = []
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        component.append(member)
+                        if member == node:
+                            break
+                    if len(component) > 1:
+                        found.append(sorted(component))
+            elif child not in index:
+                index[child] = low[child] = len(index)
+                stack.append(child)
+                on_stack.add(child)
+                work.append((child, iter(graph[child])))
+            elif child in on_stack:
+                low[node] = min(low[node], index[child])
+    return sorted(found)
+
+
+def _edges(graph: grimp.ImportGraph) -> list[Edge]:
     return [
         (importer, imported)
         for importer in graph.modules
         for imported in graph.find_modules_directly_imported_by(importer)
     ]
+
+
+@cache
+def real_edges() -> list[Edge]:
+    # No cache on disk: building takes about a second, and a stale cache hides imports.
+    return _edges(grimp.build_graph("leadctl", SANDBOX, cache_dir=None))
+
+
+@cache
+def run_time_edges() -> list[Edge]:
+    graph = grimp.build_graph("leadctl", exclude_type_checking_imports=True, cache_dir=None)
+    return _edges(graph)
 
 
 @pytest.mark.parametrize(
@@ -124,3 +280,52 @@ def test_the_tree_keeps_to_its_rooms() -> None:
     assert ("leadctl.sandbox_entry", SANDBOX) in {(a, b.split(".")[0]) for a, b in edges}
     assert any(_within(a, COMMANDS) and b == SHARED_BY_COMMANDS for a, b in edges)
     assert violations(edges) == []
+
+
+def test_a_cycle_is_found() -> None:
+    assert cycles([("a", "b"), ("b", "c"), ("c", "a"), ("c", "d"), ("d", "d")]) == [["a", "b", "c"]]
+    # One edge back from the retry policy to the client closes a real cycle.
+    planted = [*run_time_edges(), ("leadctl.retry", "leadctl.client")]
+    assert any({"leadctl.retry", "leadctl.client"} <= set(c) for c in cycles(planted))
+
+
+def test_the_run_time_graph_has_no_cycle() -> None:
+    edges = run_time_edges()
+    # The graph is the real one, lazy imports included: the context builds the client
+    # inside a method.
+    assert ("leadctl.context", "leadctl.client") in edges
+    assert cycles(edges) == []
+
+
+@pytest.mark.parametrize(
+    ("importer", "imported"),
+    [
+        ("leadctl.retry", "leadctl.context"),
+        ("leadctl.contract.index", "leadctl.operations"),
+        ("leadctl.operations", "leadctl.generated.curated_params"),
+        ("leadctl.response_columns", "leadctl.generated.run"),
+        ("leadctl.pacer", "leadctl.client"),
+        ("leadctl.output.formats", "leadctl.output.registry"),
+        ("leadctl.util.jwt", "leadctl.credentials"),
+    ],
+)
+def test_each_layer_keeps_to_those_below(importer: str, imported: str) -> None:
+    assert layer_violations([(importer, imported)]), f"{importer} -> {imported} slipped through"
+
+
+@pytest.mark.parametrize(
+    ("importer", "imported"),
+    [
+        ("leadctl.generated.run", "leadctl.waiting"),
+        ("leadctl.operations", "leadctl.generated.given"),
+        ("leadctl.output.registry", "leadctl.context"),
+        ("leadctl.context", "leadctl.output.formats"),
+        ("leadctl.client", "leadctl.pacer"),
+    ],
+)
+def test_what_the_layers_allow_passes(importer: str, imported: str) -> None:
+    assert layer_violations([(importer, imported)]) == []
+
+
+def test_every_run_time_import_keeps_to_the_layers() -> None:
+    assert layer_violations(run_time_edges()) == []

@@ -1,5 +1,5 @@
-"""The bulk pacer (`leads import`, `batch`): shared 429 pauses, the measured pace, and the
-rate it reaches against a fixed window and a token bucket, on an injected clock."""
+"""The pacer (`leads import`, `batch`, `--all` paging): shared 429 pauses, the measured
+pace, and the rate it reaches against a fixed window and a token bucket, on an injected clock."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from leadctl.bulk.pacer import PROBE_CAP, Pacer
+from leadctl.pacer import PROBE_CAP, Pacer
 from leadctl.retry import Backoff, no_jitter
 
 

@@ -11,6 +11,7 @@ import typer
 from leadctl.commands._common import get_context
 from leadctl.commands.auth._shared import timestamp
 from leadctl.errors import ApiError, Forbidden, NotAuthenticated, UsageError
+from leadctl.request_limits import DEFAULT_TIMEOUT
 
 if TYPE_CHECKING:
     from leadctl.context import Context
@@ -83,7 +84,6 @@ def _kind_of(ctx: Context, url: str, token: str, declared: Kind | None) -> Crede
 def _verify(ctx: Context, base_url: str, credential: Credential) -> None:
     """One cheap read with the new credential, before anything is saved."""
     from leadctl.client import Client, RetryPolicy, tls_verification
-    from leadctl.context import DEFAULT_TIMEOUT
     from leadctl.operations import curated
     from leadctl.shapes import require_objects
 

@@ -18,6 +18,7 @@ from leadctl.commands.webhooks._shared import (
     tolerance_seconds,
 )
 from leadctl.errors import UsageError
+from leadctl.request_limits import DEFAULT_TIMEOUT
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
@@ -141,7 +142,6 @@ def _announce(ctx: Context, url: str, opts: Options) -> None:
 def _forwarder(ctx: Context, url: str) -> Forwarder:
     from leadctl._httpx import httpx
     from leadctl.client import tls_verification
-    from leadctl.context import DEFAULT_TIMEOUT
     from leadctl.webhooks.forwarding import Forwarder
 
     client = httpx.Client(

@@ -12,6 +12,7 @@ from leadctl.commands._common import get_context
 from leadctl.commands.webhooks._shared import SecretFileOption, read_bytes, secret_for
 from leadctl.errors import DryRunDone, UsageError
 from leadctl.output.columns import Column
+from leadctl.request_limits import DEFAULT_TIMEOUT
 
 if TYPE_CHECKING:
     from leadctl.context import Context
@@ -113,7 +114,6 @@ def _test_event(ctx: Context) -> dict[str, Any]:
 
 def _client(ctx: Context, url: str) -> Any:
     from leadctl.client import Client, tls_verification
-    from leadctl.context import DEFAULT_TIMEOUT
     from leadctl.retry import RetryPolicy
 
     debug = ctx.options.debug

@@ -1,0 +1,44 @@
+"""The active contract's own query parameters given to a curated verb on this invocation,
+kept until the verb asks for its operation (``leadctl.generated.curated_params`` adds the
+flags; ``leadctl.operations.curated`` sends what was given).
+
+Apart from the flags' module, so the operation model reads what was given without loading
+the command building above it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from enum import Enum
+from typing import Any
+from urllib.parse import urlencode
+
+from leadctl.contract.templates import template_key
+from leadctl.generated.values import normalised_param
+
+# Where the values given on this invocation wait for the operation they belong to.
+_GIVEN = "_leadctl_contract_params"
+
+
+def remember_given(context: Any, key: tuple[str, str], spec: Mapping[str, Any], value: Any) -> None:
+    """Keep ``value`` of parameter ``spec`` for the operation of template ``key``."""
+    given = getattr(context, "__dict__", {}).setdefault(_GIVEN, {})
+    given.setdefault(key, []).append((spec, value))
+
+
+def contract_query(ctx: Any, method: str, path: str) -> str:
+    """The query string of the parameters given for METHOD + path template ("" for none),
+    each value read as a generated verb reads it (times in UTC, phone numbers in E.164)."""
+    given = ctx.__dict__.get(_GIVEN, {}).get(template_key(method, path))
+    if not given:
+        return ""
+    query: dict[str, Any] = {}
+    for spec, value in given:
+        items = value if isinstance(value, list) else [value]
+        texts = []
+        for item in items:
+            plain = item.value if isinstance(item, Enum) else item
+            plain = normalised_param(ctx, spec, plain)
+            texts.append(("true" if plain else "false") if isinstance(plain, bool) else str(plain))
+        query[spec["name"]] = texts if isinstance(value, list) else texts[0]
+    return urlencode(query, doseq=True)
