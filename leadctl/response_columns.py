@@ -21,11 +21,10 @@ from __future__ import annotations
 import difflib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from leadctl.body_schema import json_response_schema, operation_spec
 from leadctl.contract.store import bundled_index
-from leadctl.contract.templates import template_key
 from leadctl.errors import UsageError
 from leadctl.operations import active_index_of, find_entry
 from leadctl.output.columns import EACH, Column, split_path
@@ -139,23 +138,14 @@ def _kind(doc: Document, node: Any) -> str:
     return "open"
 
 
-_PARSED: dict[tuple[str, int], Document] = {}
-
-
 def response_fields(
     ctx: Context, op: Operation, *, within: str | None = None
 ) -> ResponseFields | None:
     """The fields of ``op``'s successful JSON answer (of one item, for a list or a page);
     None when the contract shows no JSON schema for it."""
-    active = bundled_index() if op.bundled else active_index_of(ctx)
-    doc = _document(Path(active.contract_path))
-    wanted = template_key(op.method, op.path)
-    spec: Any = None
-    for template, item in (doc.document.get("paths") or {}).items():
-        if template_key(op.method, str(template)) == wanted:
-            spec = doc.resolve(item).get(op.method.lower())
-            break
-    schema = _success_schema(doc, spec)
+    found = operation_spec(ctx, op)
+    doc = found.doc
+    schema = json_response_schema(doc, found.spec)
     if schema is None:
         return None
     if op.paged and "items" in doc.properties(schema):
@@ -165,33 +155,6 @@ def response_fields(
     if _kind(doc, schema) == "array":
         schema = doc.keyword(schema, "items") or {}
     return None if _kind(doc, schema) == "open" else ResponseFields(doc, schema)
-
-
-def _document(path: Path) -> Document:
-    from leadctl.contract.formats import parse_document, to_31
-    from leadctl.contract.index import Document
-
-    key = (str(path), path.stat().st_mtime_ns)
-    found = _PARSED.get(key)
-    if found is None:
-        found = Document(to_31(parse_document(path.read_bytes(), what=str(path), budget=None)))
-        _PARSED[key] = found
-    return found
-
-
-def _success_schema(doc: Document, spec: Any) -> Any:
-    if not isinstance(spec, Mapping):
-        return None
-    responses = spec.get("responses") or {}
-    success = sorted((str(code), code) for code in responses if str(code).startswith("2"))
-    for _status, code in success:
-        response = doc.resolve(responses[code])
-        content = response.get("content") if isinstance(response, Mapping) else None
-        for media, entry in (content or {}).items():
-            base = str(media).split(";")[0].strip().lower()
-            if base in ("application/json", "text/json") or base.endswith("+json"):
-                return (entry or {}).get("schema")
-    return None
 
 
 # -- --columns ------------------------------------------------------------------------------
