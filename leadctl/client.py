@@ -6,6 +6,8 @@ credential kinds it accepts decide what happens, here and nowhere else.
 
 from __future__ import annotations
 
+import functools
+import os
 import ssl
 import threading
 import time
@@ -103,7 +105,15 @@ def tls_verification(ca_bundle: Any, env: Mapping[str, str]) -> ssl.SSLContext |
             f"SSL_CERT_FILE={cert_file}",
             hint="point SSL_CERT_FILE at a PEM file of CA certificates, or unset it",
         )
-    return True
+    return _default_trust(os.environ.get("SSL_CERT_FILE"), os.environ.get("SSL_CERT_DIR"))
+
+
+@functools.cache
+def _default_trust(_cert_file: str | None, _cert_dir: str | None) -> ssl.SSLContext:
+    """httpx's default roots (its own reading of SSL_CERT_FILE/SSL_CERT_DIR, then certifi),
+    loaded once a process for the environment that chose them: loading them costs about
+    30 ms, and one process may build several clients (a refresh, a download, a redirect)."""
+    return httpx.create_ssl_context()
 
 
 def _trust_context(cafile: str, what: str, *, hint: str) -> ssl.SSLContext:
