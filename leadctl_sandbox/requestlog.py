@@ -30,9 +30,14 @@ def loggable_body(raw: bytes) -> Any:
     if not raw:
         return None
     try:
-        return redact(json.loads(raw))
+        # NaN/Infinity are not JSON: kept, the log itself could not be served as JSON.
+        return redact(json.loads(raw, parse_constant=_not_json))
     except (ValueError, UnicodeDecodeError, RecursionError):
         return {"unparsed": True, "bytes": len(raw)}
+
+
+def _not_json(constant: str) -> Any:
+    raise ValueError(f"{constant} is not JSON")
 
 
 @dataclass

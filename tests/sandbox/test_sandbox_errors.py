@@ -89,12 +89,15 @@ def test_invalid_bodies_name_each_field_and_rule(
     assert _assert_problem(response, 400)["errors"] == errors
 
 
-def test_nan_is_not_json(api: httpx.Client) -> None:
+def test_nan_is_not_json(api: httpx.Client, sandbox: SandboxProcess) -> None:
     # Python's json reads NaN; the service's JSON does not, whatever the field's schema.
     response = api.post(
         "/leads/all/my", content=b'{"search": NaN}', headers={"Content-Type": "application/json"}
     )
     assert _assert_problem(response, 400)["errors"] == {"body": ["is not valid JSON"]}
+    # The request log keeps it as bytes it could not read, and can still be listed.
+    logged = [e for e in sandbox.requests() if e.get("body") == {"unparsed": True, "bytes": 15}]
+    assert logged
 
 
 def test_body_that_is_not_json_is_400(api: httpx.Client) -> None:
