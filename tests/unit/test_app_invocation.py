@@ -170,4 +170,3 @@ def test_options_added_to_the_root_later_move_too(httpx_mock: HTTPXMock) -> None
     result = run_cli(["lead-statuses", "list", "--jq", ".[0].name"], env=token_env())
     assert result.exit_code == 0, result.stderr
     assert result.stdout == "New\n"
-
