@@ -66,11 +66,6 @@ def _resume_collection() -> None:
         gc.enable()
 
 
-def _leadctl_context(typer_ctx: typer.Context) -> Context | None:
-    obj = typer_ctx.find_root().obj
-    return obj if isinstance(obj, Context) else None
-
-
 OUTPUT_HELP = "Output format: " + ", ".join(OUTPUT_FORMATS) + "."
 COLUMNS_HELP = (
     "Fields to print, comma-separated dot paths (status.name, tags[].name), for every "
