@@ -18,10 +18,11 @@ from leadctl.context import Context, GlobalOptions
 from leadctl.errors import DryRunDone, ExitCode, LeadctlError, UsageError
 from leadctl.groups import GROUPS
 from leadctl.helpformat import HelpContext, use_leadctl_help
-from leadctl.hoisting import OptionNames, global_options_first, group_index
 from leadctl.iostreams import IOStreams, safe_json, safe_text
 from leadctl.output.formats import AS_RECEIVED, OUTPUT_FORMATS
+from leadctl.persistent_flags import attach, given_on_the_line, persistent_copies
 from leadctl.request_limits import DEFAULT_MAX_RETRIES, timeout_problem
+from leadctl.verb_group import StdoutClosed, VerbGroup
 
 if TYPE_CHECKING:
 
@@ -65,38 +66,6 @@ def _resume_collection() -> None:
         gc.enable()
 
 
-def _leadctl_context(typer_ctx: typer.Context) -> Context | None:
-    obj = typer_ctx.find_root().obj
-    return obj if isinstance(obj, Context) else None
-
-
-# -- output options accepted after the verb ---------------------------------------------
-
-
-def _set_output(typer_ctx: typer.Context, value: OutputFormat | None) -> None:
-    context = _leadctl_context(typer_ctx)
-    if value is not None and context is not None:
-        context.options.output = value.value
-        context.__dict__.pop("output_format", None)
-
-
-def _set_columns(typer_ctx: typer.Context, value: str | None) -> None:
-    context = _leadctl_context(typer_ctx)
-    if value is not None and context is not None:
-        context.options.columns = _split_columns(value)
-
-
-def _set_quiet(typer_ctx: typer.Context, value: bool) -> None:
-    context = _leadctl_context(typer_ctx)
-    if value and context is not None:
-        context.options.quiet = True
-        context.ios.quiet = True
-
-
-def _split_columns(value: str) -> list[str]:
-    return [part.strip() for part in value.split(",") if part.strip()]
-
-
 OUTPUT_HELP = "Output format: " + ", ".join(OUTPUT_FORMATS) + "."
 COLUMNS_HELP = (
     "Fields to print, comma-separated dot paths (status.name, tags[].name), for every "
@@ -117,46 +86,21 @@ ALLOW_FORMULAS_HELP = (
 )
 
 
-def _verb_output_params() -> list[Any]:
-    """Click parameters for -o/--columns/-q that every verb accepts after its name."""
-    template = typer.Typer(add_completion=False)
-
-    @template.command()
-    def _template(
-        output: Annotated[
-            OutputFormat | None,
-            typer.Option(
-                "-o",
-                "--output",
-                metavar="FMT",
-                help=OUTPUT_HELP,
-                expose_value=False,
-                callback=_set_output,
-            ),
-        ] = None,
-        columns: Annotated[
-            str | None,
-            typer.Option(
-                "--columns",
-                metavar="a,b.c",
-                help=COLUMNS_HELP,
-                expose_value=False,
-                callback=_set_columns,
-            ),
-        ] = None,
-        quiet: Annotated[
-            bool,
-            typer.Option("-q", "--quiet", help=QUIET_HELP, expose_value=False, callback=_set_quiet),
-        ] = False,
-    ) -> None:
-        """Template only: its parameters are copied onto every verb."""
-
-    params: list[Any] = typer.main.get_command(template).params
-    return params
+# The global options each verb shows in its own help (the rest are hidden there).
+SHOWN_ON_VERBS = {"output": OUTPUT_HELP, "columns": COLUMNS_HELP, "quiet": QUIET_HELP}
 
 
-def _prepare_loaded_command(command: Any, params: list[Any]) -> None:
-    """Plain help (rich loads only when a command draws a table) and the output options."""
+class Copies:
+    """The root's options as groups (all hidden) and verbs (-o/--columns/-q shown) carry
+    them; see leadctl.persistent_flags."""
+
+    def __init__(self, root_params: list[Any]) -> None:
+        self.on_verbs = persistent_copies(root_params, SHOWN_ON_VERBS, _apply)
+        self.on_groups = persistent_copies(root_params, {}, _apply)
+
+
+def _prepare_loaded_command(command: Any, copies: Copies) -> None:
+    """Plain help (rich loads only when a command draws a table) and the global options."""
     command.rich_markup_mode = None
     use_leadctl_help(command)
     # Completion is `leadctl completion SHELL`, not an option on every group.
@@ -164,30 +108,36 @@ def _prepare_loaded_command(command: Any, params: list[Any]) -> None:
         p for p in command.params if p.name not in ("install_completion", "show_completion")
     ]
     if isinstance(command, TyperGroup):
+        attach(command, copies.on_groups)
         for sub in command.commands.values():
-            _prepare_loaded_command(sub, params)
-        return
-    names = {name for param in command.params for name in param.opts}
-    command.params.extend(p for p in params if not names.intersection(p.opts))
+            _prepare_loaded_command(sub, copies)
+    else:
+        attach(command, copies.on_verbs)
 
 
-def _prepare_generated_verb(command: Any) -> None:
-    _prepare_loaded_command(command, _verb_output_params())
+def _groups_of_verbs(app: typer.Typer) -> None:
+    """Typer builds ``app`` and its sub-apps as VerbGroups (help when no verb follows)."""
+    app.info.cls = VerbGroup
+    for sub in app.registered_groups:
+        if sub.typer_instance is not None:
+            _groups_of_verbs(sub.typer_instance)
 
 
-class _StdoutClosed(LeadctlError):
-    exit_code = ExitCode.OK
-
-
-class _Interrupted(LeadctlError):
-    exit_code = ExitCode.INTERRUPTED
-
-
-class LazyGroup(TyperGroup):
-    """Loads a group's module only when that group is invoked."""
+class LazyGroup(VerbGroup):
+    """The root: loads a group's module only when that group is invoked."""
 
     context_class = HelpContext
 
+    def _copies(self) -> Copies:
+        if "persistent_copies" not in self.__dict__:
+            self.__dict__["persistent_copies"] = Copies(self.params)
+        copies: Copies = self.__dict__["persistent_copies"]
+        return copies
+
+    def _prepare_generated(self, command: Any) -> None:
+        _prepare_loaded_command(command, self._copies())
+
+    # Click asks the group for its commands by name; these two load a group on first use.
     def list_commands(self, ctx: Any) -> list[str]:
         from leadctl.generated.tree import generated_tree
 
@@ -200,46 +150,34 @@ class LazyGroup(TyperGroup):
         cmd_name = tree.canonical(cmd_name)
         entry = GROUPS.get(cmd_name)
         if entry is None:
-            # Generated verbs get the output options when they are built.
-            group = tree.group_command(cmd_name, _prepare_generated_verb)
+            # Generated verbs get the global options when they are built.
+            group = tree.group_command(cmd_name, self._prepare_generated)
             if group is not None:
                 use_leadctl_help(group)
+                attach(group, self._copies().on_groups)
             return group
         module = importlib.import_module(entry[0])
+        _groups_of_verbs(module.app)
         command = typer.main.get_command(module.app)
         command.name = cmd_name
-        _prepare_loaded_command(command, _verb_output_params())
-        tree.add_verbs(command, cmd_name, _prepare_generated_verb)
+        _prepare_loaded_command(command, self._copies())
+        tree.add_verbs(command, cmd_name, self._prepare_generated)
         return command
 
-    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
-        given = list(args)
-        rest: list[str] = super().parse_args(ctx, args)
-        if isinstance(ctx.obj, _Bootstrap):
-            ctx.obj.typed_profile = ctx.params.get("profile") or None
-        # `leadctl -p prod` names no group: the help (with that profile's generated groups)
-        # is the answer, as for `leadctl` alone.
-        names_no_group = group_index(given, OptionNames.of(self.params)) >= len(given)
-        if names_no_group and not ctx.resilient_parsing:
-            bootstrap = ctx.obj
-            out = bootstrap.ios.stdout if isinstance(bootstrap, _Bootstrap) else sys.stdout
-            out.write(ctx.get_help() + "\n")
-            raise typer.Exit()
-        return rest
-
-    def invoke(self, ctx: Any) -> Any:
-        # Typer's own handlers would turn these into a bare exit 1 and a silent 130; leadctl
-        # ends a closed pipe quietly with 0 and says why it stopped on Ctrl-C.
-        try:
-            return super().invoke(ctx)
-        except BrokenPipeError:
-            raise _StdoutClosed("stdout was closed") from None
-        except KeyboardInterrupt:
-            raise _Interrupted("interrupted") from None
-
     def resolve_command(self, ctx: Any, args: list[str]) -> Any:
-        # A mistyped group or verb gets "did you mean"; the verb is checked here too, so
-        # both levels (curated and generated groups alike) say it the same way.
+        # The profile and base URL named anywhere on the line pick the contract whose
+        # generated commands exist, before Click has parsed the verb's options.
+        from leadctl.generated.startup import LINE_PARAMS, LINE_PARAMS_NAMES
+
+        line = {
+            p.name: given_on_the_line(args, p) for p in self.params if p.name in LINE_PARAMS_NAMES
+        }
+        ctx.meta[LINE_PARAMS] = line
+        if isinstance(ctx.obj, _Bootstrap):
+            ctx.obj.typed_profile = line.get("profile") or ctx.params.get("profile") or None
+        # A mistyped group or verb gets "did you mean" in cli.md's words (Typer's own
+        # suggestion sees only loaded commands and words it differently); the verb is checked
+        # here too, so both levels (curated and generated groups alike) say it the same way.
         name = args[0]
         if ctx.resilient_parsing or name.startswith("-"):
             return super().resolve_command(ctx, args)
@@ -280,6 +218,7 @@ class LazyGroup(TyperGroup):
         return f"{group} {verb}" if command.get_command(sub_ctx, verb) is not None else group
 
     def format_commands(self, ctx: Any, formatter: Any) -> None:
+        # Click would load every group to read its one-line help; groups.py has them.
         rows = [(name, short_help) for name, (_module, short_help) in GROUPS.items()]
         with formatter.section("Commands"):
             formatter.write_dl(rows)
@@ -305,7 +244,6 @@ root = typer.Typer(
     rich_markup_mode=None,
     pretty_exceptions_enable=False,
     add_completion=False,
-    no_args_is_help=True,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
@@ -318,7 +256,7 @@ def _print_version(typer_ctx: typer.Context, value: bool) -> None:
         raise typer.Exit()
 
 
-@root.callback()
+@root.callback(invoke_without_command=True)
 def main_callback(
     typer_ctx: typer.Context,
     profile: Annotated[
@@ -396,50 +334,74 @@ def main_callback(
     bootstrap = typer_ctx.obj
     if not isinstance(bootstrap, _Bootstrap):
         bootstrap = _Bootstrap(ios=IOStreams.system(), env=os.environ)
-    env = bootstrap.env
+    context = Context(
+        ios=bootstrap.ios,
+        options=_global_options(typer_ctx.params, bootstrap.env),
+        env=bootstrap.env,
+        transport=bootstrap.transport,
+        clock=bootstrap.clock or Clock(),
+    )
+    _set_streams(context)
+    bootstrap.context = context
+    typer_ctx.obj = context
+
+
+def _apply(root_ctx: Any) -> None:
+    """A global option given after a group or verb name: the options are read again, with
+    the same checks (persistent_flags). Nothing reads the settings before the verb runs."""
+    context = root_ctx.obj
+    if isinstance(context, Context):
+        context.options = _global_options(root_ctx.params, context.env)
+        context.__dict__.pop("output_format", None)
+        _set_streams(context)
+
+
+def _set_streams(context: Context) -> None:
+    options = context.options
+    context.ios.no_color = options.no_color
+    context.ios.no_input = options.no_input
+    context.ios.quiet = options.quiet
+
+
+def _global_options(params: Mapping[str, Any], env: Mapping[str, str]) -> GlobalOptions:
+    """The global options as given (Click's values, by parameter name) and the environment."""
+    profile, base_url = params.get("profile"), params.get("base_url")
     # `-p "$PROFILE"` with PROFILE unset must not quietly act on another profile.
     for flag, given in (("--profile", profile), ("--base-url", base_url)):
         if given is not None and not given.strip():
             raise UsageError(f"{flag} was given an empty value")
+    timeout = params.get("timeout")
     if timeout is not None and timeout_problem(timeout):
         raise UsageError(f"--timeout {timeout:g} {timeout_problem(timeout)}")
+    jq = params.get("jq")
     if jq is not None:
         # A mistyped expression is a usage error before anything is sent.
         from leadctl.output.jq_filter import compile_jq
 
         compile_jq(jq)
-    options = GlobalOptions(
+    output = params.get("output")
+    columns = params.get("columns")
+    max_retries = params.get("max_retries")
+    return GlobalOptions(
         profile=profile or env.get("LEADCTL_PROFILE") or None,
         profile_from_env=profile is None,
         base_url=base_url or env.get("LEADCTL_BASE_URL") or None,
         base_url_from_env=base_url is None,
-        output=output.value if output else _env_output(env),
-        columns=_split_columns(columns) if columns else None,
-        quiet=quiet,
-        no_color=no_color,
-        no_input=no_input,
-        debug=debug or env.get("LEADCTL_DEBUG", "") not in ("", "0"),
+        # Click's value is the format's name (Typer makes the enum only for the callback).
+        output=str(getattr(output, "value", output)) if output else _env_output(env),
+        columns=[part.strip() for part in columns.split(",") if part.strip()] if columns else None,
+        quiet=bool(params.get("quiet")),
+        no_color=bool(params.get("no_color")),
+        no_input=bool(params.get("no_input")),
+        debug=bool(params.get("debug")) or env.get("LEADCTL_DEBUG", "") not in ("", "0"),
         timeout=timeout if timeout is not None else _env_timeout(env),
-        max_retries=max_retries,
-        dry_run=dry_run,
-        allow_insecure_http=allow_insecure_http,
+        max_retries=DEFAULT_MAX_RETRIES if max_retries is None else max_retries,
+        dry_run=bool(params.get("dry_run")),
+        allow_insecure_http=bool(params.get("allow_insecure_http")),
         jq=jq,
-        utc=utc,
-        allow_formulas=allow_formulas,
+        utc=bool(params.get("utc")),
+        allow_formulas=bool(params.get("allow_formulas")),
     )
-    ios = bootstrap.ios
-    ios.no_color = no_color
-    ios.no_input = no_input
-    ios.quiet = quiet
-    context = Context(
-        ios=ios,
-        options=options,
-        env=bootstrap.env,
-        transport=bootstrap.transport,
-        clock=bootstrap.clock or Clock(),
-    )
-    bootstrap.context = context
-    typer_ctx.obj = context
 
 
 def _env_output(env: Mapping[str, str]) -> str | None:
@@ -507,21 +469,6 @@ def _known_secrets(context: Context | None) -> tuple[str, ...]:
     return (found.value,) if found is not None and found.value else ()
 
 
-def _is_click_exception(error: BaseException) -> bool:
-    # Typer vendors Click privately; recognise its exceptions by their public shape.
-    return hasattr(error, "format_message") and isinstance(getattr(error, "exit_code", None), int)
-
-
-def _is_help_request(error: BaseException) -> bool:
-    # Click's "no arguments, so here is the help" (a UsageError subclass carrying the help).
-    return type(error).__name__ == "NoArgsIsHelpError" and hasattr(error, "ctx")
-
-
-def parse_order(args: Sequence[str], *, env: Mapping[str, str]) -> list[str]:
-    """``args`` as Click will parse them: global options moved before the group name."""
-    return global_options_first(typer.main.get_command(root), args, env)
-
-
 def _report(error: LeadctlError, bootstrap: _Bootstrap) -> int:
     from leadctl.hints import carry_profile, fit_hint  # error paths only: not loaded by a success
 
@@ -537,13 +484,19 @@ def _report(error: LeadctlError, bootstrap: _Bootstrap) -> int:
     )
 
 
+def _is_missing(error: BaseException) -> bool:
+    """Click's MissingParameter, which Typer does not export: it is the one subclass of
+    the public ``typer.BadParameter`` (raised as it is for a value that does not convert)."""
+    return isinstance(error, typer.BadParameter) and type(error) is not typer.BadParameter
+
+
 def _picked_argument(error: BaseException, bootstrap: _Bootstrap) -> str | None:
     """A value picked on the terminal for an argument Click found missing, if one applies."""
     param = getattr(error, "param", None)
     click_ctx = getattr(error, "ctx", None)
     context = bootstrap.context
     if (
-        type(error).__name__ != "MissingParameter"
+        not _is_missing(error)
         or getattr(param, "param_type_name", None) != "argument"
         or click_ctx is None
         or context is None
@@ -599,7 +552,6 @@ def invoke(
                 "stdout is closed (started with >&-): leadctl writes its output there",
                 hint="to discard the output, redirect it instead: >/dev/null",
             )
-        args = global_options_first(command, args, bootstrap.env)
         result = command.main(
             args=args,
             prog_name="leadctl",
@@ -613,7 +565,7 @@ def invoke(
     except DryRunDone:
         _after_dry_run(bootstrap)
         return int(ExitCode.OK)
-    except _StdoutClosed:
+    except StdoutClosed:
         _quiet_broken_pipe(bootstrap.ios)
         return int(ExitCode.OK)
     except LeadctlError as error:
@@ -625,10 +577,6 @@ def invoke(
         _quiet_broken_pipe(bootstrap.ios)
         return int(ExitCode.OK)
     except Exception as error:
-        if _is_help_request(error):
-            # `leadctl` or `leadctl leads` alone: the help is the answer, not a usage error.
-            bootstrap.ios.stdout.write(error.ctx.get_help() + "\n")  # type: ignore[attr-defined]
-            return int(ExitCode.OK)
         try:
             picked = _picked_argument(error, bootstrap)
         except LeadctlError as failed:  # the list read failed: say why, as any command would
@@ -646,9 +594,10 @@ def invoke(
                 transport=transport,
                 clock=clock,
             )
-        if _is_click_exception(error):
+        if isinstance(error, typer.TyperException):
+            # Typer's public base of Click's own errors (usage errors, exit 2, and the rest).
             usage = UsageError(
-                str(error.format_message()),  # type: ignore[attr-defined]
+                error.format_message(),
                 hint="run with --help for usage",
             )
             return report_error(

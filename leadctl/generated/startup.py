@@ -12,6 +12,10 @@ import sys
 from collections.abc import Callable, Mapping
 from typing import Any
 
+# Where the root keeps the global options that choose the service, as read from the line.
+LINE_PARAMS = "leadctl.line_params"
+LINE_PARAMS_NAMES = ("profile", "base_url")
+
 
 def startup_key(click_ctx: Any) -> tuple[Callable[[], str | None], bool]:
     """The store key of this invocation's service, as a function (it may read the config,
@@ -23,7 +27,9 @@ def startup_key(click_ctx: Any) -> tuple[Callable[[], str | None], bool]:
     root = click_ctx.find_root()
     obj = root.obj
     env: Mapping[str, str] = getattr(obj, "env", None) or os.environ
-    params: Mapping[str, Any] = root.params or {}
+    # A profile or base URL given after the verb counts (it is read ahead of the parse).
+    line = {key: value for key, value in root.meta.get(LINE_PARAMS, {}).items() if value}
+    params: Mapping[str, Any] = {**(root.params or {}), **line}
     flag_profile = params.get("profile") or None
     explicit = flag_profile or env.get("LEADCTL_PROFILE") or None
     base_flag = params.get("base_url") or None

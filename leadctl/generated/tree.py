@@ -150,7 +150,7 @@ class GeneratedTree:
         """A group made only of generated verbs, or None when there is no such group."""
         if name not in self._by_group:
             return None
-        from typer.core import TyperGroup
+        from leadctl.verb_group import VerbGroup
 
         tag = self._groups.get(name, {}).get("tag")
         help_text = self.short_help(name)
@@ -160,11 +160,10 @@ class GeneratedTree:
                 "service's contract"
             )
             help_text += " (see `leadctl contract show`)."
-        group = TyperGroup(
+        group = VerbGroup(
             name=name,
             help=help_text,
             short_help=self.short_help(name),
-            no_args_is_help=True,
             rich_markup_mode=None,
         )
         factories, aliases = self._factories(name, prepare)

@@ -23,6 +23,13 @@ def test_a_groups_help_lists_the_active_contracts_verbs() -> None:
     assert "list" not in bundled.stdout.split("Commands:", 1)[1].split()
 
 
+def test_a_profile_after_the_group_picks_the_commands_of_its_contract() -> None:
+    # Which generated verbs exist depends on the profile: it is read ahead of the parse.
+    sandbox = run_leadctl(["sources", "--help", "-p", "sandbox"])
+    assert sandbox.exit_code == 0, sandbox.stderr
+    assert {"list", "get"} <= set(sandbox.stdout.split("Commands:", 1)[1].split())
+
+
 def test_a_groups_help_reads_only_the_compiled_index() -> None:
     assert run_leadctl(["-p", "sandbox", "sources", "--help"]).exit_code == 0  # compiled
     names = imported(["-p", "sandbox", "sources", "--help"])

@@ -49,7 +49,10 @@ Edge = tuple[str, str]
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("verbs", ("leadctl.commands",)),
     ("docs from the tree", ("leadctl.docgen",)),
-    ("root command", ("leadctl.__main__", "leadctl.app", "leadctl.groups", "leadctl.hoisting")),
+    (
+        "root command",
+        ("leadctl.__main__", "leadctl.app", "leadctl.groups", "leadctl.persistent_flags"),
+    ),
     (
         "generated tree",
         (
