@@ -77,7 +77,6 @@ def _set_output(typer_ctx: typer.Context, value: OutputFormat | None) -> None:
     context = _leadctl_context(typer_ctx)
     if value is not None and context is not None:
         context.options.output = value.value
-        context.__dict__.pop("output_format", None)
 
 
 def _set_columns(typer_ctx: typer.Context, value: str | None) -> None:
