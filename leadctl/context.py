@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from leadctl.contract.store import ActiveIndex
     from leadctl.credentials import Credential
     from leadctl.held_credential import HeldCredential
+    from leadctl.oauth.session import SignedInProfile
     from leadctl.operation_secrets import OperationSecrets
     from leadctl.operations import Operation
     from leadctl.output.checked_columns import CheckedColumns
@@ -296,7 +297,32 @@ class Context:
     def _renewed(self, credential: Credential, force: bool) -> Credential:
         from leadctl.oauth.session import refresh
 
-        return refresh(self, credential, force=force)
+        return refresh(self.signed_in_profile(), credential, force=force)
+
+    def signed_in_profile(self, *, as_configured: bool = False) -> SignedInProfile:
+        """The profile as OAuth refresh and revocation need it: its resolved settings, or
+        with ``as_configured`` its config table as it is (a login or logout works on a
+        profile that does not exist yet or whose settings do not resolve)."""
+        from leadctl.oauth.session import SignedInProfile, http_settings
+
+        options, ios = self.options, self.ios
+        if as_configured:
+            values = self.config.profiles.get(self.profile_name, {})
+        else:
+            values = self.settings.profile_values
+        return SignedInProfile(
+            profile=self.profile_name,
+            values=values,
+            env=self.env,
+            now=lambda: self.clock.now().timestamp(),
+            http=lambda: http_settings(
+                values,
+                env=self.env,
+                timeout=options.timeout,
+                transport=self.transport,
+                trace=ios.trace if options.debug else None,
+            ),
+        )
 
     # -- the client --------------------------------------------------------------------
 

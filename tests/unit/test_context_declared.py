@@ -17,6 +17,7 @@ PACKAGE = Path(__file__).resolve().parents[2] / "leadctl"
 WIRED_BY_THE_CONTEXT = (
     "leadctl.client",
     "leadctl.held_credential",
+    "leadctl.oauth.session",
     "leadctl.profile_settings",
     "leadctl.sandbox_entry",
 )
