@@ -14,7 +14,7 @@ import time
 import uuid
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any
 
 from leadctl import __version__
 from leadctl._httpx import LazyTransport, httpx
@@ -46,7 +46,6 @@ from leadctl.retry import Delivery, RetryPolicy, effect_unknown, retry_after_sec
 from leadctl.util.jsontext import NotJson, dumps_body, loads_service
 
 if TYPE_CHECKING:
-    from leadctl.context import Context
     from leadctl.operation_secrets import OperationSecrets
     from leadctl.pacer import Pacer
     from leadctl.rate_limit import RateLimit
@@ -232,39 +231,6 @@ class Client:
         # After a 401 invalid_token: a renewed credential (OAuth refresh), or None.
         self._reauthenticate = reauthenticate
         self._http: httpx.Client | None = None
-
-    @classmethod
-    def from_context(cls, ctx: Context) -> Client:
-        from leadctl.rate_limit import known_limit
-
-        options = ctx.options
-        ca_bundle = ctx.settings.get("ca_bundle")
-
-        def verify() -> ssl.SSLContext | bool:
-            # Loaded with the first https URL: a plain-http base URL never reads a bundle
-            # (SSL_CERT_FILE is commonly set; loading it was most of a loopback read's
-            # start-up). A bad bundle is still an error before anything is sent.
-            return tls_verification(ca_bundle, ctx.env)
-
-        return cls(
-            base_url=ctx.base_url,
-            credential=ctx.credential,
-            timeout=ctx.settings.timeout,
-            policy=RetryPolicy(max_retries=options.max_retries),
-            sleep=ctx.clock.sleep,
-            monotonic=ctx.clock.monotonic,
-            # Retry-After as an HTTP date is read against the invocation's clock.
-            wall_clock=lambda: ctx.clock.now().timestamp(),
-            notify=ctx.ios.info,
-            trace=ctx.ios.trace if options.debug else None,
-            dry_run_out=_line_writer(ctx.ios.data_out()) if options.dry_run else None,
-            source_key_header=ctx.settings.get("source_key_header"),
-            secret_fields=_secret_fields_of(ctx) if options.debug or options.dry_run else None,
-            transport=ctx.transport,
-            verify=verify,
-            reauthenticate=ctx.refresh_credential,
-            rate_limit=known_limit(None, ctx.settings.get("rate_limit")),
-        )
 
     # -- plumbing ------------------------------------------------------------------------
 
@@ -768,13 +734,6 @@ def _too_large(size: int | None) -> BadResponse:
     )
 
 
-def _line_writer(stream: TextIO) -> Callable[[str], None]:
-    def write(line: str) -> None:
-        stream.write(line + "\n")
-
-    return write
-
-
 def decode_json(response: httpx.Response, *, trace: Callable[[str], None] | None) -> Any:
     content = response.content
     if not content:
@@ -810,15 +769,6 @@ def _clip(text: str) -> str:
 
 def _describe(error: Exception, secrets: tuple[str, ...]) -> str:
     return redact_text(str(error) or type(error).__name__, secrets)
-
-
-def _secret_fields_of(ctx: Context) -> Callable[[Operation], OperationSecrets]:
-    def secret_fields(op: Operation) -> OperationSecrets:
-        from leadctl.operation_secrets import operation_secrets
-
-        return operation_secrets(ctx, op)
-
-    return secret_fields
 
 
 def _is_tls_failure(error: Exception) -> bool:

@@ -1,8 +1,11 @@
 """What a command gets: IO streams, global options, the clock, and lazily built settings,
 credential and HTTP client.
 
-One :class:`Context` exists per invocation. Nothing here imports httpx, keyring or rich at
-module import time; they load when a command first asks for the client or the credential.
+One :class:`Context` exists per invocation, as gh's Factory: data, and collaborators built
+on first use, each declared here. What they do lives in their own rooms (profile settings,
+the held credential, the embedded sandbox, the client); this module wires them. Nothing here
+imports httpx, keyring or rich at module import time; they load when a command first asks
+for the client or the credential.
 """
 
 from __future__ import annotations
@@ -16,19 +19,22 @@ from leadctl.clock import Clock
 from leadctl.errors import NotAuthenticated, UsageError
 from leadctl.iostreams import IOStreams
 from leadctl.output.formats import JSON, TABLE
-from leadctl.request_limits import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT
-from leadctl.service_target import SANDBOX_PROFILE as SANDBOX_PROFILE
-from leadctl.service_target import service_target
+from leadctl.request_limits import DEFAULT_MAX_RETRIES
 
 if TYPE_CHECKING:
     from datetime import tzinfo
 
     from leadctl.client import Client
     from leadctl.config import Config
+    from leadctl.contract.store import ActiveIndex
     from leadctl.credentials import Credential
-    from leadctl.sandbox_entry import EmbeddedSandbox
-
-DEFAULT_PROFILE = "default"
+    from leadctl.held_credential import HeldCredential
+    from leadctl.oauth.session import SignedInProfile
+    from leadctl.operation_secrets import OperationSecrets
+    from leadctl.operations import Operation
+    from leadctl.output.checked_columns import CheckedColumns
+    from leadctl.profile_settings import Settings
+    from leadctl.sandbox_entry import EmbeddedSandbox, SandboxOnDemand
 
 
 class GlobalOptions:
@@ -113,35 +119,6 @@ class GlobalOptions:
         return f"GlobalOptions({shown})"
 
 
-class Settings:
-    """The active profile's settings, resolved against flags and environment."""
-
-    def __init__(
-        self,
-        *,
-        profile: str,
-        profile_values: dict[str, Any],
-        base_url: str | None,
-        timeout: float,
-        output: str | None,
-        embedded_sandbox: bool = False,
-        notice: str | None = None,
-        warning: str | None = None,
-    ) -> None:
-        self.profile = profile
-        self.profile_values = profile_values
-        self.base_url = base_url
-        self.timeout = timeout
-        self.output = output
-        self.embedded_sandbox = embedded_sandbox
-        # Said once, when the service is first used (see leadctl.service_target).
-        self.notice = notice
-        self.warning = warning
-
-    def get(self, key: str, default: Any = None) -> Any:
-        return self.profile_values.get(key, default)
-
-
 class Context:
     """One invocation's state (plain class for start-up, as GlobalOptions)."""
 
@@ -159,8 +136,16 @@ class Context:
         self.clock = Clock() if clock is None else clock
         self.env: Mapping[str, str] = os.environ if env is None else env
         self.transport = transport
-        self._sandbox: EmbeddedSandbox | None = None
+        self._sandbox: SandboxOnDemand | None = None
+        self._held: HeldCredential | None = None
         self._client: Client | None = None
+        self._warned_base_url = False
+        # Kept for this invocation by the modules that fill them in.
+        # --columns as the response schema confirmed it (leadctl.response_columns):
+        self.columns_checked: CheckedColumns | None = None
+        # The active contract's own query parameters given to a curated verb, by operation
+        # template (leadctl.generated.given):
+        self.contract_params_given: dict[tuple[str, str], list[tuple[Mapping[str, Any], Any]]] = {}
 
     def with_options(self, options: GlobalOptions) -> Context:
         """A fresh context over the same streams, clock, environment and embedded sandbox,
@@ -179,55 +164,34 @@ class Context:
 
     @cached_property
     def profile_name(self) -> str:
-        return self.options.profile or self.config.current_profile or DEFAULT_PROFILE
+        from leadctl.profile_settings import profile_name
+
+        return profile_name(self.options.profile, self.config)
 
     @cached_property
     def settings(self) -> Settings:
-        name = self.profile_name
-        values = self.config.profiles.get(name)
-        explicitly_named = self.options.profile is not None
-        if values is None:
-            if explicitly_named and name != SANDBOX_PROFILE:
-                known = ", ".join(sorted(self.config.profiles)) or "none yet"
-                raise UsageError(
-                    f"unknown profile {name!r} (configured: {known})",
-                    hint="create it with `leadctl auth login --profile NAME` "
-                    "or `leadctl profile set`",
-                )
-            values = {}
-        timeout = self.options.timeout
-        if timeout is None:
-            timeout = float(values.get("timeout", DEFAULT_TIMEOUT))
-        options = self.options
-        target = service_target(
-            name,
-            values,
-            base_url_flag=None if options.base_url_from_env else options.base_url,
-            base_url_env=options.base_url if options.base_url_from_env else None,
-            env=self.env,
-            named_with_flag=explicitly_named and not options.profile_from_env,
-        )
-        base_url = target.base_url
-        if base_url is not None:
-            from leadctl.urls import validate_base_url
+        from leadctl.profile_settings import resolve_settings
 
-            base_url = validate_base_url(
-                base_url, allow_insecure_http=self.options.allow_insecure_http
-            )
-        return Settings(
-            profile=name,
-            profile_values=dict(values),
-            base_url=base_url,
-            timeout=timeout,
-            output=values.get("output"),
-            # Settings of the sandbox profile (region, output...) are layered on the embedded
-            # sandbox, which nothing points elsewhere.
-            embedded_sandbox=target.embedded_sandbox,
-            notice=target.notice,
-            warning=target.warning,
+        options = self.options
+        return resolve_settings(
+            self.config,
+            self.env,
+            named=options.profile,
+            named_from_env=options.profile_from_env,
+            base_url=options.base_url,
+            base_url_from_env=options.base_url_from_env,
+            timeout=options.timeout,
+            allow_insecure_http=options.allow_insecure_http,
         )
 
     @cached_property
+    def active_index(self) -> ActiveIndex:
+        """The active contract's compiled index (``leadctl.operations``), read once."""
+        from leadctl.contract.store import active_for_context
+
+        return active_for_context(self)
+
+    @property
     def output_format(self) -> str:
         if self.options.jq is not None:
             return JSON
@@ -259,23 +223,22 @@ class Context:
     def sandbox(self) -> EmbeddedSandbox:
         """The sandbox server embedded in this process (``--profile sandbox``)."""
         if self._sandbox is None:
-            from leadctl.sandbox_entry import start_embedded
+            from leadctl.sandbox_entry import SandboxOnDemand
 
-            if self.settings.notice:
-                self.ios.info(self.settings.notice)
-            self._sandbox = start_embedded(self.env)
-        return self._sandbox
+            notice = self.settings.notice
+            self._sandbox = SandboxOnDemand(self.env, notice=notice, info=self.ios.info)
+        return self._sandbox.running()
 
     @property
     def sandbox_started(self) -> bool:
         """Whether this invocation started the embedded sandbox (its port ends with it)."""
-        return self._sandbox is not None
+        return self._sandbox is not None and self._sandbox.started
 
     def base_url(self) -> str:
         if self.settings.embedded_sandbox:
             return self.sandbox().base_url
-        if self.settings.warning and not self.__dict__.get("_warned_base_url"):
-            self.__dict__["_warned_base_url"] = True
+        if self.settings.warning and not self._warned_base_url:
+            self._warned_base_url = True
             self.ios.warn(self.settings.warning)
         if self.settings.base_url is None:
             raise UsageError(
@@ -284,72 +247,16 @@ class Context:
             )
         return self.settings.base_url
 
+    # -- the credential ----------------------------------------------------------------
+
     def credential(self) -> Credential | None:
         """The credential by the lookup order of cli.md, or None when there is none."""
-        # Not cached as "credential": that instance attribute would shadow this method, and
-        # a client built after the first lookup would get the Credential, not a callable.
-        if "_found_credential" not in self.__dict__:
-            self.__dict__["_found_credential"] = self._lookup_credential()
-        found: Credential | None = self.__dict__["_found_credential"]
-        if found is not None and found.oauth is not None and not self.options.dry_run:
-            # Every use, not only the first: an import or --all can outlive a token.
-            found = self._kept_fresh(found)
-        return found
-
-    def _kept_fresh(self, held: Credential) -> Credential:
-        from leadctl.oauth.session import fresh, now
-
-        assert held.oauth is not None
-        if not held.oauth.expiring(now(self)):
-            return held
-        import threading
-
-        # Senders on several threads (leads import) refresh once, not once each.
-        guard = self.__dict__.setdefault("_refresh_guard", threading.Lock())
-        with guard:
-            current: Credential = self.__dict__["_found_credential"]
-            renewed = fresh(self, current)
-            self.__dict__["_found_credential"] = renewed
-        return renewed
+        return self._held_credential().current()
 
     def looked_up_credential(self) -> Credential | None:
         """The credential if it was already looked up; never looks it up (reporting an
         error must not reach the keyring)."""
-        found: Credential | None = self.__dict__.get("_found_credential")
-        return found
-
-    def _lookup_credential(self) -> Credential | None:
-        from leadctl.credentials import (
-            Credential,
-            CredentialKind,
-            lookup_credential,
-            with_contract_prefixes,
-        )
-        from leadctl.operations import source_key_prefixes
-
-        if self.settings.embedded_sandbox:
-            # Never a credential from the environment: that belongs to another service.
-            return Credential(self.sandbox().org_key, CredentialKind.ORG, "sandbox")
-        found = lookup_credential(
-            env=self.env,
-            profile=self.settings.profile,
-            profile_settings=self.settings.profile_values,
-        )
-        if found is None or found.recognised:
-            return found
-        return with_contract_prefixes(found, source_key_prefixes(self))
-
-    def refresh_credential(self, rejected: Credential) -> Credential | None:
-        """After a 401 invalid_token: the OAuth credential refreshed, once per invocation;
-        None when it is not an OAuth token or was already refreshed."""
-        if rejected.oauth is None or self.__dict__.get("_refreshed_after_401"):
-            return None
-        self.__dict__["_refreshed_after_401"] = True
-        from leadctl.oauth.session import refresh
-
-        renewed = refresh(self, rejected, force=True)
-        self.__dict__["_found_credential"] = renewed
-        return renewed
+        return None if self._held is None else self._held.looked_up()
 
     def require_credential(self) -> Credential:
         found = self.credential()
@@ -360,12 +267,108 @@ class Context:
             )
         return found
 
-    def client(self) -> Client:
-        if self._client is None:
-            from leadctl.client import Client
+    def _held_credential(self) -> HeldCredential:
+        if self._held is None:
+            from leadctl.held_credential import HeldCredential
 
-            self._client = Client.from_context(self)
+            self._held = HeldCredential(
+                look_up=self._look_up_credential,
+                renew=self._renewed,
+                now=lambda: self.clock.now().timestamp(),
+                keep_fresh=not self.options.dry_run,
+            )
+        return self._held
+
+    def _look_up_credential(self) -> Credential | None:
+        from leadctl.credentials import Credential, CredentialKind
+        from leadctl.held_credential import resolve_credential
+        from leadctl.operations import source_key_prefixes
+
+        if self.settings.embedded_sandbox:
+            # Never a credential from the environment: that belongs to another service.
+            return Credential(self.sandbox().org_key, CredentialKind.ORG, "sandbox")
+        return resolve_credential(
+            env=self.env,
+            profile=self.settings.profile,
+            profile_values=self.settings.profile_values,
+            source_key_prefixes=lambda: source_key_prefixes(self),
+        )
+
+    def _renewed(self, credential: Credential, force: bool) -> Credential:
+        from leadctl.oauth.session import refresh
+
+        return refresh(self.signed_in_profile(), credential, force=force)
+
+    def signed_in_profile(self, *, as_configured: bool = False) -> SignedInProfile:
+        """The profile as OAuth refresh and revocation need it: its resolved settings, or
+        with ``as_configured`` its config table as it is (a login or logout works on a
+        profile that does not exist yet or whose settings do not resolve)."""
+        from leadctl.oauth.session import SignedInProfile, http_settings
+
+        options, ios = self.options, self.ios
+        if as_configured:
+            values = self.config.profiles.get(self.profile_name, {})
+        else:
+            values = self.settings.profile_values
+        return SignedInProfile(
+            profile=self.profile_name,
+            values=values,
+            env=self.env,
+            now=lambda: self.clock.now().timestamp(),
+            http=lambda: http_settings(
+                values,
+                env=self.env,
+                timeout=options.timeout,
+                transport=self.transport,
+                trace=ios.trace if options.debug else None,
+            ),
+        )
+
+    # -- the client --------------------------------------------------------------------
+
+    def client(self) -> Client:
+        """The invocation's client, closed with it."""
+        if self._client is None:
+            self._client = self.new_client()
         return self._client
+
+    def new_client(self) -> Client:
+        """A client of the caller's own (who closes it), built from this invocation's pieces."""
+        from leadctl.client import Client, tls_verification
+        from leadctl.rate_limit import known_limit
+        from leadctl.retry import RetryPolicy
+
+        options, settings, clock = self.options, self.settings, self.clock
+        ca_bundle = settings.get("ca_bundle")
+        out = self.ios.data_out() if options.dry_run else None
+        return Client(
+            base_url=self.base_url,
+            credential=self.credential,
+            timeout=settings.timeout,
+            policy=RetryPolicy(max_retries=options.max_retries),
+            sleep=clock.sleep,
+            monotonic=clock.monotonic,
+            # Retry-After as an HTTP date is read against the invocation's clock.
+            wall_clock=lambda: clock.now().timestamp(),
+            notify=self.ios.info,
+            trace=self.ios.trace if options.debug else None,
+            dry_run_out=None if out is None else lambda line: print(line, file=out),
+            source_key_header=settings.get("source_key_header"),
+            secret_fields=self._secret_fields if options.debug or options.dry_run else None,
+            transport=self.transport,
+            # Loaded with the first https URL: a plain-http base URL never reads a bundle
+            # (SSL_CERT_FILE is commonly set; loading it was most of a loopback read's
+            # start-up). A bad bundle is still an error before anything is sent.
+            verify=lambda: tls_verification(ca_bundle, self.env),
+            reauthenticate=self._held_credential().after_rejection,
+            rate_limit=known_limit(None, settings.get("rate_limit")),
+        )
+
+    def _secret_fields(self, op: Operation) -> OperationSecrets:
+        """The contract's secret fields of ``op``, for --debug and --dry-run."""
+        from leadctl.operation_secrets import operation_secrets
+
+        return operation_secrets(self, op)
 
     def close(self) -> None:
         if self._client is not None:

@@ -22,8 +22,9 @@ from leadctl.credential_use import DEFAULT_REQUIREMENTS, Requirement, requiremen
 from leadctl.errors import UsageError
 
 if TYPE_CHECKING:
-    from leadctl.context import Context, Settings
+    from leadctl.context import Context
     from leadctl.contract.store import ActiveIndex
+    from leadctl.profile_settings import Settings
 
 ORG = "org"
 USER = "user"
@@ -152,23 +153,15 @@ def find_entry(index: Mapping[str, Any], method: str, path: str) -> Mapping[str,
 
 # -- per invocation -----------------------------------------------------------------------
 
-_ACTIVE = "_leadctl_active_index"
-
 
 def active_index_of(ctx: Context) -> ActiveIndex:
     """The invocation's active contract index, read once per Context."""
-    found = ctx.__dict__.get(_ACTIVE)
-    if found is None:
-        from leadctl.contract.store import active_for_context
-
-        found = active_for_context(ctx)
-        ctx.__dict__[_ACTIVE] = found
-    return found
+    return ctx.active_index
 
 
 def use_active_index(ctx: Context, active: ActiveIndex) -> None:
     """Share an index already read this invocation (the generated command tree's)."""
-    ctx.__dict__[_ACTIVE] = active
+    ctx.active_index = active
 
 
 def source_key_prefixes(ctx: Context) -> list[str]:

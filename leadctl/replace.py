@@ -326,14 +326,14 @@ def _named_like(path: str, like: str) -> str:
 def _read(ctx: Context, get: Operation, path_params: Mapping[str, str]) -> tuple[Any, str | None]:
     """The resource and its ETag. Sent even under --dry-run: reading changes nothing, and the
     dry run's point is to show the whole body the PUT would carry."""
-    from leadctl.client import Client, decode_json
+    from leadctl.client import decode_json
 
     wanted = {name: value for name, value in path_params.items() if "{" + name + "}" in get.path}
     if not ctx.options.dry_run:
         response = ctx.client().call(get, path_params=wanted or None)
         return decode_json(response, trace=None), response.headers.get("ETag")
     reading = ctx.with_options(ctx.options.replaced(dry_run=False))
-    client = Client.from_context(reading)
+    client = reading.new_client()
     try:
         response = client.call(get, path_params=wanted or None)
         return decode_json(response, trace=None), response.headers.get("ETag")

@@ -9,7 +9,7 @@ inside the functions, so loading this module costs nothing at start-up.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -56,10 +56,35 @@ class EmbeddedSandbox:
             self._inner = None
 
 
-def start_embedded(env: Mapping[str, str]) -> EmbeddedSandbox:
-    sandbox = EmbeddedSandbox(env=env)
-    sandbox.start()
-    return sandbox
+class SandboxOnDemand:
+    """The embedded sandbox of one invocation: started when a command first needs it, after
+    the user is told what it ignores (``notice``), and stopped when the invocation ends."""
+
+    def __init__(
+        self, env: Mapping[str, str], *, notice: str | None, info: Callable[[str], None]
+    ) -> None:
+        self._env = env
+        self._notice = notice
+        self._info = info
+        self._running: EmbeddedSandbox | None = None
+
+    def running(self) -> EmbeddedSandbox:
+        if self._running is None:
+            if self._notice:
+                self._info(self._notice)
+            sandbox = EmbeddedSandbox(env=self._env)
+            sandbox.start()
+            self._running = sandbox
+        return self._running
+
+    @property
+    def started(self) -> bool:
+        return self._running is not None
+
+    def stop(self) -> None:
+        if self._running is not None:
+            self._running.stop()
+            self._running = None
 
 
 def serve(*, ios: IOStreams, env: Mapping[str, str], as_json: bool, **options: Any) -> None:

@@ -119,7 +119,6 @@ def run_jobs(
     summary goes to stderr; raises for exit 6, 9, 130 or a stop. The caller holds the
     report (:func:`leadctl.bulk.report.holding_reports`)."""
     from leadctl.bulk.sender import Sender
-    from leadctl.client import Client
     from leadctl.pacer import Pacer
     from leadctl.retry import RetryPolicy
 
@@ -133,7 +132,7 @@ def run_jobs(
     elif report_target is not None:
         report = ReportWriter(path=Path(report_target))
     display = _display(ctx, notes=report is None, words=words)
-    client = Client.from_context(ctx)
+    client = ctx.new_client()
     stop = threading.Event()
     clock = ctx.clock
     # 429 and connection failures are the engine's to handle: the pause is shared by all

@@ -14,6 +14,7 @@ from typing import Annotated, Any
 
 import typer
 
+from leadctl.context import Context
 from leadctl.contract.templates import template_key
 from leadctl.generated.given import remember_given
 
@@ -91,6 +92,8 @@ def _keeper(key: tuple[str, str], spec: Mapping[str, Any]) -> Any:
     def keep(typer_ctx: typer.Context, value: Any) -> None:
         if value is None or value == []:
             return
-        remember_given(typer_ctx.find_root().obj, key, spec, value)
+        obj = typer_ctx.find_root().obj
+        if isinstance(obj, Context):
+            remember_given(obj, key, spec, value)
 
     return keep

@@ -10,26 +10,25 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from enum import Enum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
 from leadctl.contract.templates import template_key
 from leadctl.generated.values import normalised_param
 
-# Where the values given on this invocation wait for the operation they belong to.
-_GIVEN = "_leadctl_contract_params"
+if TYPE_CHECKING:
+    from leadctl.context import Context
 
 
-def remember_given(context: Any, key: tuple[str, str], spec: Mapping[str, Any], value: Any) -> None:
+def remember_given(ctx: Context, key: tuple[str, str], spec: Mapping[str, Any], value: Any) -> None:
     """Keep ``value`` of parameter ``spec`` for the operation of template ``key``."""
-    given = getattr(context, "__dict__", {}).setdefault(_GIVEN, {})
-    given.setdefault(key, []).append((spec, value))
+    ctx.contract_params_given.setdefault(key, []).append((spec, value))
 
 
-def contract_query(ctx: Any, method: str, path: str) -> str:
+def contract_query(ctx: Context, method: str, path: str) -> str:
     """The query string of the parameters given for METHOD + path template ("" for none),
     each value read as a generated verb reads it (times in UTC, phone numbers in E.164)."""
-    given = ctx.__dict__.get(_GIVEN, {}).get(template_key(method, path))
+    given = ctx.contract_params_given.get(template_key(method, path))
     if not given:
         return ""
     query: dict[str, Any] = {}

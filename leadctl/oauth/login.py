@@ -38,10 +38,10 @@ def sign_in(ctx: Context, request: LoginRequest) -> TokenSet:
     from leadctl.oauth.discovery import discover
     from leadctl.oauth.http import oauth_client, plain_client
     from leadctl.oauth.registration import no_client_id, register
-    from leadctl.oauth.session import http_settings, now, relogin_hint
+    from leadctl.oauth.session import relogin_hint
     from leadctl.oauth.tokens import TokenSet, expiry, id_token_identity
 
-    http = http_settings(ctx)
+    http = ctx.signed_in_profile(as_configured=True).http()
     hint = relogin_hint(request.profile)
     probe = plain_client(http)
     try:
@@ -85,7 +85,7 @@ def sign_in(ctx: Context, request: LoginRequest) -> TokenSet:
         token_endpoint=metadata.token_endpoint,
         client_id=client_id,
         refresh_token=refresh if isinstance(refresh, str) and refresh else None,
-        expires_at=expiry(answer, now(ctx)),
+        expires_at=expiry(answer, ctx.clock.now().timestamp()),
         scope=granted if isinstance(granted, str) and granted else scope,
         issuer=metadata.issuer,
         revocation_endpoint=metadata.revocation_endpoint,

@@ -9,7 +9,7 @@ rotating server never sees a refresh token twice (which would make it revoke the
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from leadctl.config import config_dir, ensure_private_dir
@@ -18,7 +18,6 @@ from leadctl.errors import LeadctlError, NotAuthenticated
 from leadctl.request_limits import DEFAULT_TIMEOUT
 
 if TYPE_CHECKING:
-    from leadctl.context import Context
     from leadctl.credentials import Credential
     from leadctl.oauth.http import HttpSettings
     from leadctl.oauth.tokens import TokenSet
@@ -26,32 +25,52 @@ if TYPE_CHECKING:
 LOCK_TIMEOUT = 30.0
 
 
-def http_settings(ctx: Context, profile_values: Mapping[str, Any] | None = None) -> HttpSettings:
+class SignedInProfile:
+    """What refreshing or revoking a profile's OAuth tokens needs: the profile and its
+    settings, the environment (where its store and refresh lock are), the clock, and how to
+    reach its authorization server (``http``, built when first called: it may load a CA
+    bundle)."""
+
+    def __init__(
+        self,
+        *,
+        profile: str,
+        values: Mapping[str, Any],
+        env: Mapping[str, str],
+        now: Callable[[], float],
+        http: Callable[[], HttpSettings],
+    ) -> None:
+        self.profile = profile
+        self.values = values
+        self.env = env
+        self.now = now
+        self.http = http
+
+
+def http_settings(
+    values: Mapping[str, Any],
+    *,
+    env: Mapping[str, str],
+    timeout: float | None,
+    transport: Any,
+    trace: Callable[[str], None] | None,
+) -> HttpSettings:
+    """How to reach a profile's authorization server: its settings ``values`` (timeout,
+    ca_bundle), unless --timeout (``timeout``) says otherwise."""
     from leadctl.client import tls_verification
     from leadctl.oauth.http import HttpSettings
 
-    values = (
-        ctx.config.profiles.get(ctx.profile_name, {})
-        if profile_values is None
-        else (profile_values)
-    )
-    timeout = ctx.options.timeout or float(values.get("timeout", DEFAULT_TIMEOUT))
-
     return HttpSettings(
-        timeout=timeout,
-        verify=tls_verification(values.get("ca_bundle"), ctx.env),
-        transport=ctx.transport,
-        trace=ctx.ios.trace if ctx.options.debug else None,
+        timeout=timeout or float(values.get("timeout", DEFAULT_TIMEOUT)),
+        verify=tls_verification(values.get("ca_bundle"), env),
+        transport=transport,
+        trace=trace,
     )
 
 
 def relogin_hint(profile: str) -> str:
     flag = "" if profile == "default" else f" -p {profile}"
     return f"log in again: leadctl{flag} auth login --device (or --web)"
-
-
-def now(ctx: Context) -> float:
-    return ctx.clock.now().timestamp()
 
 
 @contextlib.contextmanager
@@ -73,64 +92,52 @@ def refresh_lock(env: Mapping[str, str], profile: str) -> Iterator[None]:
         ) from None
 
 
-def fresh(ctx: Context, credential: Credential) -> Credential:
-    """The credential to send: refreshed first when it expires within 60 s."""
-    tokens = credential.oauth
-    if tokens is None or not tokens.expiring(now(ctx)):
-        return credential
-    return refresh(ctx, credential, force=False)
-
-
-def refresh(ctx: Context, credential: Credential, *, force: bool) -> Credential:
+def refresh(signed_in: SignedInProfile, credential: Credential, *, force: bool) -> Credential:
     """A refreshed credential, saved; another process's fresh token when it beat us to it.
 
     ``force`` (``auth refresh``, a 401) refreshes even when the token is not expiring,
     unless another process already replaced the token we hold.
     """
-    profile = ctx.settings.profile
+    profile, env, now = signed_in.profile, signed_in.env, signed_in.now
     held = credential.oauth
     if held is None:
         raise NotAuthenticated(
             f"profile {profile!r} does not hold an OAuth sign-in; only tokens from "
             "`auth login --device` or `--web` can be refreshed"
         )
-    with refresh_lock(ctx.env, profile):
-        current = stored_credential(
-            env=ctx.env, profile=profile, profile_settings=ctx.settings.profile_values
-        )
+    with refresh_lock(env, profile):
+        current = stored_credential(env=env, profile=profile, profile_settings=signed_in.values)
         if current is None or current.oauth is None:
             raise NotAuthenticated(
                 f"profile {profile!r} was logged out meanwhile", hint=relogin_hint(profile)
             )
         stored = current.oauth
         replaced = stored.access_token != held.access_token
-        if replaced and not stored.expired(now(ctx)):
+        if replaced and not stored.expired(now()):
             return current  # another process refreshed while we waited
-        if not force and not stored.expiring(now(ctx)):
+        if not force and not stored.expiring(now()):
             return current
-        renewed = _refresh_grant(ctx, stored)
-        _save(ctx, renewed)
+        renewed = _refresh_grant(signed_in, stored)
+        _save(signed_in, renewed)
     return oauth_credential(renewed, current.origin)
 
 
-def _refresh_grant(ctx: Context, tokens: TokenSet) -> TokenSet:
+def _refresh_grant(signed_in: SignedInProfile, tokens: TokenSet) -> TokenSet:
     from leadctl.oauth.errors import oauth_error_code, refused, transport_failure
     from leadctl.oauth.http import oauth_client
 
-    profile = ctx.settings.profile
+    profile = signed_in.profile
     if tokens.refresh_token is None:
         raise NotAuthenticated(
             "the access token expired and the authorization server gave no refresh token",
             hint=relogin_hint(profile),
         )
     client = oauth_client(
-        http_settings(ctx, ctx.settings.profile_values),
-        client_id=tokens.client_id,
-        client_secret=tokens.client_secret,
+        signed_in.http(), client_id=tokens.client_id, client_secret=tokens.client_secret
     )
     try:
         answer = client.refresh_token(tokens.token_endpoint, refresh_token=tokens.refresh_token)
-        return tokens.renewed(dict(answer), now(ctx))
+        return tokens.renewed(dict(answer), signed_in.now())
     except Exception as error:
         oauth = oauth_error_code(error)
         if oauth is not None:
@@ -149,16 +156,16 @@ def _refresh_grant(ctx: Context, tokens: TokenSet) -> TokenSet:
         client.close()
 
 
-def _save(ctx: Context, tokens: TokenSet) -> None:
+def _save(signed_in: SignedInProfile, tokens: TokenSet) -> None:
     save_credential(
-        env=ctx.env,
-        profile=ctx.settings.profile,
+        env=signed_in.env,
+        profile=signed_in.profile,
         value=tokens.to_stored(),
-        insecure=ctx.settings.get("credential_store") == "file",
+        insecure=signed_in.values.get("credential_store") == "file",
     )
 
 
-def revoke(ctx: Context, tokens: TokenSet) -> str:
+def revoke(signed_in: SignedInProfile, tokens: TokenSet) -> str:
     """Revoke the refresh token (else the access token) where the server offers RFC 7009
     revocation; what happened, for the user. Never raises: logging out must not fail
     because the server is away."""
@@ -167,7 +174,7 @@ def revoke(ctx: Context, tokens: TokenSet) -> str:
     if tokens.revocation_endpoint is None:
         return "the authorization server offers no revocation; the tokens were deleted here"
     client = oauth_client(
-        http_settings(ctx), client_id=tokens.client_id, client_secret=tokens.client_secret
+        signed_in.http(), client_id=tokens.client_id, client_secret=tokens.client_secret
     )
     token, hint = (
         (tokens.refresh_token, "refresh_token")

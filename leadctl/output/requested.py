@@ -10,18 +10,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from leadctl.output.checked_columns import CheckedColumns
+
 if TYPE_CHECKING:
     from leadctl.context import Context
-
-_CHECKED = "_leadctl_columns_checked"
-
-
-class Checked:
-    """Requested fields the schema has, and every field it lists (for the hint)."""
-
-    def __init__(self, confirmed: frozenset[str], known: list[str]) -> None:
-        self.confirmed = confirmed
-        self.known = known
 
 
 def requested_paths(ctx: Context) -> list[str]:
@@ -30,10 +22,9 @@ def requested_paths(ctx: Context) -> list[str]:
 
 
 def remember_checked(ctx: Context, *, confirmed: frozenset[str], known: list[str]) -> None:
-    ctx.__dict__[_CHECKED] = Checked(confirmed, known)
+    ctx.columns_checked = CheckedColumns(confirmed, known)
 
 
-def checked_of(ctx: Context) -> Checked | None:
+def checked_of(ctx: Context) -> CheckedColumns | None:
     """What the schema said of --columns, or None when no schema was asked."""
-    found = ctx.__dict__.get(_CHECKED)
-    return found if isinstance(found, Checked) else None
+    return ctx.columns_checked

@@ -85,7 +85,8 @@ def test_unknown_output_format_is_exit_2() -> None:
 def test_unknown_profile_is_exit_2(httpx_mock: HTTPXMock) -> None:
     result = run_cli(["-p", "nope", "api", "GET", "/lead-statuses"], env=token_env())
     assert result.exit_code == 2
-    assert "unknown profile 'nope'" in result.stderr
+    assert "unknown profile 'nope' (configured: none yet)" in result.stderr
+    assert "create it with `leadctl auth login --profile NAME`" in result.stderr
 
 
 @pytest.mark.parametrize(

@@ -99,9 +99,17 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("contract", ("leadctl.contract", "leadctl.generated.given")),
     (
         "values and credentials",
-        ("leadctl.generated.values", "leadctl.credentials", "leadctl.secret_schema"),
+        (
+            "leadctl.generated.values",
+            "leadctl.credentials",
+            "leadctl.held_credential",
+            "leadctl.secret_schema",
+        ),
     ),
-    ("settings and pace", ("leadctl.config", "leadctl.pacer", "leadctl.paging")),
+    (
+        "settings and pace",
+        ("leadctl.config", "leadctl.profile_settings", "leadctl.pacer", "leadctl.paging"),
+    ),
     (
         "policies and formats",
         (

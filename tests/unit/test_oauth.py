@@ -336,9 +336,9 @@ def test_a_token_with_time_left_is_used_as_it_is(
     assert httpx_mock.get_requests(url=TOKEN_URL) == []
 
 
-def invalid_token(httpx_mock: HTTPXMock) -> None:
+def invalid_token(httpx_mock: HTTPXMock, url: str = STATUSES_URL) -> None:
     httpx_mock.add_response(
-        url=STATUSES_URL,
+        url=url,
         status_code=401,
         headers={"WWW-Authenticate": 'Bearer error="invalid_token"'},
         json={"title": "Unauthorized", "status": 401},
@@ -407,6 +407,24 @@ def test_a_second_401_after_the_refresh_is_exit_3_not_a_loop(
     result = run_cli(["lead-statuses", "list", "-o", "json"])
     assert result.exit_code == 3
     assert len(httpx_mock.get_requests(url=TOKEN_URL)) == 1
+
+
+def test_a_401_refreshes_once_per_invocation_not_once_per_request(
+    httpx_mock: HTTPXMock, memory_keyring: DictKeyring
+) -> None:
+    """Each page of --paginate is a request of its own: a service that refuses the renewed
+    token too gets one refresh, not one a page."""
+    store_tokens(memory_keyring, signed_in(expires_in=3000))
+    page_url = f"{BASE_URL}/leads/all/my"
+    invalid_token(httpx_mock, page_url)
+    httpx_mock.add_response(url=TOKEN_URL, json=token_answer(ACCESS_2, REFRESH_2))
+    httpx_mock.add_response(url=page_url, json={"items": [{"id": "a"}], "continuationToken": "c"})
+    invalid_token(httpx_mock, page_url)
+    result = run_cli(["api", "POST", "/leads/all/my", "--paginate", "-o", "ndjson"])
+    assert result.exit_code == 3, result.stderr
+    assert len(httpx_mock.get_requests(url=TOKEN_URL)) == 1
+    sent = [r.headers["Authorization"] for r in httpx_mock.get_requests(url=page_url)]
+    assert sent == [f"Bearer {ACCESS_1}", f"Bearer {ACCESS_2}", f"Bearer {ACCESS_2}"]
 
 
 def test_a_401_for_a_pasted_key_is_not_retried(

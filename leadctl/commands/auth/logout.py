@@ -35,7 +35,7 @@ def run(opts: Options, ctx: Context) -> None:
     if held is not None and held.oauth is not None:
         from leadctl.oauth.session import revoke
 
-        ctx.ios.info(revoke(ctx, held.oauth))
+        ctx.ios.info(revoke(ctx.signed_in_profile(as_configured=True), held.oauth))
     removed = forget_profile_credential(ctx.env, profile=profile, values=configured)
     if removed:
         ctx.ios.info(f"logged out of profile {profile}")

@@ -34,7 +34,7 @@ def run(opts: Options, ctx: Context) -> None:
             f"profile {ctx.profile_name!r} holds no OAuth sign-in to refresh",
             hint="sign in with `leadctl auth login --device` or `--web`",
         )
-    renewed = refresh_tokens(ctx, held, force=True)
+    renewed = refresh_tokens(ctx.signed_in_profile(), held, force=True)
     when = timestamp(renewed.expires_at)
     ctx.ios.info(
         f"refreshed the access token of profile {ctx.profile_name}"

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from leadctl.config import PROFILE_KEYS, Config
-from leadctl.context import SANDBOX_PROFILE
 from leadctl.errors import UsageError
+from leadctl.service_target import SANDBOX_PROFILE
 
 if TYPE_CHECKING:
     from leadctl.context import Context

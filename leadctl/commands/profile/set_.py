@@ -10,8 +10,8 @@ import typer
 from leadctl.commands._common import get_context
 from leadctl.commands.profile._shared import KEYS_HELP, complete_key, examples
 from leadctl.config import Config, parse_profile_value, update_config, validate_profile_name
-from leadctl.context import SANDBOX_PROFILE
 from leadctl.errors import UsageError
+from leadctl.service_target import SANDBOX_PROFILE
 
 if TYPE_CHECKING:
     from leadctl.context import Context

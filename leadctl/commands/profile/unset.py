@@ -16,8 +16,8 @@ from leadctl.config import (
     update_config,
     validate_profile_name,
 )
-from leadctl.context import SANDBOX_PROFILE
 from leadctl.errors import UsageError
+from leadctl.service_target import SANDBOX_PROFILE
 
 if TYPE_CHECKING:
     from leadctl.context import Context

@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from leadctl.context import SANDBOX_PROFILE
 from leadctl.errors import KeyringUnavailable, LeadctlError, UsageError
+from leadctl.service_target import SANDBOX_PROFILE
 
 if TYPE_CHECKING:
     import httpx
