@@ -127,12 +127,12 @@ class LazyGroup(VerbGroup):
     """The root: loads a group's module only when that group is invoked."""
 
     context_class = HelpContext
+    _persistent_copies: Copies | None = None  # made from the root's options on first use
 
     def _copies(self) -> Copies:
-        if "persistent_copies" not in self.__dict__:
-            self.__dict__["persistent_copies"] = Copies(self.params)
-        copies: Copies = self.__dict__["persistent_copies"]
-        return copies
+        if self._persistent_copies is None:
+            self._persistent_copies = Copies(self.params)
+        return self._persistent_copies
 
     def _prepare_generated(self, command: Any) -> None:
         _prepare_loaded_command(command, self._copies())
@@ -352,7 +352,6 @@ def _apply(root_ctx: Any) -> None:
     context = root_ctx.obj
     if isinstance(context, Context):
         context.options = _global_options(root_ctx.params, context.env)
-        context.__dict__.pop("output_format", None)
         _set_streams(context)
 
 
