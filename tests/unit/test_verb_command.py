@@ -1,0 +1,92 @@
+"""A verb declared once: Options fields drive the Typer command (leadctl.commands._verb), and
+body flags are marked on their field (leadctl.commands._body_flags)."""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, fields
+from typing import Annotated, Any
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from leadctl.commands._body_flags import BodyFlag, body_flags, given_body_flags
+from leadctl.commands._verb import verb_command
+from leadctl.context import Context
+from tests.support.run_context import direct_context
+
+
+@dataclass(frozen=True)
+class Options:
+    thing: Annotated[str, typer.Argument(metavar="THING", help="The thing.")]
+    tags: Annotated[
+        tuple[str, ...], typer.Option("--tag", metavar="T", help="A tag."), BodyFlag("--tag")
+    ] = ()
+    note: Annotated[str | None, typer.Option("--note", help="A note."), BodyFlag("--note")] = None
+    loud: Annotated[bool, typer.Option("--loud", help="Shout.")] = False
+
+
+def _invoke(args: list[str]) -> tuple[list[tuple[Options, Context]], Any]:
+    seen: list[tuple[Options, Context]] = []
+
+    def run(opts: Options, ctx: Context) -> None:
+        seen.append((opts, ctx))
+
+    app = typer.Typer()
+    app.command()(verb_command(Options, run, name="frob", help="Frob a thing.\n\nAt length."))
+    ctx = direct_context()
+    result = CliRunner().invoke(app, args, obj=ctx)
+    assert result.exit_code == 0, result.output
+    assert all(got is ctx for _opts, got in seen)
+    return seen, result
+
+
+def test_the_command_line_builds_options_and_runs_with_the_leadctl_context() -> None:
+    seen, _ = _invoke(["x", "--tag", "a", "--note", "n", "--tag", "b", "--loud"])
+    assert [opts for opts, _ctx in seen] == [Options("x", ("a", "b"), "n", loud=True)]
+
+
+def test_flags_not_given_take_the_fields_defaults_and_a_repeat_is_a_tuple() -> None:
+    seen, _ = _invoke(["x"])
+    assert [opts for opts, _ctx in seen] == [Options("x")]
+    assert seen[0][0].tags == ()
+
+
+def test_the_help_is_the_given_text_and_the_fields_in_their_order() -> None:
+    _, result = _invoke(["--help"])
+    text = result.output
+    assert "Frob a thing." in text
+    assert "At length." in text
+    assert text.index("THING") < text.index("--tag") < text.index("--note") < text.index("--loud")
+
+
+def test_a_body_flag_names_its_field_in_camel_case_unless_told() -> None:
+    assert BodyFlag("--follow-up-status").field == "followUpStatus"
+    assert BodyFlag("--allowed-state", path="allowedStates").field == "allowedStates"
+
+
+def test_given_body_flags_are_those_set_and_only_marked_fields() -> None:
+    assert body_flags(Options) == {"tags": BodyFlag("--tag"), "note": BodyFlag("--note")}
+    given = given_body_flags(Options("x", tags=("a",), loud=True))
+    assert given == {"tags": (BodyFlag("--tag"), ("a",))}
+
+
+# Verbs declared through verb_command whose Options mark body flags.
+BODY_FLAG_VERBS = (("leadctl.commands.status_changes.update", "update"),)
+
+
+@pytest.mark.parametrize(("module_name", "verb"), BODY_FLAG_VERBS)
+def test_each_body_flag_is_a_flag_of_its_verb(module_name: str, verb: str) -> None:
+    # The marker repeats the flag for errors; this keeps the two from drifting apart.
+    module = importlib.import_module(module_name)
+    app = typer.Typer(add_completion=False)
+    app.command()(getattr(module, verb))
+    command = typer.main.get_command(app)
+    declared = {name for param in command.params for name in param.opts}
+    marked = body_flags(module.Options)
+    assert marked
+    assert {flag.flag for flag in marked.values()} <= declared
+    assert [field.name for field in fields(module.Options)] == [
+        param.name for param in command.params
+    ]
