@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from leadctl.commands._common import get_context
+from leadctl.commands._verb import verb_command
 from leadctl.commands.lead_statuses.list_ import read_statuses, status_columns
 from leadctl.errors import NotFound, UsageError
 
@@ -30,7 +30,7 @@ EPILOG = (
 @dataclass(frozen=True)
 class Options:
     # An id, or a name compared without regard to case.
-    status: str
+    status: Annotated[str, typer.Argument(help="The status's id, or its name (any case).")]
 
 
 def pick(statuses: list[Any], wanted: str) -> Any:
@@ -70,14 +70,11 @@ def run(opts: Options, ctx: Context) -> None:
     emit_object(ctx, pick(read_statuses(ctx), opts.status), columns=columns)
 
 
-def get(
-    typer_ctx: typer.Context,
-    status: Annotated[str, typer.Argument(help="The status's id, or its name (any case).")],
-) -> None:
-    """Show one lead status, found by id or by name (reads GET /lead-statuses).
+HELP = """Show one lead status, found by id or by name (reads GET /lead-statuses).
 
     -o json prints the status as the service sent it; a table shows its fields. A name
     that two statuses share is refused with their ids (exit 2); an unknown id or name
     exits 5 with the closest names.
     """
-    run(Options(status=status), get_context(typer_ctx))
+
+get = verb_command(Options, run, name="get", help=HELP)

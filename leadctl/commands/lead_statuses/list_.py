@@ -5,9 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-import typer
-
-from leadctl.commands._common import get_context
+from leadctl.commands._verb import verb_command
 from leadctl.errors import BadResponse
 from leadctl.output.columns import Column
 
@@ -85,12 +83,12 @@ def run(opts: Options, ctx: Context) -> None:
     emit_list(ctx, statuses, columns=columns)
 
 
-def list_(typer_ctx: typer.Context) -> None:
-    """List the organization's lead statuses (GET /lead-statuses), in display order.
+HELP = """List the organization's lead statuses (GET /lead-statuses), in display order.
 
     Table, csv, tsv and value views are ordered by sortOrder (ties keep the service's
     order); -o json and -o ndjson print the service's array exactly as received. On a
     terminal the color column shows a swatch of the status color; archived statuses read
     'yes' under isArchived.
     """
-    run(Options(), get_context(typer_ctx))
+
+list_ = verb_command(Options, run, name="list", help=HELP)
