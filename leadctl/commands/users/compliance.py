@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from leadctl.commands._common import get_context
+from leadctl.commands._verb import verb_command
 from leadctl.errors import UsageError
 from leadctl.output.columns import Column
 
@@ -52,13 +52,22 @@ EPILOG = (
 class Options:
     """The compliance flags given (None: not given, the setting keeps its value)."""
 
-    accepted_terms: bool | None = None
-    accepted_to_subscription: bool | None = None
-    accepted_sms: bool | None = None
-    accepted_baa: bool | None = None
-    accepted_email: bool | None = None
+    accepted_terms: Annotated[bool | None, _flag("accepted-terms", "acceptedTerms")] = None
+    accepted_to_subscription: Annotated[
+        bool | None, _flag("accepted-to-subscription", "acceptedToSubscription")
+    ] = None
+    accepted_sms: Annotated[bool | None, _flag("accepted-sms", "acceptedSms")] = None
+    accepted_baa: Annotated[bool | None, _flag("accepted-baa", "acceptedBaa")] = None
+    accepted_email: Annotated[bool | None, _flag("accepted-email", "acceptedEmail")] = None
     # Where the update came from, recorded with it.
-    source: str | None = None
+    source: Annotated[
+        str | None,
+        typer.Option(
+            "--source",
+            metavar="TEXT",
+            help="Where the update came from, recorded with it (e.g. cli).",
+        ),
+    ] = None
 
     def given_flags(self) -> list[FlagField]:
         """The flags given, with the field each sets, for the check against the contract."""
@@ -154,25 +163,7 @@ def _flag(name: str, what: str) -> Any:
     return typer.Option(f"--{name}/--no-{name}", help=f"Set or clear {what}.", show_default=False)
 
 
-def compliance(
-    typer_ctx: typer.Context,
-    accepted_terms: Annotated[bool | None, _flag("accepted-terms", "acceptedTerms")] = None,
-    accepted_to_subscription: Annotated[
-        bool | None, _flag("accepted-to-subscription", "acceptedToSubscription")
-    ] = None,
-    accepted_sms: Annotated[bool | None, _flag("accepted-sms", "acceptedSms")] = None,
-    accepted_baa: Annotated[bool | None, _flag("accepted-baa", "acceptedBaa")] = None,
-    accepted_email: Annotated[bool | None, _flag("accepted-email", "acceptedEmail")] = None,
-    source: Annotated[
-        str | None,
-        typer.Option(
-            "--source",
-            metavar="TEXT",
-            help="Where the update came from, recorded with it (e.g. cli).",
-        ),
-    ] = None,
-) -> None:
-    """Update the current user's compliance settings (PUT /users/compliance), or show them.
+HELP = """Update the current user's compliance settings (PUT /users/compliance), or show them.
 
     Only the flags given are sent; leadctl assumes the service keeps the other settings
     as they are (`leadctl users compliance` without flags shows them). With an
@@ -181,12 +172,5 @@ def compliance(
     current-user operation (GET /users/me or alike); the bundled contract has none, and
     then the command says so (exit 2).
     """
-    opts = Options(
-        accepted_terms=accepted_terms,
-        accepted_to_subscription=accepted_to_subscription,
-        accepted_sms=accepted_sms,
-        accepted_baa=accepted_baa,
-        accepted_email=accepted_email,
-        source=source,
-    )
-    run(opts, get_context(typer_ctx))
+
+compliance = verb_command(Options, run, name="compliance", help=HELP)
