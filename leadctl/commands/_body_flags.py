@@ -33,6 +33,10 @@ class BodyFlag:
         first, *rest = self.flag.removeprefix("--").split("-")
         return first + "".join(word.capitalize() for word in rest)
 
+    def as_typed(self, value: Any) -> str:
+        """The flag as the operator typed it for ``value``: ``--no-x`` for a switch's False."""
+        return "--no-" + self.flag.removeprefix("--") if value is False else self.flag
+
 
 def body_flags(options: type[DataclassInstance]) -> dict[str, BodyFlag]:
     """Options field name -> its BodyFlag, in declaration order."""

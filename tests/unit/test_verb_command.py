@@ -66,6 +66,13 @@ def test_a_body_flag_names_its_field_in_camel_case_unless_told() -> None:
     assert BodyFlag("--allowed-state", path="allowedStates").field == "allowedStates"
 
 
+def test_a_switch_given_false_is_named_by_its_negative_form() -> None:
+    flag = BodyFlag("--requires-consent-certificate")
+    assert flag.as_typed(False) == "--no-requires-consent-certificate"
+    assert flag.as_typed(True) == "--requires-consent-certificate"
+    assert BodyFlag("--name").as_typed("x") == "--name"
+
+
 def test_given_body_flags_are_those_set_and_only_marked_fields() -> None:
     assert body_flags(Options) == {"tags": BodyFlag("--tag"), "note": BodyFlag("--note")}
     given = given_body_flags(Options("x", tags=("a",), loud=True))
@@ -73,7 +80,10 @@ def test_given_body_flags_are_those_set_and_only_marked_fields() -> None:
 
 
 # Verbs declared through verb_command whose Options mark body flags.
-BODY_FLAG_VERBS = (("leadctl.commands.status_changes.update", "update"),)
+BODY_FLAG_VERBS = (
+    ("leadctl.commands.status_changes.update", "update"),
+    ("leadctl.commands.sources.update", "update"),
+)
 
 
 @pytest.mark.parametrize(("module_name", "verb"), BODY_FLAG_VERBS)
