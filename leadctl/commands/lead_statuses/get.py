@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from leadctl.commands._verb import verb_command
-from leadctl.commands.lead_statuses.list_ import read_statuses, status_columns
+from leadctl.commands.lead_statuses.list_ import status_columns
 from leadctl.errors import NotFound, UsageError
 
 if TYPE_CHECKING:
@@ -65,9 +65,10 @@ def pick(statuses: list[Any], wanted: str) -> Any:
 
 def run(opts: Options, ctx: Context) -> None:
     from leadctl.output import emit_object
+    from leadctl.shared_reads import read_lead_statuses
 
     columns = status_columns(ctx)
-    emit_object(ctx, pick(read_statuses(ctx), opts.status), columns=columns)
+    emit_object(ctx, pick(read_lead_statuses(ctx), opts.status), columns=columns)
 
 
 HELP = """Show one lead status, found by id or by name (reads GET /lead-statuses).

@@ -6,7 +6,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from leadctl.commands._verb import verb_command
-from leadctl.errors import BadResponse
 from leadctl.output.columns import Column
 
 if TYPE_CHECKING:
@@ -47,21 +46,6 @@ def display_order(statuses: list[Any]) -> list[Any]:
     return sorted(statuses, key=key)
 
 
-def read_statuses(ctx: Context) -> list[Any]:
-    """GET /lead-statuses: the organization's statuses as the service sent them, checked
-    to be an array of objects."""
-    from leadctl.operations import curated
-    from leadctl.shapes import require_objects
-
-    statuses = ctx.client().call_json(curated(ctx, "GET", "/lead-statuses"))
-    if not isinstance(statuses, list):
-        raise BadResponse(
-            f"GET /lead-statuses answered with {type(statuses).__name__}, not an array"
-        )
-    require_objects(statuses, what="lead statuses")
-    return statuses
-
-
 def status_columns(ctx: Context) -> list[Column]:
     """The columns of a status, fitted to the active contract (--columns checked)."""
     from leadctl.operations import curated
@@ -73,9 +57,10 @@ def status_columns(ctx: Context) -> list[Column]:
 def run(opts: Options, ctx: Context) -> None:
     """GET /lead-statuses, checked, printed in display order (JSON formats as received)."""
     from leadctl.output import emit_list, prints_as_received
+    from leadctl.shared_reads import read_lead_statuses
 
     columns = status_columns(ctx)
-    statuses = read_statuses(ctx)
+    statuses: list[Any] = read_lead_statuses(ctx)
     # json and ndjson are the service's JSON unchanged, order included; the formats for
     # people and spreadsheets follow the display order the statuses define.
     if not prints_as_received(ctx):

@@ -191,16 +191,14 @@ def _status_colors(ctx: Any) -> dict[Any, str]:
     """Lead status id -> color; empty when the statuses cannot be read (colors are a
     nicety: the list still prints)."""
     from leadctl.errors import LeadctlError
-    from leadctl.operations import curated
+    from leadctl.shared_reads import read_lead_statuses
 
     try:
-        statuses = ctx.client().call_json(curated(ctx, "GET", "/lead-statuses"))
+        statuses = read_lead_statuses(ctx)
     except LeadctlError:
-        return {}
-    if not isinstance(statuses, list):
         return {}
     return {
         status.get("id"): status["color"]
         for status in statuses
-        if isinstance(status, dict) and isinstance(status.get("color"), str)
+        if isinstance(status.get("color"), str)
     }
