@@ -4,7 +4,7 @@ body flags are marked on their field (leadctl.commands._body_flags)."""
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import Annotated, Any
 
 import pytest
@@ -27,14 +27,29 @@ class Options:
     loud: Annotated[bool, typer.Option("--loud", help="Shout.")] = False
 
 
-def _invoke(args: list[str]) -> tuple[list[tuple[Options, Context]], Any]:
-    seen: list[tuple[Options, Context]] = []
+@dataclass(frozen=True)
+class Window:
+    """Flags several verbs share, declared once."""
 
-    def run(opts: Options, ctx: Context) -> None:
+    start: Annotated[str | None, typer.Option("--start", help="From.")] = None
+    end: Annotated[str | None, typer.Option("--end", help="Until.")] = None
+
+
+@dataclass(frozen=True)
+class Windowed:
+    name: Annotated[str, typer.Argument(metavar="NAME", help="The name.")]
+    window: Window = field(default_factory=Window)
+    quiet: Annotated[bool, typer.Option("--hush", help="Say less.")] = False
+
+
+def _invoke(args: list[str], options: type[Any] = Options) -> tuple[list[tuple[Any, Context]], Any]:
+    seen: list[tuple[Any, Context]] = []
+
+    def run(opts: Any, ctx: Context) -> None:
         seen.append((opts, ctx))
 
     app = typer.Typer()
-    app.command()(verb_command(Options, run, name="frob", help="Frob a thing.\n\nAt length."))
+    app.command()(verb_command(options, run, name="frob", help="Frob a thing.\n\nAt length."))
     ctx = direct_context()
     result = CliRunner().invoke(app, args, obj=ctx)
     assert result.exit_code == 0, result.output
@@ -59,6 +74,16 @@ def test_the_help_is_the_given_text_and_the_fields_in_their_order() -> None:
     assert "Frob a thing." in text
     assert "At length." in text
     assert text.index("THING") < text.index("--tag") < text.index("--note") < text.index("--loud")
+
+
+def test_a_dataclass_field_built_by_default_is_a_group_of_flags_of_the_verb() -> None:
+    seen, _ = _invoke(["n", "--end", "e", "--hush"], Windowed)
+    assert [opts for opts, _ctx in seen] == [Windowed("n", Window(end="e"), quiet=True)]
+    seen, _ = _invoke(["n"], Windowed)
+    assert [opts for opts, _ctx in seen] == [Windowed("n")]
+    _, result = _invoke(["--help"], Windowed)
+    text = result.output
+    assert text.index("NAME") < text.index("--start") < text.index("--end") < text.index("--hush")
 
 
 def test_a_body_flag_names_its_field_in_camel_case_unless_told() -> None:
