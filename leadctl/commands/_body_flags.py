@@ -49,6 +49,11 @@ def body_flags(options: type[DataclassInstance]) -> dict[str, BodyFlag]:
     return found
 
 
+def field_flags(options: type[DataclassInstance]) -> dict[str, str]:
+    """Body field -> the flag that sets it, for errors naming what to give."""
+    return {flag.field: flag.flag for flag in body_flags(options).values()}
+
+
 def given_body_flags(opts: DataclassInstance) -> dict[str, tuple[BodyFlag, Any]]:
     """Options field name -> (its BodyFlag, value) of the body flags given (not None, not
     an empty repeat)."""

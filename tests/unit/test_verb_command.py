@@ -108,6 +108,7 @@ def test_given_body_flags_are_those_set_and_only_marked_fields() -> None:
 BODY_FLAG_VERBS = (
     ("leadctl.commands.status_changes.update", "update"),
     ("leadctl.commands.sources.update", "update"),
+    ("leadctl.commands.users.compliance", "compliance"),
 )
 
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from leadctl.commands._body_flags import BodyFlag, body_flags, given_body_flags
+from leadctl.commands._body_flags import BodyFlag, field_flags, given_body_flags
 from leadctl.commands._verb import verb_command
 from leadctl.errors import UsageError
 from leadctl.output.columns import Column
@@ -217,7 +217,7 @@ def run(opts: Options, ctx: Context) -> None:
         path_params={"id": opts.change_id},
         changes=body,
         what="the updated status change",
-        flags={flag.field: flag.flag for flag in body_flags(Options).values()},
+        flags=field_flags(Options),
     )
     emit_object(ctx, entry, columns=columns)
 
