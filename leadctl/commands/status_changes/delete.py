@@ -27,7 +27,7 @@ class Options:
     change_id: Annotated[str, typer.Argument(metavar="ID", help="The status change to delete.")]
     yes: Annotated[
         bool, typer.Option("--yes", "-y", help="Do not ask; required without a terminal.")
-    ] = False  # do not ask
+    ] = False
 
 
 def run(opts: Options, ctx: Context) -> None:
