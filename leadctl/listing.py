@@ -51,13 +51,14 @@ CountOption = Annotated[
 
 @dataclass(frozen=True)
 class Paging:
-    """The five paging flags of a collection command, as given."""
+    """The five paging flags of a collection command, as given; a curated verb's Options
+    holds one (``paging: Paging = field(default_factory=Paging)``) and gets the five flags."""
 
-    page_size: int | None = None
-    limit: int | None = None
-    all_pages: bool = False
-    cursor: str | None = None
-    count: bool = False
+    page_size: PageSizeOption = None
+    limit: LimitOption = None
+    all_pages: AllOption = False
+    cursor: CursorOption = None
+    count: CountOption = False
 
 
 def paging_from_flags(

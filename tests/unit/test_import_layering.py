@@ -5,7 +5,8 @@ inside functions included, so a rule broken by a late ``from leadctl.commands.x 
 is caught as surely as one at the top of a module.
 
 - A command never imports another command: ``leadctl.commands.<group>`` may import itself
-  and ``leadctl.commands._common`` only. What two groups share lives outside ``commands/``.
+  and the verbs' shared helpers ``leadctl.commands._<name>`` (``_common``, ``_verb``...)
+  only. What two groups share otherwise lives outside ``commands/``.
 - Nothing outside ``leadctl.commands`` imports a command (``generated/``, ``contract/``,
   ``bulk/``, ``client``... are what commands build on; the root app loads groups by name).
 - ``leadctl.output`` (any data, any format) never imports ``leadctl.views`` or
@@ -32,6 +33,8 @@ import pytest
 
 COMMANDS = "leadctl.commands"
 SHARED_BY_COMMANDS = "leadctl.commands._common"
+# Modules of leadctl.commands named with a leading underscore: helpers every group may use.
+SHARED_PREFIX = COMMANDS + "._"
 SANDBOX = "leadctl_sandbox"
 SANDBOX_ENTRY = "leadctl.sandbox_entry"
 SANDBOX_MAY_USE = "leadctl.util"
@@ -139,7 +142,8 @@ def broken_rule(importer: str, imported: str) -> str | None:
     if _within(imported, COMMANDS) and imported != COMMANDS:
         if not _within(importer, COMMANDS):
             return "only commands import commands"
-        if not _within(imported, SHARED_BY_COMMANDS) and _group(importer) != _group(imported):
+        shared = imported.startswith(SHARED_PREFIX)
+        if not shared and _group(importer) != _group(imported):
             return "a command imports another command"
     if _within(importer, OUTPUT) and any(_within(imported, p) for p in ABOVE_OUTPUT):
         return "output never imports views or models"

@@ -2,18 +2,10 @@
 
 from __future__ import annotations
 
-import typer
-
+from leadctl.commands._group import group_app
 from leadctl.commands.a2a import call
 
-app = typer.Typer(help="Call an agent operation over JSON-RPC.", no_args_is_help=True)
-
-
-@app.callback()
-def group() -> None:
-    """Call an agent operation over JSON-RPC."""
-    # A Typer app with one command would otherwise collapse into that command, and
-    # `leadctl GROUP VERB` would stop working.
+app = group_app("a2a", one_verb=True)
 
 
 app.command(epilog=call.EPILOG)(call.call)

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from leadctl.commands._common import get_context
+from leadctl.commands._verb import verb_command
 from leadctl.commands.a2a.jsonrpc import envelope, request_id, result_of
 from leadctl.errors import UsageError
 
@@ -17,11 +17,28 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Options:
-    method: str
+    method: Annotated[
+        str, typer.Argument(metavar="METHOD", help="The JSON-RPC method, e.g. agent.ping.")
+    ]
     # As typed (JSON, @FILE or -): reading stdin or a file is run's job, after Typer's checks.
-    params: str | None = None
+    params: Annotated[
+        str | None,
+        typer.Option(
+            "--params",
+            metavar="JSON|@FILE|-",
+            help="The method's params: a JSON object or array.",
+        ),
+    ] = None
     # As typed: digits become a JSON number, nothing a fresh random id (request_id).
-    call_id: str | None = None
+    call_id: Annotated[
+        str | None,
+        typer.Option(
+            "--id",
+            metavar="ID",
+            help="The request id: digits are sent as a number, anything else as a string "
+            "(default: a random 32-character hex string).",
+        ),
+    ] = None
 
 
 def run(opts: Options, ctx: Context) -> None:
@@ -54,30 +71,7 @@ EPILOG = (
 )
 
 
-def call(
-    typer_ctx: typer.Context,
-    method: Annotated[
-        str, typer.Argument(metavar="METHOD", help="The JSON-RPC method, e.g. agent.ping.")
-    ],
-    params: Annotated[
-        str | None,
-        typer.Option(
-            "--params",
-            metavar="JSON|@FILE|-",
-            help="The method's params: a JSON object or array.",
-        ),
-    ] = None,
-    call_id: Annotated[
-        str | None,
-        typer.Option(
-            "--id",
-            metavar="ID",
-            help="The request id: digits are sent as a number, anything else as a string "
-            "(default: a random 32-character hex string).",
-        ),
-    ] = None,
-) -> None:
-    """Call an agent operation with a JSON-RPC 2.0 request (POST /a2a); print its result.
+HELP = """Call an agent operation with a JSON-RPC 2.0 request (POST /a2a); print its result.
 
     The JSON-RPC envelope and the methods are leadctl's assumption about the service
     (agent.ping; leads.get {id}; leads.search with a collection query like `leads list`
@@ -86,4 +80,5 @@ def call(
     id is exit 8. -o json prints the result itself, without the envelope. The call is not
     retried once sent: an unknown outcome is exit 9.
     """
-    run(Options(method, params, call_id), get_context(typer_ctx))
+
+call = verb_command(Options, run, name="call", help=HELP)

@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-import typer
-
+from leadctl.commands._group import group_app
 from leadctl.commands.auth import login, logout, refresh, status, token
 
-app = typer.Typer(
-    help="Log in, show and remove the credential of a profile.",
-    no_args_is_help=True,
-)
+app = group_app("auth")
 
 # The order here is the order of `leadctl auth --help`.
 app.command("login", epilog=login.EPILOG)(login.login)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from leadctl.commands._common import get_context
+from leadctl.commands._verb import verb_command
 from leadctl.commands.auth._shared import timestamp
 from leadctl.errors import ApiError, Forbidden, NotAuthenticated, UsageError
 from leadctl.request_limits import DEFAULT_TIMEOUT
@@ -37,19 +37,81 @@ class Kind(str, Enum):
 class Options:
     """The flags of `auth login`; the secret itself is never one of them (prompt or stdin)."""
 
-    base_url: str | None = None
+    base_url: Annotated[
+        str | None,
+        typer.Option(
+            "--base-url",
+            metavar="URL",
+            help="The service's base URL, saved in the profile (asked for on a terminal "
+            "when the profile has none).",
+        ),
+    ] = None
     # Read the credential from stdin instead of a hidden prompt.
-    with_token: bool = False
-    kind: Kind | None = None
-    insecure_storage: bool = False
-    no_verify: bool = False
-    device: bool = False
-    web: bool = False
-    client_id: str | None = None
+    with_token: Annotated[
+        bool, typer.Option("--with-token", help="Read the credential from stdin.")
+    ] = False
+    kind: Annotated[
+        Kind | None,
+        typer.Option(
+            "--kind",
+            help="What the credential is: user, org or source, recorded as you say. Omitted: "
+            "sk_... is an organization key, a JWT a user token, a prefix the service's "
+            "contract gives source keys a source key; anything else is sent as a bearer "
+            "credential and the service decides.",
+        ),
+    ] = None
+    insecure_storage: Annotated[
+        bool,
+        typer.Option(
+            "--insecure-storage",
+            help="Store in a 0600 file under the config dir instead of the OS keyring.",
+        ),
+    ] = False
+    no_verify: Annotated[
+        bool, typer.Option("--no-verify", help="Save without checking with the service.")
+    ] = False
+    device: Annotated[
+        bool,
+        typer.Option(
+            "--device",
+            help="Sign in with the service's OAuth server: a one-time code to enter in a "
+            "browser on any device (RFC 8628); works on servers without a browser.",
+        ),
+    ] = False
+    web: Annotated[
+        bool,
+        typer.Option(
+            "--web",
+            help="Sign in with the service's OAuth server in a browser on this machine "
+            "(authorization code with PKCE, loopback redirect).",
+        ),
+    ] = False
+    client_id: Annotated[
+        str | None,
+        typer.Option(
+            "--client-id",
+            metavar="ID",
+            help="OAuth client id (default: the profile's oauth_client_id, else dynamic "
+            "registration where the server offers it).",
+        ),
+    ] = None
     # As typed: space- or comma-separated.
-    scope: str | None = None
-    open_browser: bool = False
-    no_contract: bool = False
+    scope: Annotated[
+        str | None,
+        typer.Option(
+            "--scope",
+            metavar="SCOPES",
+            help="OAuth scopes, space-separated (default: the profile's oauth_scopes, else "
+            "openid offline_access where the server lists them).",
+        ),
+    ] = None
+    open_browser: Annotated[
+        bool,
+        typer.Option("--open", help="With --device: open the verification page in a browser."),
+    ] = False
+    no_contract: Annotated[
+        bool, typer.Option("--no-contract", help="Do not pull the service's contract.")
+    ] = False
 
 
 def _read_token(ctx: Context, with_token: bool) -> str:
@@ -257,83 +319,7 @@ def _save_login(
     ctx.ios.info(f"logged in: profile {profile}, {kind_text}, stored in {where}")
 
 
-def login(
-    typer_ctx: typer.Context,
-    base_url: Annotated[
-        str | None,
-        typer.Option(
-            "--base-url",
-            metavar="URL",
-            help="The service's base URL, saved in the profile (asked for on a terminal "
-            "when the profile has none).",
-        ),
-    ] = None,
-    with_token: Annotated[
-        bool, typer.Option("--with-token", help="Read the credential from stdin.")
-    ] = False,
-    kind: Annotated[
-        Kind | None,
-        typer.Option(
-            "--kind",
-            help="What the credential is: user, org or source, recorded as you say. Omitted: "
-            "sk_... is an organization key, a JWT a user token, a prefix the service's "
-            "contract gives source keys a source key; anything else is sent as a bearer "
-            "credential and the service decides.",
-        ),
-    ] = None,
-    insecure_storage: Annotated[
-        bool,
-        typer.Option(
-            "--insecure-storage",
-            help="Store in a 0600 file under the config dir instead of the OS keyring.",
-        ),
-    ] = False,
-    no_verify: Annotated[
-        bool, typer.Option("--no-verify", help="Save without checking with the service.")
-    ] = False,
-    device: Annotated[
-        bool,
-        typer.Option(
-            "--device",
-            help="Sign in with the service's OAuth server: a one-time code to enter in a "
-            "browser on any device (RFC 8628); works on servers without a browser.",
-        ),
-    ] = False,
-    web: Annotated[
-        bool,
-        typer.Option(
-            "--web",
-            help="Sign in with the service's OAuth server in a browser on this machine "
-            "(authorization code with PKCE, loopback redirect).",
-        ),
-    ] = False,
-    client_id: Annotated[
-        str | None,
-        typer.Option(
-            "--client-id",
-            metavar="ID",
-            help="OAuth client id (default: the profile's oauth_client_id, else dynamic "
-            "registration where the server offers it).",
-        ),
-    ] = None,
-    scope: Annotated[
-        str | None,
-        typer.Option(
-            "--scope",
-            metavar="SCOPES",
-            help="OAuth scopes, space-separated (default: the profile's oauth_scopes, else "
-            "openid offline_access where the server lists them).",
-        ),
-    ] = None,
-    open_browser: Annotated[
-        bool,
-        typer.Option("--open", help="With --device: open the verification page in a browser."),
-    ] = False,
-    no_contract: Annotated[
-        bool, typer.Option("--no-contract", help="Do not pull the service's contract.")
-    ] = False,
-) -> None:
-    """Store a credential for the profile (-p), checked with one read before saving.
+HELP = """Store a credential for the profile (-p), checked with one read before saving.
 
     A pasted credential comes from a hidden prompt, or from stdin with --with-token; it is
     never accepted as an argument. Organization keys (sk_...) and user tokens (JWT) are
@@ -346,17 +332,5 @@ def login(
     the access token is refreshed before it expires and once after a 401. Where the
     keyring is unusable, this says so before anything is asked for.
     """
-    opts = Options(
-        base_url=base_url,
-        with_token=with_token,
-        kind=kind,
-        insecure_storage=insecure_storage,
-        no_verify=no_verify,
-        device=device,
-        web=web,
-        client_id=client_id,
-        scope=scope,
-        open_browser=open_browser,
-        no_contract=no_contract,
-    )
-    run(opts, get_context(typer_ctx))
+
+login = verb_command(Options, run, name="login", help=HELP)

@@ -5,9 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-import typer
-
-from leadctl.commands._common import get_context
+from leadctl.commands._verb import verb_command
 
 if TYPE_CHECKING:
     from leadctl.context import Context
@@ -43,10 +41,10 @@ def run(opts: Options, ctx: Context) -> None:
         ctx.ios.info(f"profile {profile} had no stored credential")
 
 
-def logout(typer_ctx: typer.Context) -> None:
-    """Remove the profile's stored credential (keyring or file).
+HELP = """Remove the profile's stored credential (keyring or file).
 
     An OAuth sign-in's refresh token is first revoked at the authorization server where it
     offers revocation (RFC 7009); the tokens are deleted here either way.
     """
-    run(Options(), get_context(typer_ctx))
+
+logout = verb_command(Options, run, name="logout", help=HELP)

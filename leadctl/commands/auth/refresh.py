@@ -5,9 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-import typer
-
-from leadctl.commands._common import get_context
+from leadctl.commands._verb import verb_command
 from leadctl.commands.auth._shared import timestamp
 from leadctl.errors import UsageError
 
@@ -42,10 +40,10 @@ def run(opts: Options, ctx: Context) -> None:
     )
 
 
-def refresh(typer_ctx: typer.Context) -> None:
-    """Refresh the profile's OAuth access token now (it is otherwise refreshed when it
+HELP = """Refresh the profile's OAuth access token now (it is otherwise refreshed when it
     expires within 60 s, and once after a 401).
 
     Exit 3 when the authorization server refuses the refresh: log in again.
     """
-    run(Options(), get_context(typer_ctx))
+
+refresh = verb_command(Options, run, name="refresh", help=HELP)

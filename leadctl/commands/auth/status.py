@@ -5,9 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-import typer
-
-from leadctl.commands._common import get_context
+from leadctl.commands._verb import verb_command
 from leadctl.commands.auth._shared import timestamp
 from leadctl.errors import ApiError, NotAuthenticated
 
@@ -120,8 +118,7 @@ def _login_hint(ctx: Context) -> str:
     return f"log in again with `leadctl{profile} auth login`"
 
 
-def status(typer_ctx: typer.Context) -> None:
-    """Check the profile's credential with the service and show what it is.
+HELP = """Check the profile's credential with the service and show what it is.
 
     Shows the profile, base URL, credential kind, a masked preview, where it is stored,
     when it expires (user tokens) and whose it is: from the active contract's read of the
@@ -135,4 +132,5 @@ def status(typer_ctx: typer.Context) -> None:
     with --kind to say what it is). A credential in a plain file (--insecure-storage) is
     named with a warning here, and nowhere else but at login.
     """
-    run(Options(), get_context(typer_ctx))
+
+status = verb_command(Options, run, name="status", help=HELP)

@@ -5,9 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-import typer
-
-from leadctl.commands._common import get_context
+from leadctl.commands._verb import verb_command
 
 if TYPE_CHECKING:
     from leadctl.context import Context
@@ -29,6 +27,6 @@ def run(opts: Options, ctx: Context) -> None:
     ctx.ios.stdout.write(credential.value + "\n")
 
 
-def token(typer_ctx: typer.Context) -> None:
-    """Print the profile's credential, for scripts: TOKEN=$(leadctl auth token)."""
-    run(Options(), get_context(typer_ctx))
+HELP = """Print the profile's credential, for scripts: TOKEN=$(leadctl auth token)."""
+
+token = verb_command(Options, run, name="token", help=HELP)

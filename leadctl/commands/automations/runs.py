@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from leadctl.commands._common import get_context
+from leadctl.commands._verb import verb_command
 from leadctl.commands.automations.select import find_run, status_matches
 from leadctl.errors import BadResponse, UsageError
 
@@ -20,9 +20,25 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Options:
-    automation_id: str
-    status: str | None = None
-    run_id: str | None = None
+    automation_id: Annotated[
+        str, typer.Argument(metavar="AUTOMATION_ID", help="The automation's id.")
+    ]
+    status: Annotated[
+        str | None,
+        typer.Option(
+            "--status",
+            metavar="S",
+            help="Only runs whose status (or status display text) is S, any case.",
+        ),
+    ] = None
+    run_id: Annotated[
+        str | None,
+        typer.Option(
+            "--run",
+            metavar="RUN_ID",
+            help="Show this run's actions and events (the id, or a unique prefix of it).",
+        ),
+    ] = None
 
 
 def run(opts: Options, ctx: Context) -> None:
@@ -169,29 +185,7 @@ EPILOG = (
 )
 
 
-def runs(
-    typer_ctx: typer.Context,
-    automation_id: Annotated[
-        str, typer.Argument(metavar="AUTOMATION_ID", help="The automation's id.")
-    ],
-    status: Annotated[
-        str | None,
-        typer.Option(
-            "--status",
-            metavar="S",
-            help="Only runs whose status (or status display text) is S, any case.",
-        ),
-    ] = None,
-    run_id: Annotated[
-        str | None,
-        typer.Option(
-            "--run",
-            metavar="RUN_ID",
-            help="Show this run's actions and events (the id, or a unique prefix of it).",
-        ),
-    ] = None,
-) -> None:
-    """List an automation's recent runs, or show one run's actions and events.
+HELP = """List an automation's recent runs, or show one run's actions and events.
 
     The table shows each run's status, lead, current step, retries, last error and
     timings. `--run RUN_ID` shows that run as a tree: its actions in step order, each
@@ -209,4 +203,5 @@ def runs(
     `--status` it keeps that shape with only the matching runs. `-o ndjson` prints one
     run per line. With `--run`, `-o json` prints that run's JSON unchanged.
     """
-    run(Options(automation_id, status, run_id), get_context(typer_ctx))
+
+runs = verb_command(Options, run, name="runs", help=HELP)

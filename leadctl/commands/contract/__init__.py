@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import typer
-
+from leadctl.commands._group import group_app
 from leadctl.commands.contract import diff, import_, pull, reset, show
 
-app = typer.Typer(
-    help="Show, import, pull and diff the service's OpenAPI contract.", no_args_is_help=True
-)
+app = group_app("contract")
 
 app.command(epilog=show.EPILOG)(show.show)
 app.command("import", epilog=import_.EPILOG)(import_.import_)

@@ -5,9 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-import typer
-
-from leadctl.commands._common import get_context
+from leadctl.commands._verb import verb_command
 from leadctl.commands.contract._shared import (
     SourceArgument,
     TimeLimitOption,
@@ -22,9 +20,9 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class Options:
     # FILE, https URL or - (stdin), as typed: read_contract tells them apart.
-    source: str
+    source: SourceArgument
     # Seconds reading, checking and compiling may take; None: the default.
-    time_limit: float | None = None
+    time_limit: TimeLimitOption = None
 
 
 def run(opts: Options, ctx: Context) -> None:
@@ -40,10 +38,7 @@ EPILOG = (
 )
 
 
-def import_(
-    typer_ctx: typer.Context, source: SourceArgument, time_limit: TimeLimitOption = None
-) -> None:
-    """Check an OpenAPI contract and make it the active one for the profile's service.
+HELP = """Check an OpenAPI contract and make it the active one for the profile's service.
 
     OpenAPI 3.0, 3.1 and 3.2, JSON or YAML (Swagger 2.0 is refused). The document is checked
     against its OpenAPI version (and the extensions leadctl reads). An operation with a
@@ -55,4 +50,5 @@ def import_(
     profile's host is fetched with its credential; any other https URL (a docs site) without
     one.
     """
-    run(Options(source, time_limit), get_context(typer_ctx))
+
+import_ = verb_command(Options, run, name="import", help=HELP)

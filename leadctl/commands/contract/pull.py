@@ -5,9 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-import typer
-
-from leadctl.commands._common import get_context
+from leadctl.commands._verb import verb_command
 from leadctl.commands.contract._shared import Checked, TimeLimitOption, new_budget_for, store
 
 if TYPE_CHECKING:
@@ -18,7 +16,7 @@ if TYPE_CHECKING:
 class Options:
     """The profile says where to look; the flag how long checking may take."""
 
-    time_limit: float | None = None
+    time_limit: TimeLimitOption = None
 
 
 def run(opts: Options, ctx: Context) -> None:
@@ -50,8 +48,7 @@ EPILOG = (
 )
 
 
-def pull(typer_ctx: typer.Context, time_limit: TimeLimitOption = None) -> None:
-    """Find the service's contract and make it the active one for every profile of it.
+HELP = """Find the service's contract and make it the active one for every profile of it.
 
     Tried in order: the profile's contract_url; the URL a Link: rel="service-desc" header
     of the base URL names; /openapi.json, /openapi/v1.json and /swagger/v1/swagger.json
@@ -61,4 +58,5 @@ def pull(typer_ctx: typer.Context, time_limit: TimeLimitOption = None) -> None:
     If-None-Match: an unchanged contract is not fetched again. Then checked and stored like
     `contract import` (operations with defects are left out and named).
     """
-    run(Options(time_limit), get_context(typer_ctx))
+
+pull = verb_command(Options, run, name="pull", help=HELP)

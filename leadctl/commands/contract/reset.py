@@ -5,9 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-import typer
-
-from leadctl.commands._common import get_context
+from leadctl.commands._verb import verb_command
 from leadctl.commands.contract._shared import service_name
 
 if TYPE_CHECKING:
@@ -35,7 +33,7 @@ def run(opts: Options, ctx: Context) -> None:
 EPILOG = "Examples:\n\n  leadctl contract reset\n\n  leadctl -p sandbox contract reset"
 
 
-def reset(typer_ctx: typer.Context) -> None:
-    """Forget the imported contract of the profile's service: the bundled one (for the
+HELP = """Forget the imported contract of the profile's service: the bundled one (for the
     sandbox, the one it publishes) is active again for every profile of that service."""
-    run(Options(), get_context(typer_ctx))
+
+reset = verb_command(Options, run, name="reset", help=HELP)

@@ -2,18 +2,10 @@
 
 from __future__ import annotations
 
-import typer
-
+from leadctl.commands._group import group_app
 from leadctl.commands.lead_statuses import get, list_
 
-app = typer.Typer(help="List lead statuses and find one by name.", no_args_is_help=True)
-
-
-@app.callback()
-def group() -> None:
-    """List lead statuses and find one by name."""
-    # A Typer app with one command would otherwise collapse into that command, and
-    # `leadctl GROUP VERB` would stop working.
+app = group_app("lead-statuses", one_verb=True)
 
 
 app.command("list", epilog=list_.EPILOG)(list_.list_)

@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from leadctl.commands._common import get_context
-from leadctl.commands.lead_statuses.list_ import read_statuses, status_columns
+from leadctl.commands._verb import verb_command
+from leadctl.commands.lead_statuses.list_ import status_columns
 from leadctl.errors import NotFound, UsageError
 
 if TYPE_CHECKING:
@@ -30,7 +30,7 @@ EPILOG = (
 @dataclass(frozen=True)
 class Options:
     # An id, or a name compared without regard to case.
-    status: str
+    status: Annotated[str, typer.Argument(help="The status's id, or its name (any case).")]
 
 
 def pick(statuses: list[Any], wanted: str) -> Any:
@@ -65,19 +65,17 @@ def pick(statuses: list[Any], wanted: str) -> Any:
 
 def run(opts: Options, ctx: Context) -> None:
     from leadctl.output import emit_object
+    from leadctl.shared_reads import read_lead_statuses
 
     columns = status_columns(ctx)
-    emit_object(ctx, pick(read_statuses(ctx), opts.status), columns=columns)
+    emit_object(ctx, pick(read_lead_statuses(ctx), opts.status), columns=columns)
 
 
-def get(
-    typer_ctx: typer.Context,
-    status: Annotated[str, typer.Argument(help="The status's id, or its name (any case).")],
-) -> None:
-    """Show one lead status, found by id or by name (reads GET /lead-statuses).
+HELP = """Show one lead status, found by id or by name (reads GET /lead-statuses).
 
     -o json prints the status as the service sent it; a table shows its fields. A name
     that two statuses share is refused with their ids (exit 2); an unknown id or name
     exits 5 with the closest names.
     """
-    run(Options(status=status), get_context(typer_ctx))
+
+get = verb_command(Options, run, name="get", help=HELP)

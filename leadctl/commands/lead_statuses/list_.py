@@ -5,10 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-import typer
-
-from leadctl.commands._common import get_context
-from leadctl.errors import BadResponse
+from leadctl.commands._verb import verb_command
 from leadctl.output.columns import Column
 
 if TYPE_CHECKING:
@@ -49,21 +46,6 @@ def display_order(statuses: list[Any]) -> list[Any]:
     return sorted(statuses, key=key)
 
 
-def read_statuses(ctx: Context) -> list[Any]:
-    """GET /lead-statuses: the organization's statuses as the service sent them, checked
-    to be an array of objects."""
-    from leadctl.operations import curated
-    from leadctl.shapes import require_objects
-
-    statuses = ctx.client().call_json(curated(ctx, "GET", "/lead-statuses"))
-    if not isinstance(statuses, list):
-        raise BadResponse(
-            f"GET /lead-statuses answered with {type(statuses).__name__}, not an array"
-        )
-    require_objects(statuses, what="lead statuses")
-    return statuses
-
-
 def status_columns(ctx: Context) -> list[Column]:
     """The columns of a status, fitted to the active contract (--columns checked)."""
     from leadctl.operations import curated
@@ -75,9 +57,10 @@ def status_columns(ctx: Context) -> list[Column]:
 def run(opts: Options, ctx: Context) -> None:
     """GET /lead-statuses, checked, printed in display order (JSON formats as received)."""
     from leadctl.output import emit_list, prints_as_received
+    from leadctl.shared_reads import read_lead_statuses
 
     columns = status_columns(ctx)
-    statuses = read_statuses(ctx)
+    statuses: list[Any] = read_lead_statuses(ctx)
     # json and ndjson are the service's JSON unchanged, order included; the formats for
     # people and spreadsheets follow the display order the statuses define.
     if not prints_as_received(ctx):
@@ -85,12 +68,12 @@ def run(opts: Options, ctx: Context) -> None:
     emit_list(ctx, statuses, columns=columns)
 
 
-def list_(typer_ctx: typer.Context) -> None:
-    """List the organization's lead statuses (GET /lead-statuses), in display order.
+HELP = """List the organization's lead statuses (GET /lead-statuses), in display order.
 
     Table, csv, tsv and value views are ordered by sortOrder (ties keep the service's
     order); -o json and -o ndjson print the service's array exactly as received. On a
     terminal the color column shows a swatch of the status color; archived statuses read
     'yes' under isArchived.
     """
-    run(Options(), get_context(typer_ctx))
+
+list_ = verb_command(Options, run, name="list", help=HELP)

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import typer
-
+from leadctl.commands._group import group_app
 from leadctl.commands.leads import create, import_, list_
 
-app = typer.Typer(help="List, create and import leads.", no_args_is_help=True)
+app = group_app("leads")
 
 app.command("list", epilog=list_.EPILOG)(list_.list_)
 app.command("create", epilog=create.EPILOG)(create.create)

@@ -7,18 +7,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from leadctl.commands._common import get_context
-from leadctl.listing import (
-    AllOption,
-    CountOption,
-    CursorOption,
-    LimitOption,
-    PageSizeOption,
-    Paging,
-    check_count_alone,
-    paging_from_flags,
-    print_paged,
-)
+from leadctl.commands._verb import verb_command
+from leadctl.listing import Paging, check_count_alone, print_paged
 from leadctl.output.columns import Column
 
 # RequestDataOptions from flags, shared with generated commands.
@@ -55,11 +45,47 @@ EPILOG = (
 
 @dataclass(frozen=True)
 class Options:
-    search: str | None = None
-    search_fields: tuple[str, ...] = ()
-    filters: tuple[str, ...] = ()  # FIELD=VALUE, typed like `api -F`
-    ranges: tuple[str, ...] = ()  # 'FIELD>=VALUE'
-    order_by: tuple[str, ...] = ()  # FIELD, or -FIELD for descending
+    search: Annotated[
+        str | None, typer.Option("--search", metavar="TEXT", help="Full-text search.")
+    ] = None
+    search_fields: Annotated[
+        tuple[str, ...],
+        typer.Option(
+            "--search-field",
+            metavar="F",
+            help="Search only this field (repeatable): firstName, lastName, email, phone.",
+        ),
+    ] = ()
+    filters: Annotated[
+        tuple[str, ...],
+        typer.Option(
+            "--filter",
+            metavar="FIELD=VALUE",
+            help="Keep leads whose FIELD equals VALUE (repeatable). VALUE is typed like "
+            "`api -F`: true/false/null, numbers, JSON arrays (any of); quote it as "
+            "'\"123\"' to keep a number a string.",
+        ),
+    ] = ()  # FIELD=VALUE, typed like `api -F`
+    ranges: Annotated[
+        tuple[str, ...],
+        typer.Option(
+            "--range",
+            metavar="'FIELD>=VALUE'",
+            help="Keep leads with FIELD in a range (repeatable; > >= < <=). Bounds on one "
+            "field combine: --range 'createdAt>=2026-01-01' --range 'createdAt<2026-02-01'.",
+        ),
+    ] = ()  # 'FIELD>=VALUE'
+    order_by: Annotated[
+        tuple[str, ...],
+        typer.Option(
+            "--order-by",
+            metavar="FIELD",
+            help="Sort by FIELD (repeatable). A leading '-' sorts descending: leadctl sends "
+            "the descending value the contract lists (e.g. Descending), else desc, in the "
+            "property `direction` (assumed where the contract names none; the profile key "
+            "order_direction_key names another).",
+        ),
+    ] = ()  # FIELD, or -FIELD for descending
     paging: Paging = field(default_factory=Paging)
 
 
@@ -92,56 +118,7 @@ def run(opts: Options, ctx: Context) -> None:
     )
 
 
-def list_(
-    typer_ctx: typer.Context,
-    search: Annotated[
-        str | None, typer.Option("--search", metavar="TEXT", help="Full-text search.")
-    ] = None,
-    search_fields: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--search-field",
-            metavar="F",
-            help="Search only this field (repeatable): firstName, lastName, email, phone.",
-        ),
-    ] = None,
-    filters: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--filter",
-            metavar="FIELD=VALUE",
-            help="Keep leads whose FIELD equals VALUE (repeatable). VALUE is typed like "
-            "`api -F`: true/false/null, numbers, JSON arrays (any of); quote it as "
-            "'\"123\"' to keep a number a string.",
-        ),
-    ] = None,
-    ranges: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--range",
-            metavar="'FIELD>=VALUE'",
-            help="Keep leads with FIELD in a range (repeatable; > >= < <=). Bounds on one "
-            "field combine: --range 'createdAt>=2026-01-01' --range 'createdAt<2026-02-01'.",
-        ),
-    ] = None,
-    order_by: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--order-by",
-            metavar="FIELD",
-            help="Sort by FIELD (repeatable). A leading '-' sorts descending: leadctl sends "
-            "the descending value the contract lists (e.g. Descending), else desc, in the "
-            "property `direction` (assumed where the contract names none; the profile key "
-            "order_direction_key names another).",
-        ),
-    ] = None,
-    page_size: PageSizeOption = None,
-    limit: LimitOption = None,
-    all_pages: AllOption = False,
-    cursor: CursorOption = None,
-    count: CountOption = False,
-) -> None:
-    """List the organization's leads (POST /leads/all/my), newest first unless sorted.
+HELP = """List the organization's leads (POST /leads/all/my), newest first unless sorted.
 
     Filters, ranges, search and sort go to the service in the query of the list and stay
     the same on every page. Without --all or --limit one page is printed; on a terminal the
@@ -155,17 +132,8 @@ def list_(
     Range values that are times (2026-11-01, 2026-11-01T09:00, today, yesterday, -7d,
     -2h) are read in the profile's timezone (else the system's) and sent in UTC.
     """
-    opts = Options(
-        search=search,
-        search_fields=tuple(search_fields or ()),
-        filters=tuple(filters or ()),
-        ranges=tuple(ranges or ()),
-        order_by=tuple(order_by or ()),
-        paging=paging_from_flags(
-            page_size=page_size, limit=limit, all_pages=all_pages, cursor=cursor, count=count
-        ),
-    )
-    run(opts, get_context(typer_ctx))
+
+list_ = verb_command(Options, run, name="list", help=HELP)
 
 
 def _with_status_colors(ctx: Any) -> Any:
@@ -191,16 +159,14 @@ def _status_colors(ctx: Any) -> dict[Any, str]:
     """Lead status id -> color; empty when the statuses cannot be read (colors are a
     nicety: the list still prints)."""
     from leadctl.errors import LeadctlError
-    from leadctl.operations import curated
+    from leadctl.shared_reads import read_lead_statuses
 
     try:
-        statuses = ctx.client().call_json(curated(ctx, "GET", "/lead-statuses"))
+        statuses = read_lead_statuses(ctx)
     except LeadctlError:
-        return {}
-    if not isinstance(statuses, list):
         return {}
     return {
         status.get("id"): status["color"]
         for status in statuses
-        if isinstance(status, dict) and isinstance(status.get("color"), str)
+        if isinstance(status.get("color"), str)
     }

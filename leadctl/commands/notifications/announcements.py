@@ -6,20 +6,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-import typer
-
-from leadctl.commands._common import get_context
-from leadctl.listing import (
-    AllOption,
-    CountOption,
-    CursorOption,
-    LimitOption,
-    PageSizeOption,
-    Paging,
-    check_count_alone,
-    paging_from_flags,
-    print_paged,
-)
+from leadctl.commands._verb import verb_command
+from leadctl.listing import Paging, check_count_alone, print_paged
 from leadctl.output.columns import Column
 
 if TYPE_CHECKING:
@@ -107,22 +95,13 @@ def run(opts: Options, ctx: Context) -> None:
     )
 
 
-def announcements(
-    typer_ctx: typer.Context,
-    page_size: PageSizeOption = None,
-    limit: LimitOption = None,
-    all_pages: AllOption = False,
-    cursor: CursorOption = None,
-    count: CountOption = False,
-) -> None:
-    """List announcements (POST /notifications/announcements), newest first.
+HELP = """List announcements (POST /notifications/announcements), newest first.
 
     The table marks unread announcements with ● in the first column and cuts long names
     and messages to the terminal's width; the other formats carry isRead and the full
     text. Read state is the caller's own (assumed: an organization key reads as the user
     who owns it). Without --all or --limit one page is printed.
     """
-    paging = paging_from_flags(
-        page_size=page_size, limit=limit, all_pages=all_pages, cursor=cursor, count=count
-    )
-    run(Options(paging=paging), get_context(typer_ctx))
+
+
+announcements = verb_command(Options, run, name="announcements", help=HELP)

@@ -2,18 +2,10 @@
 
 from __future__ import annotations
 
-import typer
-
+from leadctl.commands._group import group_app
 from leadctl.commands.numbers import status
 
-app = typer.Typer(help="Inspect phone numbers: capacity, warmup, traffic.", no_args_is_help=True)
-
-
-@app.callback()
-def _group() -> None:
-    # A Typer app with one command would otherwise become that command, and
-    # `leadctl numbers VERB` would read VERB as an argument.
-    pass
+app = group_app("numbers", one_verb=True)
 
 
 app.command("status", epilog=status.EPILOG)(status.status)

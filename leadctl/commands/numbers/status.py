@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from leadctl.commands._common import get_context
+from leadctl.commands._verb import verb_command
 from leadctl.commands.numbers.window import window_query
 
 if TYPE_CHECKING:
@@ -19,11 +19,41 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Options:
-    number: str
-    window_days: int | None = None
+    number: Annotated[
+        str,
+        typer.Argument(
+            metavar="NUMBER",
+            help="The number: +E.164, or national format with the profile's region set.",
+            show_default=False,
+        ),
+    ]
+    window_days: Annotated[
+        int | None,
+        typer.Option(
+            "--window-days",
+            metavar="N",
+            min=1,
+            help="Window of the opt-out and traffic metrics, in days (the service's default: 7).",
+        ),
+    ] = None
     # As typed: relative dates (today, -7d) are read in the profile's zone, so run parses them.
-    start: str | None = None
-    end: str | None = None
+    start: Annotated[
+        str | None,
+        typer.Option(
+            "--start",
+            metavar="DATE",
+            help="First day of the window: YYYY-MM-DD, today, yesterday or -7d (in the "
+            "profile's timezone).",
+        ),
+    ] = None
+    end: Annotated[
+        str | None,
+        typer.Option(
+            "--end",
+            metavar="DATE",
+            help="Last day of the window (inclusive): YYYY-MM-DD, today, yesterday or -7d.",
+        ),
+    ] = None
 
 
 def run(opts: Options, ctx: Context) -> None:
@@ -93,44 +123,7 @@ EPILOG = (
 )
 
 
-def status(
-    typer_ctx: typer.Context,
-    number: Annotated[
-        str,
-        typer.Argument(
-            metavar="NUMBER",
-            help="The number: +E.164, or national format with the profile's region set.",
-            show_default=False,
-        ),
-    ],
-    window_days: Annotated[
-        int | None,
-        typer.Option(
-            "--window-days",
-            metavar="N",
-            min=1,
-            help="Window of the opt-out and traffic metrics, in days (the service's default: 7).",
-        ),
-    ] = None,
-    start: Annotated[
-        str | None,
-        typer.Option(
-            "--start",
-            metavar="DATE",
-            help="First day of the window: YYYY-MM-DD, today, yesterday or -7d (in the "
-            "profile's timezone).",
-        ),
-    ] = None,
-    end: Annotated[
-        str | None,
-        typer.Option(
-            "--end",
-            metavar="DATE",
-            help="Last day of the window (inclusive): YYYY-MM-DD, today, yesterday or -7d.",
-        ),
-    ] = None,
-) -> None:
-    """Show a phone number's sending capacity, warmup, opt-outs, traffic and recent events.
+HELP = """Show a phone number's sending capacity, warmup, opt-outs, traffic and recent events.
 
     On a terminal: capacity gauges per channel and period, the warmup progress, the
     opt-out rate, a traffic sparkline and the recent events. `-o json` prints the
@@ -145,7 +138,8 @@ def status(
     profile: phone_status_window_days_param, phone_status_start_param,
     phone_status_end_param.
     """
-    run(Options(number, window_days, start, end), get_context(typer_ctx))
+
+status = verb_command(Options, run, name="status", help=HELP)
 
 
 def render_status(ctx: Context, data: dict[str, Any]) -> RenderableType:

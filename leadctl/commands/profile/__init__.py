@@ -6,11 +6,10 @@ only ``delete`` (which removes it) ever reaches a credential store.
 
 from __future__ import annotations
 
-import typer
-
+from leadctl.commands._group import group_app
 from leadctl.commands.profile import delete, list_, set_, show, unset, use
 
-app = typer.Typer(help="List, switch and edit profiles.", no_args_is_help=True)
+app = group_app("profile")
 
 # The order here is the order of `leadctl profile --help`.
 app.command("list", epilog=list_.EPILOG)(list_.list_)

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from leadctl.commands._common import get_context
+from leadctl.commands._verb import verb_command
 from leadctl.commands.profile._shared import examples, unknown_profile
 from leadctl.config import Config, update_config, validate_profile_name
 
@@ -19,9 +19,9 @@ EPILOG = examples("leadctl profile delete staging", "leadctl profile delete old 
 
 @dataclass(frozen=True)
 class Options:
-    name: str
+    name: Annotated[str, typer.Argument(help="Profile to delete.")]
     # Do not ask for confirmation.
-    yes: bool = False
+    yes: Annotated[bool, typer.Option("--yes", help="Do not ask for confirmation.")] = False
 
 
 def run(opts: Options, ctx: Context) -> None:
@@ -46,10 +46,6 @@ def run(opts: Options, ctx: Context) -> None:
     ctx.ios.info(f"deleted profile {name}" + (" and its credential" if removed else ""))
 
 
-def delete(
-    typer_ctx: typer.Context,
-    name: Annotated[str, typer.Argument(help="Profile to delete.")],
-    yes: Annotated[bool, typer.Option("--yes", help="Do not ask for confirmation.")] = False,
-) -> None:
-    """Delete profile NAME and remove its credential from the keyring or file store."""
-    run(Options(name=name, yes=yes), get_context(typer_ctx))
+HELP = """Delete profile NAME and remove its credential from the keyring or file store."""
+
+delete = verb_command(Options, run, name="delete", help=HELP)

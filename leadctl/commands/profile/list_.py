@@ -5,9 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-import typer
-
-from leadctl.commands._common import get_context
+from leadctl.commands._verb import verb_command
 from leadctl.commands.profile._shared import examples, row
 
 if TYPE_CHECKING:
@@ -46,6 +44,6 @@ def run(opts: Options, ctx: Context) -> None:
         ctx.ios.info("no profiles yet: create one with `leadctl auth login`")
 
 
-def list_(typer_ctx: typer.Context) -> None:
-    """List the configured profiles; the one in effect is marked current."""
-    run(Options(), get_context(typer_ctx))
+HELP = """List the configured profiles; the one in effect is marked current."""
+
+list_ = verb_command(Options, run, name="list", help=HELP)

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from leadctl.commands._common import get_context
+from leadctl.commands._verb import verb_command
 from leadctl.commands.profile._shared import KEYS_HELP, complete_key, examples
 from leadctl.config import Config, parse_profile_value, update_config, validate_profile_name
 from leadctl.errors import UsageError
@@ -28,9 +28,9 @@ EPILOG = (
 
 @dataclass(frozen=True)
 class Options:
-    key: str
+    key: Annotated[str, typer.Argument(help="Setting to change.", autocompletion=complete_key)]
     # As typed: parsing it for its key is part of the verb.
-    value: str
+    value: Annotated[str, typer.Argument(help="New value.")]
 
 
 def run(opts: Options, ctx: Context) -> None:
@@ -59,13 +59,9 @@ def run(opts: Options, ctx: Context) -> None:
     ctx.ios.info(f"{'created profile' if created else 'profile'} {profile}: {key} = {parsed}")
 
 
-def set_(
-    typer_ctx: typer.Context,
-    key: Annotated[str, typer.Argument(help="Setting to change.", autocompletion=complete_key)],
-    value: Annotated[str, typer.Argument(help="New value.")],
-) -> None:
-    """Set KEY to VALUE on the profile in effect (-p), creating the profile if needed.
+HELP = """Set KEY to VALUE on the profile in effect (-p), creating the profile if needed.
 
     The current profile stays as it is: `leadctl profile use NAME` changes it.
     """
-    run(Options(key=key, value=value), get_context(typer_ctx))
+
+set_ = verb_command(Options, run, name="set", help=HELP)

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from leadctl.commands._common import get_context
+from leadctl.commands._verb import verb_command
 from leadctl.commands.profile._shared import examples, profile_values, row
 from leadctl.config import INTERNAL_KEYS, PROFILE_KEYS, validate_profile_name
 
@@ -21,7 +21,9 @@ EPILOG = examples("leadctl profile show", "leadctl profile show prod -o json")
 @dataclass(frozen=True)
 class Options:
     # None: the profile in effect.
-    name: str | None = None
+    name: Annotated[
+        str | None, typer.Argument(help="Profile to show (default: the one in effect).")
+    ] = None
 
 
 def _columns() -> list[Column]:
@@ -43,11 +45,6 @@ def run(opts: Options, ctx: Context) -> None:
     emit_object(ctx, row(ctx, chosen, values), columns=_columns())
 
 
-def show(
-    typer_ctx: typer.Context,
-    name: Annotated[
-        str | None, typer.Argument(help="Profile to show (default: the one in effect).")
-    ] = None,
-) -> None:
-    """Show one profile's settings. Credentials are never part of a profile."""
-    run(Options(name=name), get_context(typer_ctx))
+HELP = """Show one profile's settings. Credentials are never part of a profile."""
+
+show = verb_command(Options, run, name="show", help=HELP)

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from leadctl.commands._common import get_context
+from leadctl.commands._verb import verb_command
 from leadctl.commands.profile._shared import KEYS_HELP, complete_key, examples, unknown_profile
 from leadctl.config import (
     INTERNAL_KEYS,
@@ -31,7 +31,7 @@ EPILOG = (
 
 @dataclass(frozen=True)
 class Options:
-    key: str
+    key: Annotated[str, typer.Argument(help="Setting to remove.", autocompletion=complete_key)]
 
 
 def run(opts: Options, ctx: Context) -> None:
@@ -60,9 +60,6 @@ def run(opts: Options, ctx: Context) -> None:
         ctx.ios.info(f"profile {profile}: {key} was not set")
 
 
-def unset(
-    typer_ctx: typer.Context,
-    key: Annotated[str, typer.Argument(help="Setting to remove.", autocompletion=complete_key)],
-) -> None:
-    """Remove KEY from the profile in effect (-p), back to its default."""
-    run(Options(key=key), get_context(typer_ctx))
+HELP = """Remove KEY from the profile in effect (-p), back to its default."""
+
+unset = verb_command(Options, run, name="unset", help=HELP)

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from leadctl.commands._common import get_context
+from leadctl.commands._verb import verb_command
 from leadctl.commands.profile._shared import examples, profile_values
 from leadctl.config import Config, update_config, validate_profile_name
 
@@ -19,7 +19,7 @@ EPILOG = examples("leadctl profile use prod", "leadctl profile use sandbox")
 
 @dataclass(frozen=True)
 class Options:
-    name: str
+    name: Annotated[str, typer.Argument(help="Profile to make current.")]
 
 
 def run(opts: Options, ctx: Context) -> None:
@@ -35,9 +35,6 @@ def run(opts: Options, ctx: Context) -> None:
         ctx.ios.warn(f"LEADCTL_PROFILE={ctx.env['LEADCTL_PROFILE']} still overrides it here")
 
 
-def use(
-    typer_ctx: typer.Context,
-    name: Annotated[str, typer.Argument(help="Profile to make current.")],
-) -> None:
-    """Make NAME the current profile (used when no --profile is given)."""
-    run(Options(name=name), get_context(typer_ctx))
+HELP = """Make NAME the current profile (used when no --profile is given)."""
+
+use = verb_command(Options, run, name="use", help=HELP)

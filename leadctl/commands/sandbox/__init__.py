@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import typer
-
+from leadctl.commands._group import group_app
 from leadctl.commands.sandbox import reset, serve
 
-app = typer.Typer(
-    help="Run the local sandbox server.",
-    no_args_is_help=True,
+app = group_app(
+    "sandbox",
     # Plain help, as the root app's; keeps rich out of the sandbox commands.
     rich_markup_mode=None,
 )

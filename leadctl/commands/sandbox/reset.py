@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from leadctl.commands._common import get_context
+from leadctl.commands._verb import verb_command
 
 if TYPE_CHECKING:
     from leadctl.context import Context
@@ -16,8 +16,17 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Options:
-    data_dir: Path | None = None
-    yes: bool = False
+    data_dir: Annotated[
+        Path | None,
+        typer.Option(
+            "--data-dir",
+            metavar="DIR",
+            help="The state to wipe [default: the user data dir's sandbox/].",
+        ),
+    ] = None
+    yes: Annotated[
+        bool, typer.Option("--yes", "-y", help="Do not ask; required without a terminal.")
+    ] = False
 
 
 def run(opts: Options, ctx: Context) -> None:
@@ -42,23 +51,10 @@ EPILOG = (
 )
 
 
-def reset(
-    typer_ctx: typer.Context,
-    data_dir: Annotated[
-        Path | None,
-        typer.Option(
-            "--data-dir",
-            metavar="DIR",
-            help="The state to wipe [default: the user data dir's sandbox/].",
-        ),
-    ] = None,
-    yes: Annotated[
-        bool, typer.Option("--yes", "-y", help="Do not ask; required without a terminal.")
-    ] = False,
-) -> None:
-    """Wipe the sandbox state; the next start seeds fresh demo data.
+HELP = """Wipe the sandbox state; the next start seeds fresh demo data.
 
     Asks for confirmation on a terminal and needs --yes without one. Refused while a
     `leadctl sandbox serve` uses the state (the error names its pid).
     """
-    run(Options(data_dir, yes), get_context(typer_ctx))
+
+reset = verb_command(Options, run, name="reset", help=HELP)

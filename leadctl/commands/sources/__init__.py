@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import typer
-
+from leadctl.commands._group import group_app
 from leadctl.commands.sources import rotate, update
 
-app = typer.Typer(help="Update lead sources and rotate their intake keys.", no_args_is_help=True)
+app = group_app("sources")
 
 # The order here is the order of `leadctl sources --help`.
 app.command("update", epilog=update.EPILOG)(update.update)

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from leadctl.commands._common import get_context
+from leadctl.commands._verb import verb_command
 from leadctl.commands.sources.key_delivery import (
     Delivery,
     ProfileTarget,
@@ -56,17 +56,45 @@ EPILOG = (
 
 @dataclass(frozen=True)
 class Options:
-    source_id: str
+    source_id: Annotated[str, typer.Argument(metavar="ID", help="The source whose key to rotate.")]
     # Do not ask; required without a terminal.
-    yes: bool = False
+    yes: Annotated[
+        bool, typer.Option("--yes", "-y", help="Do not ask; required without a terminal.")
+    ] = False
     # Print only the new key and a newline.
-    secret_only: bool = False
+    secret_only: Annotated[
+        bool, typer.Option("--secret-only", help="Print only the new key and a newline.")
+    ] = False
     # As given: run checks it (no symbolic link, a regular file) before sending.
-    secret_file: str | None = None
+    secret_file: Annotated[
+        str | None,
+        typer.Option(
+            "--secret-file",
+            metavar="PATH",
+            help="Write the new key to PATH (0600, atomically, replacing a regular file "
+            "there; a symbolic link is refused) instead of printing it (with --secret-only "
+            "it is printed too).",
+        ),
+    ] = None
     # The profile to store the new key in as its source key.
-    save_profile: str | None = None
+    save_profile: Annotated[
+        str | None,
+        typer.Option(
+            "--save-profile",
+            metavar="NAME",
+            help="Also store the new key as profile NAME's source key (created if needed, "
+            "with this base URL), for `leadctl -p NAME leads create`.",
+        ),
+    ] = None
     # With save_profile: the 0600 file store instead of the keyring.
-    insecure_storage: bool = False
+    insecure_storage: Annotated[
+        bool,
+        typer.Option(
+            "--insecure-storage",
+            help="With --save-profile: store the key in a 0600 file under the config dir "
+            "instead of the OS keyring (for hosts without one).",
+        ),
+    ] = False
 
 
 def run(opts: Options, ctx: Context) -> None:
@@ -291,44 +319,7 @@ def show_saved(ctx: Context, saved: Any) -> None:
     console.print(Text(f"rotated at   {safe_text(rotated_text, one_line=True)}"))
 
 
-def rotate(
-    typer_ctx: typer.Context,
-    source_id: Annotated[str, typer.Argument(metavar="ID", help="The source whose key to rotate.")],
-    yes: Annotated[
-        bool, typer.Option("--yes", "-y", help="Do not ask; required without a terminal.")
-    ] = False,
-    secret_only: Annotated[
-        bool, typer.Option("--secret-only", help="Print only the new key and a newline.")
-    ] = False,
-    secret_file: Annotated[
-        str | None,
-        typer.Option(
-            "--secret-file",
-            metavar="PATH",
-            help="Write the new key to PATH (0600, atomically, replacing a regular file "
-            "there; a symbolic link is refused) instead of printing it (with --secret-only "
-            "it is printed too).",
-        ),
-    ] = None,
-    save_profile: Annotated[
-        str | None,
-        typer.Option(
-            "--save-profile",
-            metavar="NAME",
-            help="Also store the new key as profile NAME's source key (created if needed, "
-            "with this base URL), for `leadctl -p NAME leads create`.",
-        ),
-    ] = None,
-    insecure_storage: Annotated[
-        bool,
-        typer.Option(
-            "--insecure-storage",
-            help="With --save-profile: store the key in a 0600 file under the config dir "
-            "instead of the OS keyring (for hosts without one).",
-        ),
-    ] = False,
-) -> None:
-    """Rotate a source's intake key (POST /sources/{id}/credentials/rotate).
+HELP = """Rotate a source's intake key (POST /sources/{id}/credentials/rotate).
 
     Follows the active contract: where it has no rotate operation, the source is read and
     its update (PUT /sources/{id}) is sent with the field that asks the service for a new
@@ -349,12 +340,5 @@ def rotate(
     needs --yes without one. The request is never repeated (except after a 429): a failure
     after sending is exit 9, and the source's apiKeyRotatedAt tells whether it happened.
     """
-    opts = Options(
-        source_id=source_id,
-        yes=yes,
-        secret_only=secret_only,
-        secret_file=secret_file,
-        save_profile=save_profile,
-        insecure_storage=insecure_storage,
-    )
-    run(opts, get_context(typer_ctx))
+
+rotate = verb_command(Options, run, name="rotate", help=HELP)

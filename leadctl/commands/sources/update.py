@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from leadctl.commands._common import get_context
+from leadctl.commands._body_flags import BodyFlag, field_flags, given_body_flags
+from leadctl.commands._verb import verb_command
 from leadctl.errors import UsageError
 from leadctl.output.columns import Column
 
@@ -19,17 +20,6 @@ NAME_MAX_LENGTH = 255
 # Fields only the older form of PUT /sources/{id} has; a body with any of them is that
 # form, where the reference says name is required.
 OLDER_FORM_FIELDS = ("id", "enabled", "businessId")
-
-# The flag that sets each field (for errors naming what to give).
-FIELD_FLAGS = {
-    "name": "--name",
-    "description": "--description",
-    "allowedStates": "--allowed-state",
-    "allowedProducts": "--allowed-product",
-    "defaultTagIds": "--default-tag-id",
-    "defaultTagNames": "--default-tag-name",
-    "requiresConsentCertificate": "--requires-consent-certificate",
-}
 
 SOURCE_COLUMNS = (
     Column("id"),
@@ -56,41 +46,89 @@ EPILOG = (
 class Options:
     """The source and the fields to change; None (or empty) means not given."""
 
-    source_id: str
-    name: str | None = None
-    description: str | None = None
-    allowed_states: tuple[str, ...] = ()
-    allowed_products: tuple[str, ...] = ()
-    default_tag_ids: tuple[str, ...] = ()
-    default_tag_names: tuple[str, ...] = ()
-    requires_consent_certificate: bool | None = None
+    source_id: Annotated[str, typer.Argument(metavar="ID", help="The source to update.")]
+    name: Annotated[
+        str | None,
+        typer.Option("--name", metavar="TEXT", help="New name (at most 255 characters)."),
+        BodyFlag("--name"),
+    ] = None
+    description: Annotated[
+        str | None,
+        typer.Option("--description", metavar="TEXT", help="New description."),
+        BodyFlag("--description"),
+    ] = None
+    allowed_states: Annotated[
+        tuple[str, ...],
+        typer.Option(
+            "--allowed-state",
+            metavar="S",
+            help="A state or region accepted; repeat for several (replaces the allowlist).",
+        ),
+        BodyFlag("--allowed-state", path="allowedStates"),
+    ] = ()
+    allowed_products: Annotated[
+        tuple[str, ...],
+        typer.Option(
+            "--allowed-product",
+            metavar="P",
+            help="A product accepted; repeat for several (replaces the allowlist).",
+        ),
+        BodyFlag("--allowed-product", path="allowedProducts"),
+    ] = ()
+    default_tag_ids: Annotated[
+        tuple[str, ...],
+        typer.Option(
+            "--default-tag-id",
+            metavar="T",
+            help="A tag id given to the source's new leads; repeat for several.",
+        ),
+        BodyFlag("--default-tag-id", path="defaultTagIds"),
+    ] = ()
+    default_tag_names: Annotated[
+        tuple[str, ...],
+        typer.Option(
+            "--default-tag-name",
+            metavar="N",
+            help="A tag name given to the source's new leads; repeat for several.",
+        ),
+        BodyFlag("--default-tag-name", path="defaultTagNames"),
+    ] = ()
+    requires_consent_certificate: Annotated[
+        bool | None,
+        typer.Option(
+            "--requires-consent-certificate/--no-requires-consent-certificate",
+            help="Whether leads must carry a consent certificate.",
+            show_default=False,
+        ),
+        BodyFlag("--requires-consent-certificate"),
+    ] = None
     # --data as given: JSON, @FILE or - (stdin); run reads it, from ctx.ios.stdin for -.
-    data: str | None = None
+    data: Annotated[
+        str | None,
+        typer.Option(
+            "--data",
+            metavar="JSON|@FILE|-",
+            help="More fields as a JSON object (e.g. enabled, businessId); flags win.",
+        ),
+    ] = None
 
     def flags(self) -> dict[str, Any]:
-        """The field flags under the service's names; a list flag not given is None."""
+        """The field flags given, under the service's names (a repeated flag as a list)."""
         return {
-            "name": self.name,
-            "description": self.description,
-            "allowedStates": list(self.allowed_states) or None,
-            "allowedProducts": list(self.allowed_products) or None,
-            "defaultTagIds": list(self.default_tag_ids) or None,
-            "defaultTagNames": list(self.default_tag_names) or None,
-            "requiresConsentCertificate": self.requires_consent_certificate,
+            flag.field: list(value) if isinstance(value, tuple) else value
+            for flag, value in given_body_flags(self).values()
         }
 
     def given_flags(self) -> list[FlagField]:
-        """The flags given, with the field each sets, for the check against the contract."""
-        from leadctl.curated_fields import flag_fields
+        """The flags given as typed, with the field each sets, for the check against the
+        contract."""
+        from leadctl.curated_fields import FlagField
 
-        consent = self.requires_consent_certificate
-        names = {
-            **FIELD_FLAGS,
-            "requiresConsentCertificate": "--requires-consent-certificate"
-            if consent is not False
-            else "--no-requires-consent-certificate",
-        }
-        return flag_fields({field: (names[field], value) for field, value in self.flags().items()})
+        sent = self.flags()
+        return [
+            FlagField(flag=flag.as_typed(value), path=flag.field, value=sent[flag.field])
+            for flag, value in given_body_flags(self).values()
+        ]
 
 
 def source_update_body(data: Any, flags: dict[str, Any]) -> dict[str, Any]:
@@ -150,71 +188,12 @@ def run(opts: Options, ctx: Context) -> None:
         path_params={"id": opts.source_id},
         changes=body,
         what="the updated source",
-        flags=FIELD_FLAGS,
+        flags=field_flags(Options),
     )
     emit_object(ctx, source, columns=columns)
 
 
-def update(
-    typer_ctx: typer.Context,
-    source_id: Annotated[str, typer.Argument(metavar="ID", help="The source to update.")],
-    name: Annotated[
-        str | None,
-        typer.Option("--name", metavar="TEXT", help="New name (at most 255 characters)."),
-    ] = None,
-    description: Annotated[
-        str | None, typer.Option("--description", metavar="TEXT", help="New description.")
-    ] = None,
-    allowed_states: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--allowed-state",
-            metavar="S",
-            help="A state or region accepted; repeat for several (replaces the allowlist).",
-        ),
-    ] = None,
-    allowed_products: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--allowed-product",
-            metavar="P",
-            help="A product accepted; repeat for several (replaces the allowlist).",
-        ),
-    ] = None,
-    default_tag_ids: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--default-tag-id",
-            metavar="T",
-            help="A tag id given to the source's new leads; repeat for several.",
-        ),
-    ] = None,
-    default_tag_names: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--default-tag-name",
-            metavar="N",
-            help="A tag name given to the source's new leads; repeat for several.",
-        ),
-    ] = None,
-    requires_consent_certificate: Annotated[
-        bool | None,
-        typer.Option(
-            "--requires-consent-certificate/--no-requires-consent-certificate",
-            help="Whether leads must carry a consent certificate.",
-            show_default=False,
-        ),
-    ] = None,
-    data: Annotated[
-        str | None,
-        typer.Option(
-            "--data",
-            metavar="JSON|@FILE|-",
-            help="More fields as a JSON object (e.g. enabled, businessId); flags win.",
-        ),
-    ] = None,
-) -> None:
-    """Update a lead source (PUT /sources/{id}) and print it.
+HELP = """Update a lead source (PUT /sources/{id}) and print it.
 
     Only the fields you give are sent when the active contract takes a partial update.
     Where the contract's update requires fields you did not give, the source is read first
@@ -230,15 +209,5 @@ def update(
     which the service takes only with the name. A name over 255 characters is refused
     before sending. Rotate the intake key with `leadctl sources rotate`.
     """
-    opts = Options(
-        source_id=source_id,
-        name=name,
-        description=description,
-        allowed_states=tuple(allowed_states or ()),
-        allowed_products=tuple(allowed_products or ()),
-        default_tag_ids=tuple(default_tag_ids or ()),
-        default_tag_names=tuple(default_tag_names or ()),
-        requires_consent_certificate=requires_consent_certificate,
-        data=data,
-    )
-    run(opts, get_context(typer_ctx))
+
+update = verb_command(Options, run, name="update", help=HELP)

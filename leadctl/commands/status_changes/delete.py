@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from leadctl.commands._common import get_context
+from leadctl.commands._verb import verb_command
 from leadctl.errors import ApiError, NotFound
 
 if TYPE_CHECKING:
@@ -24,8 +24,10 @@ EPILOG = (
 
 @dataclass(frozen=True)
 class Options:
-    change_id: str
-    yes: bool = False  # do not ask
+    change_id: Annotated[str, typer.Argument(metavar="ID", help="The status change to delete.")]
+    yes: Annotated[
+        bool, typer.Option("--yes", "-y", help="Do not ask; required without a terminal.")
+    ] = False
 
 
 def run(opts: Options, ctx: Context) -> None:
@@ -73,18 +75,12 @@ def _show_answer(ctx: Context, response: httpx.Response) -> None:
         emit_object(ctx, answer, columns=())
 
 
-def delete(
-    typer_ctx: typer.Context,
-    change_id: Annotated[str, typer.Argument(metavar="ID", help="The status change to delete.")],
-    yes: Annotated[
-        bool, typer.Option("--yes", "-y", help="Do not ask; required without a terminal.")
-    ] = False,
-) -> None:
-    """Delete an entry of a lead's status history (DELETE /lead-status-changes/{id}).
+HELP = """Delete an entry of a lead's status history (DELETE /lead-status-changes/{id}).
 
     It no longer appears in event or reporting views. Asks for confirmation on a terminal
     and needs --yes without one. Prints `deleted status change ID` on stderr and nothing
     on stdout (the contract assumes the service answers 204 with no body; a JSON body,
     if one comes, is printed under -o json).
     """
-    run(Options(change_id=change_id, yes=yes), get_context(typer_ctx))
+
+delete = verb_command(Options, run, name="delete", help=HELP)

@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from leadctl.commands._common import get_context
+from leadctl.commands._body_flags import BodyFlag, field_flags, given_body_flags
+from leadctl.commands._verb import verb_command
 from leadctl.errors import UsageError
 from leadctl.output.columns import Column
 
@@ -17,24 +18,12 @@ if TYPE_CHECKING:
     from leadctl.context import Context
 
 CATEGORIES = ("Open", "Qualified", "Converted", "Lost", "Invalid", "Duplicate")
-# flag -> body field, for the date-time flags (sent as UTC with a Z).
-DATETIME_FLAGS = {
-    "--callback-at": "callbackAt",
-    "--task-due-at": "taskDueAt",
-    "--appointment-start-at": "appointmentStartAt",
-    "--appointment-end-at": "appointmentEndAt",
-}
 
-# The flag that sets each text field (for errors naming what to give).
-FIELD_FLAGS = {
-    "type": "--type",
-    "outcome": "--outcome",
-    "category": "--category",
-    "notes": "--notes",
-    "reason": "--reason",
-    "followUpStatus": "--follow-up-status",
-    "appointmentNotes": "--appointment-notes",
-}
+
+class DateTimeFlag(BodyFlag):
+    """A body flag whose value is a date-time as typed, sent as UTC with a Z (its zone is the
+    profile's, which only run knows)."""
+
 
 STATUS_CHANGE_COLUMNS = (
     Column("id"),
@@ -71,18 +60,22 @@ def canonical_category(value: str) -> str:
     )
 
 
-def _datetime_fields(values: dict[str, str | None], zone_name: str | None) -> dict[str, str]:
-    """The given date-time flags as body fields, in UTC."""
+def _body_fields(given: dict[str, tuple[BodyFlag, Any]], zone_name: str | None) -> dict[str, Any]:
+    """The given field flags as body fields: the category in the service's spelling,
+    date-times in UTC."""
     from leadctl.datetimes import datetime_option, resolve_zone
 
-    given = {flag: value for flag, value in values.items() if value is not None}
-    if not given:
-        return {}
-    zone: tzinfo | None = resolve_zone(zone_name)
-    return {
-        DATETIME_FLAGS[flag]: datetime_option(flag, value, zone=zone).isoformat()
-        for flag, value in given.items()
-    }
+    has_times = any(isinstance(flag, DateTimeFlag) for flag, _value in given.values())
+    zone: tzinfo | None = resolve_zone(zone_name) if has_times else None
+    fields: dict[str, Any] = {}
+    for flag, value in given.values():
+        if isinstance(flag, DateTimeFlag):
+            fields[flag.field] = datetime_option(flag.flag, value, zone=zone).isoformat()
+        elif flag.field == "category":
+            fields[flag.field] = canonical_category(value)
+        else:
+            fields[flag.field] = value
+    return fields
 
 
 def _check_appointment(body: dict[str, Any], zone_name: str | None) -> None:
@@ -106,22 +99,13 @@ def _check_appointment(body: dict[str, Any], zone_name: str | None) -> None:
 
 
 def status_change_update_body(
-    data: Any,
-    flags: dict[str, Any],
-    datetimes: dict[str, str | None],
-    *,
-    zone_name: str | None,
+    data: Any, given: dict[str, tuple[BodyFlag, Any]], *, zone_name: str | None
 ) -> dict[str, Any]:
     """The PUT body: ``--data`` with the given flags merged over it, checked before sending."""
     if data is not None and not isinstance(data, dict):
         raise UsageError("--data must be a JSON object (the status change fields to change)")
     body: dict[str, Any] = dict(data or {})
-    fields = {key: value for key, value in flags.items() if value is not None}
-    if "category" in fields:
-        fields["category"] = canonical_category(fields["category"])
-    times = _datetime_fields(datetimes, zone_name)
-    body.update(fields)
-    body.update(times)
+    body.update(_body_fields(given, zone_name))
     if not body:
         raise UsageError(
             "nothing to update: give at least one field flag or --data",
@@ -155,80 +139,16 @@ EPILOG = (
 
 @dataclass(frozen=True)
 class Options:
-    change_id: str
-    type_: str | None = None
-    outcome: str | None = None
-    category: str | None = None  # any case; checked by run
-    notes: str | None = None
-    reason: str | None = None
-    follow_up_status: str | None = None
-    # Date-times as typed: their zone is the profile's, which run reads from the Context.
-    callback_at: str | None = None
-    task_due_at: str | None = None
-    appointment_start_at: str | None = None
-    appointment_end_at: str | None = None
-    appointment_notes: str | None = None
-    data: str | None = None  # JSON, @FILE or - (stdin)
+    """The entry and the fields to change; None means not given. Date-times stay as typed:
+    their zone is the profile's, which run reads from the Context."""
 
-
-def run(opts: Options, ctx: Context) -> None:
-    """Build the body (checked before sending), PUT it, print the updated entry."""
-    from leadctl.fields import load_data_option
-    from leadctl.operations import curated
-    from leadctl.output import emit_object
-    from leadctl.response_columns import output_columns
-
-    operation = curated(ctx, "PUT", "/lead-status-changes/{id}")
-    columns = output_columns(ctx, operation, STATUS_CHANGE_COLUMNS)
-    loaded = load_data_option(opts.data, stdin=ctx.ios.stdin) if opts.data is not None else None
-    text_flags = {
-        "type": opts.type_,
-        "outcome": opts.outcome,
-        "category": opts.category,
-        "notes": opts.notes,
-        "reason": opts.reason,
-        "followUpStatus": opts.follow_up_status,
-        "appointmentNotes": opts.appointment_notes,
-    }
-    time_flags = {
-        "--callback-at": opts.callback_at,
-        "--task-due-at": opts.task_due_at,
-        "--appointment-start-at": opts.appointment_start_at,
-        "--appointment-end-at": opts.appointment_end_at,
-    }
-    body = status_change_update_body(
-        loaded, text_flags, time_flags, zone_name=ctx.settings.get("timezone")
+    change_id: Annotated[str, typer.Argument(metavar="ID", help="The status change to update.")]
+    type_: Annotated[str | None, _text_option("--type", "type (free text)"), BodyFlag("--type")] = (
+        None
     )
-    from leadctl.curated_fields import check_flag_fields, flag_fields
-    from leadctl.replace import replace_resource_json
-
-    given = {
-        field: (FIELD_FLAGS[field], body[field])
-        for field, value in text_flags.items()
-        if value is not None
-    }
-    given |= {
-        DATETIME_FLAGS[flag]: (flag, body[DATETIME_FLAGS[flag]])
-        for flag, value in time_flags.items()
-        if value is not None
-    }
-    check_flag_fields(ctx, operation, flag_fields(given))
-    entry = replace_resource_json(
-        ctx,
-        operation,
-        path_params={"id": opts.change_id},
-        changes=body,
-        what="the updated status change",
-        flags=FIELD_FLAGS | {field: flag for flag, field in DATETIME_FLAGS.items()},
-    )
-    emit_object(ctx, entry, columns=columns)
-
-
-def update(
-    typer_ctx: typer.Context,
-    change_id: Annotated[str, typer.Argument(metavar="ID", help="The status change to update.")],
-    type_: Annotated[str | None, _text_option("--type", "type (free text)")] = None,
-    outcome: Annotated[str | None, _text_option("--outcome", "outcome (free text)")] = None,
+    outcome: Annotated[
+        str | None, _text_option("--outcome", "outcome (free text)"), BodyFlag("--outcome")
+    ] = None
     category: Annotated[
         str | None,
         typer.Option(
@@ -237,19 +157,32 @@ def update(
             help="New category: " + ", ".join(CATEGORIES) + " (any case).",
             autocompletion=_complete_category,
         ),
-    ] = None,
-    notes: Annotated[str | None, _text_option("--notes", "notes")] = None,
-    reason: Annotated[str | None, _text_option("--reason", "reason")] = None,
+        BodyFlag("--category"),
+    ] = None  # any case; run sends the service's spelling
+    notes: Annotated[str | None, _text_option("--notes", "notes"), BodyFlag("--notes")] = None
+    reason: Annotated[str | None, _text_option("--reason", "reason"), BodyFlag("--reason")] = None
     follow_up_status: Annotated[
-        str | None, _text_option("--follow-up-status", "follow-up status (free text)")
-    ] = None,
-    callback_at: Annotated[str | None, _time_option("--callback-at")] = None,
-    task_due_at: Annotated[str | None, _time_option("--task-due-at")] = None,
-    appointment_start_at: Annotated[str | None, _time_option("--appointment-start-at")] = None,
-    appointment_end_at: Annotated[str | None, _time_option("--appointment-end-at")] = None,
+        str | None,
+        _text_option("--follow-up-status", "follow-up status (free text)"),
+        BodyFlag("--follow-up-status"),
+    ] = None
+    callback_at: Annotated[
+        str | None, _time_option("--callback-at"), DateTimeFlag("--callback-at")
+    ] = None
+    task_due_at: Annotated[
+        str | None, _time_option("--task-due-at"), DateTimeFlag("--task-due-at")
+    ] = None
+    appointment_start_at: Annotated[
+        str | None, _time_option("--appointment-start-at"), DateTimeFlag("--appointment-start-at")
+    ] = None
+    appointment_end_at: Annotated[
+        str | None, _time_option("--appointment-end-at"), DateTimeFlag("--appointment-end-at")
+    ] = None
     appointment_notes: Annotated[
-        str | None, _text_option("--appointment-notes", "appointment notes")
-    ] = None,
+        str | None,
+        _text_option("--appointment-notes", "appointment notes"),
+        BodyFlag("--appointment-notes"),
+    ] = None
     data: Annotated[
         str | None,
         typer.Option(
@@ -257,9 +190,39 @@ def update(
             metavar="JSON|@FILE|-",
             help="More fields as a JSON object (null clears a field); flags win.",
         ),
-    ] = None,
-) -> None:
-    """Update an entry of a lead's status history (PUT /lead-status-changes/{id}).
+    ] = None  # JSON, @FILE or - (stdin): run reads it
+
+
+def run(opts: Options, ctx: Context) -> None:
+    """Build the body (checked before sending), PUT it, print the updated entry."""
+    from leadctl.curated_fields import check_flag_fields, flag_fields
+    from leadctl.fields import load_data_option
+    from leadctl.operations import curated
+    from leadctl.output import emit_object
+    from leadctl.replace import replace_resource_json
+    from leadctl.response_columns import output_columns
+
+    operation = curated(ctx, "PUT", "/lead-status-changes/{id}")
+    columns = output_columns(ctx, operation, STATUS_CHANGE_COLUMNS)
+    loaded = load_data_option(opts.data, stdin=ctx.ios.stdin) if opts.data is not None else None
+    given = given_body_flags(opts)
+    body = status_change_update_body(loaded, given, zone_name=ctx.settings.get("timezone"))
+    # Checked as sent: the category in the service's spelling, date-times in UTC.
+    check_flag_fields(
+        ctx, operation, flag_fields({f.field: (f.flag, body[f.field]) for f, _ in given.values()})
+    )
+    entry = replace_resource_json(
+        ctx,
+        operation,
+        path_params={"id": opts.change_id},
+        changes=body,
+        what="the updated status change",
+        flags=field_flags(Options),
+    )
+    emit_object(ctx, entry, columns=columns)
+
+
+HELP = """Update an entry of a lead's status history (PUT /lead-status-changes/{id}).
 
     Only the fields you give are sent when the active contract takes a partial update; the
     others keep their value. Where the active contract's update requires fields you did not
@@ -275,19 +238,5 @@ def update(
     Values of --type, --outcome and --follow-up-status are sent as given where the
     contract does not list them. Prints the updated entry.
     """
-    opts = Options(
-        change_id=change_id,
-        type_=type_,
-        outcome=outcome,
-        category=category,
-        notes=notes,
-        reason=reason,
-        follow_up_status=follow_up_status,
-        callback_at=callback_at,
-        task_due_at=task_due_at,
-        appointment_start_at=appointment_start_at,
-        appointment_end_at=appointment_end_at,
-        appointment_notes=appointment_notes,
-        data=data,
-    )
-    run(opts, get_context(typer_ctx))
+
+update = verb_command(Options, run, name="update", help=HELP)

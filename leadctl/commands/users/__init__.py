@@ -2,18 +2,10 @@
 
 from __future__ import annotations
 
-import typer
-
+from leadctl.commands._group import group_app
 from leadctl.commands.users import compliance
 
-app = typer.Typer(help="Update the current user's compliance settings.", no_args_is_help=True)
-
-
-@app.callback()
-def group() -> None:
-    """Update the current user's compliance settings."""
-    # A Typer app with one command would otherwise collapse into that command, and
-    # `leadctl GROUP VERB` would stop working.
+app = group_app("users", one_verb=True)
 
 
 app.command("compliance", epilog=compliance.EPILOG)(compliance.compliance)

@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from leadctl.commands._common import get_context
+from leadctl.commands._body_flags import BodyFlag, body_flags, field_flags, given_body_flags
+from leadctl.commands._verb import verb_command
 from leadctl.errors import UsageError
 from leadctl.output.columns import Column
 
@@ -15,20 +16,6 @@ if TYPE_CHECKING:
     from leadctl.context import Context
     from leadctl.curated_fields import FlagField
     from leadctl.operations import Operation
-
-# The flag that sets each compliance field (for errors naming what to give).
-FIELD_FLAGS = {
-    "acceptedTerms": "--accepted-terms",
-    "acceptedToSubscription": "--accepted-to-subscription",
-    "acceptedSms": "--accepted-sms",
-    "acceptedBaa": "--accepted-baa",
-    "acceptedEmail": "--accepted-email",
-}
-
-
-def _negated(field: str) -> str:
-    return FIELD_FLAGS[field].replace("--", "--no-", 1)
-
 
 USER_COLUMNS = (
     Column("name"),
@@ -52,34 +39,47 @@ EPILOG = (
 class Options:
     """The compliance flags given (None: not given, the setting keeps its value)."""
 
-    accepted_terms: bool | None = None
-    accepted_to_subscription: bool | None = None
-    accepted_sms: bool | None = None
-    accepted_baa: bool | None = None
-    accepted_email: bool | None = None
+    accepted_terms: Annotated[
+        bool | None, _flag("accepted-terms", "acceptedTerms"), BodyFlag("--accepted-terms")
+    ] = None
+    accepted_to_subscription: Annotated[
+        bool | None,
+        _flag("accepted-to-subscription", "acceptedToSubscription"),
+        BodyFlag("--accepted-to-subscription"),
+    ] = None
+    accepted_sms: Annotated[
+        bool | None, _flag("accepted-sms", "acceptedSms"), BodyFlag("--accepted-sms")
+    ] = None
+    accepted_baa: Annotated[
+        bool | None, _flag("accepted-baa", "acceptedBaa"), BodyFlag("--accepted-baa")
+    ] = None
+    accepted_email: Annotated[
+        bool | None, _flag("accepted-email", "acceptedEmail"), BodyFlag("--accepted-email")
+    ] = None
     # Where the update came from, recorded with it.
-    source: str | None = None
+    source: Annotated[
+        str | None,
+        typer.Option(
+            "--source",
+            metavar="TEXT",
+            help="Where the update came from, recorded with it (e.g. cli).",
+        ),
+    ] = None
 
     def given_flags(self) -> list[FlagField]:
-        """The flags given, with the field each sets, for the check against the contract."""
-        from leadctl.curated_fields import flag_fields
+        """The flags given as typed, with the field each sets, for the check against the
+        contract."""
+        from leadctl.curated_fields import FlagField, flag_fields
 
-        values: dict[str, tuple[str, Any]] = {
-            f"compliance.{field}": (FIELD_FLAGS[field] if value else _negated(field), value)
-            for field, value in self.flags().items()
-        }
-        values["source"] = ("--source", self.source)
-        return flag_fields(values)
+        given = [
+            FlagField(flag=flag.as_typed(value), path=f"compliance.{flag.field}", value=value)
+            for flag, value in given_body_flags(self).values()
+        ]
+        return given + flag_fields({"source": ("--source", self.source)})
 
     def flags(self) -> dict[str, bool | None]:
-        """The flags under the service's field names."""
-        return {
-            "acceptedTerms": self.accepted_terms,
-            "acceptedToSubscription": self.accepted_to_subscription,
-            "acceptedSms": self.accepted_sms,
-            "acceptedBaa": self.accepted_baa,
-            "acceptedEmail": self.accepted_email,
-        }
+        """The compliance flags under the service's field names (None: not given)."""
+        return {flag.field: getattr(self, name) for name, flag in body_flags(Options).items()}
 
 
 def compliance_body(flags: dict[str, bool | None], source: str | None) -> dict[str, Any]:
@@ -116,7 +116,12 @@ def run(opts: Options, ctx: Context) -> None:
     # Where the contract's update requires settings not given, they are read from the
     # current user (the update has no read of its own).
     planned = plan_replacement(
-        ctx, op, path_params=None, changes=body, flags=FIELD_FLAGS, read_with=_current_user(ctx)
+        ctx,
+        op,
+        path_params=None,
+        changes=body,
+        flags=field_flags(Options),
+        read_with=_current_user(ctx),
     )
     answer = decode_json(send_replacement(ctx, op, planned, path_params=None), trace=None)
     user = require_object(answer, what="the updated user", required=("id",))
@@ -154,25 +159,7 @@ def _flag(name: str, what: str) -> Any:
     return typer.Option(f"--{name}/--no-{name}", help=f"Set or clear {what}.", show_default=False)
 
 
-def compliance(
-    typer_ctx: typer.Context,
-    accepted_terms: Annotated[bool | None, _flag("accepted-terms", "acceptedTerms")] = None,
-    accepted_to_subscription: Annotated[
-        bool | None, _flag("accepted-to-subscription", "acceptedToSubscription")
-    ] = None,
-    accepted_sms: Annotated[bool | None, _flag("accepted-sms", "acceptedSms")] = None,
-    accepted_baa: Annotated[bool | None, _flag("accepted-baa", "acceptedBaa")] = None,
-    accepted_email: Annotated[bool | None, _flag("accepted-email", "acceptedEmail")] = None,
-    source: Annotated[
-        str | None,
-        typer.Option(
-            "--source",
-            metavar="TEXT",
-            help="Where the update came from, recorded with it (e.g. cli).",
-        ),
-    ] = None,
-) -> None:
-    """Update the current user's compliance settings (PUT /users/compliance), or show them.
+HELP = """Update the current user's compliance settings (PUT /users/compliance), or show them.
 
     Only the flags given are sent; leadctl assumes the service keeps the other settings
     as they are (`leadctl users compliance` without flags shows them). With an
@@ -181,12 +168,5 @@ def compliance(
     current-user operation (GET /users/me or alike); the bundled contract has none, and
     then the command says so (exit 2).
     """
-    opts = Options(
-        accepted_terms=accepted_terms,
-        accepted_to_subscription=accepted_to_subscription,
-        accepted_sms=accepted_sms,
-        accepted_baa=accepted_baa,
-        accepted_email=accepted_email,
-        source=source,
-    )
-    run(opts, get_context(typer_ctx))
+
+compliance = verb_command(Options, run, name="compliance", help=HELP)

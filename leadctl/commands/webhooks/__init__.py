@@ -2,20 +2,11 @@
 
 from __future__ import annotations
 
-import typer
-
+from leadctl.commands._group import group_app, subgroup_app
 from leadctl.commands.webhooks import listen, secret_set, send, verify
 
-HELP = "Verify, receive and send signed webhook deliveries."
-
-app = typer.Typer(help=HELP, no_args_is_help=True)
-secret_app = typer.Typer(help="Store the profile's webhook signing secret.", no_args_is_help=True)
-
-
-@secret_app.callback()
-def secret_group() -> None:
-    """Store the profile's webhook signing secret."""
-    # One verb: without a callback Typer would collapse the group into it.
+app = group_app("webhooks")
+secret_app = subgroup_app("Store the profile's webhook signing secret.", one_verb=True)
 
 
 # The order here is the order of `leadctl webhooks --help`.

@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING, Annotated, TextIO
 
 import typer
 
-from leadctl.commands._common import HostOption, PortOption, get_context
+from leadctl.commands._common import HostOption, PortOption
+from leadctl.commands._verb import verb_command
 from leadctl.commands.webhooks._shared import (
     DEFAULT_TOLERANCE,
     SecretFileOption,
@@ -42,12 +43,25 @@ EPILOG = (
 
 @dataclass(frozen=True)
 class Options:
-    host: str = "127.0.0.1"
-    port: int = DEFAULT_PORT
-    forward_to: str | None = None
-    tolerance: str = DEFAULT_TOLERANCE
-    allow_remote: bool = False
-    secret_file: str | None = None
+    host: HostOption = "127.0.0.1"
+    port: PortOption = DEFAULT_PORT
+    forward_to: Annotated[
+        str | None,
+        typer.Option(
+            "--forward-to",
+            metavar="URL",
+            help="POST each verified delivery here, body and headers unchanged, and answer "
+            "the sender with its status.",
+        ),
+    ] = None
+    tolerance: ToleranceOption = DEFAULT_TOLERANCE
+    allow_remote: Annotated[
+        bool,
+        typer.Option(
+            "--allow-remote", help="Allow a non-loopback --host (deliveries from other machines)."
+        ),
+    ] = False
+    secret_file: SecretFileOption = None
 
 
 def run(opts: Options, ctx: Context, *, stop: threading.Event | None = None) -> None:
@@ -206,29 +220,7 @@ def _forward_text(record: Record) -> str:
     return f"answered {record.status} (no --forward-to)"
 
 
-def listen(
-    typer_ctx: typer.Context,
-    host: HostOption = "127.0.0.1",
-    port: PortOption = DEFAULT_PORT,
-    forward_to: Annotated[
-        str | None,
-        typer.Option(
-            "--forward-to",
-            metavar="URL",
-            help="POST each verified delivery here, body and headers unchanged, and answer "
-            "the sender with its status.",
-        ),
-    ] = None,
-    tolerance: ToleranceOption = DEFAULT_TOLERANCE,
-    allow_remote: Annotated[
-        bool,
-        typer.Option(
-            "--allow-remote", help="Allow a non-loopback --host (deliveries from other machines)."
-        ),
-    ] = False,
-    secret_file: SecretFileOption = None,
-) -> None:
-    """Receive webhook deliveries, verify each, and forward the genuine ones to your app.
+HELP = """Receive webhook deliveries, verify each, and forward the genuine ones to your app.
 
     Prints the address it listens on (stderr) first, then one line per delivery: on a
     terminal a table line (time, webhook-id, type, verified, forward status), otherwise one
@@ -252,12 +244,5 @@ def listen(
     sends lead.created and automation_run.status_changed as {"type", "timestamp", "data"}
     (Standard Webhooks' recommended payload), an assumption, not the service's word.
     """
-    opts = Options(
-        host=host,
-        port=port,
-        forward_to=forward_to,
-        tolerance=tolerance,
-        allow_remote=allow_remote,
-        secret_file=secret_file,
-    )
-    run(opts, get_context(typer_ctx))
+
+listen = verb_command(Options, run, name="listen", help=HELP)

@@ -5,9 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-import typer
-
-from leadctl.commands._common import get_context
+from leadctl.commands._verb import verb_command
 from leadctl.errors import UsageError
 
 if TYPE_CHECKING:
@@ -46,8 +44,7 @@ def run(opts: Options, ctx: Context) -> None:
     ios.info(f"webhook secret for profile {ctx.profile_name!r} stored in the {where}")
 
 
-def set_(typer_ctx: typer.Context) -> None:
-    """Store the profile's webhook signing secret, for verify, listen and send.
+HELP = """Store the profile's webhook signing secret, for verify, listen and send.
 
     On a terminal the secret is read from a hidden prompt, otherwise from stdin; it is never
     an argument, and never printed. It goes to the OS keyring (service leadctl-webhook,
@@ -55,4 +52,5 @@ def set_(typer_ctx: typer.Context) -> None:
     A secret that is not whsec_ followed by base64 is exit 2, nothing stored. Where there is
     no keyring, give the secret with LEADCTL_WEBHOOK_SECRET or --secret-file on each command.
     """
-    run(Options(), get_context(typer_ctx))
+
+set_ = verb_command(Options, run, name="set", help=HELP)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from leadctl.commands._common import get_context
+from leadctl.commands._verb import verb_command
 from leadctl.commands.webhooks._shared import SecretFileOption, read_bytes, secret_for
 from leadctl.errors import DryRunDone, UsageError
 from leadctl.output.columns import Column
@@ -38,12 +38,28 @@ EPILOG = (
 
 @dataclass(frozen=True)
 class Options:
-    url: str
+    url: Annotated[str, typer.Argument(metavar="URL", help="The receiver's endpoint.")]
     # JSON, @FILE or - (stdin), sent byte for byte; None: a test event.
-    data: str | None = None
+    data: Annotated[
+        str | None,
+        typer.Option(
+            "--data",
+            metavar="JSON|@FILE|-",
+            help="The payload, sent byte for byte (it must be JSON) [default: a test event "
+            '{"type": "leadctl.test", "timestamp": ..., "data": {...}}].',
+        ),
+    ] = None
     # The webhook-id; None: a new msg_... id.
-    msg_id: str | None = None
-    secret_file: str | None = None
+    msg_id: Annotated[
+        str | None,
+        typer.Option(
+            "--id",
+            metavar="ID",
+            help="The webhook-id, to test the receiver's deduplication [default: a new "
+            "msg_... id].",
+        ),
+    ] = None
+    secret_file: SecretFileOption = None
 
 
 def run(opts: Options, ctx: Context) -> None:
@@ -163,30 +179,7 @@ def _show_delivered(ctx: Context, result: Any) -> None:
     ctx.ios.stdout.flush()
 
 
-def send(
-    typer_ctx: typer.Context,
-    url: Annotated[str, typer.Argument(metavar="URL", help="The receiver's endpoint.")],
-    data: Annotated[
-        str | None,
-        typer.Option(
-            "--data",
-            metavar="JSON|@FILE|-",
-            help="The payload, sent byte for byte (it must be JSON) [default: a test event "
-            '{"type": "leadctl.test", "timestamp": ..., "data": {...}}].',
-        ),
-    ] = None,
-    msg_id: Annotated[
-        str | None,
-        typer.Option(
-            "--id",
-            metavar="ID",
-            help="The webhook-id, to test the receiver's deduplication [default: a new "
-            "msg_... id].",
-        ),
-    ] = None,
-    secret_file: SecretFileOption = None,
-) -> None:
-    """Sign a delivery with the webhook secret and POST it to URL (Standard Webhooks).
+HELP = """Sign a delivery with the webhook secret and POST it to URL (Standard Webhooks).
 
     Every attempt has the same webhook-id and a fresh webhook-timestamp and signature. A 5xx,
     a 429, a connection failure or a lost answer is retried with backoff (Retry-After
@@ -198,5 +191,5 @@ def send(
     profile's OS keyring entry (`leadctl webhooks secret set`); never from an argument.
     Deliveries carry no profile credential.
     """
-    opts = Options(url=url, data=data, msg_id=msg_id, secret_file=secret_file)
-    run(opts, get_context(typer_ctx))
+
+send = verb_command(Options, run, name="send", help=HELP)

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from leadctl.commands._common import get_context
+from leadctl.commands._verb import verb_command
 from leadctl.commands.webhooks._shared import (
     DEFAULT_TOLERANCE,
     SecretFileOption,
@@ -42,13 +42,37 @@ EPILOG = (
 @dataclass(frozen=True)
 class Options:
     # As typed: 'name: value'.
-    headers: tuple[str, ...] = ()
+    headers: Annotated[
+        tuple[str, ...],
+        typer.Option(
+            "--header",
+            "-H",
+            metavar="'NAME: VALUE'",
+            help="A header of the delivery (repeatable): webhook-id, webhook-timestamp, "
+            "webhook-signature.",
+        ),
+    ] = ()
     # FILE or - (stdin); the exact bytes are what was signed.
-    body: str | None = None
+    body: Annotated[
+        str | None,
+        typer.Option(
+            "--body",
+            metavar="FILE|-",
+            help="The delivery's body, byte for byte as received (- reads stdin).",
+        ),
+    ] = None
     # A raw captured HTTP request (FILE or -), instead of --header/--body.
-    request: str | None = None
-    tolerance: str = DEFAULT_TOLERANCE
-    secret_file: str | None = None
+    request: Annotated[
+        str | None,
+        typer.Option(
+            "--request",
+            metavar="FILE|-",
+            help="A raw captured HTTP request (request line, headers, blank line, body; CRLF "
+            "or LF line ends; Content-Length or chunked respected), instead of --header/--body.",
+        ),
+    ] = None
+    tolerance: ToleranceOption = DEFAULT_TOLERANCE
+    secret_file: SecretFileOption = None
 
 
 def run(opts: Options, ctx: Context) -> None:
@@ -119,39 +143,7 @@ def _show_valid(ctx: Context, result: Any) -> None:
     ctx.ios.stdout.flush()
 
 
-def verify(
-    typer_ctx: typer.Context,
-    headers: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--header",
-            "-H",
-            metavar="'NAME: VALUE'",
-            help="A header of the delivery (repeatable): webhook-id, webhook-timestamp, "
-            "webhook-signature.",
-        ),
-    ] = None,
-    body: Annotated[
-        str | None,
-        typer.Option(
-            "--body",
-            metavar="FILE|-",
-            help="The delivery's body, byte for byte as received (- reads stdin).",
-        ),
-    ] = None,
-    request: Annotated[
-        str | None,
-        typer.Option(
-            "--request",
-            metavar="FILE|-",
-            help="A raw captured HTTP request (request line, headers, blank line, body; CRLF "
-            "or LF line ends; Content-Length or chunked respected), instead of --header/--body.",
-        ),
-    ] = None,
-    tolerance: ToleranceOption = DEFAULT_TOLERANCE,
-    secret_file: SecretFileOption = None,
-) -> None:
-    """Check that one webhook delivery is genuine and fresh (Standard Webhooks).
+HELP = """Check that one webhook delivery is genuine and fresh (Standard Webhooks).
 
     The signature (webhook-signature: one or more space-separated v1,<base64> entries) must
     be the HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}" under the secret, compared
@@ -163,11 +155,5 @@ def verify(
     The secret (whsec_...) comes from --secret-file, LEADCTL_WEBHOOK_SECRET, or the
     profile's OS keyring entry (`leadctl webhooks secret set`); never from an argument.
     """
-    opts = Options(
-        headers=tuple(headers or ()),
-        body=body,
-        request=request,
-        tolerance=tolerance,
-        secret_file=secret_file,
-    )
-    run(opts, get_context(typer_ctx))
+
+verify = verb_command(Options, run, name="verify", help=HELP)
