@@ -43,17 +43,17 @@ NOTES = """\
 - `leadctl --version` alone is answered before Typer is imported (leadctl/__main__.py),
   so it costs a bare interpreter start, far below `import typer`. `--help` must build the
   command tree: Typer (with its vendored Click and `inspect`) is most of it, see the
-  `--help` profile; `python -c "import leadctl.app"` is the tree's import cost alone.
+  `--help` profile; `python -c "import leadctl.cli.app"` is the tree's import cost alone.
 - httpx imports its own command-line tool (click, rich, pygments: about 40 ms) whenever
   those are installed, as they are beside Typer. leadctl imports httpx without it
-  (leadctl/_httpx.py); the bare httpx script, written as a user would, still pays it.
+  (leadctl/http/_httpx.py); the bare httpx script, written as a user would, still pays it.
   That, and no Typer, is why the two end up level.
 - The read: Typer (~25 ms) and httpx + httpcore (~45 ms) are imported either way. httpx
   builds a TLS context (loading the CA bundle: certifi's, or SSL_CERT_FILE's, 20-80 ms on
   this machine) for every client, even for the sandbox's http:// URL. leadctl now gives a
   plain-http base URL a transport with no certificate store and mounts https:// on a
   transport built (and its bundle read) only when an https URL is first used
-  (leadctl/_httpx.py LazyTransport); the bare script still pays it. That, not a smaller
+  (leadctl/http/_httpx.py LazyTransport); the bare script still pays it. That, not a smaller
   import, is most of the gap to the bare script.
 - Export: the sandbox renders every page from SQLite and is most of the wall time
   (`sandbox serve --leads N` adds an index on the listing's order: without it each page of
@@ -62,13 +62,13 @@ NOTES = """\
   page, and `Thread.start()` waits for the new thread to be scheduled: over a millisecond
   a page on this busy 2-core machine, which made leadctl ~20% slower than the sequential
   bare loop at 10k (A/B in one process: 492 ms against 405 ms). One fetch thread reused for
-  every page (leadctl/paging.py) brought it level (401 ms; at 100k 8.1 s against 9.0 s in
+  every page (leadctl/http/paging.py) brought it level (401 ms; at 100k 8.1 s against 9.0 s in
   the same A/B). Still one page ahead, never more (tests/unit/test_paging_lookahead.py).
   Run as commands, the two stay within about 10% of each other either way at 100k: the
   server's time per page dominates, and this environment sets PYTHONUNBUFFERED=1, so both
   make one write(2) per item. Peak RSS stays flat: each item is written as it arrives.
   The curl+jq loop starts three processes and a new connection per page.
-- Import, batch, paging: one pacer (leadctl/pacer.py). A 429 starts a storm: every
+- Import, batch, paging: one pacer (leadctl/http/pacer.py). A 429 starts a storm: every
   worker waits exactly the Retry-After, or without one a full-jitter backoff (from one slot
   of the current pace, at most 2 s between probes). The storm's end (the first answer to a
   request sent after it began) measures the pace: answers since the previous storm's end
@@ -259,7 +259,7 @@ def _tables(results: Any, profile: Any) -> list[str]:
             ("typer", '`python -c "import typer"`'),
             ("version", "`leadctl --version`"),
             ("help", "`leadctl --help`"),
-            ("import leadctl.app", '`python -c "import leadctl.app"`'),
+            ("import leadctl.cli.app", '`python -c "import leadctl.cli.app"`'),
         ):
             lines.append(_row(results, f"startup {name} ms", label))
         lines += [

@@ -106,7 +106,7 @@ def startup(env: dict[str, str], profile: Profile, work: Path, results: Results)
             "typer": f'{PYTHON} -c "import typer"',
             "version": f"{LEADCTL} --version",
             "help": f"{LEADCTL} --help",
-            "import leadctl.app": f'{PYTHON} -c "import leadctl.app"',
+            "import leadctl.cli.app": f'{PYTHON} -c "import leadctl.cli.app"',
         },
         env,
         runs=profile.hyperfine_runs,
@@ -117,7 +117,7 @@ def startup(env: dict[str, str], profile: Profile, work: Path, results: Results)
         results.add(f"startup {name} ms", seconds * 1000)
     results.add("ratio version/typer", found["version"] / found["typer"])
     results.add("ratio help/typer", found["help"] / found["typer"])
-    results.add("ratio import app/typer", found["import leadctl.app"] / found["typer"])
+    results.add("ratio import app/typer", found["import leadctl.cli.app"] / found["typer"])
 
 
 # -- 2. one read -------------------------------------------------------------------------

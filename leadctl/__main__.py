@@ -19,7 +19,7 @@ def main() -> None:
     # `leadctl --help`. The root callback turns collection back on (resume_collection)
     # once a command is about to run.
     gc.disable()
-    from leadctl.app import run
+    from leadctl.cli.app import run
 
     run()
 

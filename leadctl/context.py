@@ -17,23 +17,23 @@ from typing import TYPE_CHECKING, Any
 
 from leadctl.clock import Clock
 from leadctl.errors import NotAuthenticated, UsageError
+from leadctl.http.request_limits import DEFAULT_MAX_RETRIES
 from leadctl.iostreams import IOStreams
 from leadctl.output.formats import JSON, TABLE
-from leadctl.request_limits import DEFAULT_MAX_RETRIES
 
 if TYPE_CHECKING:
     from datetime import tzinfo
 
-    from leadctl.client import Client
-    from leadctl.config import Config
+    from leadctl.config.credentials import Credential
+    from leadctl.config.held_credential import HeldCredential
+    from leadctl.config.operation_secrets import OperationSecrets
+    from leadctl.config.profile_settings import Settings
+    from leadctl.config.settings import Config
+    from leadctl.contract.operations import Operation
     from leadctl.contract.store import ActiveIndex
-    from leadctl.credentials import Credential
-    from leadctl.held_credential import HeldCredential
+    from leadctl.http.client import Client
     from leadctl.oauth.session import SignedInProfile
-    from leadctl.operation_secrets import OperationSecrets
-    from leadctl.operations import Operation
     from leadctl.output.checked_columns import CheckedColumns
-    from leadctl.profile_settings import Settings
     from leadctl.sandbox_entry import EmbeddedSandbox, SandboxOnDemand
 
 
@@ -141,7 +141,7 @@ class Context:
         self._client: Client | None = None
         self._warned_base_url = False
         # Kept for this invocation by the modules that fill them in.
-        # --columns as the response schema confirmed it (leadctl.response_columns):
+        # --columns as the response schema confirmed it (leadctl.output.response_columns):
         self.columns_checked: CheckedColumns | None = None
         # The active contract's own query parameters given to a curated verb, by operation
         # template (leadctl.generated.given):
@@ -158,19 +158,19 @@ class Context:
 
     @cached_property
     def config(self) -> Config:
-        from leadctl.config import load_config
+        from leadctl.config.settings import load_config
 
         return load_config(self.env)
 
     @cached_property
     def profile_name(self) -> str:
-        from leadctl.profile_settings import profile_name
+        from leadctl.config.profile_settings import profile_name
 
         return profile_name(self.options.profile, self.config)
 
     @cached_property
     def settings(self) -> Settings:
-        from leadctl.profile_settings import resolve_settings
+        from leadctl.config.profile_settings import resolve_settings
 
         options = self.options
         return resolve_settings(
@@ -186,7 +186,7 @@ class Context:
 
     @cached_property
     def active_index(self) -> ActiveIndex:
-        """The active contract's compiled index (``leadctl.operations``), read once."""
+        """The active contract's compiled index (``leadctl.contract.operations``), read once."""
         from leadctl.contract.store import active_for_context
 
         return active_for_context(self)
@@ -214,7 +214,7 @@ class Context:
     def input_zone(self) -> tzinfo | None:
         """The zone of a time typed without an offset: the profile's ``timezone``, else the
         system's (None: the C library's local time)."""
-        from leadctl.datetimes import input_zone
+        from leadctl.inputs.datetimes import input_zone
 
         return input_zone(self.settings.get("timezone"), self.env)
 
@@ -269,7 +269,7 @@ class Context:
 
     def _held_credential(self) -> HeldCredential:
         if self._held is None:
-            from leadctl.held_credential import HeldCredential
+            from leadctl.config.held_credential import HeldCredential
 
             self._held = HeldCredential(
                 look_up=self._look_up_credential,
@@ -280,9 +280,9 @@ class Context:
         return self._held
 
     def _look_up_credential(self) -> Credential | None:
-        from leadctl.credentials import Credential, CredentialKind
-        from leadctl.held_credential import resolve_credential
-        from leadctl.operations import source_key_prefixes
+        from leadctl.config.credentials import Credential, CredentialKind
+        from leadctl.config.held_credential import resolve_credential
+        from leadctl.contract.operations import source_key_prefixes
 
         if self.settings.embedded_sandbox:
             # Never a credential from the environment: that belongs to another service.
@@ -334,9 +334,9 @@ class Context:
 
     def new_client(self) -> Client:
         """A client of the caller's own (who closes it), built from this invocation's pieces."""
-        from leadctl.client import Client, tls_verification
-        from leadctl.rate_limit import known_limit
-        from leadctl.retry import RetryPolicy
+        from leadctl.http.client import Client, tls_verification
+        from leadctl.http.rate_limit import known_limit
+        from leadctl.http.retry import RetryPolicy
 
         options, settings, clock = self.options, self.settings, self.clock
         ca_bundle = settings.get("ca_bundle")
@@ -366,7 +366,7 @@ class Context:
 
     def _secret_fields(self, op: Operation) -> OperationSecrets:
         """The contract's secret fields of ``op``, for --debug and --dry-run."""
-        from leadctl.operation_secrets import operation_secrets
+        from leadctl.config.operation_secrets import operation_secrets
 
         return operation_secrets(self, op)
 

@@ -321,7 +321,7 @@ class IOStreams:
             return
         import shlex  # here, not at the top: only a paged table needs it (--help does not)
 
-        from leadctl.child_env import child_environment
+        from leadctl.config.child_env import child_environment
 
         env = child_environment(self.env)
         env.setdefault("LESS", "FRX")

@@ -2,7 +2,7 @@
 
 - :mod:`leadctl.bulk.rows` reads CSV or NDJSON lazily, one :class:`~leadctl.bulk.rows.Row`
   at a time, so a file of any size is read at flat memory.
-- :mod:`leadctl.pacer` (outside ``bulk/``: ``--all`` paging uses it too) decides when the
+- :mod:`leadctl.http.pacer` (outside ``bulk/``: ``--all`` paging uses it too) decides when the
   next request may go: a shared pause on 429 (exactly Retry-After) and a send rate
   measured across the service's window.
 - :mod:`leadctl.bulk.sender` runs the workers and turns each send into an outcome.

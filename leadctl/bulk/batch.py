@@ -29,19 +29,19 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from leadctl.bulk.engine import Tally, Words, progress_wanted, run_jobs
+from leadctl.bulk.options import STDIN, BatchOptions
 from leadctl.bulk.report import UNKNOWN, ResumeState, holding_reports, read_resume
 from leadctl.bulk.rows import digest_of
 from leadctl.bulk.sender import Job, Plan
-from leadctl.bulk_options import STDIN, BatchOptions
 from leadctl.errors import DryRunDone, UsageError
 from leadctl.util.jsontext import NotJson, loads_input
 
 if TYPE_CHECKING:
     from leadctl.context import Context
     from leadctl.contract.field_paths import FieldPaths
+    from leadctl.contract.operations import Idempotency, Operation
     from leadctl.generated.tree import GeneratedTree
-    from leadctl.operations import Idempotency, Operation
-    from leadctl.rate_limit import RateLimit
+    from leadctl.http.rate_limit import RateLimit
 
 MIN_CONCURRENCY = 1
 MAX_CONCURRENCY = 32
@@ -181,7 +181,7 @@ def _body_paths(op: Mapping[str, Any], contract: Mapping[str, Any] | None) -> Fi
     """Where the lines' body fields are checked, level by level (leads create's rule)."""
     if contract is None:
         return None
-    from leadctl.body_schema import json_body_schema
+    from leadctl.contract.body_schema import json_body_schema
     from leadctl.contract.field_paths import FieldPaths
     from leadctl.contract.index import Document
 
@@ -312,8 +312,8 @@ def numbered(lines: Iterable[bytes]) -> Iterator[tuple[int, bytes]]:
 
 def run_batch(ctx: Context, options: BatchOptions) -> None:
     from leadctl.bulk.runner import check_report_target, open_input, reports_of, resendable
-    from leadctl.operations import to_operation
-    from leadctl.rate_limit import known_limit
+    from leadctl.contract.operations import to_operation
+    from leadctl.http.rate_limit import known_limit
 
     tree = options.tree
     if not MIN_CONCURRENCY <= options.concurrency <= MAX_CONCURRENCY:
@@ -383,7 +383,7 @@ def _batch(
     resendable: bool,
 ) -> None:
     from leadctl.bulk.replacement import replacement_preparer
-    from leadctl.replace import CHANGED_MEANWHILE
+    from leadctl.http.replace import CHANGED_MEANWHILE
 
     stream, path = lines
     if resume is not None and path is not None:
@@ -497,7 +497,7 @@ def _dry_run(ctx: Context, operation: Operation, jobs: Iterator[Job]) -> None:
     single command shows it); invalid lines on stderr; nothing sent."""
     import contextlib
 
-    from leadctl.replace import replace_resource
+    from leadctl.http.replace import replace_resource
 
     client = ctx.client()
     invalid = 0

@@ -36,9 +36,9 @@ from leadctl.output.columns import EACH, split_path
 
 if TYPE_CHECKING:
     from leadctl.context import Context
-    from leadctl.lead_fields import LeadSchema
-    from leadctl.operations import Operation
-    from leadctl.response_columns import ResponseFields
+    from leadctl.contract.lead_fields import LeadSchema
+    from leadctl.contract.operations import Operation
+    from leadctl.output.response_columns import ResponseFields
 
 COLLECT = "[]"
 # A column name: a dot path whose steps may take [] (tags[], tags[].name).
@@ -64,7 +64,7 @@ def plan_columns(
     """The plan for a CSV header, ``--map`` renames first; exit 2 for a column that names
     no lead field. Notes on stderr say which columns were read as other fields or left
     out."""
-    from leadctl.lead_fields import lead_schema
+    from leadctl.contract.lead_fields import lead_schema
 
     try:
         names = [n.strip() for n in next(csv.reader([header.decode("utf-8", "replace")]), [])]
@@ -109,8 +109,8 @@ def plan_columns(
 
 def _list_item(ctx: Context) -> ResponseFields | None:
     """The fields of a lead as the list shows them (what an export's columns are)."""
-    from leadctl.operations import curated
-    from leadctl.response_columns import response_fields
+    from leadctl.contract.operations import curated
+    from leadctl.output.response_columns import response_fields
 
     return response_fields(ctx, curated(ctx, "POST", "/leads/all/my"))
 

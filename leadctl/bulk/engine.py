@@ -1,5 +1,5 @@
 """One bulk run, whatever its input: jobs sent by :class:`~leadctl.bulk.sender.Sender` at
-the :class:`~leadctl.pacer.Pacer`'s pace, each outcome appended to the report and
+the :class:`~leadctl.http.pacer.Pacer`'s pace, each outcome appended to the report and
 shown, the tally summed up on stderr and turned into the exit code (0, 6 or 9).
 
 ``leads import`` and ``batch`` differ only in what they read and in their words
@@ -15,15 +15,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from leadctl.bulk.display import Display
+from leadctl.bulk.options import STDIN
 from leadctl.bulk.report import Outcome, ReportWriter
-from leadctl.bulk_options import STDIN
+from leadctl.cli.hints import for_profile
 from leadctl.errors import ExitCode, LeadctlError
-from leadctl.hints import for_profile
 
 if TYPE_CHECKING:
     from leadctl.bulk.sender import Job, Plan
     from leadctl.context import Context
-    from leadctl.rate_limit import RateLimit
+    from leadctl.http.rate_limit import RateLimit
 
 
 @dataclass(frozen=True)
@@ -119,8 +119,8 @@ def run_jobs(
     summary goes to stderr; raises for exit 6, 9, 130 or a stop. The caller holds the
     report (:func:`leadctl.bulk.report.holding_reports`)."""
     from leadctl.bulk.sender import Sender
-    from leadctl.pacer import Pacer
-    from leadctl.retry import RetryPolicy
+    from leadctl.http.pacer import Pacer
+    from leadctl.http.retry import RetryPolicy
 
     # The resume line is for this profile: `leadctl -p NAME ...` when it is not the implicit one.
     words = replace(words, resume_command=for_profile(ctx, words.resume_command))

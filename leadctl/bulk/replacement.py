@@ -1,5 +1,5 @@
 """``batch`` of a full-replacement PUT: each line's fields are merged into the resource as
-read, exactly as the single command does (:func:`leadctl.replace.whole_body`), so a line
+read, exactly as the single command does (:func:`leadctl.http.replace.whole_body`), so a line
 that names only what changes still sends a whole, valid body (with ``If-Match``)."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from leadctl.bulk.sender import Job, Prepare
     from leadctl.context import Context
-    from leadctl.operations import Operation
+    from leadctl.contract.operations import Operation
 
 
 def replacement_preparer(ctx: Context, op: Operation) -> Prepare | None:
@@ -18,7 +18,7 @@ def replacement_preparer(ctx: Context, op: Operation) -> Prepare | None:
     fields (its lines are sent as they are)."""
     if op.method != "PUT":
         return None
-    from leadctl.replace import put_shape, whole_body
+    from leadctl.http.replace import put_shape, whole_body
 
     shape = put_shape(ctx, op)
     if shape is None or not shape.required:

@@ -292,7 +292,7 @@ def phone_preparer(region: object) -> Prepare:
     def prepare(body: dict[str, Any]) -> dict[str, Any]:
         phone = body.get("phone")
         if isinstance(phone, str):
-            from leadctl.phone import to_e164
+            from leadctl.inputs.phone import to_e164
 
             body["phone"] = to_e164(phone, region=region, what="phone")
         return body

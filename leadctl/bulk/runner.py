@@ -17,15 +17,15 @@ from typing import IO, TYPE_CHECKING
 from leadctl.bulk.columns import ColumnPlan, plan_columns
 from leadctl.bulk.display import describe
 from leadctl.bulk.engine import Tally, Words, progress_wanted, run_jobs
+from leadctl.bulk.options import STDIN, ImportOptions
 from leadctl.bulk.report import UNKNOWN, Outcome, ResumeState, holding_reports, read_resume
 from leadctl.bulk.rows import Prepare, Row, format_for, head_lines, phone_preparer, read_rows
-from leadctl.bulk_options import STDIN, ImportOptions
 from leadctl.errors import DryRunDone, UsageError
 
 if TYPE_CHECKING:
     from leadctl.context import Context
-    from leadctl.operations import Operation
-    from leadctl.rate_limit import RateLimit
+    from leadctl.contract.operations import Operation
+    from leadctl.http.rate_limit import RateLimit
 
 # Answers every other row would get too: the import stops (a 404 to POST /leads is a
 # wrong base URL).
@@ -35,8 +35,8 @@ STOPPING_STATUSES = frozenset({401, 403, 404})
 def run_import(ctx: Context, options: ImportOptions) -> None:
     if options.retry_unknown and options.resume is None:
         raise UsageError("--retry-unknown only applies with --resume REPORT")
-    from leadctl.operations import curated
-    from leadctl.rate_limit import known_limit
+    from leadctl.contract.operations import curated
+    from leadctl.http.rate_limit import known_limit
 
     limit = known_limit(options.rate, ctx.settings.get("rate_limit"))
     report_target = options.report or options.resume
@@ -57,7 +57,7 @@ def _import(
     report_target: str | None,
     limit: RateLimit | None,
 ) -> None:
-    from leadctl.lead_fields import column_renames
+    from leadctl.contract.lead_fields import column_renames
 
     renames = column_renames(options.maps)
     # Rows of unknown outcome go again on --resume only with --retry-unknown, unless a
@@ -116,18 +116,18 @@ def _columns(ctx: Context, header: bytes | None, renames: Mapping[str, str]) -> 
     a column that names no lead field is exit 2 here, before any row is read."""
     if header is None:
         return None
-    from leadctl.operations import curated
+    from leadctl.contract.operations import curated
 
     return plan_columns(ctx, curated(ctx, "POST", "/leads"), header, renames)
 
 
 def _preparer(ctx: Context, header: bytes | None, options: ImportOptions) -> Prepare:
-    """Rows typed on the contract's lead schema (leadctl.lead_fields); where the contract
+    """Rows typed on the contract's lead schema (leadctl.contract.lead_fields); where the contract
     lists no lead fields, cells stay strings and only the phone is checked. Either way
-    --map renames and --field fills in (leadctl.lead_fields.with_mapping). ``header``
+    --map renames and --field fills in (leadctl.contract.lead_fields.with_mapping). ``header``
     names the fields a CSV's columns are read as."""
-    from leadctl.lead_fields import lead_preparer, with_mapping
-    from leadctl.operations import curated
+    from leadctl.contract.lead_fields import lead_preparer, with_mapping
+    from leadctl.contract.operations import curated
 
     op = curated(ctx, "POST", "/leads")
     found = lead_preparer(ctx, op, header=header)
@@ -275,7 +275,7 @@ def _total(ctx: Context, path: Path | None, fmt: str, resume: ResumeState | None
 
 def _dry_run(ctx: Context, rows: Iterator[Row], tally: Tally) -> None:
     """Each valid row's request as a curl command; invalid rows on stderr; nothing sent."""
-    from leadctl.operations import curated
+    from leadctl.contract.operations import curated
 
     client = ctx.client()
     for row in rows:

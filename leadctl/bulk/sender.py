@@ -1,10 +1,10 @@
 """Sending the jobs of a bulk run: one request per job from ``--concurrency`` workers.
 
 The same engine sends ``leads import`` rows (POST /leads) and ``batch`` lines (any
-operation). What may be sent again follows the client's :class:`~leadctl.retry.Delivery`
+operation). What may be sent again follows the client's :class:`~leadctl.http.retry.Delivery`
 of each send, never the type of an exception:
 
-- a 429 (the service did not act) waits on the shared :class:`~leadctl.pacer.Pacer`
+- a 429 (the service did not act) waits on the shared :class:`~leadctl.http.pacer.Pacer`
   and is sent again, for as long as ``RATE_LIMIT_PATIENCE`` allows;
 - not sent at all (no connection): the whole run pauses with backoff and it is sent
   again, up to ``--max-retries`` times, then the run stops (the service is unreachable);
@@ -44,14 +44,14 @@ from leadctl.errors import (
     ServiceFailure,
     UsageError,
 )
-from leadctl.retry import Delivery, effect_unknown, may_resend
+from leadctl.http.retry import Delivery, effect_unknown, may_resend
 from leadctl.util.jsontext import loads_service
 
 if TYPE_CHECKING:
-    from leadctl.client import Client, Exchange
-    from leadctl.operations import Operation
-    from leadctl.pacer import Pacer
-    from leadctl.retry import RetryPolicy
+    from leadctl.contract.operations import Operation
+    from leadctl.http.client import Client, Exchange
+    from leadctl.http.pacer import Pacer
+    from leadctl.http.retry import RetryPolicy
 
 # How long one job may keep being refused (429) before it is given up as rejected (a later
 # --resume sends it). Long enough for any window a service keeps (an hour is common).

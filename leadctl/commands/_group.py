@@ -1,4 +1,4 @@
-"""A group's Typer app, its one-line help read from ``leadctl.groups`` (the line
+"""A group's Typer app, its one-line help read from ``leadctl.cli.groups`` (the line
 ``leadctl --help`` shows without loading the group), so the two cannot differ."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from typing import Any
 
 import typer
 
-from leadctl.groups import GROUPS
+from leadctl.cli.groups import GROUPS
 
 
 def group_app(name: str, *, one_verb: bool = False, **settings: Any) -> typer.Typer:

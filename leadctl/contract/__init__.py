@@ -2,7 +2,7 @@
 
 The JSON file is the single source: the sandbox validates requests with its schemas and
 takes each operation's credential kinds from it; leadctl's own operations come from its
-compiled index (``leadctl.operations``), where retry safety is decided.
+compiled index (``leadctl.contract.operations``), where retry safety is decided.
 """
 
 from __future__ import annotations

@@ -21,10 +21,10 @@ from urllib.parse import urljoin, urlsplit, urlunsplit
 from leadctl.errors import ApiError, LeadctlError, UsageError
 
 if TYPE_CHECKING:
-    from leadctl.client import Client
     from leadctl.context import Context
     from leadctl.contract.budget import Budget
     from leadctl.contract.loading import Loaded
+    from leadctl.http.client import Client
 
 WELL_KNOWN_PATHS = ("/openapi.json", "/openapi/v1.json", "/swagger/v1/swagger.json")
 ACCEPT = "application/openapi+json, application/json;q=0.9, application/yaml;q=0.8, */*;q=0.5"
@@ -50,7 +50,7 @@ def origin(url: str) -> tuple[str, str, int]:
 
 
 def check_contract_url(url: str, *, allow_insecure_http: bool) -> None:
-    from leadctl.urls import is_loopback_host
+    from leadctl.http.urls import is_loopback_host
 
     parts = urlsplit(url)
     if "@" in parts.netloc:
@@ -65,7 +65,7 @@ def check_contract_url(url: str, *, allow_insecure_http: bool) -> None:
 
 
 def _contract_operation(url: str, *, with_credential: bool) -> Any:
-    from leadctl.operations import STAFF, Operation
+    from leadctl.contract.operations import STAFF, Operation
 
     return Operation(
         id="GET contract",
@@ -91,7 +91,7 @@ class Discovery:
 
     @classmethod
     def from_context(cls, ctx: Context) -> Discovery:
-        from leadctl.credentials import CredentialKind
+        from leadctl.config.credentials import CredentialKind
 
         try:
             base: str | None = ctx.base_url()
@@ -130,13 +130,13 @@ class Discovery:
 
     def _fetch_elsewhere(self, url: str, headers: list[tuple[str, str]]) -> Any:
         """A host that is not the profile's: no credential, redirects followed."""
-        from leadctl._httpx import httpx
-        from leadctl.client import USER_AGENT, problem_from_response, tls_verification
+        from leadctl.http._httpx import httpx
+        from leadctl.http.client import USER_AGENT, problem_from_response, tls_verification
 
         ctx = self.ctx
         if ctx.options.dry_run:
-            from leadctl.curl import curl_command
             from leadctl.errors import DryRunDone
+            from leadctl.http.curl import curl_command
 
             command = curl_command("GET", url, headers=headers, body=None)
             ctx.ios.data_out().write(command + "\n")
@@ -219,10 +219,10 @@ def pull_after_login(ctx: Context, base_url: str, credential: Any) -> None:
     """`auth login`'s last step: pull the new profile's contract and keep it for the
     service. Anything short of a stored contract is one line on stderr, never a failed
     login."""
-    from leadctl.client import Client, RetryPolicy, tls_verification
+    from leadctl.config.credentials import CredentialKind
     from leadctl.contract.loading import load_contract, new_budget
     from leadctl.contract.store import key_for_base_url
-    from leadctl.credentials import CredentialKind
+    from leadctl.http.client import Client, RetryPolicy, tls_verification
 
     values = ctx.config.profiles.get(ctx.profile_name, {})
     try:

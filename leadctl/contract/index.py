@@ -17,6 +17,7 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
+from leadctl.config.secret_schema import field_is_secret
 from leadctl.contract import (
     BUNDLED_GROUPS_FILE,
     BUNDLED_INDEX_FILE,
@@ -39,7 +40,6 @@ from leadctl.contract.naming import (
 )
 from leadctl.contract.phones import is_messaging, is_phone_value, phone_paths
 from leadctl.contract.security import credential_rule, source_key_prefixes
-from leadctl.secret_schema import field_is_secret
 
 if TYPE_CHECKING:
     from leadctl.contract.budget import Budget

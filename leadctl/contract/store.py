@@ -209,7 +209,7 @@ def context_key(ctx: Context) -> str | None:
 
 
 def active_for_context(ctx: Context) -> ActiveIndex:
-    """The active index of a command's profile (see ``leadctl.operations``)."""
+    """The active index of a command's profile (see ``leadctl.contract.operations``)."""
     key = context_key(ctx)
     return active_index(ctx.env, lambda: key, maybe_sandbox=key == SANDBOX_KEY)
 
@@ -279,7 +279,7 @@ def save(
 
     Its raw bytes are kept as they came (JSON or YAML, any OpenAPI 3 version)."""
     from leadctl import __version__
-    from leadctl.config import ensure_private_dir, write_private_file
+    from leadctl.config.settings import ensure_private_dir, write_private_file
     from leadctl.contract.index import compile_index, curated_command_names, dump, groups_text
 
     index, schemas = compile_index(

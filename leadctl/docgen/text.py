@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from leadctl.helpformat import EXAMPLES_HEADING
+from leadctl.cli.helpformat import EXAMPLES_HEADING
 
 __all__ = ["EXAMPLES_HEADING", "paragraphs", "split_examples", "summary"]
 

@@ -89,7 +89,7 @@ def load_tree() -> CommandSpec:
     what the shipped files describe, never a contract a developer imported."""
     import typer
 
-    from leadctl.app import root
+    from leadctl.cli.app import root
     from leadctl.generated.tree import pin_bundled
 
     command = typer.main.get_command(root)

@@ -93,7 +93,7 @@ def build_body(
     """
     if not fields and data is None:
         return None
-    from leadctl.fields import build_fields, load_data_option, merge_over
+    from leadctl.inputs.fields import build_fields, load_data_option, merge_over
 
     base: Any = {}
     if data is not None:
@@ -175,7 +175,7 @@ def check_params(schemas: Mapping[str, Any], operation_id: str, values: Mapping[
 def _errors(bundle: Mapping[str, Any], schema: Any, instance: Any) -> dict[str, list[str]]:
     import jsonschema_rs
 
-    from leadctl.redact import mask_secrets, secret_values
+    from leadctl.config.redact import mask_secrets, secret_values
 
     root = {**bundle, "allOf": [schema]}
     validator = jsonschema_rs.Draft202012Validator(root, validate_formats=True)

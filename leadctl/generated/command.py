@@ -17,7 +17,7 @@ import typer
 
 from leadctl.generated.confirm import YES_HELP
 from leadctl.generated.prose import contract_prose, contract_words
-from leadctl.listing import (
+from leadctl.http.listing import (
     AllOption,
     CountOption,
     CursorOption,

@@ -22,8 +22,8 @@ def confirm_destructive(
     """Ask before a destructive operation runs; return only when it may."""
     if not op.get("destructive") or ctx.options.dry_run:
         return
+    from leadctl.contract.operations import Operation
     from leadctl.iostreams import safe_text
-    from leadctl.operations import Operation
 
     target = Operation.from_entry(op).path_for(**path_params) if path_params else op["path"]
     summary = safe_text(str(op.get("summary") or "").rstrip("."), one_line=True)

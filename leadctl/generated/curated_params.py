@@ -26,8 +26,8 @@ def add_contract_params(command: Any, group: str, index: Mapping[str, Any]) -> N
     """Give each curated verb of ``group`` (a click group) the query parameters of its
     operation in the active contract ``index`` that the bundled contract's lacks."""
     from leadctl.contract.curated import CURATED_COMMANDS
+    from leadctl.contract.operations import find_entry
     from leadctl.contract.store import bundled_index
-    from leadctl.operations import find_entry
 
     verbs = getattr(command, "commands", None)
     if not isinstance(verbs, Mapping):

@@ -74,7 +74,7 @@ def form_body(
     binary = set(meta.get("files", ()))
     values: list[tuple[str, str]] = []
     if data is not None:
-        from leadctl.fields import load_data_option
+        from leadctl.inputs.fields import load_data_option
 
         loaded = load_data_option(data, stdin=stdin)
         if not isinstance(loaded, dict):
@@ -87,7 +87,7 @@ def form_body(
         if value.startswith("@") and name in binary:
             file_parts.append(read_file_part(name, value, flag="--field"))
         elif value.startswith("@"):
-            from leadctl.fields import read_source
+            from leadctl.inputs.fields import read_source
 
             values.append((name, read_source(value[1:], what=f"--field {name}", stdin=stdin)))
         else:
@@ -123,7 +123,7 @@ def form_body(
         from urllib.parse import urlencode
 
         return urlencode(values).encode("utf-8"), FORM_MEDIA
-    from leadctl._httpx import httpx
+    from leadctl.http._httpx import httpx
 
     # Text fields as parts without a file name: httpx sends multipart/form-data only when
     # it is given parts, and the operation takes nothing else, even without a file.
@@ -137,7 +137,7 @@ def form_body(
 def _phone(name: str, value: str, phones: Collection[str], region: object) -> str:
     if name not in phones:
         return value
-    from leadctl.phone import to_e164
+    from leadctl.inputs.phone import to_e164
 
     return to_e164(value, region=region, what=name)
 

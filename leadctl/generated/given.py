@@ -1,6 +1,6 @@
 """The active contract's own query parameters given to a curated verb on this invocation,
 kept until the verb asks for its operation (``leadctl.generated.curated_params`` adds the
-flags; ``leadctl.operations.curated`` sends what was given).
+flags; ``leadctl.contract.operations.curated`` sends what was given).
 
 Apart from the flags' module, so the operation model reads what was given without loading
 the command building above it.

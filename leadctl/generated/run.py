@@ -8,11 +8,11 @@ from enum import Enum
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
+from leadctl.contract.operations import Operation, to_operation
 from leadctl.errors import UsageError
 from leadctl.generated.confirm import confirm_destructive
 from leadctl.generated.values import normalised_param
-from leadctl.operations import Operation, to_operation
-from leadctl.response_columns import columns_of, output_columns
+from leadctl.output.response_columns import columns_of, output_columns
 
 if TYPE_CHECKING:
     import typer
@@ -113,7 +113,7 @@ def run_operation(
     # --columns is checked against the answer's schema before anything is sent.
     output_columns(ctx, operation, columns_of(op), from_contract=True)
     if operation.method == "PUT" and isinstance(body, dict):
-        from leadctl.replace import replace_resource
+        from leadctl.http.replace import replace_resource
 
         # A PUT replaces the resource: what its schema requires and was not given is read.
         response = replace_resource(
@@ -134,7 +134,7 @@ def run_operation(
             headers=headers,
         )
     if _is_bytes(operation, response) or values.get("output_file") is not None:
-        from leadctl.download import deliver
+        from leadctl.http.download import deliver
 
         deliver(ctx, operation, response, output_file=values.get("output_file"))
         return
@@ -189,7 +189,7 @@ def _body(
         if any(name not in body for name in required):
             if problems:
                 raise BodyInvalid(problems)
-            return body  # leadctl.replace reads the rest and checks the whole body
+            return body  # leadctl.http.replace reads the rest and checks the whole body
     idem = op.get("idempotency")
     checked = body
     if idem and idem["in"] == "body" and isinstance(body, dict) and idem["name"] not in body:
@@ -234,7 +234,6 @@ def _run_paged(
     path_params: Mapping[str, str],
     query: Mapping[str, Any],
 ) -> None:
-    from leadctl.fields import merge_over
     from leadctl.generated.body import (
         body_document,
         build_body,
@@ -242,7 +241,8 @@ def _run_paged(
         check_field_keys,
         load_schemas,
     )
-    from leadctl.listing import check_count_alone, paging_from_flags, print_paged
+    from leadctl.http.listing import check_count_alone, paging_from_flags, print_paged
+    from leadctl.inputs.fields import merge_over
 
     paging = paging_from_flags(
         page_size=values.get("page_size"),
@@ -256,7 +256,7 @@ def _run_paged(
     body: dict[str, Any] = {}
     if any(values.get(name) for name in query_flags):
         # The same RequestDataOptions syntax as `leads list`.
-        from leadctl.query_options import descending_value, direction_key_of, list_body
+        from leadctl.http.query_options import descending_value, direction_key_of, list_body
 
         direction_key = direction_key_of(ctx.settings)
         descending = "desc"
@@ -316,7 +316,7 @@ def _header(spec: Mapping[str, Any], value: str) -> tuple[str, str]:
 
 def _is_bytes(operation: Operation, response: Any) -> bool:
     """A read's redirect (followed to the bytes), or an answer that is not JSON."""
-    from leadctl.download import is_redirect
+    from leadctl.http.download import is_redirect
 
     if is_redirect(response):
         return operation.method == "GET"
@@ -327,7 +327,7 @@ def _decode(response: Any) -> Any:
     """The JSON answer, or None for no content."""
     if not response.content:
         return None
-    from leadctl.client import decode_json
+    from leadctl.http.client import decode_json
 
     return decode_json(response, trace=None)
 
@@ -350,7 +350,7 @@ def _emit(ctx: Context, op: Mapping[str, Any], data: Any, status: int) -> None:
 def _wait(
     ctx: Context, op: Mapping[str, Any], tree: GeneratedTree, data: Any, *, timeout: float
 ) -> Any:
-    from leadctl.waiting import PendingRule, poll_function, wait_for
+    from leadctl.http.waiting import PendingRule, poll_function, wait_for
 
     rule_raw = op["pending"]
     poll_op = tree.operation(rule_raw["poll"])

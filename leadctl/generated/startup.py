@@ -21,8 +21,8 @@ def startup_key(click_ctx: Any) -> tuple[Callable[[], str | None], bool]:
     """The store key of this invocation's service, as a function (it may read the config,
     which start-up avoids unless a contract was imported), and whether it may be the
     embedded sandbox."""
+    from leadctl.config.service_target import ENV_BASE_URL, SANDBOX_PROFILE, service_target
     from leadctl.contract.store import SANDBOX_KEY, key_for_base_url, key_for_profile
-    from leadctl.service_target import ENV_BASE_URL, SANDBOX_PROFILE, service_target
 
     root = click_ctx.find_root()
     obj = root.obj
@@ -44,7 +44,7 @@ def startup_key(click_ctx: Any) -> tuple[Callable[[], str | None], bool]:
             return SANDBOX_KEY  # nothing points the sandbox profile elsewhere
         if (base_flag or base_env) is not None and not maybe_sandbox:
             return key_for_base_url(str(base_flag or base_env))  # no config needed
-        from leadctl.config import load_config
+        from leadctl.config.settings import load_config
         from leadctl.errors import LeadctlError
 
         try:
@@ -82,7 +82,7 @@ def _config_mentions_sandbox(env: Mapping[str, str]) -> bool:
 
 
 def config_file(env: Mapping[str, str]) -> str | None:
-    """config.toml's path as ``leadctl.config`` finds it, computed as platformdirs
+    """config.toml's path as ``leadctl.config.settings`` finds it, computed as platformdirs
     computes it on Linux and macOS without importing either (a test compares them)."""
     override = env.get("LEADCTL_CONFIG_DIR", "")
     if override:

@@ -150,7 +150,7 @@ class GeneratedTree:
         """A group made only of generated verbs, or None when there is no such group."""
         if name not in self._by_group:
             return None
-        from leadctl.verb_group import VerbGroup
+        from leadctl.cli.verb_group import VerbGroup
 
         tag = self._groups.get(name, {}).get("tag")
         help_text = self.short_help(name)
@@ -197,7 +197,7 @@ class GeneratedTree:
                     verbs[verb].help = f"{verbs[verb].help or ''}\n\n{note}".strip()
             return
         from leadctl.contract.curated import CURATED_COMMANDS
-        from leadctl.operations import find_entry
+        from leadctl.contract.operations import find_entry
 
         for (method, path), (owner, verb) in CURATED_COMMANDS.items():
             if owner != group or not isinstance(verbs, dict) or verb not in verbs:

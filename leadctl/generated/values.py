@@ -26,23 +26,23 @@ def normalised_param(ctx: Context, spec: Mapping[str, Any], value: Any) -> Any:
     profile's zone, -7d, yesterday 09:00) as UTC ISO 8601, a date one's relative forms
     (today, -7d) as that date; a phone number parameter (path, query or header) in E.164."""
     if spec.get("format") == "date" and isinstance(value, str):
-        from leadctl.datetimes import local_date
+        from leadctl.inputs.datetimes import local_date
 
         return local_date(value, zone=ctx.input_zone(), now=ctx.clock.now())
     if spec.get("untyped") and isinstance(value, str):
-        from leadctl.datetimes import looks_like_datetime
+        from leadctl.inputs.datetimes import looks_like_datetime
 
         if looks_like_datetime(value):
             spec = {**spec, "format": "date-time"}  # nothing says it is anything else
     if spec.get("format") == "date-time" and isinstance(value, str):
-        from leadctl.datetimes import datetime_option
+        from leadctl.inputs.datetimes import datetime_option
 
         flag = spec.get("flag") or spec.get("metavar") or spec["name"]
         return datetime_option(
             str(flag), value, zone=ctx.input_zone(), now=ctx.clock.now()
         ).isoformat()
     if spec.get("phone") and isinstance(value, str):
-        from leadctl.phone import to_e164
+        from leadctl.inputs.phone import to_e164
 
         return to_e164(
             value,
@@ -119,7 +119,7 @@ class _Walk:
         if not isinstance(value, str):
             return value
         from leadctl.errors import UsageError
-        from leadctl.phone import to_e164
+        from leadctl.inputs.phone import to_e164
 
         try:
             return to_e164(value, region=self.conversions.region, what="")
@@ -129,7 +129,7 @@ class _Walk:
             return value
 
     def _time(self, text: str, schema: Any, at: str) -> str:
-        from leadctl.datetimes import looks_like_datetime, parse_instant
+        from leadctl.inputs.datetimes import looks_like_datetime, parse_instant
 
         fmt = self.doc.keyword(schema, "format") if schema is not None else None
         kind = self.doc.type_of(schema) if schema is not None else None
@@ -147,6 +147,6 @@ class _Walk:
     def _date(self, text: str) -> str:
         """A date field's relative forms (today, yesterday, -7d) as the date in the
         profile's zone; a date as typed is left to the schema."""
-        from leadctl.datetimes import local_date
+        from leadctl.inputs.datetimes import local_date
 
         return local_date(text, zone=self.conversions.zone, now=self.conversions.now)

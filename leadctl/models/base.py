@@ -119,7 +119,7 @@ class Resource(BaseModel):
     def read(cls, data: Any) -> Self:
         """The model of ``data`` for display; never fails: a value that is not an object
         reads as an empty resource (every field absent). Shape checks that must fail on
-        a wrong answer are :mod:`leadctl.shapes`' (exit 8), done before a view is drawn.
+        a wrong answer are :mod:`leadctl.contract.shapes`' (exit 8), done before a view is drawn.
         """
         return cls.model_validate(dict(data) if isinstance(data, Mapping) else {})
 

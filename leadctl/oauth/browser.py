@@ -152,7 +152,7 @@ def desktop_browser(env: Mapping[str, str]) -> bool:
 def open_in_browser(url: str) -> bool:
     import webbrowser
 
-    from leadctl.child_env import credentials_hidden
+    from leadctl.config.child_env import credentials_hidden
 
     try:
         # webbrowser starts the browser with os.environ: not with the credential in it.

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
+from leadctl.config.redact import MASK, redact_headers, redact_json, redact_text
 from leadctl.errors import UsageError
-from leadctl.redact import MASK, redact_headers, redact_json, redact_text
 
 # Form fields, JSON members and query parameters never shown by --debug.
 SECRET_FIELDS = frozenset(

@@ -12,13 +12,13 @@ import contextlib
 from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
-from leadctl.config import config_dir, ensure_private_dir
-from leadctl.credentials import oauth_credential, save_credential, stored_credential
+from leadctl.config.credentials import oauth_credential, save_credential, stored_credential
+from leadctl.config.settings import config_dir, ensure_private_dir
 from leadctl.errors import LeadctlError, NotAuthenticated
-from leadctl.request_limits import DEFAULT_TIMEOUT
+from leadctl.http.request_limits import DEFAULT_TIMEOUT
 
 if TYPE_CHECKING:
-    from leadctl.credentials import Credential
+    from leadctl.config.credentials import Credential
     from leadctl.oauth.http import HttpSettings
     from leadctl.oauth.tokens import TokenSet
 
@@ -57,7 +57,7 @@ def http_settings(
 ) -> HttpSettings:
     """How to reach a profile's authorization server: its settings ``values`` (timeout,
     ca_bundle), unless --timeout (``timeout``) says otherwise."""
-    from leadctl.client import tls_verification
+    from leadctl.http.client import tls_verification
     from leadctl.oauth.http import HttpSettings
 
     return HttpSettings(

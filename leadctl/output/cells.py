@@ -6,7 +6,7 @@ from collections.abc import Callable
 from datetime import timezone, tzinfo
 from typing import Any
 
-from leadctl.datetimes import format_moment
+from leadctl.inputs.datetimes import format_moment
 from leadctl.output.columns import Column, get_path
 from leadctl.output.json_out import COMPACT_JSON
 from leadctl.util.isotime import parse_timestamp
@@ -16,7 +16,7 @@ from leadctl.util.secret_fields import mask_members
 
 def format_datetime(value: str, zone: tzinfo | None = timezone.utc) -> str:
     """An ISO 8601 timestamp as ``2026-11-21 14:03 UTC``, in ``zone`` (None: the
-    system's; commands pass :func:`leadctl.datetimes.display_zone`).
+    system's; commands pass :func:`leadctl.inputs.datetimes.display_zone`).
 
     The zone is spelled out so nobody has to guess. Anything that is not a timestamp is
     shown as received.
@@ -25,7 +25,7 @@ def format_datetime(value: str, zone: tzinfo | None = timezone.utc) -> str:
     return value if moment is None else format_moment(moment, zone)
 
 
-# What `leads import` reads as a list: plain values joined by ";" (leadctl.lead_fields).
+# What `leads import` reads as a list: plain values joined by ";" (leadctl.contract.lead_fields).
 LIST_SEPARATOR = ";"
 
 

@@ -373,14 +373,14 @@ def _zone_for(ctx: Context, columns: Sequence[Column]) -> tzinfo | None:
 
 def display_zone_of(ctx: Context) -> tzinfo | None:
     """``--utc``, else the profile's ``timezone``, else the system's (TZ honoured)."""
-    from leadctl.datetimes import display_zone
+    from leadctl.inputs.datetimes import display_zone
 
     return display_zone(utc=ctx.options.utc, profile_zone=ctx.settings.get("timezone"), env=ctx.env)
 
 
 def _check_requested(ctx: Context, sample: Any, defaults: Sequence[Column]) -> None:
     """``--columns`` checked against the data, where the contract's schema did not
-    confirm them before the request (:mod:`leadctl.response_columns`): a field that the
+    confirm them before the request (:mod:`leadctl.output.response_columns`): a field that the
     item does not have and that no default column names is a typo, exit 2 naming the
     fields the schema lists, else those of the item."""
     checked = checked_of(ctx)

@@ -1,6 +1,6 @@
 """``--columns`` as asked, and what the contract already confirmed of it.
 
-:mod:`leadctl.response_columns` checks the requested fields against the operation's response
+:mod:`leadctl.output.response_columns` checks the requested fields against the operation's response
 schema before the first request and records here which ones the schema confirmed and the
 fields it has; the renderers (:mod:`leadctl.output.registry`) check the rest against the
 data itself, and name the schema's fields when one is unknown.

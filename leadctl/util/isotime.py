@@ -4,7 +4,7 @@ Two grammars over the same pieces: :func:`parse_timestamp` reads leniently what 
 sends (seconds, fraction and offset optional, no offset meaning UTC) for showing it to
 people; :func:`parse_rfc3339` accepts only the RFC 3339 ``date-time`` a schema asks for
 (the sandbox validates with it). The offset and fraction rules are shared with the command
-line's own grammar in :mod:`leadctl.datetimes` through :func:`offset_zone` and
+line's own grammar in :mod:`leadctl.inputs.datetimes` through :func:`offset_zone` and
 :func:`fraction_microseconds`.
 
 Parsed by regular expression rather than ``datetime.fromisoformat``: on Python 3.10 that

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from leadctl._httpx import httpx
+from leadctl.http._httpx import httpx
 
 # Connection-level headers (RFC 9110 7.6.1) belong to one hop; Host and Content-Length are
 # the target's own. Every other header the sender set goes on as it came.

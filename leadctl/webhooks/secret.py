@@ -15,8 +15,8 @@ import binascii
 from collections.abc import Mapping
 from pathlib import Path
 
-from leadctl.config import validate_profile_name
-from leadctl.credentials import keyring_entry, store_keyring_entry
+from leadctl.config.credentials import keyring_entry, store_keyring_entry
+from leadctl.config.settings import validate_profile_name
 from leadctl.errors import KeyringUnavailable, NotAuthenticated, UsageError
 
 ENV_VAR = "LEADCTL_WEBHOOK_SECRET"

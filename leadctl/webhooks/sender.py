@@ -13,10 +13,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from leadctl import __version__
-from leadctl._httpx import httpx
-from leadctl.client import Client
 from leadctl.errors import ApiError, ExitCode, LeadctlError, ServiceFailure, UsageError
-from leadctl.retry import RetryPolicy
+from leadctl.http._httpx import httpx
+from leadctl.http.client import Client
+from leadctl.http.retry import RetryPolicy
 from leadctl.util.safetext import safe_text
 from leadctl.webhooks.secret import WebhookSecret
 from leadctl.webhooks.signing import signature

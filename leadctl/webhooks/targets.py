@@ -5,7 +5,7 @@ from __future__ import annotations
 from urllib.parse import urlsplit
 
 from leadctl.errors import UsageError
-from leadctl.urls import is_loopback_host
+from leadctl.http.urls import is_loopback_host
 from leadctl.util.safetext import safe_text
 
 

@@ -74,7 +74,7 @@ def test_a_piped_import_draws_no_progress_bar_and_loads_no_rich(org_env: Credent
 
 def test_version_loads_no_command_tree() -> None:
     names = imported(["--version"])
-    assert loaded(names, ("typer", "httpx", "leadctl.app")) == []
+    assert loaded(names, ("typer", "httpx", "leadctl.cli.app")) == []
 
 
 def test_help_loads_no_http_client() -> None:

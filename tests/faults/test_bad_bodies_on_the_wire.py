@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from leadctl.client import MAX_BODY_BYTES
+from leadctl.http.client import MAX_BODY_BYTES
 from tests.support.cli import Result, run_cli
 
 TOKEN = "sk_test_wire_0123456789abcdefghij"

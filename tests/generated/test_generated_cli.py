@@ -13,7 +13,7 @@ import pytest
 import typer
 from pytest_httpx import HTTPXMock
 
-from leadctl.app import root
+from leadctl.cli.app import root
 from tests.generated.contracts import widgets, write
 from tests.support.cli import BASE_URL, FakeClock, Result, run_cli, token_env
 
@@ -499,7 +499,7 @@ def test_help_with_an_imported_contract_loads_no_heavy_library(
 
     def loaded(argv: list[str]) -> list[str]:
         probe = (
-            "import contextlib, io, sys\nfrom leadctl.app import invoke\n"
+            "import contextlib, io, sys\nfrom leadctl.cli.app import invoke\n"
             "with contextlib.redirect_stdout(io.StringIO()) as out:\n"
             f"    invoke({argv!r})\n"
             "assert 'widgets' in out.getvalue()\n"

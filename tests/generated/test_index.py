@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 import typer
 
-from leadctl.app import root
+from leadctl.cli.app import root
 from leadctl.contract import BUNDLED_GROUPS_FILE, BUNDLED_INDEX_FILE, BUNDLED_SCHEMAS_FILE
 from leadctl.contract.curated import CURATED_COMMANDS, CURATED_VERBS
 from leadctl.contract.index import (
@@ -79,7 +79,7 @@ def test_operations_with_a_curated_command_are_listed_as_curated_only() -> None:
 def test_the_curated_bindings_name_real_commands_and_the_verb_list_matches_the_tree() -> None:
     import importlib
 
-    from leadctl.groups import GROUPS
+    from leadctl.cli.groups import GROUPS
 
     tree = {}
     for group, (module_name, _help) in GROUPS.items():

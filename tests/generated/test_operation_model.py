@@ -199,9 +199,9 @@ def test_curated_and_generated_paths_follow_the_same_security(
 
 
 def test_one_operation_carries_what_the_contract_says_of_it(imported: Result) -> None:
+    from leadctl.config.credential_use import Place, Requirement
+    from leadctl.contract.operations import Idempotency, Operation, find_entry
     from leadctl.contract.store import active_index, key_for_base_url
-    from leadctl.credential_use import Place, Requirement
-    from leadctl.operations import Idempotency, Operation, find_entry
 
     env = {"LEADCTL_CACHE_DIR": os.environ["LEADCTL_CACHE_DIR"]}
     index = active_index(env, lambda: key_for_base_url(BASE_URL)).index

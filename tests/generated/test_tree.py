@@ -7,7 +7,7 @@ from typing import Any
 
 import typer
 
-from leadctl.app import root
+from leadctl.cli.app import root
 from leadctl.generated.tree import LazyVerbs, pin_bundled
 from tests.support.cli import Result
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from leadctl.config import config_path, load_config
+from leadctl.config.settings import config_path, load_config
 from leadctl.generated.startup import config_file
 from tests.support.e2e import base_env, run_leadctl
 from tests.support.sandbox_server import SandboxProcess, sandbox_server

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from leadctl.config import PROFILE_KEYS
-from leadctl.groups import GROUPS
+from leadctl.cli.groups import GROUPS
+from leadctl.config.settings import PROFILE_KEYS
 from tests.shell.conftest import REPO, require
 from tests.support.e2e import leadctl_executable
 

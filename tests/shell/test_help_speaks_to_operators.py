@@ -38,7 +38,7 @@ FAKE_ID = re.compile(
 
 
 def tree_of(profile: str | None) -> CommandSpec:
-    from leadctl.app import root
+    from leadctl.cli.app import root
 
     command = typer.main.get_command(root)
     ctx = typer.Context(command, info_name="leadctl")

@@ -11,11 +11,11 @@ import sys
 
 import pytest
 
+from leadctl.cli.groups import GROUPS
 from leadctl.docgen import reference
 from leadctl.docgen.text import split_examples
 from leadctl.docgen.tree import CommandSpec, load_tree
 from leadctl.errors import ExitCode
-from leadctl.groups import GROUPS
 from tests.shell.conftest import REPO, require
 
 MAN = REPO / "man"

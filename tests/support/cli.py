@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
-from leadctl.app import invoke
+from leadctl.cli.app import invoke
 from leadctl.clock import Clock
 from leadctl.iostreams import IOStreams
 

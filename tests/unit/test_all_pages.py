@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from pytest_httpx import HTTPXMock
 
-from leadctl.app import invoke
+from leadctl.cli.app import invoke
 from leadctl.iostreams import IOStreams
 from leadctl.output.progress import ProgressLine
 from tests.support.cli import BASE_URL, FakeClock, token_env

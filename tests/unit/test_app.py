@@ -10,7 +10,7 @@ import pytest
 from pytest_httpx import HTTPXMock
 
 from leadctl import __version__
-from leadctl.groups import GROUPS
+from leadctl.cli.groups import GROUPS
 from tests.support.cli import BASE_URL, run_cli, token_env
 
 HEAVY = (
@@ -20,7 +20,14 @@ HEAVY = (
 # What importing the command tree alone must not load either: each was, or would easily
 # be, imported by accident (ssl through the client, tomllib through the config module,
 # json through the contract index).
-NOT_FOR_THE_TREE = (*HEAVY, "ssl", "tomllib", "json", "leadctl.client", "leadctl.config")
+NOT_FOR_THE_TREE = (
+    *HEAVY,
+    "ssl",
+    "tomllib",
+    "json",
+    "leadctl.http.client",
+    "leadctl.config.settings",
+)
 
 
 def modules_loaded_by(code: str, modules: tuple[str, ...] = HEAVY) -> list[str]:
@@ -33,12 +40,12 @@ def modules_loaded_by(code: str, modules: tuple[str, ...] = HEAVY) -> list[str]:
 
 
 def test_importing_the_command_tree_loads_no_heavy_library() -> None:
-    assert modules_loaded_by("import leadctl.app", NOT_FOR_THE_TREE) == []
+    assert modules_loaded_by("import leadctl.cli.app", NOT_FOR_THE_TREE) == []
 
 
 def modules_loaded_running(argv: list[str]) -> list[str]:
     code = (
-        "import contextlib, io\nfrom leadctl.app import invoke\n"
+        "import contextlib, io\nfrom leadctl.cli.app import invoke\n"
         f"with contextlib.redirect_stdout(io.StringIO()):\n    invoke({argv!r})"
     )
     return modules_loaded_by(code)

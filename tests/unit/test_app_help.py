@@ -8,9 +8,9 @@ import shlex
 
 import pytest
 
+from leadctl.cli.helpformat import first_sentence
 from leadctl.docgen.text import split_examples
 from leadctl.docgen.tree import CommandSpec, load_tree
-from leadctl.helpformat import first_sentence
 from tests.support.cli import run_cli
 
 TREE = load_tree()

@@ -156,7 +156,7 @@ def test_the_picker_library_loads_only_when_a_picker_is_shown() -> None:
     import sys
 
     probe = (
-        "import sys, contextlib, io\nfrom leadctl.app import invoke\n"
+        "import sys, contextlib, io\nfrom leadctl.cli.app import invoke\n"
         "with contextlib.redirect_stdout(io.StringIO()):\n    invoke(['leads', '--help'])\n"
         "print(any(m in sys.modules for m in ('questionary', 'prompt_toolkit')))"
     )

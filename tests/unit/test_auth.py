@@ -13,7 +13,7 @@ import pytest
 from keyring.backend import KeyringBackend
 from pytest_httpx import HTTPXMock
 
-from leadctl.config import load_config
+from leadctl.config.settings import load_config
 from leadctl.errors import UsageError
 from tests.support.cli import BASE_URL, ORG_KEY, run_cli
 from tests.support.keyrings import DictKeyring, RaisingKeyring

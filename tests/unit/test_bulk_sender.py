@@ -14,11 +14,11 @@ from pytest_httpx import HTTPXMock
 
 from leadctl.bulk.report import Outcome
 from leadctl.bulk.sender import Job, Plan, Sender
-from leadctl.client import Client
-from leadctl.credentials import Credential, CredentialKind
-from leadctl.operations import Operation
-from leadctl.pacer import Pacer
-from leadctl.retry import Backoff, RetryPolicy, no_jitter
+from leadctl.config.credentials import Credential, CredentialKind
+from leadctl.contract.operations import Operation
+from leadctl.http.client import Client
+from leadctl.http.pacer import Pacer
+from leadctl.http.retry import Backoff, RetryPolicy, no_jitter
 from tests.support.cli import BASE_URL
 
 THING = f"{BASE_URL}/things/{{}}"

@@ -315,7 +315,7 @@ def test_dry_run_of_a_paged_read_prints_only_the_first_request(httpx_mock: HTTPX
 
 
 def test_a_huge_body_is_a_clean_error(httpx_mock: HTTPXMock) -> None:
-    from leadctl.client import MAX_BODY_BYTES
+    from leadctl.http.client import MAX_BODY_BYTES
 
     httpx_mock.add_response(content=b"[" + b" " * MAX_BODY_BYTES + b"]")
     result = run_cli(["api", "GET", "/lead-statuses"], env=token_env())

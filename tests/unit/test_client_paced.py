@@ -8,10 +8,10 @@ import httpx
 import pytest
 from pytest_httpx import HTTPXMock
 
-from leadctl.client import Client
-from leadctl.credentials import Credential, CredentialKind
-from leadctl.operations import Operation, bundled_operation
-from leadctl.retry import Backoff, Delivery, RetryPolicy, may_resend, retry_after_seconds
+from leadctl.config.credentials import Credential, CredentialKind
+from leadctl.contract.operations import Operation, bundled_operation
+from leadctl.http.client import Client
+from leadctl.http.retry import Backoff, Delivery, RetryPolicy, may_resend, retry_after_seconds
 from tests.support.cli import BASE_URL, ORG_KEY, VirtualClock, run_cli, token_env
 
 URL = f"{BASE_URL}/leads/all/my"

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from pytest_httpx import HTTPXMock
 
-from leadctl.app import invoke
+from leadctl.cli.app import invoke
 from leadctl.iostreams import IOStreams
 from tests.support.cli import BASE_URL, ORG_KEY, FakeClock, run_cli, token_env
 from tests.support.keyrings import DictKeyring
@@ -714,7 +714,7 @@ def test_a_number_in_a_range_is_not_taken_for_a_date(httpx_mock: HTTPXMock) -> N
 
 def test_list_run_sends_the_options_as_request_data_options(httpx_mock: HTTPXMock) -> None:
     from leadctl.commands.leads import list_
-    from leadctl.listing import Paging
+    from leadctl.http.listing import Paging
     from tests.support.run_context import direct_context, stdout_of
 
     httpx_mock.add_response(method="POST", url=LIST_URL, json={"items": [LEAD_A, LEAD_B]})

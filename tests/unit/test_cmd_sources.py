@@ -17,8 +17,8 @@ import pytest
 from keyring.backend import KeyringBackend
 from pytest_httpx import HTTPXMock
 
-from leadctl.app import invoke
-from leadctl.config import load_config
+from leadctl.cli.app import invoke
+from leadctl.config.settings import load_config
 from leadctl.iostreams import IOStreams
 from tests.support.cli import BASE_URL, ORG_KEY, FakeClock, run_cli, token_env
 from tests.support.keyrings import DictKeyring

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from leadctl.config import (
+from leadctl.config.settings import (
     PROFILE_KEYS,
     Config,
     config_dir,
@@ -218,7 +218,7 @@ def test_internal_keys_may_be_written_by_code(conf_dir: Path) -> None:
 _WORKER = textwrap.dedent(
     """
     import os, sys
-    from leadctl.config import update_config
+    from leadctl.config.settings import update_config
 
     worker, rounds = sys.argv[1], int(sys.argv[2])
 

@@ -15,10 +15,10 @@ from tests.unit.test_import_layering import real_edges
 PACKAGE = Path(__file__).resolve().parents[2] / "leadctl"
 
 WIRED_BY_THE_CONTEXT = (
-    "leadctl.client",
-    "leadctl.held_credential",
+    "leadctl.http.client",
+    "leadctl.config.held_credential",
     "leadctl.oauth.session",
-    "leadctl.profile_settings",
+    "leadctl.config.profile_settings",
     "leadctl.sandbox_entry",
 )
 

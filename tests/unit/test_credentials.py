@@ -20,7 +20,7 @@ import pytest
 from keyring.backend import KeyringBackend
 from keyring.backends import fail, null
 
-from leadctl.credentials import (
+from leadctl.config.credentials import (
     Credential,
     CredentialKind,
     delete_credential,
@@ -397,7 +397,7 @@ _NO_KEYRING_SCRIPT = textwrap.dedent(
     """
     import os, sys
     from pathlib import Path
-    from leadctl.credentials import lookup_credential, save_credential
+    from leadctl.config.credentials import lookup_credential, save_credential
 
     env = dict(os.environ)
     found = lookup_credential(env=env, profile="default", profile_settings={})

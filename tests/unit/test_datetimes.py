@@ -9,8 +9,8 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from leadctl.datetimes import InvalidDateTime, datetime_option, parse_instant, resolve_zone
 from leadctl.errors import UsageError
+from leadctl.inputs.datetimes import InvalidDateTime, datetime_option, parse_instant, resolve_zone
 
 NEW_YORK = ZoneInfo("America/New_York")
 BERLIN = ZoneInfo("Europe/Berlin")
@@ -193,7 +193,7 @@ def test_a_day_whose_midnight_is_skipped_starts_at_the_first_hour() -> None:
     ],
 )
 def test_which_query_values_are_times(text: str, expected: bool) -> None:
-    from leadctl.datetimes import looks_like_datetime
+    from leadctl.inputs.datetimes import looks_like_datetime
 
     assert looks_like_datetime(text) is expected
 
@@ -218,14 +218,14 @@ def test_a_time_of_day_the_clock_has_not_is_refused(text: str, reason: str) -> N
     ],
 )
 def test_a_date_fields_relative_forms(text: str, date: str) -> None:
-    from leadctl.datetimes import local_date
+    from leadctl.inputs.datetimes import local_date
 
     # 12:00 UTC is 21:00 in Tokyo: still the 21st there.
     assert local_date(text, zone=ZoneInfo("Asia/Tokyo"), now=NOW) == date
 
 
 def test_the_display_zone() -> None:
-    from leadctl.datetimes import display_zone
+    from leadctl.inputs.datetimes import display_zone
 
     assert display_zone(utc=True, profile_zone="Asia/Tokyo", env={"TZ": "Europe/Paris"}) == (
         timezone.utc

@@ -1,4 +1,4 @@
-"""A group's one-line help is written once, in leadctl.groups: what `leadctl --help` lists
+"""A group's one-line help is written once, in leadctl.cli.groups: what `leadctl --help` lists
 (without loading the group) is what `leadctl GROUP --help` says."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import importlib
 import pytest
 import typer
 
-from leadctl.groups import GROUPS
+from leadctl.cli.groups import GROUPS
 
 
 @pytest.mark.parametrize("name", list(GROUPS))

@@ -13,7 +13,7 @@ import sys
 
 SCRIPT = """
 import json, sys
-import leadctl._httpx
+import leadctl.http._httpx
 import httpx
 held_back = sorted(m for m in ("rich", "pygments", "httpx._main") if m in sys.modules)
 fallback = httpx.main.__module__

@@ -54,12 +54,17 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("docs from the tree", ("leadctl.docgen",)),
     (
         "root command",
-        ("leadctl.__main__", "leadctl.app", "leadctl.groups", "leadctl.persistent_flags"),
+        (
+            "leadctl.__main__",
+            "leadctl.cli.app",
+            "leadctl.cli.groups",
+            "leadctl.cli.persistent_flags",
+        ),
     ),
     (
         "generated tree",
         (
-            "leadctl.picker",
+            "leadctl.cli.picker",
             "leadctl.generated.tree",
             "leadctl.generated.startup",
             "leadctl.generated.curated_params",
@@ -74,21 +79,21 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "leadctl.generated.confirm",
             "leadctl.bulk",
             "leadctl.webhooks",
-            "leadctl.whoami",
-            "leadctl.profiles",
+            "leadctl.contract.whoami",
+            "leadctl.config.profiles",
         ),
     ),
     (
         "requests",
         (
-            "leadctl.listing",
-            "leadctl.waiting",
-            "leadctl.replace",
-            "leadctl.download",
-            "leadctl.query_options",
-            "leadctl.response_columns",
-            "leadctl.lead_fields",
-            "leadctl.curated_fields",
+            "leadctl.http.listing",
+            "leadctl.http.waiting",
+            "leadctl.http.replace",
+            "leadctl.http.download",
+            "leadctl.http.query_options",
+            "leadctl.output.response_columns",
+            "leadctl.contract.lead_fields",
+            "leadctl.contract.curated_fields",
         ),
     ),
     (
@@ -96,28 +101,33 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         ("leadctl.output", "leadctl.contract.discovery", "leadctl.contract.fetch"),
     ),
     ("context", ("leadctl.context",)),
-    ("client", ("leadctl.client", "leadctl.oauth", "leadctl.operation_secrets")),
-    ("schemas", ("leadctl.body_schema",)),
-    ("operations", ("leadctl.operations",)),
+    ("client", ("leadctl.http.client", "leadctl.oauth", "leadctl.config.operation_secrets")),
+    ("schemas", ("leadctl.contract.body_schema",)),
+    ("operations", ("leadctl.contract.operations",)),
     ("contract", ("leadctl.contract", "leadctl.generated.given")),
     (
         "values and credentials",
         (
             "leadctl.generated.values",
-            "leadctl.credentials",
-            "leadctl.held_credential",
-            "leadctl.secret_schema",
+            "leadctl.config.credentials",
+            "leadctl.config.held_credential",
+            "leadctl.config.secret_schema",
         ),
     ),
     (
         "settings and pace",
-        ("leadctl.config", "leadctl.profile_settings", "leadctl.pacer", "leadctl.paging"),
+        (
+            "leadctl.config.settings",
+            "leadctl.config.profile_settings",
+            "leadctl.http.pacer",
+            "leadctl.http.paging",
+        ),
     ),
     (
         "policies and formats",
         (
-            "leadctl.retry",
-            "leadctl.request_limits",
+            "leadctl.http.retry",
+            "leadctl.http.request_limits",
             "leadctl.output.formats",
             "leadctl.oauth.tokens",
         ),
@@ -262,10 +272,10 @@ def run_time_edges() -> list[Edge]:
         ("leadctl.bulk.engine", "leadctl.commands.batch"),
         ("leadctl.context", "leadctl_sandbox.server"),
         ("leadctl.commands.sandbox.serve", "leadctl_sandbox"),
-        ("leadctl_sandbox.app", "leadctl.client"),
+        ("leadctl_sandbox.app", "leadctl.http.client"),
         ("leadctl.output.registry", "leadctl.views.console"),
         ("leadctl.output.table", "leadctl.models.page"),
-        ("leadctl.util.isotime", "leadctl.datetimes"),
+        ("leadctl.util.isotime", "leadctl.inputs.datetimes"),
     ],
 )
 def test_each_rule_catches_what_it_forbids(importer: str, imported: str) -> None:
@@ -277,7 +287,7 @@ def test_each_rule_catches_what_it_forbids(importer: str, imported: str) -> None
     [
         ("leadctl.commands.leads.list", "leadctl.commands.leads._shared"),
         ("leadctl.commands.leads.list", "leadctl.commands._common"),
-        ("leadctl.commands.leads", "leadctl.listing"),
+        ("leadctl.commands.leads", "leadctl.http.listing"),
         ("leadctl.sandbox_entry", "leadctl_sandbox.server"),
         ("leadctl_sandbox.store", "leadctl.util.isotime"),
         ("leadctl.views.number_status", "leadctl.output.cells"),
@@ -300,28 +310,28 @@ def test_the_tree_keeps_to_its_rooms() -> None:
 def test_a_cycle_is_found() -> None:
     assert cycles([("a", "b"), ("b", "c"), ("c", "a"), ("c", "d"), ("d", "d")]) == [["a", "b", "c"]]
     # One edge back from the retry policy to the client closes a real cycle.
-    planted = [*run_time_edges(), ("leadctl.retry", "leadctl.client")]
-    assert any({"leadctl.retry", "leadctl.client"} <= set(c) for c in cycles(planted))
+    planted = [*run_time_edges(), ("leadctl.http.retry", "leadctl.http.client")]
+    assert any({"leadctl.http.retry", "leadctl.http.client"} <= set(c) for c in cycles(planted))
 
 
 def test_the_run_time_graph_has_no_cycle() -> None:
     edges = run_time_edges()
     # The graph is the real one, lazy imports included: the context builds the client
     # inside a method.
-    assert ("leadctl.context", "leadctl.client") in edges
+    assert ("leadctl.context", "leadctl.http.client") in edges
     assert cycles(edges) == []
 
 
 @pytest.mark.parametrize(
     ("importer", "imported"),
     [
-        ("leadctl.retry", "leadctl.context"),
-        ("leadctl.contract.index", "leadctl.operations"),
-        ("leadctl.operations", "leadctl.generated.curated_params"),
-        ("leadctl.response_columns", "leadctl.generated.run"),
-        ("leadctl.pacer", "leadctl.client"),
+        ("leadctl.http.retry", "leadctl.context"),
+        ("leadctl.contract.index", "leadctl.contract.operations"),
+        ("leadctl.contract.operations", "leadctl.generated.curated_params"),
+        ("leadctl.output.response_columns", "leadctl.generated.run"),
+        ("leadctl.http.pacer", "leadctl.http.client"),
         ("leadctl.output.formats", "leadctl.output.registry"),
-        ("leadctl.util.jwt", "leadctl.credentials"),
+        ("leadctl.util.jwt", "leadctl.config.credentials"),
     ],
 )
 def test_each_layer_keeps_to_those_below(importer: str, imported: str) -> None:
@@ -331,11 +341,11 @@ def test_each_layer_keeps_to_those_below(importer: str, imported: str) -> None:
 @pytest.mark.parametrize(
     ("importer", "imported"),
     [
-        ("leadctl.generated.run", "leadctl.waiting"),
-        ("leadctl.operations", "leadctl.generated.given"),
+        ("leadctl.generated.run", "leadctl.http.waiting"),
+        ("leadctl.contract.operations", "leadctl.generated.given"),
         ("leadctl.output.registry", "leadctl.context"),
         ("leadctl.context", "leadctl.output.formats"),
-        ("leadctl.client", "leadctl.pacer"),
+        ("leadctl.http.client", "leadctl.http.pacer"),
     ],
 )
 def test_what_the_layers_allow_passes(importer: str, imported: str) -> None:

@@ -545,10 +545,10 @@ def test_dry_run_prints_one_curl_per_valid_row_and_sends_nothing(
 
 
 def test_the_client_keeps_retry_after_on_a_final_429(httpx_mock: HTTPXMock) -> None:
-    from leadctl.client import Client, RetryPolicy
-    from leadctl.credentials import Credential, CredentialKind
+    from leadctl.config.credentials import Credential, CredentialKind
+    from leadctl.contract.operations import bundled_operation
     from leadctl.errors import ApiError
-    from leadctl.operations import bundled_operation
+    from leadctl.http.client import Client, RetryPolicy
 
     httpx_mock.add_response(method="POST", url=URL, status_code=429, headers={"Retry-After": "7"})
     credential = Credential("sk_test_x", CredentialKind.ORG, "test")

@@ -9,10 +9,10 @@ import pytest
 from rich.text import Text
 
 from leadctl.context import Context, GlobalOptions
+from leadctl.http.waiting import PendingRule, wait_for
 from leadctl.iostreams import IOStreams
 from leadctl.output import emit_object
 from leadctl.views.console import show, view_of
-from leadctl.waiting import PendingRule, wait_for
 from tests.support.cli import FakeClock
 
 STYLED = Text("hot", style="bold red")

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from leadctl.app import OutputFormat
+from leadctl.cli.app import OutputFormat
 from leadctl.context import Context, GlobalOptions
 from leadctl.errors import ExitCode, UsageError
 from leadctl.iostreams import IOStreams

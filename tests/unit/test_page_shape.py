@@ -1,4 +1,4 @@
-"""The collection page: one shape (leadctl.shapes), one clear error naming the wrong
+"""The collection page: one shape (leadctl.contract.shapes), one clear error naming the wrong
 field, the same whether the check meets it alone or the pager does (every format)."""
 
 from __future__ import annotations
@@ -8,12 +8,12 @@ from typing import Any
 import pytest
 from pytest_httpx import HTTPXMock
 
-from leadctl.client import Client, RetryPolicy
-from leadctl.credentials import Credential, CredentialKind
+from leadctl.config.credentials import Credential, CredentialKind
+from leadctl.contract.operations import bundled_operation
+from leadctl.contract.shapes import check_page
 from leadctl.errors import BadResponse
-from leadctl.operations import bundled_operation
-from leadctl.paging import Pager, PageRequest
-from leadctl.shapes import check_page
+from leadctl.http.client import Client, RetryPolicy
+from leadctl.http.paging import Pager, PageRequest
 from tests.support.cli import BASE_URL, ORG_KEY
 
 LEADS = bundled_operation("POST", "/leads/all/my")

@@ -14,11 +14,11 @@ import httpx
 import pytest
 from pytest_httpx import HTTPXMock
 
-from leadctl.client import Client, RetryPolicy
-from leadctl.credentials import Credential, CredentialKind
+from leadctl.config.credentials import Credential, CredentialKind
+from leadctl.contract.operations import bundled_operation
 from leadctl.errors import BadResponse
-from leadctl.operations import bundled_operation
-from leadctl.paging import Pager, PageRequest
+from leadctl.http.client import Client, RetryPolicy
+from leadctl.http.paging import Pager, PageRequest
 from tests.support.cli import BASE_URL, ORG_KEY, run_cli, token_env
 
 LEADS = bundled_operation("POST", "/leads/all/my")

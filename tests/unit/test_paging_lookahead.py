@@ -10,10 +10,10 @@ from typing import Any
 import httpx
 from pytest_httpx import HTTPXMock
 
-from leadctl.client import Client, RetryPolicy
-from leadctl.credentials import Credential, CredentialKind
-from leadctl.operations import bundled_operation
-from leadctl.paging import Pager, PageRequest
+from leadctl.config.credentials import Credential, CredentialKind
+from leadctl.contract.operations import bundled_operation
+from leadctl.http.client import Client, RetryPolicy
+from leadctl.http.paging import Pager, PageRequest
 from tests.support.cli import BASE_URL, ORG_KEY
 
 URL = f"{BASE_URL}/leads/all/my"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from leadctl.errors import UsageError
-from leadctl.phone import check_region, to_e164
+from leadctl.inputs.phone import check_region, to_e164
 
 
 @pytest.mark.parametrize(

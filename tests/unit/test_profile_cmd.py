@@ -17,8 +17,8 @@ import pytest
 from keyring.backend import KeyringBackend
 from keyring.backends import fail
 
-from leadctl.config import Config, load_config, update_config
-from leadctl.credentials import save_credential
+from leadctl.config.credentials import save_credential
+from leadctl.config.settings import Config, load_config, update_config
 from leadctl.errors import ExitCode
 from tests.support.cli import run_cli
 from tests.support.keyrings import DictKeyring
@@ -376,7 +376,8 @@ def test_delete_of_an_unknown_profile_is_exit_2() -> None:
 def test_importing_the_profile_commands_loads_no_heavy_module() -> None:
     heavy = ("keyring", "platformdirs", "rich", "httpx", "pydantic", "filelock", "phonenumbers")
     code = (
-        "import sys, leadctl.commands.profile, leadctl.config, leadctl.credentials\n"
+        "import sys, leadctl.commands.profile, leadctl.config.settings\n"
+        "import leadctl.config.credentials\n"
         f"loaded = [m for m in {heavy!r} if m in sys.modules]\n"
         "assert not loaded, loaded\n"
     )

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from leadctl.secrets_out import RECOVERY_DIR, write_recovery_file
+from leadctl.config.secrets_out import RECOVERY_DIR, write_recovery_file
 
 NOW = datetime(2026, 11, 21, 12, 0, tzinfo=timezone.utc)
 SECRET = b"srckey_new_0123456789abcdef\n"

@@ -9,7 +9,7 @@ from urllib.parse import quote
 
 import pytest
 
-from leadctl.redact import MASK, mask_secrets, redact_headers, redact_problem
+from leadctl.config.redact import MASK, mask_secrets, redact_headers, redact_problem
 from tests.security.secrets import leaks
 
 KEY = "sk_live_Zq8uWc3pLr5tVx7yNb2mKd4f"

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 
+from leadctl.config.redact import MASK, redact_body, redact_json
 from leadctl.oauth.http import mask_body
-from leadctl.redact import MASK, redact_body, redact_json
 
 
 def test_the_client_masks_secret_looking_members_at_any_depth_and_tokens_in_text() -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from leadctl.contract.index import Document
-from leadctl.replace import project
+from leadctl.http.replace import project
 
 READ = {
     "id": "s1",

@@ -1,5 +1,5 @@
 """--columns against a response schema, and curated defaults fitted to it
-(leadctl.response_columns), on small schemas of the shapes real contracts have."""
+(leadctl.output.response_columns), on small schemas of the shapes real contracts have."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from leadctl.contract.index import Document
 from leadctl.output import Column
 from leadctl.output.projection import project, selection_of
-from leadctl.response_columns import ResponseFields, fitted
+from leadctl.output.response_columns import ResponseFields, fitted
 
 SCHEMAS: dict[str, Any] = {
     "Lead": {

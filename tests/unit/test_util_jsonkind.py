@@ -30,7 +30,7 @@ def test_json_type_and_kind(value: Any, schema_type: str, phrase: str) -> None:
 
 
 def test_an_answer_with_no_body_is_named_so() -> None:
-    from leadctl.shapes import json_kind as answer_kind
+    from leadctl.contract.shapes import json_kind as answer_kind
 
     assert answer_kind(None) == "null (or no body)"
     assert answer_kind([]) == "an array"

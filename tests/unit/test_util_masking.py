@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from leadctl.credentials import Credential, CredentialKind
+from leadctl.config.credentials import Credential, CredentialKind
 from leadctl.util.masking import SECRET_MASK, mask_secret, secret_tail
 
 

@@ -11,7 +11,7 @@ from types import FrameType
 
 import pytest
 
-from leadctl.secrets_out import deferred_sigint, stderr_notice
+from leadctl.config.secrets_out import deferred_sigint, stderr_notice
 from leadctl.util.sigint import sigint_handled_by
 
 

@@ -42,7 +42,7 @@ class Options:
 
 
 def run(opts: Options, ctx: Context) -> None:
-    from leadctl.fields import load_data_option
+    from leadctl.inputs.fields import load_data_option
 
     parsed = None
     if opts.params is not None:
@@ -51,7 +51,7 @@ def run(opts: Options, ctx: Context) -> None:
             raise UsageError("--params must be a JSON object or array")
     sent_id = request_id(opts.call_id)
     body = envelope(opts.method, parsed, sent_id)
-    from leadctl.operations import curated
+    from leadctl.contract.operations import curated
     from leadctl.output import emit_list, emit_object
 
     result = result_of(

@@ -9,9 +9,9 @@ from leadctl.errors import LeadctlError, UsageError
 
 
 def paginate(ctx: Any, op: Any, path: str, body: Any, content: bytes | None) -> None:
-    from leadctl.fields import parse_json_text
+    from leadctl.http.paging import Pager, PageRequest
+    from leadctl.inputs.fields import parse_json_text
     from leadctl.output import emit_list
-    from leadctl.paging import Pager, PageRequest
 
     if op.method == "GET":
         raise UsageError(

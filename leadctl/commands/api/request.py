@@ -80,8 +80,8 @@ def run(opts: Options, ctx: Context) -> None:
             f"PATH must start with '/': {opts.path!r}",
             hint="the request always goes to the profile's base URL",
         )
-    from leadctl.fields import build_fields, read_source
-    from leadctl.operations import operation_for
+    from leadctl.contract.operations import operation_for
+    from leadctl.inputs.fields import build_fields, read_source
 
     extra_headers = [parse_header(h) for h in opts.headers]
     fields = build_fields(opts.raw_fields, opts.typed_fields, stdin=ctx.ios.stdin)
@@ -206,7 +206,7 @@ def api(
 def check_json_input(text: str, headers: list[tuple[str, str]]) -> None:
     """``--input`` sent as JSON must be JSON: NaN, a repeated key or a typo is exit 2
     before sending, never a body the service reads otherwise (or not at all)."""
-    from leadctl.fields import parse_json_text
+    from leadctl.inputs.fields import parse_json_text
 
     content_type = next((value for name, value in headers if name.lower() == "content-type"), "")
     if "json" not in content_type.lower():

@@ -19,9 +19,9 @@ class Options:
 
 
 def run(opts: Options, ctx: Context) -> None:
-    from leadctl.credentials import stored_credential
+    from leadctl.config.credentials import stored_credential
+    from leadctl.config.profiles import forget_profile_credential
     from leadctl.errors import LeadctlError
-    from leadctl.profiles import forget_profile_credential
 
     profile = ctx.profile_name
     configured = ctx.config.profiles.get(profile)

@@ -21,7 +21,7 @@ class Options:
 
 
 def run(opts: Options, ctx: Context) -> None:
-    from leadctl.credentials import stored_credential
+    from leadctl.config.credentials import stored_credential
     from leadctl.oauth.session import refresh as refresh_tokens
 
     held = stored_credential(

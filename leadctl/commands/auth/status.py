@@ -10,8 +10,8 @@ from leadctl.commands.auth._shared import timestamp
 from leadctl.errors import ApiError, NotAuthenticated
 
 if TYPE_CHECKING:
+    from leadctl.config.credentials import Credential
     from leadctl.context import Context
-    from leadctl.credentials import Credential
 
 EPILOG = "Examples:\n\n  leadctl auth status\n\n  leadctl -p prod auth status -o json | jq -r .kind"
 
@@ -22,7 +22,7 @@ class Options:
 
 
 def run(opts: Options, ctx: Context) -> None:
-    from leadctl.credentials import CredentialKind
+    from leadctl.config.credentials import CredentialKind
     from leadctl.output import Column, emit_object
 
     credential = ctx.credential()
@@ -87,8 +87,8 @@ def _store_text(ctx: Context, credential: Credential) -> str:
 
 def _check_with_service(ctx: Context, credential: Credential) -> dict[str, object]:
     """One read with the credential: the current-user read where the contract has one."""
-    from leadctl.operations import Operation, active_index_of, curated
-    from leadctl.whoami import current_user_operation, identity
+    from leadctl.contract.operations import Operation, active_index_of, curated
+    from leadctl.contract.whoami import current_user_operation, identity
 
     me = current_user_operation(active_index_of(ctx).index)
     op = (

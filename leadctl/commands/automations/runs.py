@@ -53,8 +53,8 @@ def run(opts: Options, ctx: Context) -> None:
             "--status and --run cannot be combined",
             hint="--run shows one run whatever its status",
         )
-    from leadctl.operations import curated
-    from leadctl.response_columns import output_columns
+    from leadctl.contract.operations import curated
+    from leadctl.output.response_columns import output_columns
 
     operation = curated(ctx, "GET", "/automations/{id}/runs")
     columns = output_columns(ctx, operation, run_columns(), within="runs")
@@ -64,7 +64,7 @@ def run(opts: Options, ctx: Context) -> None:
             "the service's run history is not an object with a runs array",
             hint="run with --debug, or `leadctl -o json api GET /automations/ID/runs`",
         )
-    from leadctl.shapes import require_objects
+    from leadctl.contract.shapes import require_objects
 
     all_runs = require_objects(data["runs"], what="runs")
     if opts.run_id is not None:

@@ -1,7 +1,7 @@
 """``leadctl batch OPERATION``: one request per NDJSON input line, at the service's pace.
 
 The work is in leadctl/bulk/ (the engine ``leads import`` uses too), imported only when
-the command runs; its options are :class:`leadctl.bulk_options.BatchOptions`.
+the command runs; its options are :class:`leadctl.bulk.options.BatchOptions`.
 """
 
 # No `from __future__ import annotations`: Typer would eval() each string annotation.
@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from leadctl.bulk_options import DEFAULT_CONCURRENCY
-from leadctl.bulk_options import BatchOptions as Options
+from leadctl.bulk.options import DEFAULT_CONCURRENCY
+from leadctl.bulk.options import BatchOptions as Options
 from leadctl.commands._common import get_context
 
 if TYPE_CHECKING:

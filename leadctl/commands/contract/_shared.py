@@ -68,7 +68,7 @@ class Checked:
 
 
 def store(ctx: Context, checked: Checked, etag: str | None = None) -> None:
-    from leadctl.config import validate_profile_name
+    from leadctl.config.settings import validate_profile_name
     from leadctl.contract.store import context_key, save
 
     profile = validate_profile_name(ctx.settings.profile)

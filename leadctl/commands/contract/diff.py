@@ -41,7 +41,7 @@ class Options:
 def run(opts: Options, ctx: Context) -> None:
     from leadctl.contract.diff import diff_contracts
     from leadctl.contract.formats import parse_document, to_31
-    from leadctl.operations import active_index_of
+    from leadctl.contract.operations import active_index_of
     from leadctl.output import emit_list, prints_as_received
 
     active = active_index_of(ctx)
@@ -111,8 +111,8 @@ def diff(
     has but leadctl would leave out (a defect) are named on stderr. Exit 0 whether or not
     anything changed.
     """
+    from leadctl.contract.operations import use_active_index
     from leadctl.generated.tree import generated_tree
-    from leadctl.operations import use_active_index
 
     ctx = get_context(typer_ctx)
     # The contract the command tree was built from this invocation (read once).

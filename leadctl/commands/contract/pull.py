@@ -22,8 +22,8 @@ class Options:
 def run(opts: Options, ctx: Context) -> None:
     from leadctl.contract.discovery import Discovery, label
     from leadctl.contract.loading import load_contract
+    from leadctl.contract.operations import active_index_of
     from leadctl.contract.store import context_key
-    from leadctl.operations import active_index_of
 
     ctx.settings  # noqa: B018 - an unknown --profile is exit 2 before anything is sent
     meta = active_index_of(ctx).index.get("contract", {})

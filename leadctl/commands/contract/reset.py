@@ -18,7 +18,7 @@ class Options:
 
 
 def run(opts: Options, ctx: Context) -> None:
-    from leadctl.config import validate_profile_name
+    from leadctl.config.settings import validate_profile_name
     from leadctl.contract.store import SANDBOX_KEY, context_key, remove
 
     profile = validate_profile_name(ctx.settings.profile)

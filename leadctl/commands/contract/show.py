@@ -33,7 +33,7 @@ class Options:
 
 
 def run(opts: Options, ctx: Context) -> None:
-    from leadctl.operations import active_index_of
+    from leadctl.contract.operations import active_index_of
 
     active = active_index_of(ctx)
     if opts.operations:
@@ -92,8 +92,8 @@ def show(
     -o json prints one object with a groups array; csv, tsv and value print the groups
     (or, with --operations, the operations).
     """
+    from leadctl.contract.operations import use_active_index
     from leadctl.generated.tree import generated_tree
-    from leadctl.operations import use_active_index
 
     ctx = get_context(typer_ctx)
     # The contract the command tree was built from this invocation (read once).

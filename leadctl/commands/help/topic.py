@@ -44,7 +44,7 @@ def run(opts: Options, ctx: Context, root: Any) -> None:
 
 def _resolve(root: Any, names: tuple[str, ...]) -> Any:
     """The Click context of the command at ``names`` (the root for none)."""
-    from leadctl.suggest import unknown_command
+    from leadctl.cli.suggest import unknown_command
 
     current = root
     path: list[str] = []

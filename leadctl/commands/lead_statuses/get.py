@@ -48,7 +48,7 @@ def pick(statuses: list[Any], wanted: str) -> Any:
         raise UsageError(
             f"{len(named)} lead statuses are named {wanted!r}: {ids}", hint="give its id"
         )
-    from leadctl.suggest import close_matches
+    from leadctl.cli.suggest import close_matches
 
     # Compared folded, as the names are matched; shown as the service spells them.
     by_folded = {
@@ -64,8 +64,8 @@ def pick(statuses: list[Any], wanted: str) -> Any:
 
 
 def run(opts: Options, ctx: Context) -> None:
+    from leadctl.http.shared_reads import read_lead_statuses
     from leadctl.output import emit_object
-    from leadctl.shared_reads import read_lead_statuses
 
     columns = status_columns(ctx)
     emit_object(ctx, pick(read_lead_statuses(ctx), opts.status), columns=columns)

@@ -44,7 +44,7 @@ EPILOG = (
 def create_body(
     *, typed_fields: Sequence[str], data: str | None, stdin: TextIO | None, region: Any
 ) -> dict[str, Any]:
-    from leadctl.fields import build_fields, load_data_option, merge_over
+    from leadctl.inputs.fields import build_fields, load_data_option, merge_over
     from leadctl.util.jsonkind import json_kind
 
     if not typed_fields and data is None:
@@ -64,7 +64,7 @@ def create_body(
     if isinstance(phone, int) and not isinstance(phone, bool):
         phone = str(phone)
     if isinstance(phone, str):
-        from leadctl.phone import check_region, to_e164
+        from leadctl.inputs.phone import check_region, to_e164
 
         body["phone"] = to_e164(phone, region=check_region(region), what="phone")
     return body
@@ -85,14 +85,14 @@ def run(opts: Options, ctx: Context) -> None:
     tree = opts.tree
     if opts.wait and tree is None:
         raise RuntimeError("leads create --wait needs the active contract's tree in Options")
-    from leadctl.lead_fields import lead_body
-    from leadctl.operations import curated
+    from leadctl.contract.lead_fields import lead_body
+    from leadctl.contract.operations import curated
     from leadctl.output import emit_object
 
     intake = curated(ctx, "POST", "/leads")
     columns: Sequence[Column] = CREATED_LEAD_COLUMNS
     if not opts.wait:  # with --wait the lead read back is printed, checked as it arrives
-        from leadctl.response_columns import output_columns
+        from leadctl.output.response_columns import output_columns
 
         columns = output_columns(ctx, intake, CREATED_LEAD_COLUMNS)
     # Fields are dot paths into the contract's lead schema; a contract that lists none
@@ -114,7 +114,7 @@ def run(opts: Options, ctx: Context) -> None:
             "--wait reads the lead back, which a source key may not do",
             hint="leave out --wait, or use an organization key or user token",
         )
-    from leadctl.shapes import require_object
+    from leadctl.contract.shapes import require_object
 
     lead = require_object(
         ctx.client().call_json(intake, json_body=body),
@@ -122,7 +122,7 @@ def run(opts: Options, ctx: Context) -> None:
         required=("id",),
     )
     if opts.wait:
-        from leadctl.waiting import wait_for_lead
+        from leadctl.http.waiting import wait_for_lead
 
         assert tree is not None  # checked before sending
         lead = wait_for_lead(ctx, tree, lead, timeout=opts.wait_timeout)
@@ -130,7 +130,7 @@ def run(opts: Options, ctx: Context) -> None:
     if opts.wait:
         return
     if isinstance(lead, dict) and lead.get("processingStatus") == "Pending" and lead.get("id"):
-        from leadctl.hints import pending_lead_note
+        from leadctl.cli.hints import pending_lead_note
 
         ctx.ios.info(pending_lead_note(ctx, str(lead["id"])))
 

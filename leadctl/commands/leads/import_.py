@@ -1,7 +1,7 @@
 """``leadctl leads import``: a file of leads to intake, one POST /leads per row.
 
 The work is in leadctl/bulk/ (the engine ``batch`` uses too), imported only when the
-command runs; its options are :class:`leadctl.bulk_options.ImportOptions`.
+command runs; its options are :class:`leadctl.bulk.options.ImportOptions`.
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from leadctl.bulk_options import DEFAULT_CONCURRENCY
-from leadctl.bulk_options import ImportOptions as Options
+from leadctl.bulk.options import DEFAULT_CONCURRENCY
+from leadctl.bulk.options import ImportOptions as Options
 from leadctl.commands._common import get_context
 
 if TYPE_CHECKING:

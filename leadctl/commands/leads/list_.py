@@ -8,11 +8,11 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from leadctl.commands._verb import verb_command
-from leadctl.listing import Paging, check_count_alone, print_paged
-from leadctl.output.columns import Column
+from leadctl.http.listing import Paging, check_count_alone, print_paged
 
 # RequestDataOptions from flags, shared with generated commands.
-from leadctl.query_options import descending_value, direction_key_of, list_body
+from leadctl.http.query_options import descending_value, direction_key_of, list_body
+from leadctl.output.columns import Column
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
@@ -92,7 +92,7 @@ class Options:
 def run(opts: Options, ctx: Context) -> None:
     """POST /leads/all/my with the collection query of the flags; print the page(s)."""
     check_count_alone(opts.paging)
-    from leadctl.operations import curated
+    from leadctl.contract.operations import curated
 
     operation = curated(ctx, "POST", "/leads/all/my")
     direction_key = direction_key_of(ctx.settings)
@@ -159,7 +159,7 @@ def _status_colors(ctx: Any) -> dict[Any, str]:
     """Lead status id -> color; empty when the statuses cannot be read (colors are a
     nicety: the list still prints)."""
     from leadctl.errors import LeadctlError
-    from leadctl.shared_reads import read_lead_statuses
+    from leadctl.http.shared_reads import read_lead_statuses
 
     try:
         statuses = read_lead_statuses(ctx)

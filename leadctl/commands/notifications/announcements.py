@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from leadctl.commands._verb import verb_command
-from leadctl.listing import Paging, check_count_alone, print_paged
+from leadctl.http.listing import Paging, check_count_alone, print_paged
 from leadctl.output.columns import Column
 
 if TYPE_CHECKING:
@@ -81,7 +81,7 @@ class Options:
 def run(opts: Options, ctx: Context) -> None:
     """POST /notifications/announcements, one page or all, or only the total."""
     check_count_alone(opts.paging)
-    from leadctl.operations import curated
+    from leadctl.contract.operations import curated
 
     width = ctx.ios.terminal_width() if ctx.ios.stdout_is_tty else None
     print_paged(

@@ -57,11 +57,11 @@ class Options:
 
 
 def run(opts: Options, ctx: Context) -> None:
+    from leadctl.contract.operations import curated
     from leadctl.contract.phones import is_identifier
-    from leadctl.operations import curated
-    from leadctl.phone import to_e164
-    from leadctl.response_columns import output_columns
-    from leadctl.shapes import require_object
+    from leadctl.contract.shapes import require_object
+    from leadctl.inputs.phone import to_e164
+    from leadctl.output.response_columns import output_columns
 
     operation = curated(ctx, "GET", "/phone-numbers/{phoneNumber}/status")
     # A contract that addresses numbers by an identifier ({phoneNumberId}) gets it as typed.

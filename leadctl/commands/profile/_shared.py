@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from leadctl.config import PROFILE_KEYS, Config
+from leadctl.config.service_target import SANDBOX_PROFILE
+from leadctl.config.settings import PROFILE_KEYS, Config
 from leadctl.errors import UsageError
-from leadctl.service_target import SANDBOX_PROFILE
 
 if TYPE_CHECKING:
     from leadctl.context import Context

@@ -9,9 +9,14 @@ import typer
 
 from leadctl.commands._verb import verb_command
 from leadctl.commands.profile._shared import KEYS_HELP, complete_key, examples
-from leadctl.config import Config, parse_profile_value, update_config, validate_profile_name
+from leadctl.config.service_target import SANDBOX_PROFILE
+from leadctl.config.settings import (
+    Config,
+    parse_profile_value,
+    update_config,
+    validate_profile_name,
+)
 from leadctl.errors import UsageError
-from leadctl.service_target import SANDBOX_PROFILE
 
 if TYPE_CHECKING:
     from leadctl.context import Context
@@ -44,7 +49,7 @@ def run(opts: Options, ctx: Context) -> None:
             "another profile: `leadctl -p local profile set base_url URL`",
         )
     if key == "base_url":
-        from leadctl.urls import validate_base_url
+        from leadctl.http.urls import validate_base_url
 
         # Refused now rather than on every later command that would use it.
         validate_base_url(parsed, allow_insecure_http=ctx.options.allow_insecure_http)

@@ -9,7 +9,7 @@ import typer
 
 from leadctl.commands._verb import verb_command
 from leadctl.commands.profile._shared import examples, profile_values, row
-from leadctl.config import INTERNAL_KEYS, PROFILE_KEYS, validate_profile_name
+from leadctl.config.settings import INTERNAL_KEYS, PROFILE_KEYS, validate_profile_name
 
 if TYPE_CHECKING:
     from leadctl.context import Context

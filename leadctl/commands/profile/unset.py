@@ -9,7 +9,8 @@ import typer
 
 from leadctl.commands._verb import verb_command
 from leadctl.commands.profile._shared import KEYS_HELP, complete_key, examples, unknown_profile
-from leadctl.config import (
+from leadctl.config.service_target import SANDBOX_PROFILE
+from leadctl.config.settings import (
     INTERNAL_KEYS,
     PROFILE_KEYS,
     Config,
@@ -17,7 +18,6 @@ from leadctl.config import (
     validate_profile_name,
 )
 from leadctl.errors import UsageError
-from leadctl.service_target import SANDBOX_PROFILE
 
 if TYPE_CHECKING:
     from leadctl.context import Context

@@ -9,7 +9,7 @@ import typer
 
 from leadctl.commands._verb import verb_command
 from leadctl.commands.profile._shared import examples, profile_values
-from leadctl.config import Config, update_config, validate_profile_name
+from leadctl.config.settings import Config, update_config, validate_profile_name
 
 if TYPE_CHECKING:
     from leadctl.context import Context

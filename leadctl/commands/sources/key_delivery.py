@@ -13,14 +13,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from leadctl.config.service_target import SANDBOX_PROFILE
 from leadctl.errors import KeyringUnavailable, LeadctlError, UsageError
-from leadctl.service_target import SANDBOX_PROFILE
 
 if TYPE_CHECKING:
     import httpx
 
+    from leadctl.config.secrets_out import PendingSecretFile
     from leadctl.context import Context
-    from leadctl.secrets_out import PendingSecretFile
 
 
 @dataclass(frozen=True)
@@ -34,8 +34,8 @@ class ProfileTarget:
 
 def profile_target(ctx: Context, name: str, *, insecure_storage: bool) -> ProfileTarget:
     """Checked before the request: once the key is rotated it is too late to say no."""
-    from leadctl.config import validate_profile_name
-    from leadctl.credentials import check_store
+    from leadctl.config.credentials import check_store
+    from leadctl.config.settings import validate_profile_name
 
     validate_profile_name(name)
     if name == SANDBOX_PROFILE:
@@ -81,7 +81,7 @@ class Delivery:
 
 
 def keep_in_recovery(ctx: Context, source_id: str, data: bytes, delivery: Delivery) -> None:
-    from leadctl.secrets_out import write_recovery_file
+    from leadctl.config.secrets_out import write_recovery_file
 
     try:
         path = write_recovery_file(
@@ -105,7 +105,7 @@ def deliver(
     target: ProfileTarget | None,
 ) -> Delivery:
     """Put the secret everywhere the user asked, before anything is printed."""
-    from leadctl.profiles import save_profile_credential
+    from leadctl.config.profiles import save_profile_credential
 
     delivery = Delivery(safe_in=[], problems=[])
     data = (secret + "\n").encode("utf-8")
@@ -183,8 +183,8 @@ def _json_of(response: httpx.Response) -> Any:
 
 
 def _without_key(ctx: Context, response: httpx.Response, source_id: str) -> LeadctlError:
+    from leadctl.config.secrets_out import write_recovery_file
     from leadctl.errors import BadResponse
-    from leadctl.secrets_out import write_recovery_file
 
     content = response.content
     kept = ""
@@ -211,7 +211,7 @@ def printing_failed(
     was saved ends quietly like any other command; otherwise the failure is reported and,
     unless saved, the key kept. The old key may already be invalid, so no failure of the
     printing may lose the new one."""
-    from leadctl.secrets_out import silence_stdout
+    from leadctl.config.secrets_out import silence_stdout
 
     closed = isinstance(error, BrokenPipeError)
     if closed:

@@ -25,9 +25,9 @@ from leadctl.output.columns import Column
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from leadctl.config.secrets_out import PendingSecretFile
     from leadctl.context import Context
-    from leadctl.replace import Replacement
-    from leadctl.secrets_out import PendingSecretFile
+    from leadctl.http.replace import Replacement
 
 # For csv/tsv/value: the secret is what the user asked this command for, so it is not masked.
 ROTATION_COLUMNS = (
@@ -100,7 +100,7 @@ class Options:
 def run(opts: Options, ctx: Context) -> None:
     """Check every destination, ask, rotate, deliver the key; exit 1 (a LeadctlError) when
     a destination failed, KeyboardInterrupt when Ctrl-C was held back until the key was safe."""
-    from leadctl.secrets_out import PendingSecretFile, check_secret_file
+    from leadctl.config.secrets_out import PendingSecretFile, check_secret_file
 
     source_id = opts.source_id
     file_path = check_secret_file(opts.secret_file) if opts.secret_file is not None else None
@@ -148,7 +148,7 @@ def _read_for(ctx: Context, plan: ByOperation | ByFlag, source_id: str) -> Repla
     read, without the old key, the flag set), found before anything changes."""
     if isinstance(plan, ByOperation):
         return None
-    from leadctl.replace import plan_replacement
+    from leadctl.http.replace import plan_replacement
 
     return plan_replacement(ctx, plan.put, path_params={"id": source_id}, changes={plan.flag: True})
 
@@ -165,7 +165,7 @@ def _rotate(
 ) -> tuple[Delivery, bool]:
     """Send the rotation and deliver the new key, with Ctrl-C held back from just before
     sending until the key is safe; returns the delivery and whether Ctrl-C was pressed."""
-    from leadctl.secrets_out import deferred_sigint, stderr_notice
+    from leadctl.config.secrets_out import deferred_sigint, stderr_notice
 
     notice = stderr_notice(
         ctx.ios.stderr, "interrupt: finishing the rotation first, so the new key is not lost"
@@ -200,10 +200,10 @@ def _send(
     if isinstance(plan, ByOperation):
         response = ctx.client().call(plan.op, path_params={"id": source_id})
         return decode_rotation(ctx, response, source_id)
-    from leadctl.client import check_hint
+    from leadctl.contract.operations import bundled_operation
     from leadctl.errors import OutcomeUnknown
-    from leadctl.operations import bundled_operation
-    from leadctl.replace import send_replacement
+    from leadctl.http.client import check_hint
+    from leadctl.http.replace import send_replacement
 
     assert planned is not None
     try:
@@ -233,8 +233,8 @@ def _print_rotation(
 def _print_saved(ctx: Context, rotation: dict[str, Any], saved_to: Path | None) -> None:
     """What changed, and where the key went instead of the key: the source as answered
     with its secrets (the new key, in a rotation by the update's flag) masked."""
+    from leadctl.config.redact import redact_json
     from leadctl.output import emit_object
-    from leadctl.redact import redact_json
 
     saved = {
         "source": redact_json(rotation.get("source"), in_text=False),

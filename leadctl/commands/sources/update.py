@@ -14,7 +14,7 @@ from leadctl.output.columns import Column
 
 if TYPE_CHECKING:
     from leadctl.context import Context
-    from leadctl.curated_fields import FlagField
+    from leadctl.contract.curated_fields import FlagField
 
 NAME_MAX_LENGTH = 255
 # Fields only the older form of PUT /sources/{id} has; a body with any of them is that
@@ -122,7 +122,7 @@ class Options:
     def given_flags(self) -> list[FlagField]:
         """The flags given as typed, with the field each sets, for the check against the
         contract."""
-        from leadctl.curated_fields import FlagField
+        from leadctl.contract.curated_fields import FlagField
 
         sent = self.flags()
         return [
@@ -166,10 +166,10 @@ def source_update_body(data: Any, flags: dict[str, Any]) -> dict[str, Any]:
 def run(opts: Options, ctx: Context) -> None:
     """Check the body, send it (merged over a read where the contract wants the whole
     source), print the updated source."""
-    from leadctl.fields import load_data_option
-    from leadctl.operations import curated
+    from leadctl.contract.operations import curated
+    from leadctl.inputs.fields import load_data_option
     from leadctl.output import emit_object
-    from leadctl.response_columns import output_columns
+    from leadctl.output.response_columns import output_columns
 
     operation = curated(ctx, "PUT", "/sources/{id}")
     columns = output_columns(ctx, operation, SOURCE_COLUMNS)
@@ -177,8 +177,8 @@ def run(opts: Options, ctx: Context) -> None:
     loaded = load_data_option(data, stdin=ctx.ios.stdin) if data is not None else None
     body = source_update_body(loaded, opts.flags())
     from leadctl.commands.sources.rotation import refuse_new_key_flag
-    from leadctl.curated_fields import check_flag_fields
-    from leadctl.replace import replace_resource_json
+    from leadctl.contract.curated_fields import check_flag_fields
+    from leadctl.http.replace import replace_resource_json
 
     check_flag_fields(ctx, operation, opts.given_flags())
     refuse_new_key_flag(ctx, operation, body)

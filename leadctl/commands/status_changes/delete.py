@@ -32,7 +32,7 @@ class Options:
 
 def run(opts: Options, ctx: Context) -> None:
     """Confirm (unless --yes or --dry-run), DELETE, and say so on stderr."""
-    from leadctl.operations import curated
+    from leadctl.contract.operations import curated
 
     change_id = opts.change_id
     if not ctx.options.dry_run:
@@ -62,8 +62,8 @@ def _show_answer(ctx: Context, response: httpx.Response) -> None:
 
     if not prints_as_received(ctx):
         return
-    from leadctl.client import decode_json
     from leadctl.errors import BadResponse
+    from leadctl.http.client import decode_json
 
     try:
         answer = decode_json(response, trace=None)

@@ -14,8 +14,8 @@ from leadctl.output.columns import Column
 
 if TYPE_CHECKING:
     from leadctl.context import Context
-    from leadctl.curated_fields import FlagField
-    from leadctl.operations import Operation
+    from leadctl.contract.curated_fields import FlagField
+    from leadctl.contract.operations import Operation
 
 USER_COLUMNS = (
     Column("name"),
@@ -69,7 +69,7 @@ class Options:
     def given_flags(self) -> list[FlagField]:
         """The flags given as typed, with the field each sets, for the check against the
         contract."""
-        from leadctl.curated_fields import FlagField, flag_fields
+        from leadctl.contract.curated_fields import FlagField, flag_fields
 
         given = [
             FlagField(flag=flag.as_typed(value), path=f"compliance.{flag.field}", value=value)
@@ -102,13 +102,13 @@ def run(opts: Options, ctx: Context) -> None:
         _show_current(ctx)
         return
     body = compliance_body(flags, opts.source)
-    from leadctl.client import decode_json
-    from leadctl.curated_fields import check_flag_fields
-    from leadctl.operations import curated
+    from leadctl.contract.curated_fields import check_flag_fields
+    from leadctl.contract.operations import curated
+    from leadctl.contract.shapes import require_object
+    from leadctl.http.client import decode_json
+    from leadctl.http.replace import plan_replacement, send_replacement
     from leadctl.output import emit_object
-    from leadctl.replace import plan_replacement, send_replacement
-    from leadctl.response_columns import output_columns
-    from leadctl.shapes import require_object
+    from leadctl.output.response_columns import output_columns
 
     op = curated(ctx, "PUT", "/users/compliance")
     columns = output_columns(ctx, op, USER_COLUMNS)
@@ -129,8 +129,8 @@ def run(opts: Options, ctx: Context) -> None:
 
 
 def _current_user(ctx: Context) -> Operation | None:
-    from leadctl.operations import Operation, active_index_of
-    from leadctl.whoami import current_user_operation
+    from leadctl.contract.operations import Operation, active_index_of
+    from leadctl.contract.whoami import current_user_operation
 
     entry = current_user_operation(active_index_of(ctx).index)
     return None if entry is None else Operation.from_entry(entry).with_overrides(ctx.settings)
@@ -146,9 +146,9 @@ def _show_current(ctx: Context) -> None:
             hint="give flags to change them (leadctl users compliance --accepted-terms ...), "
             "or `leadctl contract pull` if the service publishes such an operation",
         )
+    from leadctl.contract.shapes import require_object
     from leadctl.output import emit_object
-    from leadctl.response_columns import output_columns
-    from leadctl.shapes import require_object
+    from leadctl.output.response_columns import output_columns
 
     columns = output_columns(ctx, op, USER_COLUMNS)
     user = require_object(ctx.client().call_json(op), what="the current user", required=("id",))

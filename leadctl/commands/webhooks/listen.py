@@ -19,7 +19,7 @@ from leadctl.commands.webhooks._shared import (
     tolerance_seconds,
 )
 from leadctl.errors import UsageError
-from leadctl.request_limits import DEFAULT_TIMEOUT
+from leadctl.http.request_limits import DEFAULT_TIMEOUT
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
@@ -66,7 +66,7 @@ class Options:
 
 def run(opts: Options, ctx: Context, *, stop: threading.Event | None = None) -> None:
     """Serve until Ctrl-C, SIGTERM or ``stop`` is set; then return (exit 0)."""
-    from leadctl.urls import is_loopback_host
+    from leadctl.http.urls import is_loopback_host
     from leadctl.webhooks.http_server import bind, listening_url
     from leadctl.webhooks.receiver import Receiver
     from leadctl.webhooks.targets import check_target_url
@@ -154,8 +154,8 @@ def _announce(ctx: Context, url: str, opts: Options) -> None:
 
 
 def _forwarder(ctx: Context, url: str) -> Forwarder:
-    from leadctl._httpx import httpx
-    from leadctl.client import tls_verification
+    from leadctl.http._httpx import httpx
+    from leadctl.http.client import tls_verification
     from leadctl.webhooks.forwarding import Forwarder
 
     client = httpx.Client(

@@ -11,8 +11,8 @@ import typer
 from leadctl.commands._verb import verb_command
 from leadctl.commands.webhooks._shared import SecretFileOption, read_bytes, secret_for
 from leadctl.errors import DryRunDone, UsageError
+from leadctl.http.request_limits import DEFAULT_TIMEOUT
 from leadctl.output.columns import Column
-from leadctl.request_limits import DEFAULT_TIMEOUT
 
 if TYPE_CHECKING:
     from leadctl.context import Context
@@ -129,8 +129,8 @@ def _test_event(ctx: Context) -> dict[str, Any]:
 
 
 def _client(ctx: Context, url: str) -> Any:
-    from leadctl.client import Client, tls_verification
-    from leadctl.retry import RetryPolicy
+    from leadctl.http.client import Client, tls_verification
+    from leadctl.http.retry import RetryPolicy
 
     debug = ctx.options.debug
     stderr = ctx.ios.stderr
@@ -156,7 +156,7 @@ def _client(ctx: Context, url: str) -> Any:
 
 
 def _print_dry_run(ctx: Context, secret: WebhookSecret, delivery: Delivery) -> None:
-    from leadctl.curl import curl_command
+    from leadctl.http.curl import curl_command
     from leadctl.webhooks.sender import signed_headers
 
     headers = signed_headers(secret, delivery, int(ctx.clock.now().timestamp()))

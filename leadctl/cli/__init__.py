@@ -1,0 +1,1 @@
+"""The root command: global options, the lazy group table, help layout, did-you-mean, hints."""

@@ -1,0 +1,628 @@
+"""The root command: global options, lazy groups, and the one place errors become exit codes."""
+
+# No `from __future__ import annotations` here: Typer reads the root callback's parameters
+# on every invocation, and string annotations cost it an eval() each (about 2 ms a run).
+import importlib
+import os
+import sys
+from collections.abc import Mapping, Sequence
+from enum import Enum
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+from typer.core import TyperGroup
+
+from leadctl import __version__
+from leadctl.cli.groups import GROUPS
+from leadctl.cli.helpformat import HelpContext, use_leadctl_help
+from leadctl.cli.persistent_flags import attach, given_on_the_line, persistent_copies
+from leadctl.cli.verb_group import StdoutClosed, VerbGroup
+from leadctl.clock import Clock
+from leadctl.context import Context, GlobalOptions
+from leadctl.errors import DryRunDone, ExitCode, LeadctlError, UsageError
+from leadctl.http.request_limits import DEFAULT_MAX_RETRIES, timeout_problem
+from leadctl.iostreams import IOStreams, safe_json, safe_text
+from leadctl.output.formats import AS_RECEIVED, OUTPUT_FORMATS
+
+if TYPE_CHECKING:
+
+    class OutputFormat(str, Enum):
+        """-o's choices, one member a format name (built below from OUTPUT_FORMATS)."""
+
+else:
+    # The choices of -o are the format names of leadctl.output.formats, written once there.
+    OutputFormat = Enum("OutputFormat", [(name, name) for name in OUTPUT_FORMATS], type=str)
+
+
+class _Bootstrap:
+    """What the root callback needs to build the Context, and where it leaves it."""
+
+    def __init__(
+        self,
+        ios: IOStreams,
+        env: Mapping[str, str],
+        transport: Any = None,
+        clock: Clock | None = None,
+    ) -> None:
+        self.ios = ios
+        self.env = env
+        self.transport = transport
+        self.clock = clock
+        self.context: Context | None = None
+        # -p as typed, known before the Context exists (a mistyped verb fails before it).
+        self.typed_profile: str | None = None
+
+
+MIN_HELP_WIDTH = 50
+
+
+def _resume_collection() -> None:
+    """Turn the cyclic garbage collector back on for a command that runs (``__main__``
+    keeps it off during start-up); what start-up built is frozen, never scanned again."""
+    import gc
+
+    if not gc.isenabled():
+        gc.freeze()
+        gc.enable()
+
+
+OUTPUT_HELP = "Output format: " + ", ".join(OUTPUT_FORMATS) + "."
+COLUMNS_HELP = (
+    "Fields to print, comma-separated dot paths (status.name, tags[].name), for every "
+    "format: the columns of table/csv/tsv/value, the keys of each JSON/NDJSON object (as "
+    "gh's --json). An unknown field is exit 2 naming the known ones, before anything is sent."
+)
+QUIET_HELP = "No informational messages on stderr."
+JQ_HELP = (
+    "Filter the JSON output with a jq expression (strings print raw, other values as "
+    "JSON, one per line). A list is one array (--jq '.[].id'); with --all or -o ndjson "
+    "the expression runs on each item (--jq .id), as with api --paginate."
+)
+UTC_HELP = "Show times in UTC (default: the profile's timezone, else the system's)."
+ALLOW_FORMULAS_HELP = (
+    "csv/tsv: write cells that begin with = + - @ (or a tab or CR) as they are. By default "
+    "such a cell gets a leading ' so a spreadsheet shows it as text instead of running it "
+    "(lead names come from web forms: anyone can type a formula); leads import removes it."
+)
+
+
+# The global options each verb shows in its own help (the rest are hidden there).
+SHOWN_ON_VERBS = {"output": OUTPUT_HELP, "columns": COLUMNS_HELP, "quiet": QUIET_HELP}
+
+
+class Copies:
+    """The root's options as groups (all hidden) and verbs (-o/--columns/-q shown) carry
+    them; see leadctl.cli.persistent_flags."""
+
+    def __init__(self, root_params: list[Any]) -> None:
+        self.on_verbs = persistent_copies(root_params, SHOWN_ON_VERBS, _apply)
+        self.on_groups = persistent_copies(root_params, {}, _apply)
+
+
+def _prepare_loaded_command(command: Any, copies: Copies) -> None:
+    """Plain help (rich loads only when a command draws a table) and the global options."""
+    command.rich_markup_mode = None
+    use_leadctl_help(command)
+    # Completion is `leadctl completion SHELL`, not an option on every group.
+    command.params = [
+        p for p in command.params if p.name not in ("install_completion", "show_completion")
+    ]
+    if isinstance(command, TyperGroup):
+        attach(command, copies.on_groups)
+        for sub in command.commands.values():
+            _prepare_loaded_command(sub, copies)
+    else:
+        attach(command, copies.on_verbs)
+
+
+def _groups_of_verbs(app: typer.Typer) -> None:
+    """Typer builds ``app`` and its sub-apps as VerbGroups (help when no verb follows)."""
+    app.info.cls = VerbGroup
+    for sub in app.registered_groups:
+        if sub.typer_instance is not None:
+            _groups_of_verbs(sub.typer_instance)
+
+
+class LazyGroup(VerbGroup):
+    """The root: loads a group's module only when that group is invoked."""
+
+    context_class = HelpContext
+    _persistent_copies: Copies | None = None  # made from the root's options on first use
+
+    def _copies(self) -> Copies:
+        if self._persistent_copies is None:
+            self._persistent_copies = Copies(self.params)
+        return self._persistent_copies
+
+    def _prepare_generated(self, command: Any) -> None:
+        _prepare_loaded_command(command, self._copies())
+
+    # Click asks the group for its commands by name; these two load a group on first use.
+    def list_commands(self, ctx: Any) -> list[str]:
+        from leadctl.generated.tree import generated_tree
+
+        return [*GROUPS, *generated_tree(ctx).new_groups(GROUPS)]
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        from leadctl.generated.tree import generated_tree
+
+        tree = generated_tree(ctx)
+        cmd_name = tree.canonical(cmd_name)
+        entry = GROUPS.get(cmd_name)
+        if entry is None:
+            # Generated verbs get the global options when they are built.
+            group = tree.group_command(cmd_name, self._prepare_generated)
+            if group is not None:
+                use_leadctl_help(group)
+                attach(group, self._copies().on_groups)
+            return group
+        module = importlib.import_module(entry[0])
+        _groups_of_verbs(module.app)
+        command = typer.main.get_command(module.app)
+        command.name = cmd_name
+        _prepare_loaded_command(command, self._copies())
+        tree.add_verbs(command, cmd_name, self._prepare_generated)
+        return command
+
+    def resolve_command(self, ctx: Any, args: list[str]) -> Any:
+        # The profile and base URL named anywhere on the line pick the contract whose
+        # generated commands exist, before Click has parsed the verb's options.
+        from leadctl.generated.startup import LINE_PARAMS, LINE_PARAMS_NAMES
+
+        line = {
+            p.name: given_on_the_line(args, p) for p in self.params if p.name in LINE_PARAMS_NAMES
+        }
+        ctx.meta[LINE_PARAMS] = line
+        if isinstance(ctx.obj, _Bootstrap):
+            ctx.obj.typed_profile = line.get("profile") or ctx.params.get("profile") or None
+        # A mistyped group or verb gets "did you mean" in cli.md's words (Typer's own
+        # suggestion sees only loaded commands and words it differently); the verb is checked
+        # here too, so both levels (curated and generated groups alike) say it the same way.
+        name = args[0]
+        if ctx.resilient_parsing or name.startswith("-"):
+            return super().resolve_command(ctx, args)
+        command = self.get_command(ctx, name)
+        verb = args[1] if len(args) > 1 else None
+        if command is None:
+            from leadctl.cli.suggest import unknown_command
+
+            raise unknown_command(
+                name,
+                self.list_commands(ctx),
+                command_path="leadctl",
+                spell=lambda group: self._with_verb(ctx, group, verb),
+                elsewhere=_from_the_contract(ctx, name),
+            )
+        if hasattr(command, "list_commands") and verb and not verb.startswith("-"):
+            sub_ctx = typer.Context(command, parent=ctx, info_name=name)
+            if command.get_command(sub_ctx, verb) is None:
+                from leadctl.cli.suggest import unknown_command
+
+                raise unknown_command(
+                    verb,
+                    command.list_commands(sub_ctx),
+                    command_path=f"leadctl {name}",
+                    elsewhere=_from_the_contract(ctx, verb),
+                )
+        return name, command, args[1:]
+
+    def _with_verb(self, ctx: Any, group: str, verb: str | None) -> str:
+        """``leads list`` for `lead list`: the suggested group with the verb typed after it,
+        when that group has it."""
+        if not verb or verb.startswith("-"):
+            return group
+        command = self.get_command(ctx, group)
+        if not hasattr(command, "list_commands"):
+            return group
+        sub_ctx = typer.Context(command, parent=ctx, info_name=group)
+        return f"{group} {verb}" if command.get_command(sub_ctx, verb) is not None else group
+
+    def format_commands(self, ctx: Any, formatter: Any) -> None:
+        # Click would load every group to read its one-line help; groups.py has them.
+        rows = [(name, short_help) for name, (_module, short_help) in GROUPS.items()]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+        from leadctl.generated.startup import write_help_sections
+
+        write_help_sections(ctx, formatter)
+
+
+def _from_the_contract(ctx: Any, word: str) -> str:
+    from leadctl.cli.suggest import from_the_contract
+    from leadctl.contract.store import SANDBOX_KEY
+    from leadctl.generated.tree import generated_tree
+
+    key = generated_tree(ctx).active.key
+    return from_the_contract(word, bundled=key is None, sandbox=key == SANDBOX_KEY)
+
+
+root = typer.Typer(
+    cls=LazyGroup,
+    name="leadctl",
+    help="Operate the Lead Management Service from the command line.",
+    epilog="Run `leadctl GROUP --help` for a group's commands. Exit codes: see `man leadctl`.",
+    rich_markup_mode=None,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+def _print_version(typer_ctx: typer.Context, value: bool) -> None:
+    if value:
+        bootstrap = typer_ctx.obj
+        out = bootstrap.ios.stdout if isinstance(bootstrap, _Bootstrap) else sys.stdout
+        out.write(f"leadctl {__version__}\n")
+        raise typer.Exit()
+
+
+@root.callback(invoke_without_command=True)
+def main_callback(
+    typer_ctx: typer.Context,
+    profile: Annotated[
+        str | None,
+        typer.Option(
+            "-p",
+            "--profile",
+            metavar="NAME",
+            help="Profile to use [env: LEADCTL_PROFILE].",
+            # Eager, so `leadctl -p NAME --help` lists that profile's generated commands.
+            is_eager=True,
+        ),
+    ] = None,
+    base_url: Annotated[
+        str | None,
+        typer.Option("--base-url", metavar="URL", help="Service base URL [env: LEADCTL_BASE_URL]."),
+    ] = None,
+    output: Annotated[
+        OutputFormat | None,
+        typer.Option("-o", "--output", metavar="FMT", help=OUTPUT_HELP + " [env: LEADCTL_OUTPUT]"),
+    ] = None,
+    columns: Annotated[
+        str | None, typer.Option("--columns", metavar="a,b.c", help=COLUMNS_HELP)
+    ] = None,
+    jq: Annotated[str | None, typer.Option("--jq", metavar="EXPR", help=JQ_HELP)] = None,
+    utc: Annotated[bool, typer.Option("--utc", help=UTC_HELP)] = False,
+    allow_formulas: Annotated[
+        bool, typer.Option("--allow-formulas", help=ALLOW_FORMULAS_HELP)
+    ] = False,
+    quiet: Annotated[bool, typer.Option("-q", "--quiet", help=QUIET_HELP)] = False,
+    no_color: Annotated[bool, typer.Option("--no-color", help="No color.")] = False,
+    no_input: Annotated[bool, typer.Option("--no-input", help="Never prompt.")] = False,
+    debug: Annotated[
+        bool,
+        typer.Option(
+            "--debug",
+            help="HTTP trace and tracebacks on stderr, credentials redacted "
+            "[env: LEADCTL_DEBUG=1].",
+        ),
+    ] = False,
+    timeout: Annotated[
+        float | None,
+        typer.Option(
+            "--timeout",
+            metavar="SECONDS",
+            min=0.001,
+            help="Per-request timeout in seconds, default 30 [env: LEADCTL_TIMEOUT].",
+        ),
+    ] = None,
+    max_retries: Annotated[
+        int,
+        typer.Option(
+            "--max-retries", min=0, metavar="N", help="Retries for retry-safe operations."
+        ),
+    ] = DEFAULT_MAX_RETRIES,
+    dry_run: Annotated[
+        bool,
+        typer.Option("--dry-run", help="Print the request as a curl command; send nothing."),
+    ] = False,
+    allow_insecure_http: Annotated[
+        bool,
+        typer.Option(
+            "--allow-insecure-http", help="Permit a plain http:// base URL that is not loopback."
+        ),
+    ] = False,
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", is_eager=True, callback=_print_version, help="Print the version."
+        ),
+    ] = False,
+) -> None:
+    """Operate the Lead Management Service from the command line."""
+    _resume_collection()
+    bootstrap = typer_ctx.obj
+    if not isinstance(bootstrap, _Bootstrap):
+        bootstrap = _Bootstrap(ios=IOStreams.system(), env=os.environ)
+    context = Context(
+        ios=bootstrap.ios,
+        options=_global_options(typer_ctx.params, bootstrap.env),
+        env=bootstrap.env,
+        transport=bootstrap.transport,
+        clock=bootstrap.clock or Clock(),
+    )
+    _set_streams(context)
+    bootstrap.context = context
+    typer_ctx.obj = context
+
+
+def _apply(root_ctx: Any) -> None:
+    """A global option given after a group or verb name: the options are read again, with
+    the same checks (persistent_flags). Nothing reads the settings before the verb runs."""
+    context = root_ctx.obj
+    if isinstance(context, Context):
+        context.options = _global_options(root_ctx.params, context.env)
+        _set_streams(context)
+
+
+def _set_streams(context: Context) -> None:
+    options = context.options
+    context.ios.no_color = options.no_color
+    context.ios.no_input = options.no_input
+    context.ios.quiet = options.quiet
+
+
+def _global_options(params: Mapping[str, Any], env: Mapping[str, str]) -> GlobalOptions:
+    """The global options as given (Click's values, by parameter name) and the environment."""
+    profile, base_url = params.get("profile"), params.get("base_url")
+    # `-p "$PROFILE"` with PROFILE unset must not quietly act on another profile.
+    for flag, given in (("--profile", profile), ("--base-url", base_url)):
+        if given is not None and not given.strip():
+            raise UsageError(f"{flag} was given an empty value")
+    timeout = params.get("timeout")
+    if timeout is not None and timeout_problem(timeout):
+        raise UsageError(f"--timeout {timeout:g} {timeout_problem(timeout)}")
+    jq = params.get("jq")
+    if jq is not None:
+        # A mistyped expression is a usage error before anything is sent.
+        from leadctl.output.jq_filter import compile_jq
+
+        compile_jq(jq)
+    output = params.get("output")
+    columns = params.get("columns")
+    max_retries = params.get("max_retries")
+    return GlobalOptions(
+        profile=profile or env.get("LEADCTL_PROFILE") or None,
+        profile_from_env=profile is None,
+        base_url=base_url or env.get("LEADCTL_BASE_URL") or None,
+        base_url_from_env=base_url is None,
+        # Click's value is the format's name (Typer makes the enum only for the callback).
+        output=str(getattr(output, "value", output)) if output else _env_output(env),
+        columns=[part.strip() for part in columns.split(",") if part.strip()] if columns else None,
+        quiet=bool(params.get("quiet")),
+        no_color=bool(params.get("no_color")),
+        no_input=bool(params.get("no_input")),
+        debug=bool(params.get("debug")) or env.get("LEADCTL_DEBUG", "") not in ("", "0"),
+        timeout=timeout if timeout is not None else _env_timeout(env),
+        max_retries=DEFAULT_MAX_RETRIES if max_retries is None else max_retries,
+        dry_run=bool(params.get("dry_run")),
+        allow_insecure_http=bool(params.get("allow_insecure_http")),
+        jq=jq,
+        utc=bool(params.get("utc")),
+        allow_formulas=bool(params.get("allow_formulas")),
+    )
+
+
+def _env_output(env: Mapping[str, str]) -> str | None:
+    value = env.get("LEADCTL_OUTPUT") or None
+    if value is not None and value not in OUTPUT_FORMATS:
+        raise UsageError(
+            f"LEADCTL_OUTPUT={value!r} is not an output format",
+            hint="use one of " + ", ".join(OUTPUT_FORMATS),
+        )
+    return value
+
+
+def _env_timeout(env: Mapping[str, str]) -> float | None:
+    raw = env.get("LEADCTL_TIMEOUT") or None
+    if raw is None:
+        return None
+    try:
+        value = float(raw)
+    except ValueError:
+        value = 0.0
+    problem = timeout_problem(value)
+    if problem:
+        raise UsageError(f"LEADCTL_TIMEOUT={raw!r} {problem}")
+    return value
+
+
+# -- errors -> exit codes, in one place --------------------------------------------------
+
+
+def _json_errors_wanted(context: Context | None, env: Mapping[str, str], ios: IOStreams) -> bool:
+    """The error as one JSON object: for a program that asked for JSON output, never for a
+    person reading stderr on a terminal."""
+    if ios.stderr_is_tty:
+        return False
+    if context is not None:
+        return context.output_explicit and context.output_format in AS_RECEIVED
+    return env.get("LEADCTL_OUTPUT") in AS_RECEIVED
+
+
+def report_error(
+    error: LeadctlError, ios: IOStreams, *, as_json: bool, secrets: Sequence[str] = ()
+) -> int:
+    # The message quotes the service's words (title, detail, field errors, trace id):
+    # whatever they hold is shown, never acted on by the terminal.
+    if as_json:
+        import json
+
+        text = safe_json(json.dumps(error.to_json(), ensure_ascii=False)) + "\n"
+    else:
+        lines = [f"error: {error.message}", *error.detail_lines()]
+        text = "".join(f"{safe_text(line)}\n" for line in lines)
+    if secrets:
+        from leadctl.config.redact import mask_secrets
+
+        # A service or proxy may quote the credential back in its error, in any form.
+        text = mask_secrets(text, secrets)
+    ios.stderr.write(text)
+    ios.stderr.flush()
+    return int(error.exit_code)
+
+
+def _known_secrets(context: Context | None) -> tuple[str, ...]:
+    """The credential, if this invocation already looked it up."""
+    found = context.looked_up_credential() if context is not None else None
+    return (found.value,) if found is not None and found.value else ()
+
+
+def _report(error: LeadctlError, bootstrap: _Bootstrap) -> int:
+    from leadctl.cli.hints import (  # error paths only: not loaded by a success
+        carry_profile,
+        fit_hint,
+    )
+
+    carry_profile(error, bootstrap.context, typed_profile=bootstrap.typed_profile)
+    as_json = _json_errors_wanted(bootstrap.context, bootstrap.env, bootstrap.ios)
+    if not as_json:
+        fit_hint(error, bootstrap.ios)
+    return report_error(
+        error,
+        bootstrap.ios,
+        as_json=as_json,
+        secrets=_known_secrets(bootstrap.context),
+    )
+
+
+def _is_missing(error: BaseException) -> bool:
+    """Click's MissingParameter, which Typer does not export: it is the one subclass of
+    the public ``typer.BadParameter`` (raised as it is for a value that does not convert)."""
+    return isinstance(error, typer.BadParameter) and type(error) is not typer.BadParameter
+
+
+def _picked_argument(error: BaseException, bootstrap: _Bootstrap) -> str | None:
+    """A value picked on the terminal for an argument Click found missing, if one applies."""
+    param = getattr(error, "param", None)
+    click_ctx = getattr(error, "ctx", None)
+    context = bootstrap.context
+    if (
+        not _is_missing(error)
+        or getattr(param, "param_type_name", None) != "argument"
+        or click_ctx is None
+        or context is None
+    ):
+        return None
+    from leadctl.cli.picker import can_pick, pick_missing_argument
+
+    if not can_pick(context):
+        return None
+    return pick_missing_argument(context, click_ctx, param)
+
+
+def _quiet_broken_pipe(ios: IOStreams) -> None:
+    """Point stdout at /dev/null so the interpreter's final flush cannot fail noisily."""
+    if ios.stdout is sys.stdout:
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+
+
+def _after_dry_run(bootstrap: _Bootstrap) -> None:
+    context = bootstrap.context
+    if context is not None and context.options.dry_run and context.sandbox_started:
+        from leadctl.cli.hints import EMBEDDED_DRY_RUN
+
+        bootstrap.ios.info(EMBEDDED_DRY_RUN)
+
+
+def invoke(
+    argv: Sequence[str] | None = None,
+    *,
+    ios: IOStreams | None = None,
+    env: Mapping[str, str] | None = None,
+    transport: Any = None,
+    clock: Clock | None = None,
+) -> int:
+    """Run leadctl with ``argv`` and return the exit code; never raises (but SystemExit)."""
+    bootstrap = _Bootstrap(
+        ios=ios or IOStreams.system(env=env),
+        env=os.environ if env is None else env,
+        transport=transport,
+        clock=clock,
+    )
+    args = list(sys.argv[1:] if argv is None else argv)
+    command = typer.main.get_command(root)
+    # Help fills the terminal (COLUMNS, else its real width), like the tables do.
+    help_width = max(bootstrap.ios.terminal_width() - 2, MIN_HELP_WIDTH)
+    try:
+        if bootstrap.ios.stdout_closed:
+            raise UsageError(
+                "stdout is closed (started with >&-): leadctl writes its output there",
+                hint="to discard the output, redirect it instead: >/dev/null",
+            )
+        result = command.main(
+            args=args,
+            prog_name="leadctl",
+            standalone_mode=False,
+            obj=bootstrap,
+            terminal_width=help_width,
+            max_content_width=help_width,
+        )
+        _after_dry_run(bootstrap)
+        return result if isinstance(result, int) else 0
+    except DryRunDone:
+        _after_dry_run(bootstrap)
+        return int(ExitCode.OK)
+    except StdoutClosed:
+        _quiet_broken_pipe(bootstrap.ios)
+        return int(ExitCode.OK)
+    except LeadctlError as error:
+        return _report(error, bootstrap)
+    except (KeyboardInterrupt, typer.Abort):
+        bootstrap.ios.stderr.write("interrupted\n")
+        return int(ExitCode.INTERRUPTED)
+    except BrokenPipeError:
+        _quiet_broken_pipe(bootstrap.ios)
+        return int(ExitCode.OK)
+    except Exception as error:
+        try:
+            picked = _picked_argument(error, bootstrap)
+        except LeadctlError as failed:  # the list read failed: say why, as any command would
+            return _report(failed, bootstrap)
+        except KeyboardInterrupt:
+            bootstrap.ios.stderr.write("interrupted\n")
+            return int(ExitCode.INTERRUPTED)
+        if picked is not None:
+            # Run the line again with the picked value as the missing (last) argument.
+            rest = [picked] if "--" in args else ["--", picked]
+            return invoke(
+                [*args, *rest],
+                ios=bootstrap.ios,
+                env=bootstrap.env,
+                transport=transport,
+                clock=clock,
+            )
+        if isinstance(error, typer.TyperException):
+            # Typer's public base of Click's own errors (usage errors, exit 2, and the rest).
+            usage = UsageError(
+                error.format_message(),
+                hint="run with --help for usage",
+            )
+            return report_error(
+                usage,
+                bootstrap.ios,
+                as_json=_json_errors_wanted(bootstrap.context, bootstrap.env, bootstrap.ios),
+            )
+        debug = bootstrap.context.options.debug if bootstrap.context else False
+        if debug or bootstrap.env.get("LEADCTL_DEBUG") == "1":
+            import traceback
+
+            from leadctl.config.redact import redact_text
+
+            trace = "".join(traceback.format_exception(error))
+            bootstrap.ios.trace(redact_text(trace, _known_secrets(bootstrap.context)).rstrip("\n"))
+        bootstrap.ios.stderr.write(
+            f"error: unexpected {type(error).__name__}; run with --debug for a traceback\n"
+        )
+        return int(ExitCode.UNEXPECTED)
+    finally:
+        if bootstrap.context is not None:
+            bootstrap.context.close()
+
+
+def run() -> None:
+    sys.exit(invoke())

@@ -1,0 +1,163 @@
+"""A picker for an id left out on a terminal (`leadctl sources update` with no ID).
+
+When a verb's argument is a path parameter (``PUT /sources/{id}``) and the active contract
+has a list operation for that collection (``GET /sources``, or a paged read such as
+``POST /sources/all``), its first page is offered with questionary. Only with stdin and
+stdout on a terminal and without --no-input; anywhere else a missing id stays a usage
+error (exit 2), so scripts never block.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from leadctl.iostreams import safe_text
+
+if TYPE_CHECKING:
+    from leadctl.context import Context
+    from leadctl.generated.tree import GeneratedTree
+
+PICK_PAGE_SIZE = 50
+# Fields that tell items apart for a person, in the order they are shown.
+LABEL_FIELDS = ("name", "title", "displayName", "firstName", "lastName", "email", "phone")
+
+
+@dataclass(frozen=True)
+class PickPlan:
+    """Where the choices for one argument come from."""
+
+    list_op: Mapping[str, Any]
+    field: str  # the item field that holds the argument's value
+    metavar: str
+
+
+def can_pick(context: Context) -> bool:
+    ios = context.ios
+    return ios.stdin_is_tty and ios.stdout_is_tty and not ios.no_input
+
+
+def operation_of(tree: GeneratedTree, group: str, verb: str) -> Mapping[str, Any] | None:
+    """The contract operation a curated or generated verb calls."""
+    for op in _operations(tree):
+        if op.get("group") == group and op.get("verb") == verb:
+            return op
+    return None
+
+
+def _operations(tree: GeneratedTree) -> Iterable[Mapping[str, Any]]:
+    operations: Iterable[Mapping[str, Any]] = tree.active.index.get("operations", ())
+    return operations
+
+
+def list_operation(tree: GeneratedTree, collection: str) -> Mapping[str, Any] | None:
+    """A read of the whole collection: ``GET /sources`` or a paged ``POST /sources/all``."""
+    found = None
+    for op in _operations(tree):
+        path = str(op["path"])
+        if "{" in path:
+            continue
+        paged = bool((op.get("body") or {}).get("paged"))
+        if op["method"] == "GET" and path == collection and not op.get("body"):
+            found = found or op
+        elif paged and path.startswith(collection + "/"):
+            return op
+    return found
+
+
+def plan(tree: GeneratedTree, group: str, verb: str, position: int) -> PickPlan | None:
+    """How to pick the ``position``-th argument of ``group verb``, if it can be picked."""
+    op = operation_of(tree, group, verb)
+    if op is None:
+        return None
+    path_params = [p for p in op.get("params", ()) if p["in"] == "path"]
+    if position >= len(path_params):
+        return None
+    param = path_params[position]
+    collection = str(op["path"]).split("/{" + str(param["name"]) + "}", 1)[0]
+    if not collection or "{" in collection:
+        return None
+    listed = list_operation(tree, collection)
+    if listed is None:
+        return None
+    return PickPlan(listed, str(param["name"]), str(param.get("metavar") or "ID"))
+
+
+def first_page(context: Context, list_op: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    from leadctl.contract.operations import to_operation
+
+    operation = to_operation(list_op, context.settings)
+    client = context.client()
+    if operation.paged:
+        from leadctl.http.paging import Pager, PageRequest
+
+        pager = Pager(client, operation, {}, PageRequest(page_size=PICK_PAGE_SIZE))
+        items, _token = pager.fetch_page(None)
+        return [item for item in items if isinstance(item, Mapping)]
+    data = client.call_json(operation)
+    if isinstance(data, Mapping):
+        data = data.get("items")
+    if not isinstance(data, list):
+        return []
+    return [item for item in data if isinstance(item, Mapping)][:PICK_PAGE_SIZE]
+
+
+def value_field(items: Sequence[Mapping[str, Any]], wanted: str) -> str | None:
+    """The path parameter's own name when items carry it, else their id."""
+    for field in (wanted, "id"):
+        if items and all(isinstance(item.get(field), (str, int)) for item in items):
+            return field
+    return None
+
+
+def label(item: Mapping[str, Any], field: str) -> str:
+    words = [str(item[name]) for name in LABEL_FIELDS if item.get(name) not in (None, "")]
+    return safe_text("  ".join([str(item[field]), " ".join(words[:3])]).strip(), one_line=True)
+
+
+def choose(question: str, choices: Sequence[tuple[str, str]]) -> str:
+    """Asks on the terminal; Esc cancels (exit 10, as a "no" at a prompt), Ctrl-C ends
+    leadctl like anywhere else (exit 130)."""
+    import questionary
+    from prompt_toolkit.key_binding import KeyBindings
+    from prompt_toolkit.keys import Keys
+
+    from leadctl.errors import Cancelled
+
+    select = questionary.select(
+        safe_text(question, one_line=True),
+        choices=[questionary.Choice(title=title, value=value) for title, value in choices],
+        instruction="(arrow keys, Enter to pick, Esc to cancel)",
+    )
+
+    def cancel(event: Any) -> None:
+        event.app.exit(exception=Cancelled("cancelled: no id was picked"))
+
+    bindings = select.application.key_bindings
+    assert isinstance(bindings, KeyBindings)  # what questionary.select builds
+    bindings.add(Keys.Escape, eager=True)(cancel)
+    return str(select.unsafe_ask())
+
+
+def pick_missing_argument(context: Context, click_ctx: Any, param: Any) -> str | None:
+    """The value the user picked for ``param``, or None when no picker applies."""
+    from leadctl.generated.tree import generated_tree
+
+    group_ctx = click_ctx.parent
+    if group_ctx is None or group_ctx.parent is None:
+        return None  # a single command (`api`), not GROUP VERB
+    arguments = [p for p in click_ctx.command.params if p.param_type_name == "argument"]
+    if param not in arguments:
+        return None
+    tree = generated_tree(click_ctx)
+    found = plan(tree, group_ctx.command.name, click_ctx.command.name, arguments.index(param))
+    if found is None:
+        return None
+    items = first_page(context, found.list_op)
+    field = value_field(items, found.field)
+    if field is None:
+        return None
+    choices = [(label(item, field), str(item[field])) for item in items]
+    command = f"{group_ctx.command.name} {click_ctx.command.name}"
+    return choose(f"{found.metavar} for `leadctl {command}`:", choices)

@@ -1,0 +1,419 @@
+"""Profiles in ``config.toml``: where the file lives, reading it, and locked atomic updates.
+
+The config never holds a secret: only the keys below are accepted, and credentials live in
+the keyring or the credential file store (``leadctl.config.credentials``). Reading creates nothing;
+only :func:`update_config` writes, under a file lock so concurrent runs cannot lose changes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import os
+import re
+import sys
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+from leadctl.errors import LeadctlError, UsageError
+from leadctl.output.formats import OUTPUT_FORMATS
+
+T = TypeVar("T")
+
+CONFIG_FILE = "config.toml"
+LOCK_FILE = "config.toml.lock"
+# Long enough for a slow disk, short enough that a wedged process cannot hang every command.
+LOCK_TIMEOUT = 30.0
+
+PROFILE_NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+HEADER_NAME_PATTERN = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")  # RFC 9110 token
+QUERY_NAME_PATTERN = re.compile(r"[A-Za-z0-9_.~\[\]-]{1,64}")
+REGION_PATTERN = re.compile(r"[A-Za-z]{2}")
+OPERATION_ID_PATTERN = re.compile(r"[A-Za-z0-9_.\-]{1,128}")
+
+PROFILE_KEYS: Mapping[str, str] = {
+    "base_url": "service base URL (https://...)",
+    "output": "default output format: " + ", ".join(OUTPUT_FORMATS),
+    "timeout": "per-request timeout in seconds",
+    "region": "default region for phone numbers (ISO code such as US, GB)",
+    "timezone": "IANA time zone for date-times given without an offset (default: the system's)",
+    "ca_bundle": "path of a PEM file with the CA certificates to trust",
+    "source_key_header": "HTTP header that carries a source key on lead intake",
+    "phone_status_window_days_param": "query name of the window in days for `numbers status`",
+    "phone_status_start_param": "query name of the start date for `numbers status`",
+    "phone_status_end_param": "query name of the end date for `numbers status`",
+    "order_direction_key": "orderBy property carrying the sort direction of "
+    "`leads list --order-by -FIELD` (assumed: direction)",
+    "contract_url": "where `contract pull` fetches the service's OpenAPI contract, on the "
+    "profile's host (default: <base_url>/openapi.json, an assumption)",
+    "retry_safe_operations": "operationIds (comma-separated) of generated commands that may "
+    "be retried even after the request was sent",
+    "retry_unsafe_operations": "operationIds (comma-separated) of generated commands that "
+    "must never be retried once sent",
+    "oauth_client_id": "OAuth client id for `auth login --device/--web` (default: dynamic "
+    "registration where the authorization server offers it)",
+    "oauth_scopes": "OAuth scopes (space-separated) for `auth login --device/--web` "
+    "(default: openid offline_access, where the server lists them)",
+    "rate_limit": "the service's published rate limit as N/WINDOW (e.g. 300/60s): "
+    "`leads import`, `batch` and `--all` pace from the first request instead of waiting "
+    "for a 429",
+}
+CREDENTIAL_STORES = ("keyring", "file")
+CREDENTIAL_KINDS = ("org", "user", "source")
+# Written by `auth login`, never by `profile set`.
+INTERNAL_KEYS: Mapping[str, tuple[str, ...]] = {
+    "credential_store": CREDENTIAL_STORES,
+    "credential_kind": CREDENTIAL_KINDS,
+}
+
+
+def _env_path(env: Mapping[str, str], name: str) -> Path | None:
+    value = env.get(name, "")
+    return Path(value).expanduser() if value else None
+
+
+def config_dir(env: Mapping[str, str]) -> Path:
+    """LEADCTL_CONFIG_DIR, else the platform's user config dir; never created here."""
+    override = _env_path(env, "LEADCTL_CONFIG_DIR")
+    if override is not None:
+        return override
+    import platformdirs
+
+    return Path(platformdirs.user_config_dir("leadctl", appauthor=False))
+
+
+def data_dir(env: Mapping[str, str]) -> Path:
+    """LEADCTL_DATA_DIR, else the platform's user data dir; never created here."""
+    override = _env_path(env, "LEADCTL_DATA_DIR")
+    if override is not None:
+        return override
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("leadctl", appauthor=False))
+
+
+def config_path(env: Mapping[str, str]) -> Path:
+    return config_dir(env) / CONFIG_FILE
+
+
+@dataclass
+class Config:
+    current_profile: str | None = None
+    profiles: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # Top-level tables a newer leadctl may have written; kept so a rewrite does not drop them.
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+# -- validation ------------------------------------------------------------------------
+
+
+def validate_profile_name(name: str) -> str:
+    if not PROFILE_NAME_PATTERN.fullmatch(name):
+        raise UsageError(
+            f"invalid profile name {name!r}",
+            hint="use 1-64 letters, digits, '_', '.' or '-', starting with a letter or digit",
+        )
+    return name
+
+
+def _bad_value(key: str, raw: str, why: str) -> UsageError:
+    return UsageError(f"invalid value {raw!r} for {key}: {why}")
+
+
+def _parse_base_url(raw: str) -> str:
+    # The plain-http rule depends on a flag of the invocation, so it is checked where the
+    # URL is used; here only the shape, which is the same check with that rule switched off.
+    from leadctl.http.urls import validate_base_url
+
+    return validate_base_url(raw, allow_insecure_http=True)
+
+
+def _parse_output(raw: str) -> str:
+    value = raw.strip().lower()
+    if value not in OUTPUT_FORMATS:
+        raise _bad_value("output", raw, "expected one of " + ", ".join(OUTPUT_FORMATS))
+    return value
+
+
+def _parse_timeout(raw: str) -> int | float:
+    text = raw.strip()
+    try:
+        number: int | float = int(text)
+    except ValueError:
+        try:
+            number = float(text)
+        except ValueError:
+            raise _bad_value("timeout", raw, "expected a number of seconds") from None
+    from leadctl.http.request_limits import timeout_problem
+
+    if timeout_problem(number):
+        raise _bad_value("timeout", raw, "expected a positive number of seconds, at most a day")
+    return number
+
+
+def _parse_region(raw: str) -> str:
+    value = raw.strip().upper()
+    if REGION_PATTERN.fullmatch(value):
+        import phonenumbers
+
+        if value in phonenumbers.SUPPORTED_REGIONS:
+            return value
+    raise _bad_value("region", raw, "expected a two-letter ISO region code such as US or GB")
+
+
+def _parse_ca_bundle(raw: str) -> str:
+    path = Path(raw.strip()).expanduser()
+    if not path.is_file():
+        raise _bad_value("ca_bundle", raw, "no such file")
+    # Absolute, so the profile works from any working directory.
+    return str(path.resolve())
+
+
+def _parse_timezone(raw: str) -> str:
+    from leadctl.util.zones import iana_zone
+
+    value = raw.strip()
+    if iana_zone(value) is None:
+        raise _bad_value("timezone", raw, "not an IANA time zone such as Europe/Berlin")
+    return value
+
+
+def _parse_header_name(raw: str) -> str:
+    value = raw.strip()
+    if not HEADER_NAME_PATTERN.fullmatch(value):
+        raise _bad_value("source_key_header", raw, "not a valid HTTP header name")
+    return value
+
+
+def _query_name_parser(key: str) -> Callable[[str], str]:
+    def parse(raw: str) -> str:
+        value = raw.strip()
+        if not QUERY_NAME_PATTERN.fullmatch(value):
+            raise _bad_value(
+                key, raw, "expected a query parameter name (letters, digits, _ . ~ - [ ])"
+            )
+        return value
+
+    return parse
+
+
+def _parse_operation_ids(key: str, raw: str) -> str:
+    ids = [part.strip() for part in raw.split(",") if part.strip()]
+    if not ids or not all(OPERATION_ID_PATTERN.fullmatch(i) for i in ids):
+        raise _bad_value(key, raw, "expected operationIds separated by commas")
+    return ",".join(ids)
+
+
+def _parse_oauth_word(key: str, raw: str) -> str:
+    value = raw.strip()
+    if not value or not value.isascii() or not value.isprintable() or " " in value:
+        raise _bad_value(key, raw, "expected one word of printable ASCII")
+    return value
+
+
+def _parse_rate_limit(raw: str) -> str:
+    from leadctl.http.rate_limit import parse_rate_limit
+
+    return str(parse_rate_limit(raw, what="rate_limit"))
+
+
+def _parse_oauth_scopes(raw: str) -> str:
+    scopes = raw.replace(",", " ").split()
+    if not scopes or not all(s.isascii() and s.isprintable() for s in scopes):
+        raise _bad_value("oauth_scopes", raw, "expected scopes separated by spaces")
+    return " ".join(scopes)
+
+
+_PARSERS: dict[str, Callable[[str], Any]] = {
+    "base_url": _parse_base_url,
+    "output": _parse_output,
+    "timeout": _parse_timeout,
+    "region": _parse_region,
+    "timezone": _parse_timezone,
+    "ca_bundle": _parse_ca_bundle,
+    "source_key_header": _parse_header_name,
+    "phone_status_window_days_param": _query_name_parser("phone_status_window_days_param"),
+    "phone_status_start_param": _query_name_parser("phone_status_start_param"),
+    "phone_status_end_param": _query_name_parser("phone_status_end_param"),
+    "order_direction_key": _query_name_parser("order_direction_key"),
+    "contract_url": _parse_base_url,
+    "retry_safe_operations": lambda raw: _parse_operation_ids("retry_safe_operations", raw),
+    "retry_unsafe_operations": lambda raw: _parse_operation_ids("retry_unsafe_operations", raw),
+    "oauth_client_id": lambda raw: _parse_oauth_word("oauth_client_id", raw),
+    "oauth_scopes": lambda raw: _parse_oauth_scopes(raw),
+    "rate_limit": _parse_rate_limit,
+}
+
+
+def parse_profile_value(key: str, raw: str) -> Any:
+    """The value to store for ``profile set KEY RAW``; UsageError on an unknown key or value."""
+    if key in INTERNAL_KEYS:
+        raise UsageError(f"{key} is set by `leadctl auth login`, not by `profile set`")
+    parser = _PARSERS.get(key)
+    if parser is None:
+        raise UsageError(f"unknown profile key {key!r}", hint="keys: " + ", ".join(PROFILE_KEYS))
+    return parser(raw)
+
+
+def _stored_value_problem(key: str, value: Any) -> str | None:
+    """Why a value found in (or about to go into) the file is unusable, or None.
+
+    Only the shape is checked: a CA bundle that has since been moved must not stop the user
+    from running `profile set` to fix it.
+    """
+    if key in INTERNAL_KEYS:
+        allowed = INTERNAL_KEYS[key]
+        return None if value in allowed else "expected one of " + ", ".join(allowed)
+    if key not in PROFILE_KEYS:
+        return "not a profile key (secrets never belong in the config)"
+    if key == "timeout":
+        ok = isinstance(value, int | float) and not isinstance(value, bool)
+        return None if ok and math.isfinite(value) and value > 0 else "expected a positive number"
+    if not isinstance(value, str) or not value.strip():
+        return "expected a non-empty string"
+    if key == "output" and value not in OUTPUT_FORMATS:
+        return "expected one of " + ", ".join(OUTPUT_FORMATS)
+    if key == "region" and not REGION_PATTERN.fullmatch(value):
+        return "expected a two-letter region code"
+    if key == "rate_limit":
+        try:
+            _parse_rate_limit(value)
+        except UsageError as error:
+            return error.message
+    return None
+
+
+def _check_config(config: Config, path: Path) -> None:
+    names = list(config.profiles)
+    if config.current_profile is not None:
+        names.append(config.current_profile)
+    for name in names:
+        if not PROFILE_NAME_PATTERN.fullmatch(name):
+            raise UsageError(f"{path}: invalid profile name {name!r}")
+    for name, values in config.profiles.items():
+        for key, value in values.items():
+            problem = _stored_value_problem(key, value)
+            if problem:
+                raise UsageError(f"{path}: profile {name!r}, key {key!r}: {problem}")
+
+
+# -- reading ---------------------------------------------------------------------------
+
+
+def _config_from_toml(data: dict[str, Any], path: Path) -> Config:
+    data = dict(data)
+    current = data.pop("current_profile", None)
+    if current is not None and not isinstance(current, str):
+        raise UsageError(f"{path}: current_profile must be a string")
+    profiles = data.pop("profiles", {})
+    if not isinstance(profiles, dict) or not all(isinstance(v, dict) for v in profiles.values()):
+        raise UsageError(f"{path}: [profiles] must hold one table per profile")
+    config = Config(
+        current_profile=current or None,
+        profiles={name: dict(values) for name, values in profiles.items()},
+        extra=data,
+    )
+    _check_config(config, path)
+    return config
+
+
+def _read(path: Path) -> Config:
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return Config()
+    except OSError as error:
+        raise UsageError(f"cannot read the config file {path}: {error.strerror}") from None
+    # Imported here: most invocations (a token in the environment, no config file) never
+    # parse TOML, and tomllib compiles its regular expressions at import.
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - exercised on Python 3.10 only
+        import tomli as tomllib  # type: ignore[import-not-found,no-redef,unused-ignore]
+    try:
+        data = tomllib.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise UsageError(f"the config file {path} is not UTF-8 text") from None
+    except tomllib.TOMLDecodeError as error:
+        raise UsageError(
+            f"the config file {path} is not valid TOML: {error}",
+            hint="fix or remove the file",
+        ) from None
+    return _config_from_toml(data, path)
+
+
+def load_config(env: Mapping[str, str]) -> Config:
+    """The config, or an empty one when there is no file. Creates nothing."""
+    return _read(config_path(env))
+
+
+# -- writing ---------------------------------------------------------------------------
+
+
+def ensure_private_dir(path: Path) -> None:
+    """Create ``path`` (and parents) if missing; a directory leadctl creates is 0700."""
+    if path.is_dir():
+        return
+    try:
+        path.mkdir(mode=0o700, parents=True, exist_ok=True)
+        # mkdir's mode is filtered by the umask; the final permission must not be.
+        os.chmod(path, 0o700)
+    except OSError as error:
+        raise LeadctlError(f"cannot create the directory {path}: {error.strerror}") from None
+
+
+def write_private_file(path: Path, data: bytes) -> None:
+    """Replace ``path`` atomically with a 0600 file holding ``data`` (readers see the old
+    file or the new one, never a partial one)."""
+    from leadctl.util.atomic import AtomicFile
+
+    pending = AtomicFile(path)
+    try:
+        pending.commit(data)
+    except OSError as error:
+        raise LeadctlError(f"cannot write {path}: {error.strerror or error}") from None
+    finally:
+        pending.discard()
+
+
+def _config_to_toml(config: Config) -> bytes:
+    import tomli_w
+
+    data: dict[str, Any] = {}
+    if config.current_profile:
+        data["current_profile"] = config.current_profile
+    data.update(config.extra)
+    data["profiles"] = config.profiles
+    return tomli_w.dumps(data).encode("utf-8")
+
+
+@contextlib.contextmanager
+def _locked(directory: Path) -> Iterator[None]:
+    from filelock import FileLock, Timeout
+
+    lock = FileLock(str(directory / LOCK_FILE), timeout=LOCK_TIMEOUT, mode=0o600)
+    try:
+        with lock:
+            yield
+    except Timeout:
+        raise LeadctlError(
+            f"the config is locked by another leadctl process ({directory / LOCK_FILE})",
+            hint="wait for it to finish, or remove the lock file if no leadctl is running",
+        ) from None
+
+
+def update_config(env: Mapping[str, str], mutate: Callable[[Config], T]) -> T:
+    """Change the config safely: lock, re-read, ``mutate`` in place, check, write atomically.
+
+    Whatever ``mutate`` returns is returned; if it raises, nothing is written.
+    """
+    path = config_path(env)
+    ensure_private_dir(path.parent)
+    with _locked(path.parent):
+        config = _read(path)
+        result = mutate(config)
+        _check_config(config, path)
+        write_private_file(path, _config_to_toml(config))
+    return result

@@ -1,0 +1,248 @@
+"""The one operation model: every request leadctl sends names an :class:`Operation`.
+
+An Operation is built from an entry of the active contract's compiled index
+(``leadctl.contract.index``), where its retry safety, credential kinds and idempotency key
+were decided once, from what the contract says the operation does. Curated commands are
+overlays: they ask for their operation by METHOD and path template (``curated(ctx, "PUT",
+"/sources/{id}")``), whatever the operationId, and get the active contract's operation, or
+the bundled contract's description when the active one lacks it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
+
+from leadctl.config.credential_use import DEFAULT_REQUIREMENTS, Requirement, requirements_of
+from leadctl.contract.effects import METHOD_RETRY_SAFE
+from leadctl.contract.templates import PATH_PARAM, template_key
+from leadctl.errors import UsageError
+
+if TYPE_CHECKING:
+    from leadctl.config.profile_settings import Settings
+    from leadctl.context import Context
+    from leadctl.contract.store import ActiveIndex
+
+ORG = "org"
+USER = "user"
+SOURCE = "source"
+STAFF = frozenset({ORG, USER})
+INTAKE = frozenset({ORG, USER, SOURCE})
+
+
+@dataclass(frozen=True)
+class Idempotency:
+    """Where an operation takes its idempotency key: a header or a top-level body field."""
+
+    where: str  # "header" or "body"
+    name: str
+
+
+@dataclass(frozen=True)
+class Parameter:
+    name: str
+    where: str  # path, query or header
+    required: bool
+
+
+@dataclass(frozen=True)
+class Operation:
+    id: str  # the operationId, else "METHOD path"
+    method: str
+    path: str
+    retry_safe: bool
+    # Credential kinds the operation admits; empty: it takes no credential (security: []).
+    kinds: frozenset[str] = STAFF
+    # The body is RequestDataOptions and the answer a collection with continuationToken.
+    paged: bool = False
+    operation_id: str | None = None
+    # Why it is (not) retry-safe, for --help: "read", "collection query", "idempotency key"...
+    retry_reason: str = ""
+    idempotency: Idempotency | None = None
+    # Where the credential goes, per alternative of the contract's security.
+    requirements: tuple[Requirement, ...] = DEFAULT_REQUIREMENTS
+    body_media: str | None = None
+    body_schema: str | None = None  # the body schema's $ref, when it has one
+    response_kind: str = "object"
+    parameters: tuple[Parameter, ...] = ()
+    # The active contract lacks this curated operation: it comes from the bundled contract.
+    bundled: bool = False
+    # It deletes, removes, revokes, archives, cancels or purges something: commands ask
+    # first on a terminal and need --yes without one; batch asks once for the whole run
+    # (leadctl.contract.destructive).
+    destructive: bool = False
+
+    @property
+    def anonymous(self) -> bool:
+        """No credential is needed, looked up or sent."""
+        return not self.kinds
+
+    @classmethod
+    def from_entry(cls, entry: Mapping[str, Any], *, bundled: bool = False) -> Operation:
+        """The operation of one compiled index entry."""
+        idem = entry.get("idempotency")
+        body = entry.get("body") or {}
+        return cls(
+            id=str(entry["id"]),
+            method=str(entry["method"]),
+            path=str(entry["path"]),
+            retry_safe=bool(entry.get("retrySafe")),
+            kinds=frozenset(str(k) for k in entry.get("kinds", ())),
+            paged=bool(body.get("paged")),
+            operation_id=entry.get("operationId"),
+            retry_reason=str(entry.get("retryReason") or ""),
+            idempotency=Idempotency(str(idem["in"]), str(idem["name"])) if idem else None,
+            requirements=requirements_of(entry.get("auth", ())),
+            body_media=body.get("media"),
+            body_schema=body.get("schemaRef"),
+            response_kind=str((entry.get("response") or {}).get("kind", "object")),
+            parameters=tuple(
+                Parameter(str(p["name"]), str(p["in"]), bool(p.get("required")))
+                for p in entry.get("params", ())
+            ),
+            bundled=bundled,
+            destructive=bool(entry.get("destructive")),
+        )
+
+    def with_overrides(self, settings: Mapping[str, Any] | Any) -> Operation:
+        """Profile keys retry_safe_operations / retry_unsafe_operations win over the
+        contract (by operationId, or "METHOD /path")."""
+        names = {self.id, f"{self.method} {self.path}"}
+        if self.operation_id:
+            names.add(self.operation_id)
+        if names & listed(settings.get("retry_unsafe_operations")):
+            return replace(self, retry_safe=False, retry_reason="profile retry_unsafe_operations")
+        if names & listed(settings.get("retry_safe_operations")):
+            return replace(self, retry_safe=True, retry_reason="profile retry_safe_operations")
+        return self
+
+    def path_for(self, **params: str) -> str:
+        """The path with each {name} replaced by its percent-encoded value."""
+
+        def substitute(match: re.Match[str]) -> str:
+            name = match.group(1)
+            if name not in params:
+                raise UsageError(f"missing path parameter {name!r} for {self.method} {self.path}")
+            value = str(params[name])
+            if value == "":
+                raise UsageError(f"{name} must not be empty")
+            return quote(value, safe="")
+
+        return re.sub(r"\{([^}]+)\}", substitute, self.path)
+
+
+def listed(value: Any) -> set[str]:
+    """The names of a comma-separated profile value."""
+    if not isinstance(value, str):
+        return set()
+    return {part.strip() for part in value.split(",") if part.strip()}
+
+
+def find_entry(index: Mapping[str, Any], method: str, path: str) -> Mapping[str, Any] | None:
+    """The index entry of METHOD + path template, or None."""
+    wanted = template_key(method, path)
+    for entry in index.get("operations", ()):
+        if template_key(str(entry["method"]), str(entry["path"])) == wanted:
+            found: Mapping[str, Any] = entry
+            return found
+    return None
+
+
+# -- per invocation -----------------------------------------------------------------------
+
+
+def active_index_of(ctx: Context) -> ActiveIndex:
+    """The invocation's active contract index, read once per Context."""
+    return ctx.active_index
+
+
+def use_active_index(ctx: Context, active: ActiveIndex) -> None:
+    """Share an index already read this invocation (the generated command tree's)."""
+    ctx.active_index = active
+
+
+def source_key_prefixes(ctx: Context) -> list[str]:
+    """The prefixes the active contract's source-key scheme says source keys start with."""
+    return [str(p) for p in active_index_of(ctx).index.get("sourceKeyPrefixes", ())]
+
+
+def _settings(ctx: Context) -> Mapping[str, Any]:
+    try:
+        return ctx.settings.profile_values
+    except UsageError:
+        return {}  # `auth login` of a profile that does not exist yet
+
+
+def curated(ctx: Context, method: str, path: str) -> Operation:
+    """The operation a curated command calls: the active contract's operation on METHOD +
+    path template, else the bundled contract's (the curated command keeps working)."""
+    entry = find_entry(active_index_of(ctx).index, method, path)
+    bundled = False
+    if entry is None:
+        from leadctl.contract.store import bundled_index
+
+        entry = find_entry(bundled_index().index, method, path)
+        bundled = True
+        if entry is None:
+            raise LookupError(f"the bundled contract has no {method} {path}")
+    found = Operation.from_entry(entry, bundled=bundled)
+    # The command passes its path parameters by its own names: the contract's may differ.
+    found = replace(found, path=_renamed(found.path, path))
+    from leadctl.generated.given import contract_query
+
+    # The active contract's parameters its flags do not cover, where they were given.
+    query = contract_query(ctx, method, path)
+    if query:
+        found = replace(found, path=f"{found.path}?{query}")
+    return found.with_overrides(_settings(ctx))
+
+
+def _renamed(contract_path: str, curated_path: str) -> str:
+    """``contract_path`` with its parameters named as in ``curated_path`` (same template)."""
+    names = iter(PATH_PARAM.findall(curated_path))
+    return PATH_PARAM.sub(lambda _match: next(names), contract_path)
+
+
+def operation_for(ctx: Context, method: str, path: str) -> Operation:
+    """The active contract's operation for a raw request (``leadctl api``), else an ad-hoc
+    one judged by its method: an unknown POST is not retry-safe, the service may have acted.
+    """
+    method = method.upper()
+    bare = path.split("?", 1)[0]
+    for entry in active_index_of(ctx).index.get("operations", ()):
+        if entry["method"] == method and _template_regex(str(entry["path"])).match(bare):
+            found = Operation.from_entry(entry)
+            return replace(found, path=bare).with_overrides(_settings(ctx))
+    safe = method in METHOD_RETRY_SAFE
+    return Operation(
+        id=f"{method} {bare}",
+        method=method,
+        path=bare,
+        retry_safe=safe,
+        retry_reason="by method" if safe else "not retry-safe",
+    ).with_overrides(_settings(ctx))
+
+
+def _template_regex(path: str) -> re.Pattern[str]:
+    pattern = re.sub(r"\\\{[^}]+\\\}", "[^/]+", re.escape(path))
+    return re.compile(f"^{pattern}/?$", re.IGNORECASE)
+
+
+def bundled_operation(method: str, path: str) -> Operation:
+    """The bundled contract's operation on METHOD + path template (tests, benchmarks and
+    tools that run outside an invocation)."""
+    from leadctl.contract.store import bundled_index
+
+    entry = find_entry(bundled_index().index, method, path)
+    if entry is None:
+        raise LookupError(f"the bundled contract has no {method} {path}")
+    return Operation.from_entry(entry)
+
+
+def to_operation(op: Mapping[str, Any], settings: Settings, *, query: str = "") -> Operation:
+    """The operation of an index entry, with the profile's retry overrides."""
+    found = Operation.from_entry(op).with_overrides(settings)
+    return replace(found, path=found.path + f"?{query}") if query else found

@@ -1,0 +1,1 @@
+"""Requests: the client, retry policy, pace, pages, read-modify-write, downloads, --wait."""

@@ -1,0 +1,1 @@
+"""What an operator types, as the service wants it: fields, date-times, phone numbers."""
