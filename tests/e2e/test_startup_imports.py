@@ -23,8 +23,9 @@ pytestmark = pytest.mark.e2e
 
 NEVER_FOR_READS = (
     "rich", "click", "pygments", "keyring", "phonenumbers", "sqlite3", "starlette", "uvicorn",
-    "leadctl_sandbox", "tomllib", "jsonschema_rs", "leadctl.contract.index", "leadctl.bulk",
-    "pydantic", "leadctl.models",
+    "leadctl_sandbox", "tomllib", "jsonschema_rs", "leadctl.contract.index", "leadctl.bulk.engine",
+    "leadctl.bulk.runner", "leadctl.bulk.batch", "leadctl.bulk.sender", "leadctl.bulk.rows",
+    "leadctl.bulk.report", "pydantic", "leadctl.models",
 )  # fmt: skip
 
 

@@ -40,3 +40,12 @@ def test_a_room_names_only_what_exists() -> None:
     names = room_names(ARCHITECTURE.read_text(encoding="utf-8"))
     own = {n for n in names if not n.startswith("leadctl_sandbox") and "<" not in n}
     assert sorted(own - loose_parts()) == []
+
+
+MOST_LOOSE_MODULES = 10
+
+
+def test_few_modules_sit_loose_in_the_package() -> None:
+    # A module that is in no package is in no room a newcomer can open: rooms are packages.
+    loose = sorted(p.name for p in PACKAGE.glob("*.py"))
+    assert len(loose) <= MOST_LOOSE_MODULES, loose

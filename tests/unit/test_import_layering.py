@@ -130,6 +130,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "leadctl.http.request_limits",
             "leadctl.output.formats",
             "leadctl.oauth.tokens",
+            "leadctl.contract.shapes",
         ),
     ),
     ("util", ("leadctl.util",)),
