@@ -17,15 +17,15 @@ from collections.abc import Mapping, Sequence
 import pytest
 
 from tests.e2e.conftest import CredentialEnv
+from tests.support.bulk_engine import BULK_ENGINE
 from tests.support.e2e import base_env
 
 pytestmark = pytest.mark.e2e
 
 NEVER_FOR_READS = (
     "rich", "click", "pygments", "keyring", "phonenumbers", "sqlite3", "starlette", "uvicorn",
-    "leadctl_sandbox", "tomllib", "jsonschema_rs", "leadctl.contract.index", "leadctl.bulk.engine",
-    "leadctl.bulk.runner", "leadctl.bulk.batch", "leadctl.bulk.sender", "leadctl.bulk.rows",
-    "leadctl.bulk.report", "pydantic", "leadctl.models",
+    "leadctl_sandbox", "tomllib", "jsonschema_rs", "leadctl.contract.index", *BULK_ENGINE,
+    "pydantic", "leadctl.models",
 )  # fmt: skip
 
 

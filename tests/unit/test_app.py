@@ -11,11 +11,12 @@ from pytest_httpx import HTTPXMock
 
 from leadctl import __version__
 from leadctl.cli.groups import GROUPS
+from tests.support.bulk_engine import BULK_ENGINE
 from tests.support.cli import BASE_URL, run_cli, token_env
 
 HEAVY = (
     "httpx", "rich", "keyring", "platformdirs", "starlette", "uvicorn", "jsonschema_rs",
-    "leadctl.bulk",
+    *BULK_ENGINE,
 )  # fmt: skip
 # What importing the command tree alone must not load either: each was, or would easily
 # be, imported by accident (ssl through the client, tomllib through the config module,
