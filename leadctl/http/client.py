@@ -40,12 +40,13 @@ from leadctl.errors import (
     ServiceFailure,
     UsageError,
 )
-from leadctl.http._httpx import LazyTransport, httpx
 from leadctl.http.curl import curl_command
 from leadctl.http.retry import Delivery, RetryPolicy, effect_unknown, retry_after_seconds
 from leadctl.util.jsontext import NotJson, dumps_body, loads_service
 
 if TYPE_CHECKING:
+    import httpx
+
     from leadctl.config.operation_secrets import OperationSecrets
     from leadctl.http.pacer import Pacer
     from leadctl.http.rate_limit import RateLimit
@@ -112,6 +113,8 @@ def _default_trust(_cert_file: str | None, _cert_dir: str | None) -> ssl.SSLCont
     """httpx's default roots (its own reading of SSL_CERT_FILE/SSL_CERT_DIR, then certifi),
     loaded once a process for the environment that chose them: loading them costs about
     30 ms, and one process may build several clients (a refresh, a download, a redirect)."""
+    from leadctl.http._httpx import httpx  # on use: importing stays light
+
     return httpx.create_ssl_context()
 
 
@@ -238,6 +241,8 @@ class Client:
         return self._base_url() if callable(self._base_url) else self._base_url
 
     def _client(self) -> httpx.Client:
+        from leadctl.http._httpx import LazyTransport, httpx  # on use: importing stays light
+
         if self._http is None:
             base = self._base()
             transport = self._transport
@@ -424,6 +429,8 @@ class Client:
     ) -> None:
         """The request as curl, the credential as $LEADCTL_TOKEN where the contract puts
         it; refused as the real run would refuse it (a credential of the wrong kind)."""
+        from leadctl.http._httpx import httpx  # on use: importing stays light
+
         credential = None
         if not op.anonymous:
             try:
@@ -467,6 +474,8 @@ class Client:
     ) -> Exchange:
         """Send ``request`` once, without retrying, and say what that achieved. ``op``,
         when given, names the secret fields its trace masks by the contract."""
+        from leadctl.http._httpx import httpx  # on use: importing stays light
+
         self._trace_request(request, attempt, secrets, op)
         started = time.monotonic()
         try:
@@ -692,6 +701,8 @@ def _receive(http: httpx.Client, request: httpx.Request) -> httpx.Response:
 
     A truncated body raises httpx's transport errors here, inside the retry loop.
     """
+    from leadctl.http._httpx import httpx  # on use: importing stays light
+
     streamed = http.send(request, stream=True)
     try:
         declared = streamed.headers.get("Content-Length", "")
@@ -781,6 +792,8 @@ def _is_tls_failure(error: Exception) -> bool:
 
 
 def _transport_reason(error: httpx.TransportError, secrets: tuple[str, ...]) -> str:
+    from leadctl.http._httpx import httpx  # on use: importing stays light
+
     if isinstance(error, httpx.TimeoutException):
         return "timed out waiting for the service"
     if isinstance(error, httpx.RemoteProtocolError):
