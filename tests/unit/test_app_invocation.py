@@ -8,7 +8,7 @@ import pytest
 import typer
 from pytest_httpx import HTTPXMock
 
-from leadctl import app
+from leadctl.cli import app
 from tests.support.cli import BASE_URL, run_cli, token_env
 
 LEADS_URL = f"{BASE_URL}/leads/all/my"
