@@ -1,15 +1,20 @@
-"""Every test runs with its own config and data dirs and none of the user's LEADCTL_* vars."""
+"""Every test runs with its own config and data dirs and none of the user's LEADCTL_* vars;
+keyring fixtures for the in-process tests of every folder."""
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import keyring
+import keyring.core
 import pytest
+from keyring.backend import KeyringBackend
 
 from tests.support import hypothesis_profiles
 from tests.support.imported_contracts import ImportedContracts
+from tests.support.keyrings import DictKeyring
 
 hypothesis_profiles.register()
 
@@ -34,3 +39,22 @@ def isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Pa
 def imported_contracts(tmp_path_factory: pytest.TempPathFactory) -> ImportedContracts:
     """Contracts imported once per session (per xdist worker), copied in where a test asks."""
     return ImportedContracts(tmp_path_factory.mktemp("imported-contracts"))
+
+
+@pytest.fixture
+def use_keyring(monkeypatch: pytest.MonkeyPatch) -> Callable[[KeyringBackend], KeyringBackend]:
+    """Installs a keyring backend for one test and restores the previous one afterwards."""
+    monkeypatch.setattr(keyring.core, "_keyring_backend", keyring.core._keyring_backend)
+
+    def install(backend: KeyringBackend) -> KeyringBackend:
+        keyring.set_keyring(backend)
+        return backend
+
+    return install
+
+
+@pytest.fixture
+def memory_keyring(use_keyring: Callable[[KeyringBackend], KeyringBackend]) -> DictKeyring:
+    backend = DictKeyring()
+    use_keyring(backend)
+    return backend
