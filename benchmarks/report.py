@@ -77,7 +77,7 @@ NOTES = """\
   period, doubling the growth for each quiet period, and is released (no pace, or the
   known limit) after two periods without a 429, so one stray 429 does not slow a run for
   good. A limit the user knows (`rate_limit`, `--rate N/WINDOW`) paces evenly from the first
-  request. tests/unit/test_leads_import_pacer.py simulates fixed windows (with and without
+  request. tests/commands/leads/test_import_pacer.py simulates fixed windows (with and without
   Retry-After, four phases, four jitter seeds), token buckets and a one-off 429 on an
   injected clock.
 - Batch: the shell loop pays a process start (Typer, httpx) per line, so it stays far below

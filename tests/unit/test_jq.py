@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from pytest_httpx import HTTPXMock
 
+from tests.commands.lead_statuses._support import STATUSES
 from tests.support.cli import BASE_URL, run_cli, token_env
-from tests.unit.test_cmd_lead_statuses import STATUSES
 
 STATUSES_URL = f"{BASE_URL}/lead-statuses"
 LIST_URL = f"{BASE_URL}/leads/all/my"

@@ -17,9 +17,9 @@ from leadctl.models.phone_number_status import OutboundCapacity, PhoneNumberStat
 from leadctl.models.sources import Rotation, Source
 from leadctl.views.automation_runs import render_run_tree, render_runs_table
 from leadctl.views.number_status import render_number_status
+from tests.commands.automations._support import failed_run, history
+from tests.commands.numbers._support import number_status
 from tests.support.run_context import direct_context, stdout_of
-from tests.unit.test_cmd_automations import failed_run, history
-from tests.unit.test_cmd_numbers import number_status
 
 NOW = datetime(2026, 11, 21, 12, 0, tzinfo=timezone.utc)
 

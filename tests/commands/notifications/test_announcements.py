@@ -1,38 +1,16 @@
-"""`leadctl notifications announcements`: the request, paging, unread marks, output modes."""
+"""``leadctl notifications announcements`` in process.
+
+`leadctl notifications announcements`: the request, paging, unread marks, output modes."""
 
 from __future__ import annotations
 
 import json
-from typing import Any
 
 import pytest
 from pytest_httpx import HTTPXMock
 
-from tests.support.cli import BASE_URL, ORG_KEY, run_cli, token_env
-
-URL = f"{BASE_URL}/notifications/announcements"
-UNREAD = {
-    "id": "ann_1",
-    "name": "New dialer",
-    "message": "Calls now ring in the browser.",
-    "createdAt": "2026-11-20T08:00:00Z",
-    "createdAtDisplay": "Nov 20",
-    "readAtDisplay": "",
-    "isRead": False,
-    "somethingNew": [1, 2],
-}
-READ = {
-    "id": "ann_2",
-    "name": "Maintenance",
-    "message": "Sunday 02:00 UTC.",
-    "createdAt": "2026-11-19T08:00:00Z",
-    "readAtDisplay": "Nov 19",
-    "isRead": True,
-}
-
-
-def sent_json(httpx_mock: HTTPXMock) -> list[Any]:
-    return [json.loads(request.content) for request in httpx_mock.get_requests()]
+from tests.commands.notifications._support import LONG, READ, UNREAD, URL, sent_json
+from tests.support.cli import ORG_KEY, run_cli, token_env
 
 
 def test_sends_request_data_options_and_prints_the_services_json(httpx_mock: HTTPXMock) -> None:
@@ -61,15 +39,6 @@ def test_table_marks_unread_announcements(httpx_mock: HTTPXMock) -> None:
     assert "2026-11-20 08:00 UTC" in unread_line
     assert "leadctl:unread" not in result.stdout
     assert "--cursor c1" in result.stderr
-
-
-LONG = {
-    "id": "ann_3",
-    "name": "A rather long announcement title that goes on and on",
-    "message": "word " * 60,
-    "createdAt": "2026-11-18T08:00:00Z",
-    "isRead": False,
-}
 
 
 @pytest.mark.parametrize("width", ["80", "120", "200"])
@@ -208,9 +177,6 @@ def test_service_failure_is_retried_then_exit_8(httpx_mock: HTTPXMock) -> None:
     assert result.exit_code == 8
     assert result.stdout == ""
     assert len(httpx_mock.get_requests()) == 3
-
-
-# -- run(opts, ctx) directly -------------------------------------------------------------
 
 
 def test_run_with_all_pages_follows_the_continuation_token(httpx_mock: HTTPXMock) -> None:

@@ -1,4 +1,6 @@
-"""``leadctl api``'s ``run(opts, ctx)`` called directly: the request it sends, what it prints."""
+"""``leadctl api request`` in process.
+
+``leadctl api``'s ``run(opts, ctx)`` called directly: the request it sends, what it prints."""
 
 from __future__ import annotations
 

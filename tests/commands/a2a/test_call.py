@@ -1,4 +1,6 @@
-"""`leadctl a2a call`: the JSON-RPC envelope, result printing, JSON-RPC errors, bad input."""
+"""``leadctl a2a call`` in process.
+
+`leadctl a2a call`: the JSON-RPC envelope, result printing, JSON-RPC errors, bad input."""
 
 from __future__ import annotations
 
@@ -7,33 +9,11 @@ import re
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from pytest_httpx import HTTPXMock
 
-from tests.support.cli import BASE_URL, ORG_KEY, run_cli, token_env
-
-URL = f"{BASE_URL}/a2a"
-PONG = {"pong": True, "organization": {"id": "org_1", "name": "Acme"}, "credentialKind": "org"}
-
-
-def echo(result: Any = None, *, error: dict[str, Any] | None = None) -> Any:
-    """A JSON-RPC server stub answering with the request's own id."""
-
-    def respond(request: httpx.Request) -> httpx.Response:
-        call = json.loads(request.content)
-        body: dict[str, Any] = {"jsonrpc": "2.0", "id": call["id"]}
-        if error is not None:
-            body["error"] = error
-        else:
-            body["result"] = result
-        return httpx.Response(200, json=body)
-
-    return respond
-
-
-def sent_json(httpx_mock: HTTPXMock) -> list[Any]:
-    return [json.loads(request.content) for request in httpx_mock.get_requests()]
+from tests.commands.a2a._support import BAD_INPUT, PONG, URL, echo, sent_json
+from tests.support.cli import ORG_KEY, run_cli, token_env
 
 
 def test_sends_a_json_rpc_envelope_with_a_fresh_id(httpx_mock: HTTPXMock) -> None:
@@ -126,14 +106,6 @@ def test_a_list_result_prints_as_a_list(httpx_mock: HTTPXMock) -> None:
     assert as_csv.stdout == "id,type\nchg_1,Call\nchg_2,Sms\n"
 
 
-def test_result_on_a_terminal(httpx_mock: HTTPXMock) -> None:
-    httpx_mock.add_callback(echo(PONG), method="POST", url=URL)
-    result = run_cli(["--no-color", "a2a", "call", "agent.ping"], env=token_env(), tty=True)
-    assert result.exit_code == 0, result.stderr
-    assert "pong" in result.stdout and "credentialKind" in result.stdout
-    assert "jsonrpc" not in result.stdout
-
-
 def test_json_rpc_error_is_exit_6_with_code_message_and_data(httpx_mock: HTTPXMock) -> None:
     error = {"code": -32602, "message": "Invalid params", "data": {"id": "required"}}
     httpx_mock.add_callback(echo(error=error), method="POST", url=URL)
@@ -186,20 +158,6 @@ def test_a_malformed_or_foreign_answer_is_exit_8(httpx_mock: HTTPXMock, answer: 
     assert result.stdout == ""
 
 
-BAD_INPUT = [
-    (["a2a", "call", ""], "METHOD ''"),
-    (["a2a", "call", " agent.ping"], "METHOD"),
-    (["a2a", "call", "rpc.discover"], "reserved"),
-    (["a2a", "call", "agent.ping", "--params", '"text"'], "object or array"),
-    (["a2a", "call", "agent.ping", "--params", "null"], "object or array"),
-    (["a2a", "call", "agent.ping", "--params", "42"], "object or array"),
-    (["a2a", "call", "agent.ping", "--params", "{bad"], "--params: invalid JSON"),
-    (["a2a", "call", "agent.ping", "--params", "@/nonexistent.json"], "cannot read"),
-    (["a2a", "call", "agent.ping", "--id", ""], "--id must not be empty"),
-    (["a2a", "call"], "METHOD"),
-]
-
-
 @pytest.mark.parametrize(("argv", "message"), BAD_INPUT)
 def test_bad_input_is_exit_2_and_sends_nothing(
     httpx_mock: HTTPXMock, argv: list[str], message: str
@@ -222,33 +180,3 @@ def test_forbidden_is_exit_4(httpx_mock: HTTPXMock) -> None:
     httpx_mock.add_response(method="POST", url=URL, status_code=403)
     result = run_cli(["a2a", "call", "agent.ping"], env=token_env())
     assert result.exit_code == 4
-
-
-def test_run_called_directly_sends_params_from_stdin_and_prints_the_result(
-    httpx_mock: HTTPXMock,
-) -> None:
-    # The verb without Typer: Options as the wrapper would fill them, straight into run().
-    from leadctl.commands.a2a.call import Options, run
-    from tests.support.run_context import direct_context, stdout_of
-
-    httpx_mock.add_callback(echo({"id": "lead_1"}), method="POST", url=URL)
-    ctx = direct_context(output="json", stdin='{"id": "lead_1"}')
-    run(Options("leads.get", params="-", call_id="42"), ctx)
-    assert sent_json(httpx_mock) == [
-        {"jsonrpc": "2.0", "id": 42, "method": "leads.get", "params": {"id": "lead_1"}}
-    ]
-    assert json.loads(stdout_of(ctx)) == {"id": "lead_1"}
-
-
-def test_run_called_directly_raises_the_json_rpc_error(httpx_mock: HTTPXMock) -> None:
-    from leadctl.commands.a2a.call import Options, run
-    from leadctl.commands.a2a.jsonrpc import JsonRpcError
-    from leadctl.errors import ExitCode
-    from tests.support.run_context import direct_context
-
-    error = {"code": -32601, "message": "Method not found"}
-    httpx_mock.add_callback(echo(error=error), method="POST", url=URL)
-    with pytest.raises(JsonRpcError) as raised:
-        run(Options("agent.nope"), direct_context())
-    assert raised.value.exit_code == ExitCode.REJECTED
-    assert raised.value.error == error

@@ -1,4 +1,6 @@
-"""``leadctl numbers status``: the exact request, input checks before sending, and output."""
+"""``leadctl numbers status`` in process.
+
+``leadctl numbers status``: the exact request, input checks before sending, and output."""
 
 from __future__ import annotations
 
@@ -9,137 +11,17 @@ from typing import Any
 import pytest
 from pytest_httpx import HTTPXMock
 
+from tests.commands.numbers._support import (
+    NUMBER,
+    STATUS_URL,
+    number_status,
+    set_profile,
+    spark_line,
+    squeeze,
+    stub,
+    view,
+)
 from tests.support.cli import BASE_URL, run_cli, token_env
-
-NUMBER = "+14155550123"
-STATUS_URL = f"{BASE_URL}/phone-numbers/%2B14155550123/status"
-
-
-def number_status() -> dict[str, Any]:
-    """A PhoneNumberStatus as the reference describes it, at the test clock's noon UTC."""
-    capacity: dict[str, Any] = {
-        "capacityAvailable": True,
-        "phoneNumberId": "pn_1",
-        "phoneNumber": NUMBER,
-        "healthStatus": "Healthy",
-        "healthReason": "All limits normal",
-        "smsApproved": True,
-        "smsRamping": True,
-        "voiceRamping": False,
-        "someFutureField": {"kept": True},
-    }
-    counters = {
-        "sms": {"ThisMinute": (9, 10), "ThisHour": (120, 200), "Today": (150, 1000)},
-        "voice": {"ThisMinute": (0, 5), "ThisHour": (4, 60), "Today": (60, 60)},
-    }
-    resets = {"Minutely": "12:00:42", "Hourly": "12:14:00", "Daily": "23:59:59"}
-    for channel, periods in counters.items():
-        for period, (used, limit) in periods.items():
-            capacity[f"{channel}Used{period}"] = used
-            capacity[f"{channel}Limit{period}"] = limit
-            capacity[f"{channel}Remaining{period}"] = limit - used
-        for infix, clock in resets.items():
-            capacity[f"{channel}{infix}ResetsAt"] = f"2026-11-21T{clock}Z"
-    trend = [
-        {
-            "startAt": f"2026-11-{day:02d}T00:00:00Z",
-            "endAt": f"2026-11-{day + 1:02d}T00:00:00Z",
-            "label": f"Nov {day}",
-            "smsSentCount": sent,
-            "smsFailedCount": failed,
-            "mmsSentCount": 0,
-            "mmsFailedCount": 0,
-            "callPlacedCount": 3,
-            "callFailedCount": 0,
-        }
-        for day, sent, failed in [
-            (15, 0, 0),
-            (16, 10, 1),
-            (17, 40, 0),
-            (18, 80, 2),
-            (19, 120, 0),
-            (20, 60, 1),
-            (21, 30, 0),
-        ]
-    ]
-    return {
-        "number": NUMBER,
-        "messagesPossible": 1,
-        "callsPossible": 0,
-        "smsWarmup": {
-            "phoneNumberId": "pn_1",
-            "phoneNumber": NUMBER,
-            "status": "In Progress",
-            "healthStatus": "Good",
-            "healthScore": 82,
-            "progressPercent": 45.5,
-            "warmupEnabled": True,
-            "uiState": {
-                "label": "Warming up",
-                "tone": "info",
-                "description": "Daily limits grow as the number builds reputation.",
-            },
-        },
-        "outboundCapacity": capacity,
-        "optOutMetrics": {
-            "windowDays": 7,
-            "windowStartedAt": "2026-11-14T12:00:00Z",
-            "distinctContactedCount": 250,
-            "optOutCount": 3,
-            "optOutRatePercent": 1.2,
-        },
-        "trafficMetrics": {
-            "windowDays": 7,
-            "windowStartedAt": "2026-11-14T12:00:00Z",
-            "smsSentCount": 340,
-            "smsFailedCount": 4,
-            "mmsSentCount": 2,
-            "mmsFailedCount": 0,
-            "callPlacedCount": 21,
-            "callFailedCount": 1,
-            "callConnectedCount": 15,
-            "callShortCount": 2,
-            "callInvalidNumberCount": 1,
-            "trend": trend,
-        },
-        "recentEvents": [
-            {
-                "id": "ev_1",
-                "label": "SMS sent",
-                "eventType": "sms.outbound",
-                "direction": "Outbound",
-                "fromPhoneNumber": NUMBER,
-                "toPhoneNumber": "+14155550199",
-                "textPreview": "Hi Ada, thanks for your interest in solar panels!",
-                "createdAt": "2026-11-21T11:58:00Z",
-                "isOptOut": False,
-            },
-            {
-                "id": "ev_2",
-                "label": "SMS received",
-                "eventType": "sms.inbound",
-                "direction": "Inbound",
-                "fromPhoneNumber": "+14155550199",
-                "toPhoneNumber": NUMBER,
-                "textPreview": "STOP",
-                "createdAt": "2026-11-21T11:59:30Z",
-                "isOptOut": True,
-            },
-        ],
-    }
-
-
-def stub(httpx_mock: HTTPXMock, url: str = STATUS_URL, **kwargs: Any) -> None:
-    httpx_mock.add_response(method="GET", url=url, json=kwargs.pop("json", number_status()))
-
-
-def set_profile(*pairs: tuple[str, str]) -> None:
-    for key, value in pairs:
-        result = run_cli(["profile", "set", key, value])
-        assert result.exit_code == 0, result.stderr
-
-
-# -- the request --------------------------------------------------------------------------
 
 
 def test_e164_input_is_sent_percent_encoded_with_no_query(httpx_mock: HTTPXMock) -> None:
@@ -231,17 +113,6 @@ def test_one_renamed_parameter_leaves_the_others_assumed(httpx_mock: HTTPXMock) 
     assert result.exit_code == 0, result.stderr
 
 
-def test_dry_run_prints_the_request_and_sends_nothing(httpx_mock: HTTPXMock) -> None:
-    result = run_cli(
-        ["--dry-run", "numbers", "status", "+1 415 555 0123", "--window-days", "9"],
-        env=token_env(),
-    )
-    assert result.exit_code == 0, result.stderr
-    assert "/phone-numbers/%2B14155550123/status?windowDays=9" in result.stdout
-    assert token_env()["LEADCTL_TOKEN"] not in result.stdout
-    assert httpx_mock.get_requests() == []
-
-
 def test_help_states_the_assumed_parameter_names(capsys: pytest.CaptureFixture[str]) -> None:
     result = run_cli(["numbers", "status", "--help"])
     assert result.exit_code == 0
@@ -257,9 +128,6 @@ def test_help_states_the_assumed_parameter_names(capsys: pytest.CaptureFixture[s
         "Examples:",
     ):
         assert word in text
-
-
-# -- bad input: exit 2, nothing sent ------------------------------------------------------
 
 
 def test_national_input_without_a_region_says_how_to_fix_it(httpx_mock: HTTPXMock) -> None:
@@ -362,9 +230,6 @@ def test_missing_number_is_a_usage_error(httpx_mock: HTTPXMock) -> None:
     assert httpx_mock.get_requests() == []
 
 
-# -- output -------------------------------------------------------------------------------
-
-
 def test_json_is_the_services_json_unchanged(httpx_mock: HTTPXMock) -> None:
     stub(httpx_mock)
     result = run_cli(["numbers", "status", NUMBER], env=token_env())
@@ -411,27 +276,6 @@ def test_value_with_columns_for_scripts(httpx_mock: HTTPXMock) -> None:
     )
     assert result.exit_code == 0, result.stderr
     assert result.stdout == "true\t0\n"
-
-
-def view(httpx_mock: HTTPXMock, *extra: str, env: dict[str, str] | None = None, **kw: Any) -> str:
-    stub(httpx_mock, json=kw.pop("data", number_status()))
-    # A person's terminal pages long output; here the view must land on stdout.
-    merged = {**token_env(), "LEADCTL_PAGER": "cat", **(env or {})}
-    result = run_cli(["numbers", "status", NUMBER, *extra], env=merged, **kw)
-    assert result.exit_code == 0, result.stderr
-    assert "Traceback" not in result.stderr
-    return result.stdout
-
-
-def spark_line(out: str, label: str) -> str:
-    """The sparkline characters on the line that starts with ``label``."""
-    line = next(line for line in out.splitlines() if line.startswith(label))
-    return "".join(ch for ch in line if ch in "▁▂▃▄▅▆▇█")
-
-
-def squeeze(blocks: str) -> str:
-    """One character per bucket: the view widens each bucket to several columns."""
-    return re.sub(r"(.)\1*", r"\1", blocks)
 
 
 def test_terminal_view_without_color(httpx_mock: HTTPXMock) -> None:
@@ -522,9 +366,6 @@ def test_the_view_fits_an_80_column_terminal(httpx_mock: HTTPXMock) -> None:
     assert "resets in 14m" in out
 
 
-# -- service errors -----------------------------------------------------------------------
-
-
 @pytest.mark.parametrize(("status", "code"), [(400, 6), (401, 3), (403, 4), (404, 5)])
 def test_error_statuses_map_to_exit_codes(httpx_mock: HTTPXMock, status: int, code: int) -> None:
     httpx_mock.add_response(
@@ -537,40 +378,6 @@ def test_error_statuses_map_to_exit_codes(httpx_mock: HTTPXMock, status: int, co
     assert result.exit_code == code
     assert result.stdout == ""
     assert "not your number" in result.stderr and "t-1" in result.stderr
-
-
-@pytest.mark.parametrize(
-    ("seconds", "shown"),
-    [
-        (0.4, "now"),
-        (42, "in 42s"),
-        (-42, "42s ago"),
-        (190, "in 3m 10s"),
-        (14 * 60 + 20, "in 14m"),
-        (2 * 3600 - 2, "in 2h"),
-        (3 * 3600 + 5 * 60, "in 3h 5m"),
-        (-(26 * 3600), "1d 2h ago"),
-        (9 * 86400 + 3600, "in 9d"),
-    ],
-)
-def test_relative_times_read_like_speech(seconds: float, shown: str) -> None:
-    from datetime import datetime, timedelta, timezone
-
-    from leadctl.views.timefmt import relative
-
-    now = datetime(2026, 11, 21, 12, 0, tzinfo=timezone.utc)
-    when = (now + timedelta(seconds=seconds)).isoformat().replace("+00:00", "Z")
-    assert relative(when, now) == shown
-
-
-def test_relative_times_take_any_fraction_and_offset() -> None:
-    from datetime import datetime, timezone
-
-    from leadctl.views.timefmt import relative
-
-    now = datetime(2026, 11, 21, 12, 0, tzinfo=timezone.utc)
-    assert relative("2026-11-21T13:14:00.1234567+01:00", now) == "in 14m"
-    assert relative("not a time", now) is None
 
 
 @pytest.mark.parametrize(
@@ -593,26 +400,3 @@ def test_window_days_can_be_relative_to_today_in_the_local_zone(
     stub(httpx_mock, url=f"{STATUS_URL}?{query}")
     result = run_cli(["numbers", "status", NUMBER, *flags], env={**token_env(), "TZ": zone})
     assert result.exit_code == 0, result.stderr
-
-
-def test_run_sends_the_window_and_prints_the_summary_row(httpx_mock: HTTPXMock) -> None:
-    # The verb without Typer: Options as the wrapper would fill them, straight into run().
-    from leadctl.commands.numbers.status import Options, run
-    from tests.support.run_context import direct_context, stdout_of
-
-    stub(httpx_mock, url=f"{STATUS_URL}?windowDays=30&endDate=2026-11-20")
-    ctx = direct_context(output="csv", env={"TZ": "UTC"})
-    run(Options("+1 (415) 555-0123", window_days=30, end="yesterday"), ctx)
-    header, row = stdout_of(ctx).splitlines()
-    values = dict(zip(header.split(","), row.split(","), strict=True))
-    assert values["number"] == NUMBER
-    assert values["outboundCapacity.smsRemainingToday"] == "850"
-
-
-def test_run_refuses_an_end_before_the_start_and_sends_nothing() -> None:
-    from leadctl.commands.numbers.status import Options, run
-    from leadctl.errors import UsageError
-    from tests.support.run_context import direct_context
-
-    with pytest.raises(UsageError, match="--end 2026-11-01 is before --start 2026-11-05"):
-        run(Options(NUMBER, start="2026-11-05", end="2026-11-01"), direct_context())

@@ -1,315 +1,39 @@
-"""``leadctl sources update`` and ``sources rotate``, in process against pytest-httpx stubs."""
+"""``leadctl sources rotate`` in process.
+
+``leadctl sources update`` and ``sources rotate``, in process against pytest-httpx stubs."""
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import signal
-import stat
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import httpx
-import keyring.errors
 import pytest
 from keyring.backend import KeyringBackend
 from pytest_httpx import HTTPXMock
 
-from leadctl.cli.app import invoke
 from leadctl.config.settings import load_config
-from leadctl.iostreams import IOStreams
+from tests.commands.sources._support import (
+    NEW_KEY,
+    OLD_SOURCE_KEY,
+    ROTATE_URL,
+    ROTATION,
+    SOURCE,
+    ClosedPipe,
+    KeyringThatCannotStore,
+    RecordingStdout,
+    mode_of,
+    recovery_files,
+    run_with_stdout,
+)
 from tests.support.cli import BASE_URL, ORG_KEY, FakeClock, run_cli, token_env
 from tests.support.keyrings import DictKeyring
 from tests.support.profiles import declared_profile
-from tests.support.run_context import direct_context, stderr_of, stdout_of
-
-SOURCE_URL = f"{BASE_URL}/sources/src_1"
-ROTATE_URL = f"{BASE_URL}/sources/src_1/credentials/rotate"
-NEW_KEY = "src_new_0123456789abcdef0123456789abcdef"
-OLD_SOURCE_KEY = "src_old_fedcba9876543210fedcba98"
-
-SOURCE = {
-    "id": "src_1",
-    "name": "Web form",
-    "description": "Landing page",
-    "enabled": True,
-    "apiKeyPreview": "src_…cdef",
-    "apiKeyRotatedAt": "2026-11-21T11:59:00.000Z",
-    "allowedStates": ["CA", "NV"],
-    "allowedProducts": ["solar"],
-    "requiresConsentCertificate": True,
-    "defaultTagIds": [],
-    "modifiedAt": "2026-11-21T12:00:00.000Z",
-    "costPerLead": 12.5,
-    "futureField": {"kept": True},
-}
-ROTATION = {"source": SOURCE, "secret": NEW_KEY}
-
-
-def sent_json(request: httpx.Request) -> Any:
-    return json.loads(request.content)
-
-
-def data_dir() -> Path:
-    return Path(os.environ["LEADCTL_DATA_DIR"])
-
-
-def recovery_files() -> list[Path]:
-    directory = data_dir() / "recovered-secrets"
-    return sorted(directory.iterdir()) if directory.is_dir() else []
-
-
-def mode_of(path: Path) -> int:
-    return stat.S_IMODE(path.stat().st_mode)
-
-
-@pytest.fixture
-def out_dir(tmp_path: Path) -> Path:
-    """An empty directory for secret files (tmp_path also holds the isolated home)."""
-    directory = tmp_path / "out"
-    directory.mkdir()
-    return directory
-
-
-# -- update: the request ------------------------------------------------------------------
-
-
-def test_update_sends_the_given_flags_and_prints_the_service_json(httpx_mock: HTTPXMock) -> None:
-    httpx_mock.add_response(method="PUT", url=SOURCE_URL, json=SOURCE)
-    result = run_cli(
-        [
-            "sources",
-            "update",
-            "src_1",
-            "--name",
-            "Web form",
-            "--description",
-            "Landing page",
-            "--allowed-state",
-            "CA",
-            "--allowed-state",
-            "NV",
-            "--allowed-product",
-            "solar",
-            "--default-tag-id",
-            "tag_1",
-            "--default-tag-name",
-            "web",
-            "--default-tag-name",
-            "hot lead",
-            "--requires-consent-certificate",
-        ],
-        env=token_env(),
-    )
-    assert result.exit_code == 0, result.stderr
-    request = httpx_mock.get_request()
-    assert request is not None
-    assert request.method == "PUT"
-    assert request.url == SOURCE_URL
-    assert request.headers["Authorization"] == f"Bearer {ORG_KEY}"
-    assert request.headers["Content-Type"] == "application/json"
-    assert sent_json(request) == {
-        "name": "Web form",
-        "description": "Landing page",
-        "allowedStates": ["CA", "NV"],
-        "allowedProducts": ["solar"],
-        "defaultTagIds": ["tag_1"],
-        "defaultTagNames": ["web", "hot lead"],
-        "requiresConsentCertificate": True,
-    }
-    # Piped: the service's JSON unchanged, unknown fields included.
-    assert json.loads(result.stdout) == SOURCE
-
-
-def test_update_sends_only_what_was_given(httpx_mock: HTTPXMock) -> None:
-    httpx_mock.add_response(method="PUT", url=SOURCE_URL, json=SOURCE)
-    result = run_cli(
-        ["sources", "update", "src_1", "--no-requires-consent-certificate"], env=token_env()
-    )
-    assert result.exit_code == 0, result.stderr
-    request = httpx_mock.get_request()
-    assert request is not None
-    assert sent_json(request) == {"requiresConsentCertificate": False}
-
-
-def test_update_merges_flags_over_data(httpx_mock: HTTPXMock) -> None:
-    httpx_mock.add_response(method="PUT", url=SOURCE_URL, json=SOURCE)
-    data = {"name": "Old name", "enabled": False, "businessId": "biz_1", "allowedStates": []}
-    result = run_cli(
-        ["sources", "update", "src_1", "--data", json.dumps(data), "--name", "New name"],
-        env=token_env(),
-    )
-    assert result.exit_code == 0, result.stderr
-    request = httpx_mock.get_request()
-    assert request is not None
-    assert sent_json(request) == {
-        "name": "New name",
-        "enabled": False,
-        "businessId": "biz_1",
-        "allowedStates": [],
-    }
-
-
-def test_update_reads_data_from_a_file_and_from_stdin(
-    httpx_mock: HTTPXMock, tmp_path: Path
-) -> None:
-    httpx_mock.add_response(method="PUT", url=SOURCE_URL, json=SOURCE)
-    httpx_mock.add_response(method="PUT", url=SOURCE_URL, json=SOURCE)
-    body_file = tmp_path / "body.json"
-    body_file.write_text('{"allowedProducts": ["solar", "roofing"]}', encoding="utf-8")
-    from_file = run_cli(["sources", "update", "src_1", "--data", f"@{body_file}"], env=token_env())
-    from_stdin = run_cli(
-        ["sources", "update", "src_1", "--data", "-"],
-        env=token_env(),
-        stdin='{"description": "from stdin"}',
-    )
-    assert from_file.exit_code == 0, from_file.stderr
-    assert from_stdin.exit_code == 0, from_stdin.stderr
-    first, second = httpx_mock.get_requests()
-    assert sent_json(first) == {"allowedProducts": ["solar", "roofing"]}
-    assert sent_json(second) == {"description": "from stdin"}
-
-
-def test_a_name_of_255_characters_is_sent(httpx_mock: HTTPXMock) -> None:
-    httpx_mock.add_response(method="PUT", url=SOURCE_URL, json=SOURCE)
-    result = run_cli(["sources", "update", "src_1", "--name", "é" * 255], env=token_env())
-    assert result.exit_code == 0, result.stderr
-    request = httpx_mock.get_request()
-    assert request is not None
-    assert sent_json(request) == {"name": "é" * 255}
-
-
-# -- update: bad input sends nothing ------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("args", "stdin", "message"),
-    [
-        (["--name", "x" * 256], "", "the name is 256 characters long"),
-        (["--data", json.dumps({"name": "y" * 300})], "", "the name is 300 characters long"),
-        ([], "", "nothing to update"),
-        (["--data", "{}"], "", "nothing to update"),
-        (["--data", "{not json"], "", "--data: invalid JSON"),
-        (["--data", "[1, 2]"], "", "--data must be a JSON object"),
-        (["--data", "@/nonexistent/body.json"], "", "cannot read"),
-        (["--data", '{"enabled": false}'], "", "enabled belong to the older form"),
-        (["--data", '{"businessId": "b", "id": "x"}'], "", "requires the name as well"),
-        (["--data", '{"name": "n", "apiKey": "src_chosen_by_me_1234"}'], "", "apiKey cannot"),
-        (["--allowed-state"], "", "requires an argument"),
-        (["--bogus"], "", "No such option"),
-    ],
-)
-def test_update_bad_input_is_exit_2_and_sends_nothing(
-    httpx_mock: HTTPXMock, args: list[str], stdin: str, message: str
-) -> None:
-    result = run_cli(["sources", "update", "src_1", *args], env=token_env(), stdin=stdin)
-    assert result.exit_code == 2, result.stderr
-    assert message in result.stderr
-    assert result.stdout == ""
-    assert httpx_mock.get_requests() == []
-    assert "src_chosen_by_me_1234" not in result.stderr
-
-
-def test_update_without_credentials_is_exit_3(httpx_mock: HTTPXMock) -> None:
-    result = run_cli(
-        ["sources", "update", "src_1", "--name", "x"], env={"LEADCTL_BASE_URL": BASE_URL}
-    )
-    assert result.exit_code == 3
-    assert httpx_mock.get_requests() == []
-
-
-def test_update_with_a_source_key_is_exit_4_before_sending(
-    httpx_mock: HTTPXMock, memory_keyring: DictKeyring
-) -> None:
-    declared_profile(memory_keyring, value=OLD_SOURCE_KEY, kind="source")
-    result = run_cli(["sources", "update", "src_1", "--name", "x"])
-    assert result.exit_code == 4
-    assert httpx_mock.get_requests() == []
-
-
-def test_update_dry_run_prints_curl_and_sends_nothing(httpx_mock: HTTPXMock) -> None:
-    result = run_cli(
-        ["--dry-run", "sources", "update", "src_1", "--name", "Web form"], env=token_env()
-    )
-    assert result.exit_code == 0, result.stderr
-    assert result.stdout.startswith("curl")
-    assert "-X PUT" in result.stdout
-    assert "/sources/src_1" in result.stdout
-    assert '--data-binary \'{"name": "Web form"}\'' in result.stdout
-    assert ORG_KEY not in result.stdout
-    assert httpx_mock.get_requests() == []
-
-
-# -- update: answers and output -----------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("status", "exit_code"), [(400, 6), (401, 3), (403, 4), (404, 5), (500, 8)]
-)
-def test_update_error_statuses_map_to_exit_codes(
-    httpx_mock: HTTPXMock, status: int, exit_code: int
-) -> None:
-    problem = {
-        "title": "Validation failed",
-        "status": status,
-        "errors": {"name": ["too long"]},
-        "traceId": "t-1",
-    }
-    httpx_mock.add_response(
-        method="PUT",
-        url=SOURCE_URL,
-        status_code=status,
-        json=problem,
-        headers={"Content-Type": "application/problem+json"},
-        is_reusable=status >= 500,
-    )
-    result = run_cli(
-        ["--max-retries", "0", "sources", "update", "src_1", "--name", "x"], env=token_env()
-    )
-    assert result.exit_code == exit_code
-    assert result.stdout == ""
-    assert f"error: {status}" in result.stderr
-    assert "trace id: t-1" in result.stderr
-
-
-def test_update_on_a_terminal_shows_the_source_as_a_table(httpx_mock: HTTPXMock) -> None:
-    httpx_mock.add_response(method="PUT", url=SOURCE_URL, json=SOURCE)
-    result = run_cli(
-        ["sources", "update", "src_1", "--name", "Web form"],
-        env={**token_env(), "NO_COLOR": "1"},
-        tty=True,
-    )
-    assert result.exit_code == 0, result.stderr
-    out = result.stdout
-    for expected in (
-        "src_1",
-        "Web form",
-        "CA, NV",
-        "solar",
-        "requiresConsentCertificate",
-        "src_…cdef",
-        "2026-11-21 11:59 UTC",
-        "2026-11-21 12:00 UTC",
-    ):
-        assert expected in out
-    assert "\x1b[" not in out
-
-
-def test_update_csv_has_the_default_columns(httpx_mock: HTTPXMock) -> None:
-    httpx_mock.add_response(method="PUT", url=SOURCE_URL, json=SOURCE)
-    result = run_cli(["sources", "update", "src_1", "--name", "x", "-o", "csv"], env=token_env())
-    assert result.exit_code == 0, result.stderr
-    header, row = result.stdout.splitlines()
-    assert header == (
-        "id,name,enabled,allowedStates,allowedProducts,requiresConsentCertificate,"
-        "apiKeyPreview,apiKeyRotatedAt,modifiedAt"
-    )
-    assert row.startswith("src_1,Web form,true,")
-
-
-# -- rotate: the request and confirmation -------------------------------------------------
+from tests.support.run_context import direct_context, stdout_of
 
 
 def test_rotate_piped_with_yes_posts_without_body_and_prints_the_json(
@@ -401,9 +125,6 @@ def test_rotate_with_a_source_key_is_exit_4_before_sending(
     assert httpx_mock.get_requests() == []
 
 
-# -- rotate: retry policy -----------------------------------------------------------------
-
-
 def test_rotate_is_not_retried_after_a_5xx(httpx_mock: HTTPXMock) -> None:
     httpx_mock.add_response(method="POST", url=ROTATE_URL, status_code=503)
     result = run_cli(["sources", "rotate", "src_1", "--yes"], env=token_env())
@@ -438,9 +159,6 @@ def test_rotate_error_statuses(httpx_mock: HTTPXMock, status: int, exit_code: in
     result = run_cli(["sources", "rotate", "src_1", "--yes"], env=token_env())
     assert result.exit_code == exit_code
     assert result.stdout == ""
-
-
-# -- rotate: output -----------------------------------------------------------------------
 
 
 def test_secret_only_prints_the_key_and_a_newline(httpx_mock: HTTPXMock) -> None:
@@ -525,17 +243,6 @@ def test_value_output_with_columns_prints_the_key(httpx_mock: HTTPXMock) -> None
     assert result.stdout == f"src_1\t{NEW_KEY}\n"
 
 
-def test_debug_trace_never_shows_the_new_key(httpx_mock: HTTPXMock) -> None:
-    httpx_mock.add_response(method="POST", url=ROTATE_URL, json=ROTATION)
-    result = run_cli(["--debug", "sources", "rotate", "src_1", "--yes"], env=token_env())
-    assert result.exit_code == 0, result.stderr
-    assert "> POST" in result.stderr
-    assert "< 200" in result.stderr
-    assert NEW_KEY not in result.stderr
-    assert ORG_KEY not in result.stderr
-    assert json.loads(result.stdout)["secret"] == NEW_KEY
-
-
 def test_an_answer_without_a_key_is_exit_8_and_its_body_is_kept(httpx_mock: HTTPXMock) -> None:
     raw = b"<html>rotated: src_only_copy_0123456789abcdef</html>"
     httpx_mock.add_response(
@@ -550,9 +257,6 @@ def test_an_answer_without_a_key_is_exit_8_and_its_body_is_kept(httpx_mock: HTTP
     assert kept.read_bytes() == raw
     assert mode_of(kept) == 0o600
     assert str(kept) in result.stderr
-
-
-# -- rotate: --secret-file ----------------------------------------------------------------
 
 
 def test_secret_file_is_0600_and_holds_the_key(httpx_mock: HTTPXMock, out_dir: Path) -> None:
@@ -585,38 +289,6 @@ def test_secret_file_replaces_an_existing_file_atomically(
     assert mode_of(target) == 0o600
     # A new file renamed into place, not the old one rewritten (readers never see half).
     assert target.stat().st_ino != old_inode
-
-
-class RecordingStdout(io.StringIO):
-    """Remembers what the secret file held when the first output was written."""
-
-    def __init__(self, watched: Path) -> None:
-        super().__init__()
-        self.watched = watched
-        self.file_at_first_write: str | None = None
-        self.written = False
-
-    def write(self, text: str) -> int:
-        if not self.written:
-            self.written = True
-            exists = self.watched.exists()
-            self.file_at_first_write = self.watched.read_text("utf-8") if exists else None
-        return super().write(text)
-
-
-def run_with_stdout(args: list[str], stdout: io.StringIO, env: dict[str, str]) -> tuple[int, str]:
-    merged = {**os.environ, **env}
-    ios = IOStreams(
-        stdin=io.StringIO(""),
-        stdout=stdout,
-        stderr=io.StringIO(),
-        stdin_is_tty=False,
-        stdout_is_tty=False,
-        stderr_is_tty=False,
-        env=merged,
-    )
-    code = invoke(args, ios=ios, env=merged, clock=FakeClock())
-    return code, ios.stderr.getvalue()  # type: ignore[attr-defined]
 
 
 def test_secret_file_is_written_before_anything_is_printed(
@@ -700,9 +372,6 @@ def test_a_failed_request_leaves_no_temporary_file(httpx_mock: HTTPXMock, out_di
     assert list(out_dir.iterdir()) == []
 
 
-# -- rotate: --save-profile ---------------------------------------------------------------
-
-
 def test_save_profile_stores_the_key_in_the_keyring_and_the_profile_works_for_intake(
     httpx_mock: HTTPXMock, memory_keyring: DictKeyring
 ) -> None:
@@ -772,14 +441,6 @@ def test_save_profile_keeps_a_file_store_profile_in_its_file(httpx_mock: HTTPXMo
     assert mode_of(stored) == 0o600
     assert "stored unencrypted" in result.stderr
     assert load_config(os.environ).profiles["intake"]["credential_store"] == "file"
-
-
-class KeyringThatCannotStore(DictKeyring):
-    """Reads work (the check before rotating passes); storing fails, as a keyring
-    locked in between would."""
-
-    def set_password(self, service: str, username: str, password: str) -> None:
-        raise keyring.errors.PasswordSetError("the collection was locked")
 
 
 def test_save_profile_without_a_keyring_refuses_before_rotating(httpx_mock: HTTPXMock) -> None:
@@ -913,14 +574,6 @@ def test_save_profile_refusals_happen_before_sending(
     assert httpx_mock.get_requests() == []
 
 
-# -- rotate: printing fails, Ctrl-C -------------------------------------------------------
-
-
-class ClosedPipe(io.StringIO):
-    def write(self, text: str) -> int:
-        raise BrokenPipeError(32, "Broken pipe")
-
-
 def test_a_closed_stdout_keeps_the_key_in_a_recovery_file_and_exits_1(
     httpx_mock: HTTPXMock,
 ) -> None:
@@ -968,30 +621,6 @@ def test_ctrl_c_while_the_request_is_in_flight_does_not_lose_the_key(
     assert signal.getsignal(signal.SIGINT) is before
 
 
-# -- run(opts, ctx) and the key delivery, without Typer ------------------------------------
-
-
-def test_run_update_sends_the_options_over_data_and_prints_the_source(
-    httpx_mock: HTTPXMock,
-) -> None:
-    from leadctl.commands.sources import update
-
-    httpx_mock.add_response(method="PUT", url=SOURCE_URL, json=SOURCE)
-    ctx = direct_context(output="json")
-    opts = update.Options(
-        source_id="src_1",
-        allowed_states=("TX", "OK"),
-        data='{"description": "from data", "allowedStates": ["CA"]}',
-    )
-    try:
-        update.run(opts, ctx)
-    finally:
-        ctx.close()
-    (request,) = httpx_mock.get_requests()
-    assert sent_json(request) == {"description": "from data", "allowedStates": ["TX", "OK"]}
-    assert json.loads(stdout_of(ctx)) == SOURCE
-
-
 def test_run_rotate_delivers_to_the_file_and_the_profile_before_printing(
     httpx_mock: HTTPXMock, out_dir: Path, memory_keyring: DictKeyring
 ) -> None:
@@ -1018,45 +647,6 @@ def test_run_rotate_delivers_to_the_file_and_the_profile_before_printing(
     # The file keeps the key out of stdout (cron mail, logs): what changed and where it is.
     assert json.loads(stdout_of(ctx)) == {"source": SOURCE, "secretFile": str(target)}
     assert recovery_files() == []
-
-
-def test_deliver_keeps_the_key_in_a_recovery_file_when_the_profile_store_fails(
-    use_keyring: Callable[[KeyringBackend], KeyringBackend],
-) -> None:
-    from leadctl.commands.sources.key_delivery import ProfileTarget, deliver, delivery_error
-
-    use_keyring(KeyringThatCannotStore())
-    ctx = direct_context(output="json")
-    target = ProfileTarget(name="intake", store="keyring", base_url=BASE_URL)
-    delivery = deliver(ctx, source_id="src_1", secret=NEW_KEY, pending=None, target=target)
-    (kept,) = recovery_files()
-    assert kept.read_text(encoding="utf-8") == NEW_KEY + "\n"
-    assert mode_of(kept) == 0o600
-    assert delivery.safe_in == [str(kept)] and delivery.recovery == str(kept)
-    assert "intake" not in load_config(os.environ).profiles
-    failure = delivery_error(target, delivery)
-    assert failure is not None
-    assert failure.message.startswith("could not save it for profile intake")
-    assert f"the new key is in {kept}" in failure.message
-    assert failure.hint is not None and f"--with-token < {kept}" in failure.hint
-    assert NEW_KEY not in stderr_of(ctx) + failure.message + failure.hint
-
-
-def test_a_closed_pipe_before_the_key_was_stored_anywhere_keeps_it_in_a_recovery_file() -> None:
-    from leadctl.commands.sources.key_delivery import Delivery, delivery_error, printing_failed
-
-    ctx = direct_context(output="json")
-    delivery = Delivery(safe_in=[], problems=[])
-    printing_failed(ctx, BrokenPipeError(), "src_1", NEW_KEY, delivery)
-    (kept,) = recovery_files()
-    assert kept.read_text(encoding="utf-8") == NEW_KEY + "\n"
-    assert f"the new key was kept in {kept} (0600)" in stderr_of(ctx)
-    failure = delivery_error(None, delivery)
-    assert failure is not None
-    assert failure.message == (
-        f"could not print the new key: the output was closed; the key was rotated and the "
-        f"new key is in {kept}"
-    )
 
 
 @pytest.mark.parametrize("output", ["table", "json"])

@@ -1,13 +1,14 @@
-"""``leadctl contract``'s verbs called through ``run(opts, ctx)``, and ``show``'s table."""
+"""``leadctl contract show`` in process.
+
+``leadctl contract``'s verbs called through ``run(opts, ctx)``, and ``show``'s table."""
 
 from __future__ import annotations
 
 import csv
 import io
-import json
 
 from tests.support.cli import run_cli, token_env
-from tests.support.run_context import direct_context, stderr_of, stdout_of
+from tests.support.run_context import direct_context, stdout_of
 
 
 def test_show_operations_names_each_operations_command_and_kind() -> None:
@@ -21,26 +22,6 @@ def test_show_operations_names_each_operations_command_and_kind() -> None:
     assert status["kind"] == "curated"
     assert (status["method"], status["path"]) == ("GET", "/phone-numbers/{phoneNumber}/status")
     assert status["retrySafe"] == "true"
-
-
-def test_show_json_is_the_summary_with_groups_that_add_up() -> None:
-    from leadctl.commands.contract.show import Options, run
-
-    ctx = direct_context(output="json")
-    run(Options(), ctx)
-    data = json.loads(stdout_of(ctx))
-    assert data["profile"] == "default"
-    assert data["operations"] == data["curated"] + data["generated"] > 0
-    assert sum(group["operations"] for group in data["groups"]) == data["operations"]
-
-
-def test_reset_without_an_imported_contract_says_so() -> None:
-    from leadctl.commands.contract.reset import Options, run
-
-    ctx = direct_context()
-    run(Options(), ctx)
-    assert "had no imported contract (profile 'default')" in stderr_of(ctx)
-    assert stdout_of(ctx) == ""
 
 
 def test_show_table_with_columns_prints_the_groups_like_csv() -> None:

@@ -1,4 +1,6 @@
-"""`leadctl users compliance`: only the flags given are sent; output of the returned user."""
+"""``leadctl users compliance`` in process.
+
+`leadctl users compliance`: only the flags given are sent; output of the returned user."""
 
 from __future__ import annotations
 
@@ -10,29 +12,9 @@ import pytest
 from pytest_httpx import HTTPXMock
 
 import leadctl
+from tests.commands.users._support import URL, USER, sent_json
 from tests.support.cli import BASE_URL, ORG_KEY, run_cli, token_env
 from tests.support.run_context import direct_context, stdout_of
-
-URL = f"{BASE_URL}/users/compliance"
-USER = {
-    "id": "usr_1",
-    "name": "Ada Lovelace",
-    "email": "ada@example.test",
-    "createdAt": "2026-01-01T00:00:00Z",
-    "compliance": {
-        "acceptedTerms": True,
-        "acceptedToSubscription": False,
-        "acceptedSms": True,
-        "acceptedBaa": False,
-        "acceptedEmail": True,
-        "consentCertificates": None,
-    },
-    "roles": ["Admin"],
-}
-
-
-def sent_json(httpx_mock: HTTPXMock) -> list[Any]:
-    return [json.loads(request.content) for request in httpx_mock.get_requests()]
 
 
 @pytest.mark.parametrize(
@@ -221,9 +203,6 @@ def test_no_credential_is_exit_3_before_sending(httpx_mock: HTTPXMock) -> None:
     result = run_cli(["users", "compliance", "--accepted-sms"], env={"LEADCTL_BASE_URL": BASE_URL})
     assert result.exit_code == 3
     assert httpx_mock.get_requests() == []
-
-
-# -- run(opts, ctx) without Typer ----------------------------------------------------------
 
 
 def test_run_sends_the_options_given_and_prints_the_user(httpx_mock: HTTPXMock) -> None:

@@ -1,10 +1,11 @@
-"""`leadctl leads list` and `leads create`: the exact requests, bad input, output modes."""
+"""``leadctl leads list`` in process.
+
+`leadctl leads list` and `leads create`: the exact requests, bad input, output modes."""
 
 from __future__ import annotations
 
 import json
 import os
-import re
 import shlex
 from pathlib import Path
 from typing import Any
@@ -14,44 +15,19 @@ from pytest_httpx import HTTPXMock
 
 from leadctl.cli.app import invoke
 from leadctl.iostreams import IOStreams
+from tests.commands.leads._support import (
+    BAD_LIST_INPUT,
+    LEAD_A,
+    LEAD_B,
+    LEAD_C,
+    LIST_URL,
+    SOURCE_KEY,
+    add_pages,
+    sent_json,
+)
 from tests.support.cli import BASE_URL, ORG_KEY, FakeClock, run_cli, token_env
 from tests.support.keyrings import DictKeyring
 from tests.support.profiles import declared_profile
-
-LIST_URL = f"{BASE_URL}/leads/all/my"
-CREATE_URL = f"{BASE_URL}/leads"
-SOURCE_KEY = "srckey_0123456789abcdefXYZ"
-
-LEAD_A = {
-    "id": "lead_a",
-    "firstName": "Ada",
-    "lastName": "Lovelace",
-    "phone": "+15125550143",
-    "email": "ada@example.test",
-    "state": "TX",
-    "status": {"id": "st_new", "name": "New"},
-    "processingStatus": "Accepted",
-    "createdAt": "2026-11-20T09:30:00Z",
-    "futureField": {"kept": True},
-}
-LEAD_B = {
-    "id": "lead_b",
-    "firstName": "Grace",
-    "lastName": "Hopper",
-    "phone": "+12025550187",
-    "state": "CA",
-    "status": None,
-    "processingStatus": "Pending",
-    "createdAt": "2026-11-21T10:00:00Z",
-}
-LEAD_C = {"id": "lead_c", "state": "TX", "processingStatus": "Rejected", "createdAt": "2026-11-21"}
-
-
-def sent_json(httpx_mock: HTTPXMock) -> list[Any]:
-    return [json.loads(request.content) for request in httpx_mock.get_requests()]
-
-
-# -- leads list: the request ----------------------------------------------------------
 
 
 def test_list_sends_an_empty_query_and_prints_the_services_json(httpx_mock: HTTPXMock) -> None:
@@ -168,36 +144,6 @@ def test_each_range_operator(httpx_mock: HTTPXMock, raw: str, expected: dict[str
     assert sent_json(httpx_mock) == [{"rangeFilters": [{"field": field, **expected}]}]
 
 
-BAD_LIST_INPUT = [
-    (["--range", "createdAt=>2026-01-01"], "'=>' is not an operator"),
-    (["--range", "createdAt>>2026-01-01"], "'>>' is not an operator"),
-    (["--range", "createdAt<>2026-01-01"], "'<>' is not an operator"),
-    (["--range", ">=2026-01-01"], "no field name before '>='"),
-    (["--range", "createdAt>="], "no value after '>='"),
-    (["--range", "createdAt"], "no operator"),
-    (["--range", "createdAt=2026"], "'=' alone is not a range operator"),
-    (["--range", "createdAt>=2026-02-30"], "--range 'createdAt>=2026-02-30': day is out of range"),
-    (["--range", "createdAt>=2026-13-01"], "month must be in 1..12"),
-    (["--range", "created At>1"], "'created At' is not a field name"),
-    (["--range", "a>1", "--range", "a>2"], "a already has a greaterThan bound"),
-    (["--filter", "state"], "expected KEY=VALUE"),
-    (["--filter", "=TX"], "expected KEY=VALUE"),
-    (["--filter", "bad field=1"], "'bad field' is not a field name"),
-    (["--filter", "x=[1,"], "invalid JSON"),
-    (["--filter", 'x="a"b"'], "invalid JSON"),
-    (["--search-field", "firstName"], "--search-field narrows --search"),
-    (["--search", "a", "--search-field", "first name"], "not a field name"),
-    (["--order-by", "-"], "'' is not a field name"),
-    (["--order-by", ""], "'' is not a field name"),
-    (["--count", "--all"], "--count prints only the total"),
-    (["--count", "--limit", "3"], "--count prints only the total"),
-    (["--cursor", " "], "--cursor must not be empty"),
-    (["--page-size", "0"], "--page-size"),
-    (["--limit", "0"], "--limit"),
-    (["--bogus"], "--bogus"),
-]
-
-
 @pytest.mark.parametrize(("argv", "message"), BAD_LIST_INPUT)
 def test_bad_list_input_is_exit_2_and_sends_nothing(
     httpx_mock: HTTPXMock, argv: list[str], message: str
@@ -207,26 +153,6 @@ def test_bad_list_input_is_exit_2_and_sends_nothing(
     assert message in result.stderr
     assert result.stdout == ""
     assert httpx_mock.get_requests() == []
-
-
-# -- leads list: paging ---------------------------------------------------------------
-
-
-def add_pages(httpx_mock: HTTPXMock, query: dict[str, Any]) -> None:
-    """Three pages of one query; each next page only for the token and the same query."""
-    pages = [([LEAD_A], "t1"), ([LEAD_B], "t2"), ([LEAD_C], None)]
-    token = None
-    for items, next_token in pages:
-        body = dict(query)
-        if token is not None:
-            body["continuationToken"] = token
-        httpx_mock.add_response(
-            method="POST",
-            url=LIST_URL,
-            match_json=body,
-            json={"items": items, "continuationToken": next_token},
-        )
-        token = next_token
 
 
 def test_all_follows_every_page_with_the_same_query(httpx_mock: HTTPXMock) -> None:
@@ -290,46 +216,6 @@ def test_cursor_resumes_from_the_token(httpx_mock: HTTPXMock) -> None:
     assert result.stdout == "id\nlead_c\n"
 
 
-def test_one_page_by_default_and_the_terminal_footer_tells_the_cursor(
-    httpx_mock: HTTPXMock,
-) -> None:
-    tagged = {
-        **LEAD_A,
-        "tags": [{"id": "t1", "name": "Spanish speaking"}, {"id": "t2", "name": "Web"}],
-    }
-    httpx_mock.add_response(
-        method="POST", url=LIST_URL, json={"items": [tagged, LEAD_B], "continuationToken": "t1"}
-    )
-    result = run_cli(
-        ["--no-color", "leads", "list"],
-        env={**token_env(), "COLUMNS": "200", "TZ": "UTC"},
-        tty=True,
-    )
-    assert result.exit_code == 0, result.stderr
-    lines = result.stdout.splitlines()
-    assert lines[0].split() == [
-        "id",
-        "firstName",
-        "lastName",
-        "phone",
-        "state",
-        "status",
-        "tags",
-        "processing",
-        "createdAt",
-    ]
-    # First and last name, tags by name (not JSON), the time whole.
-    assert re.match(
-        r"lead_a\s+Ada\s+Lovelace\s+\+15125550143\s+TX\s+New\s+Spanish speaking, Web\s+"
-        r"Accepted\s+2026-11-20 09:30 UTC$",
-        lines[1],
-    ), lines[1]
-    assert "Grace" in result.stdout and "Hopper" in result.stdout
-    assert "futureField" not in result.stdout and '"name"' not in result.stdout
-    assert "--cursor t1" in result.stderr
-    assert len(httpx_mock.get_requests()) == 1  # no color: no lead statuses needed
-
-
 def test_the_default_table_colors_statuses_like_lead_statuses(httpx_mock: HTTPXMock) -> None:
     httpx_mock.add_response(method="POST", url=LIST_URL, json={"items": [LEAD_A, LEAD_B]})
     httpx_mock.add_response(
@@ -343,21 +229,6 @@ def test_the_default_table_colors_statuses_like_lead_statuses(httpx_mock: HTTPXM
     result = run_cli(["leads", "list"], env=env, tty=True)
     assert result.exit_code == 0, result.stderr
     assert "\x1b[38;2;59;130;245mNew" in result.stdout
-
-
-def test_the_default_table_leaves_out_what_an_80_column_terminal_cannot_fit(
-    httpx_mock: HTTPXMock,
-) -> None:
-    uuid = "28249c04-240c-4db0-9b47-35e18d6f1a2b"
-    httpx_mock.add_response(method="POST", url=LIST_URL, json={"items": [{**LEAD_A, "id": uuid}]})
-    result = run_cli(
-        ["--no-color", "leads", "list"], env={**token_env(), "COLUMNS": "80"}, tty=True
-    )
-    assert result.exit_code == 0, result.stderr
-    header, row = result.stdout.splitlines()
-    assert row.split()[:4] == [uuid, "Ada", "Lovelace", "+15125550143"]
-    assert "createdAt" not in header
-    assert "not shown at 80 columns:" in result.stderr and "createdAt" in result.stderr
 
 
 def test_filtered_csv_export(httpx_mock: HTTPXMock) -> None:
@@ -420,169 +291,6 @@ def test_list_with_a_source_key_is_exit_4_before_sending(
     result = run_cli(["leads", "list"])
     assert result.exit_code == 4
     assert SOURCE_KEY not in result.stderr
-    assert httpx_mock.get_requests() == []
-
-
-# -- leads create -----------------------------------------------------------------------
-
-CREATED = {
-    "id": "lead_new",
-    "processingStatus": "Pending",
-    "firstName": "Ada",
-    "phone": "+15125550143",
-    "createdAt": "2026-11-21T12:00:00Z",
-    "unknownField": 1,
-}
-
-
-def test_create_sends_typed_fields(httpx_mock: HTTPXMock) -> None:
-    httpx_mock.add_response(method="POST", url=CREATE_URL, status_code=202, json=CREATED)
-    result = run_cli(
-        [
-            "leads",
-            "create",
-            "--field",
-            "firstName=Ada",
-            "--field",
-            "phone=+1 (512) 555-0143",
-            "--field",
-            "state=TX",
-            "--field",
-            "tags[]=webinar",
-            "--field",
-            "tags[]=vip",
-            "--field",
-            "consentCertificate=null",
-        ],
-        env=token_env(),
-    )
-    assert result.exit_code == 0, result.stderr
-    request = httpx_mock.get_requests()[0]
-    assert request.headers["Authorization"] == f"Bearer {ORG_KEY}"
-    assert json.loads(request.content) == {
-        "firstName": "Ada",
-        "phone": "+15125550143",
-        "state": "TX",
-        "tags": ["webinar", "vip"],
-        "consentCertificate": None,
-    }
-    assert json.loads(result.stdout) == CREATED
-
-
-def test_create_merges_fields_over_data(httpx_mock: HTTPXMock, tmp_path: Path) -> None:
-    data = tmp_path / "lead.json"
-    data.write_text(
-        json.dumps({"firstName": "Old", "email": "a@b.test", "extra": {"a": 1, "b": 2}}),
-        encoding="utf-8",
-    )
-    httpx_mock.add_response(method="POST", url=CREATE_URL, json=CREATED)
-    result = run_cli(
-        [
-            "leads",
-            "create",
-            "--data",
-            f"@{data}",
-            "--field",
-            "firstName=New",
-        ],
-        env=token_env(),
-    )
-    assert result.exit_code == 0, result.stderr
-    # --data is sent as given: a field the schema does not list is the user's to send.
-    assert sent_json(httpx_mock) == [
-        {"firstName": "New", "email": "a@b.test", "extra": {"a": 1, "b": 2}}
-    ]
-
-
-def test_create_reads_data_from_stdin(httpx_mock: HTTPXMock) -> None:
-    httpx_mock.add_response(method="POST", url=CREATE_URL, json=CREATED)
-    result = run_cli(
-        ["leads", "create", "--data", "-"],
-        env=token_env(),
-        stdin='{"email": "x@y.test", "product": "solar"}',
-    )
-    assert result.exit_code == 0, result.stderr
-    assert sent_json(httpx_mock) == [{"email": "x@y.test", "product": "solar"}]
-
-
-def test_create_uses_the_profiles_region_for_national_numbers(httpx_mock: HTTPXMock) -> None:
-    assert run_cli(["profile", "set", "region", "US"]).exit_code == 0
-    httpx_mock.add_response(method="POST", url=CREATE_URL, json=CREATED)
-    result = run_cli(["leads", "create", "--field", "phone=(512) 555-0143"], env=token_env())
-    assert result.exit_code == 0, result.stderr
-    assert sent_json(httpx_mock) == [{"phone": "+15125550143"}]
-
-
-def test_create_with_a_source_key(httpx_mock: HTTPXMock) -> None:
-    httpx_mock.add_response(method="POST", url=CREATE_URL, json=CREATED)
-    result = run_cli(["leads", "create", "--field", "email=a@b.test"], env=token_env(SOURCE_KEY))
-    assert result.exit_code == 0, result.stderr
-    assert httpx_mock.get_requests()[0].headers["Authorization"] == f"Bearer {SOURCE_KEY}"
-
-
-def test_create_on_a_terminal_shows_id_and_processing_status(httpx_mock: HTTPXMock) -> None:
-    httpx_mock.add_response(method="POST", url=CREATE_URL, json=CREATED)
-    result = run_cli(["leads", "create", "--field", "email=a@b.test"], env=token_env(), tty=True)
-    assert result.exit_code == 0, result.stderr
-    assert "lead_new" in result.stdout
-    assert "Pending" in result.stdout
-    assert "leads list --filter id=lead_new" in result.stderr
-    assert "unknownField" not in result.stdout
-
-
-BAD_CREATE_INPUT = [
-    ([], "nothing to send"),
-    (["--data", "[1, 2]"], "--data must be a JSON object, not an array"),
-    (["--data", '"lead"'], "--data must be a JSON object, not a string"),
-    (["--data", "{nope"], "--data: invalid JSON"),
-    (["--data", "@/nonexistent/lead.json"], "cannot read"),
-    (["--field", "firstName"], "--field 'firstName': expected KEY=VALUE"),
-    (["--field", "tags=[1,"], "invalid JSON"),
-    (["--field", "phone=+call me"], "is not a phone number"),
-    (["--field", "phone=+1 512 555 014"], "not a valid phone number"),
-    (["--field", "phone=(512) 555-0143"], "no region is set"),
-    (["--field", "phone=5125550143"], "no region is set"),
-]
-
-
-@pytest.mark.parametrize(("argv", "message"), BAD_CREATE_INPUT)
-def test_bad_create_input_is_exit_2_and_sends_nothing(
-    httpx_mock: HTTPXMock, argv: list[str], message: str
-) -> None:
-    result = run_cli(["leads", "create", *argv], env=token_env())
-    assert result.exit_code == 2, result.stderr
-    assert message in result.stderr
-    assert result.stdout == ""
-    assert httpx_mock.get_requests() == []
-
-
-def test_create_is_not_retried_after_a_server_error(httpx_mock: HTTPXMock) -> None:
-    httpx_mock.add_response(method="POST", url=CREATE_URL, status_code=503)
-    result = run_cli(["leads", "create", "--field", "email=a@b.test"], env=token_env())
-    assert result.exit_code == 9
-    assert "leads list" in result.stderr
-    assert len(httpx_mock.get_requests()) == 1
-
-
-def test_create_rejected_by_the_service_shows_field_errors(httpx_mock: HTTPXMock) -> None:
-    httpx_mock.add_response(
-        method="POST",
-        url=CREATE_URL,
-        status_code=400,
-        headers={"Content-Type": "application/problem+json"},
-        json={"title": "Validation failed", "errors": {"email": ["must be an e-mail"]}},
-    )
-    result = run_cli(["leads", "create", "--field", "email=nope"], env=token_env())
-    assert result.exit_code == 6
-    assert "email: must be an e-mail" in result.stderr
-    assert result.stdout == ""
-
-
-def test_create_dry_run_prints_curl_and_sends_nothing(httpx_mock: HTTPXMock) -> None:
-    result = run_cli(["--dry-run", "leads", "create", "--field", "email=a@b.test"], env=token_env())
-    assert result.exit_code == 0, result.stderr
-    assert "curl" in result.stdout and "/leads" in result.stdout
-    assert ORG_KEY not in result.stdout
     assert httpx_mock.get_requests() == []
 
 
@@ -675,31 +383,6 @@ def test_range_times_are_read_in_the_local_zone_and_sent_in_utc(
     assert bound == sent
 
 
-@pytest.mark.parametrize(
-    ("args", "env", "shown"),
-    [
-        ([], {"TZ": "America/Chicago"}, "2026-11-20 03:30 CST"),
-        (["--utc"], {"TZ": "America/Chicago"}, "2026-11-20 09:30 UTC"),
-        ([], {"TZ": "UTC", "profile": "Europe/Berlin"}, "2026-11-20 10:30 CET"),
-        (["--utc"], {"TZ": "UTC", "profile": "Europe/Berlin"}, "2026-11-20 09:30 UTC"),
-    ],
-)
-def test_times_are_shown_in_the_profiles_or_the_systems_zone(
-    httpx_mock: HTTPXMock, tmp_path: Path, args: list[str], env: dict[str, str], shown: str
-) -> None:
-    httpx_mock.add_response(method="POST", url=LIST_URL, json={"items": [LEAD_A]})
-    if "profile" in env:
-        (tmp_path / "config.toml").write_text(
-            f'[profiles.default]\ntimezone = "{env["profile"]}"\n'
-        )
-    result = run_cli(
-        [*args, "leads", "list", "-o", "table", "--columns", "id,createdAt"],
-        env={**token_env(), "TZ": env["TZ"], "LEADCTL_CONFIG_DIR": str(tmp_path)},
-    )
-    assert result.exit_code == 0, result.stderr
-    assert result.stdout.splitlines()[1].split(None, 1) == ["lead_a", shown]
-
-
 def test_a_number_in_a_range_is_not_taken_for_a_date(httpx_mock: HTTPXMock) -> None:
     httpx_mock.add_response(method="POST", url=LIST_URL, json={"items": []})
     result = run_cli(["leads", "list", "--range", "score>=20261121"], env=token_env())
@@ -707,9 +390,6 @@ def test_a_number_in_a_range_is_not_taken_for_a_date(httpx_mock: HTTPXMock) -> N
     assert sent_json(httpx_mock)[0]["rangeFilters"] == [
         {"field": "score", "greaterThanOrEqual": 20261121}
     ]
-
-
-# -- run(opts, ctx) directly -------------------------------------------------------------
 
 
 def test_list_run_sends_the_options_as_request_data_options(httpx_mock: HTTPXMock) -> None:
@@ -732,43 +412,3 @@ def test_list_run_sends_the_options_as_request_data_options(httpx_mock: HTTPXMoc
         }
     ]
     assert stdout_of(ctx) == "lead_a\nlead_b\n"
-
-
-def test_create_run_sends_the_phone_in_e164_and_points_at_the_pending_lead(
-    httpx_mock: HTTPXMock,
-) -> None:
-    from leadctl.commands.leads import create
-    from tests.support.run_context import direct_context, stderr_of, stdout_of
-
-    httpx_mock.add_response(method="POST", url=CREATE_URL, status_code=202, json=CREATED)
-    ctx = direct_context(output="value", columns=["id"])
-    create.run(create.Options(typed_fields=("firstName=Ada", "phone=+1 512 555 0143")), ctx)
-    assert sent_json(httpx_mock) == [{"firstName": "Ada", "phone": "+15125550143"}]
-    assert stdout_of(ctx) == "lead_new\n"
-    assert "leads list --filter id=lead_new" in stderr_of(ctx)
-
-
-def test_create_run_with_wait_reads_the_lead_back_until_intake_settles_it(
-    httpx_mock: HTTPXMock,
-) -> None:
-    from leadctl.commands.leads import create
-    from leadctl.contract.store import bundled_index
-    from leadctl.generated.tree import GeneratedTree
-    from tests.support.run_context import direct_context, stderr_of, stdout_of
-
-    accepted = {**CREATED, "processingStatus": "Accepted"}
-    httpx_mock.add_response(method="POST", url=CREATE_URL, status_code=202, json=CREATED)
-    # The bundled contract has no single-lead read: the lead is found by its id.
-    httpx_mock.add_response(
-        method="POST",
-        url=LIST_URL,
-        match_json={"filters": [{"field": "id", "value": "lead_new"}], "pageSize": 1},
-        json={"items": [accepted]},
-    )
-    ctx = direct_context(output="json")
-    opts = create.Options(
-        typed_fields=("firstName=Ada",), wait=True, tree=GeneratedTree(bundled_index())
-    )
-    create.run(opts, ctx)
-    assert json.loads(stdout_of(ctx)) == accepted
-    assert "intake is processing" not in stderr_of(ctx)

@@ -14,7 +14,7 @@ from pytest_httpx import HTTPXMock
 
 from tests.support.cli import BASE_URL, VirtualClock, run_cli, token_env
 
-TRAITS = Path(__file__).resolve().parents[1] / "fixtures" / "contracts" / "traits-3.1.json"
+TRAITS = Path(__file__).resolve().parents[2] / "fixtures" / "contracts" / "traits-3.1.json"
 LEAD = f"{BASE_URL}/leads/{{}}"
 CURRENT = {
     "id": "lead_1",

@@ -1,17 +1,15 @@
-"""``leadctl completion``'s ``run(opts, ctx, tree)`` called directly: for the bundled
-contract's tree, the checked-in script, as is."""
+"""``leadctl completion script`` in process.
+
+``leadctl completion``'s ``run(opts, ctx, tree)`` called directly: for the bundled"""
 
 from __future__ import annotations
-
-from pathlib import Path
 
 import pytest
 
 from leadctl.commands.completion.script import Options, Shell, run
 from leadctl.docgen.tree import load_tree
+from tests.commands.completion._support import COMPLETIONS
 from tests.support.run_context import direct_context, stdout_of
-
-COMPLETIONS = Path(__file__).resolve().parents[2] / "completions"
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,6 @@
-"""`leadctl lead-statuses get`: one status by id or by name, from GET /lead-statuses."""
+"""``leadctl lead-statuses get`` in process.
+
+`leadctl lead-statuses get`: one status by id or by name, from GET /lead-statuses."""
 
 from __future__ import annotations
 
@@ -9,11 +11,9 @@ from pytest_httpx import HTTPXMock
 
 from leadctl.commands.lead_statuses.get import Options, run
 from leadctl.errors import NotFound, UsageError
-from tests.support.cli import BASE_URL, run_cli, token_env
+from tests.commands.lead_statuses._support import STATUSES, URL
+from tests.support.cli import run_cli, token_env
 from tests.support.run_context import direct_context, stdout_of
-from tests.unit.test_cmd_lead_statuses import STATUSES
-
-URL = f"{BASE_URL}/lead-statuses"
 
 
 def test_a_name_in_any_case_finds_the_status_and_json_is_it_as_sent(

@@ -1,54 +1,18 @@
-"""``leadctl status-changes update`` and ``delete``, in process against pytest-httpx stubs."""
+"""``leadctl status-changes update`` in process.
+
+``leadctl status-changes update`` and ``delete``, in process against pytest-httpx stubs."""
 
 from __future__ import annotations
 
 import json
-import os
-from pathlib import Path
-from typing import Any
 
-import httpx
 import pytest
 from pytest_httpx import HTTPXMock
 
-from tests.support.cli import BASE_URL, ORG_KEY, run_cli, token_env
+from tests.commands.status_changes._support import CHANGE_URL, ENTRY, sent_json
+from tests.support.cli import ORG_KEY, run_cli, token_env
 from tests.support.keyrings import DictKeyring
 from tests.support.profiles import declared_profile
-
-CHANGE_URL = f"{BASE_URL}/lead-status-changes/chg_1"
-
-ENTRY = {
-    "id": "chg_1",
-    "leadId": "lead_1",
-    "leadName": "Ada Lovelace",
-    "type": "Call",
-    "outcome": "Appointment set",
-    "category": "Qualified",
-    "notes": "wants a quote",
-    "reason": None,
-    "followUpStatus": "Scheduled",
-    "callbackAt": "2026-11-21T14:00:00.000Z",
-    "taskDueAt": None,
-    "appointmentStartAt": "2026-11-23T15:00:00.000Z",
-    "appointmentEndAt": "2026-11-23T15:30:00.000Z",
-    "appointmentNotes": None,
-    "changeSource": "API",
-    "updatedAt": "2026-11-21T12:00:00.000Z",
-    "futureField": [1, 2],
-}
-
-
-def sent_json(request: httpx.Request) -> Any:
-    return json.loads(request.content)
-
-
-def write_profile(text: str) -> None:
-    config_dir = Path(os.environ["LEADCTL_CONFIG_DIR"])
-    config_dir.mkdir(parents=True, exist_ok=True)
-    (config_dir / "config.toml").write_text(text, encoding="utf-8")
-
-
-# -- update: the request ------------------------------------------------------------------
 
 
 def test_update_sends_every_field_flag(httpx_mock: HTTPXMock) -> None:
@@ -168,36 +132,6 @@ def test_data_from_stdin(httpx_mock: HTTPXMock) -> None:
     assert sent_json(request) == {"reason": "piped"}
 
 
-# -- update: local times ------------------------------------------------------------------
-
-
-def test_local_times_use_the_profile_timezone(httpx_mock: HTTPXMock) -> None:
-    write_profile(f'[profiles.ops]\nbase_url = "{BASE_URL}"\ntimezone = "America/New_York"\n')
-    httpx_mock.add_response(method="PUT", url=CHANGE_URL, json=ENTRY)
-    result = run_cli(
-        [
-            "-p",
-            "ops",
-            "status-changes",
-            "update",
-            "chg_1",
-            "--callback-at",
-            "2026-11-21T09:00",
-            "--task-due-at",
-            "2026-07-01",
-        ],
-        env={"LEADCTL_TOKEN": ORG_KEY},
-    )
-    assert result.exit_code == 0, result.stderr
-    request = httpx_mock.get_request()
-    assert request is not None
-    assert sent_json(request) == {
-        "callbackAt": "2026-11-21T14:00:00Z",
-        # Midnight, in summer time on that date.
-        "taskDueAt": "2026-07-01T04:00:00Z",
-    }
-
-
 def test_local_times_use_the_system_zone_without_a_profile_timezone(
     httpx_mock: HTTPXMock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -237,9 +171,6 @@ def test_the_appointment_may_start_and_end_at_the_same_time(httpx_mock: HTTPXMoc
         env=token_env(),
     )
     assert result.exit_code == 0, result.stderr
-
-
-# -- update: bad input sends nothing ------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -300,17 +231,6 @@ def test_a_bad_category_error_lists_the_categories(httpx_mock: HTTPXMock) -> Non
     assert httpx_mock.get_requests() == []
 
 
-def test_a_local_time_the_clocks_skip_is_exit_2(httpx_mock: HTTPXMock) -> None:
-    write_profile(f'[profiles.ops]\nbase_url = "{BASE_URL}"\ntimezone = "America/New_York"\n')
-    result = run_cli(
-        ["-p", "ops", "status-changes", "update", "chg_1", "--callback-at", "2026-03-08T02:30"],
-        env={"LEADCTL_TOKEN": ORG_KEY},
-    )
-    assert result.exit_code == 2
-    assert "does not exist in America/New_York" in result.stderr
-    assert httpx_mock.get_requests() == []
-
-
 def test_update_with_a_source_key_is_exit_4_before_sending(
     httpx_mock: HTTPXMock, memory_keyring: DictKeyring
 ) -> None:
@@ -318,9 +238,6 @@ def test_update_with_a_source_key_is_exit_4_before_sending(
     result = run_cli(["status-changes", "update", "chg_1", "--notes", "x"])
     assert result.exit_code == 4
     assert httpx_mock.get_requests() == []
-
-
-# -- update: answers and output -----------------------------------------------------------
 
 
 @pytest.mark.parametrize(("status", "exit_code"), [(400, 6), (401, 3), (403, 4), (404, 5)])
@@ -403,99 +320,6 @@ def test_update_csv(httpx_mock: HTTPXMock) -> None:
     ]
 
 
-# -- delete -------------------------------------------------------------------------------
-
-
-def test_delete_with_yes_sends_delete_and_confirms_on_stderr(httpx_mock: HTTPXMock) -> None:
-    httpx_mock.add_response(method="DELETE", url=CHANGE_URL, status_code=204)
-    result = run_cli(["status-changes", "delete", "chg_1", "--yes"], env=token_env())
-    assert result.exit_code == 0, result.stderr
-    request = httpx_mock.get_request()
-    assert request is not None
-    assert request.method == "DELETE"
-    assert request.url == CHANGE_URL
-    assert request.content == b""
-    assert request.headers["Authorization"] == f"Bearer {ORG_KEY}"
-    assert result.stdout == ""
-    assert result.stderr == "deleted status change chg_1\n"
-
-
-def test_delete_quiet_prints_nothing(httpx_mock: HTTPXMock) -> None:
-    httpx_mock.add_response(method="DELETE", url=CHANGE_URL, status_code=204)
-    result = run_cli(["status-changes", "delete", "chg_1", "--yes", "-q"], env=token_env())
-    assert result.exit_code == 0
-    assert result.stdout == result.stderr == ""
-
-
-def test_delete_without_a_terminal_needs_yes(httpx_mock: HTTPXMock) -> None:
-    result = run_cli(["status-changes", "delete", "chg_1"], env=token_env())
-    assert result.exit_code == 2
-    assert "confirmation needed" in result.stderr
-    assert httpx_mock.get_requests() == []
-
-
-def test_delete_asks_on_a_terminal(httpx_mock: HTTPXMock) -> None:
-    httpx_mock.add_response(method="DELETE", url=CHANGE_URL, status_code=204)
-    result = run_cli(["status-changes", "delete", "chg_1"], env=token_env(), tty=True, stdin="y\n")
-    assert result.exit_code == 0, result.stderr
-    assert "Delete status change chg_1? [y/N]" in result.stderr
-    assert "deleted status change chg_1" in result.stderr
-    assert result.stdout == ""
-
-
-def test_delete_declined_is_exit_10_and_sends_nothing(httpx_mock: HTTPXMock) -> None:
-    result = run_cli(["status-changes", "delete", "chg_1"], env=token_env(), tty=True, stdin="n\n")
-    assert result.exit_code == 10
-    assert httpx_mock.get_requests() == []
-
-
-def test_delete_dry_run_does_not_prompt(httpx_mock: HTTPXMock) -> None:
-    result = run_cli(["--dry-run", "status-changes", "delete", "chg_1"], env=token_env())
-    assert result.exit_code == 0, result.stderr
-    assert result.stdout.startswith("curl")
-    assert "-X DELETE" in result.stdout
-    assert httpx_mock.get_requests() == []
-
-
-def test_delete_not_found_is_exit_5(httpx_mock: HTTPXMock) -> None:
-    httpx_mock.add_response(
-        method="DELETE",
-        url=CHANGE_URL,
-        status_code=404,
-        json={"title": "Not Found", "status": 404, "detail": "No lead status change 'chg_1'."},
-        headers={"Content-Type": "application/problem+json"},
-    )
-    result = run_cli(["status-changes", "delete", "chg_1", "--yes"], env=token_env())
-    assert result.exit_code == 5
-    assert "error: 404 Not Found" in result.stderr
-    assert "deleted" not in result.stderr
-
-
-def test_delete_is_retried_after_a_5xx(httpx_mock: HTTPXMock) -> None:
-    httpx_mock.add_response(method="DELETE", url=CHANGE_URL, status_code=502)
-    httpx_mock.add_response(method="DELETE", url=CHANGE_URL, status_code=204)
-    result = run_cli(["status-changes", "delete", "chg_1", "--yes"], env=token_env())
-    assert result.exit_code == 0, result.stderr
-    assert len(httpx_mock.get_requests()) == 2
-
-
-def test_delete_prints_a_json_body_under_json_output(httpx_mock: HTTPXMock) -> None:
-    body = {"id": "chg_1", "deleted": True}
-    httpx_mock.add_response(method="DELETE", url=CHANGE_URL, status_code=200, json=body)
-    httpx_mock.add_response(method="DELETE", url=CHANGE_URL, status_code=200, json=body)
-    as_json = run_cli(["status-changes", "delete", "chg_1", "--yes", "-o", "json"], env=token_env())
-    as_table = run_cli(
-        ["status-changes", "delete", "chg_1", "--yes", "-o", "table"], env=token_env()
-    )
-    assert as_json.exit_code == 0, as_json.stderr
-    assert json.loads(as_json.stdout) == body
-    assert as_table.exit_code == 0, as_table.stderr
-    assert as_table.stdout == ""
-
-
-# -- run(opts, ctx) directly -------------------------------------------------------------
-
-
 def test_update_run_sends_the_canonical_category_and_utc_times(httpx_mock: HTTPXMock) -> None:
     from leadctl.commands.status_changes import update
     from tests.support.run_context import direct_context, stdout_of
@@ -534,33 +358,3 @@ def test_update_run_refuses_an_appointment_ending_before_it_starts(
     with pytest.raises(UsageError, match=r"ends .* before it starts"):
         update.run(opts, direct_context())
     assert httpx_mock.get_requests() == []
-
-
-def test_delete_run_with_yes_deletes_and_says_so_on_stderr(httpx_mock: HTTPXMock) -> None:
-    from leadctl.commands.status_changes import delete
-    from tests.support.run_context import direct_context, stderr_of, stdout_of
-
-    httpx_mock.add_response(method="DELETE", url=CHANGE_URL, status_code=204)
-    ctx = direct_context()
-    delete.run(delete.Options(change_id="chg_1", yes=True), ctx)
-    request = httpx_mock.get_request()
-    assert request is not None and request.method == "DELETE"
-    assert stdout_of(ctx) == ""
-    assert stderr_of(ctx) == "deleted status change chg_1\n"
-
-
-@pytest.mark.parametrize(
-    ("output", "shown"), [("json", True), ("ndjson", True), ("csv", False), ("value", False)]
-)
-def test_delete_run_shows_a_json_answer_only_where_json_is_printed_as_received(
-    httpx_mock: HTTPXMock, output: str, shown: bool
-) -> None:
-    from leadctl.commands.status_changes import delete
-    from tests.support.run_context import direct_context, stderr_of, stdout_of
-
-    body = {"id": "chg_1", "deleted": True}
-    httpx_mock.add_response(method="DELETE", url=CHANGE_URL, status_code=200, json=body)
-    ctx = direct_context(output=output)
-    delete.run(delete.Options(change_id="chg_1", yes=True), ctx)
-    assert (json.loads(stdout_of(ctx)) if shown else stdout_of(ctx)) == (body if shown else "")
-    assert stderr_of(ctx) == "deleted status change chg_1\n"

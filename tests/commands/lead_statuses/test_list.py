@@ -1,4 +1,6 @@
-"""`leadctl lead-statuses list`: the request, display order, swatches, archived marks."""
+"""``leadctl lead-statuses list`` in process.
+
+`leadctl lead-statuses list`: the request, display order, swatches, archived marks."""
 
 from __future__ import annotations
 
@@ -7,41 +9,10 @@ import json
 import pytest
 from pytest_httpx import HTTPXMock
 
-from tests.support.cli import BASE_URL, ORG_KEY, FakeClock, run_cli, token_env
+from tests.commands.lead_statuses._support import STATUSES, URL
+from tests.support.cli import ORG_KEY, FakeClock, run_cli, token_env
 from tests.support.keyrings import DictKeyring
 from tests.support.profiles import declared_profile
-
-URL = f"{BASE_URL}/lead-statuses"
-# The service's order on purpose differs from sortOrder.
-STATUSES = [
-    {
-        "id": "st_won",
-        "name": "Won",
-        "color": "#22c55e",
-        "category": "Converted",
-        "sortOrder": 3,
-        "isArchived": False,
-        "futureField": "kept",
-    },
-    {
-        "id": "st_new",
-        "name": "New",
-        "color": "#3b82f6",
-        "category": "Open",
-        "sortOrder": 1,
-        "isArchived": False,
-    },
-    {
-        "id": "st_old",
-        "name": "Legacy",
-        "color": "not-a-color",
-        "category": "Lost",
-        "sortOrder": 2,
-        "isArchived": True,
-    },
-    {"id": "st_unsorted", "name": "Unsorted", "category": "Open"},
-    {"id": "st_tie", "name": "Tie", "color": "#ef4444", "category": "Open", "sortOrder": 1},
-]
 
 
 def test_sends_one_get_and_json_is_the_services_array_unchanged(httpx_mock: HTTPXMock) -> None:
@@ -94,15 +65,6 @@ def test_table_on_a_terminal_with_swatches_and_archived_marked(httpx_mock: HTTPX
     assert sorted(names, key=out.index) == ["New", "Tie", "Legacy", "Won", "Unsorted"]
 
 
-def test_no_color_means_no_escape_and_no_swatch(httpx_mock: HTTPXMock) -> None:
-    httpx_mock.add_response(method="GET", url=URL, json=STATUSES)
-    result = run_cli(["--no-color", "lead-statuses", "list"], env=token_env(), tty=True)
-    assert result.exit_code == 0, result.stderr
-    assert "\x1b[" not in result.stdout
-    assert "■" not in result.stdout
-    assert "#22c55e" in result.stdout
-
-
 def test_an_answer_that_is_not_an_array_is_exit_8(httpx_mock: HTTPXMock) -> None:
     httpx_mock.add_response(method="GET", url=URL, json={"items": STATUSES})
     result = run_cli(["lead-statuses", "list"], env=token_env())
@@ -143,43 +105,3 @@ def test_source_key_is_refused_before_sending(
     result = run_cli(["lead-statuses", "list"])
     assert result.exit_code == 4
     assert httpx_mock.get_requests() == []
-
-
-def test_a_narrow_terminal_keeps_the_whole_id_and_names_what_it_left_out(
-    httpx_mock: HTTPXMock,
-) -> None:
-    uuid = "be15dcea-ae66-4be0-b81a-f0f542b275c7"
-    httpx_mock.add_response(method="GET", url=URL, json=[{**STATUSES[0], "id": uuid}])
-    result = run_cli(
-        ["--no-color", "lead-statuses", "list"], env={**token_env(), "COLUMNS": "80"}, tty=True
-    )
-    assert result.exit_code == 0, result.stderr
-    header, row = result.stdout.splitlines()
-    assert header.split()[0] == "name" and header.split()[-1] == "id"
-    assert row.split()[-1] == uuid
-    assert "not shown at 80 columns: " in result.stderr
-
-
-# -- run(opts, ctx) directly -------------------------------------------------------------
-
-
-def test_run_orders_a_value_listing_by_sort_order_and_keeps_json_as_received(
-    httpx_mock: HTTPXMock,
-) -> None:
-    from leadctl.commands.lead_statuses.list_ import Options, run
-    from tests.support.run_context import direct_context, stdout_of
-
-    httpx_mock.add_response(method="GET", url=URL, json=STATUSES)
-    httpx_mock.add_response(method="GET", url=URL, json=STATUSES)
-    as_values = direct_context(output="value", columns=["id"])
-    run(Options(), as_values)
-    assert stdout_of(as_values).splitlines() == [
-        "st_new",
-        "st_tie",
-        "st_old",
-        "st_won",
-        "st_unsorted",
-    ]
-    as_json = direct_context(output="json")
-    run(Options(), as_json)
-    assert json.loads(stdout_of(as_json)) == STATUSES
