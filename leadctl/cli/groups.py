@@ -28,14 +28,14 @@ GROUPS: dict[str, tuple[str, str]] = {
     "api": ("leadctl.commands.api", "Call any API operation with a raw request."),
     "batch": (
         "leadctl.commands.batch",
-        "One request per NDJSON line, at the service's pace.",
+        "One request per NDJSON input line, paced to the service.",
     ),
     "webhooks": (
         "leadctl.commands.webhooks",
         "Verify, receive and send signed webhook deliveries.",
     ),
     "sandbox": ("leadctl.commands.sandbox", "Run the local sandbox server."),
-    "completion": ("leadctl.commands.completion", "Print the shell completion script."),
-    "help": ("leadctl.commands.help", "Show the help of a group or verb."),
-    "version": ("leadctl.commands.version", "Print leadctl's version."),
+    "completion": ("leadctl.commands.completion", "Print the completion script for SHELL."),
+    "help": ("leadctl.commands.help", "Show the help of leadctl, a group or a verb."),
+    "version": ("leadctl.commands.version", "Print leadctl's version, as --version does."),
 }
