@@ -85,9 +85,9 @@ def plan(tree: GeneratedTree, group: str, verb: str, position: int) -> PickPlan 
 
 
 def first_page(context: Context, list_op: Mapping[str, Any]) -> list[Mapping[str, Any]]:
-    from leadctl.operations import to_operation
+    from leadctl.operations import Operation
 
-    operation = to_operation(list_op, context.settings)
+    operation = Operation.from_entry(list_op).with_overrides(context.settings)
     client = context.client()
     if operation.paged:
         from leadctl.paging import Pager, PageRequest

@@ -38,9 +38,10 @@ from leadctl.util.jsontext import NotJson, loads_input
 
 if TYPE_CHECKING:
     from leadctl.context import Context
+    from leadctl.contract.entries import Idempotency
     from leadctl.contract.field_paths import FieldPaths
     from leadctl.generated.tree import GeneratedTree
-    from leadctl.operations import Idempotency, Operation
+    from leadctl.operations import Operation
     from leadctl.rate_limit import RateLimit
 
 MIN_CONCURRENCY = 1
@@ -161,7 +162,7 @@ def _body_of(
         return True, names or None, required
     if contract is None:
         return op["method"] in ("POST", "PUT", "PATCH"), None, frozenset()
-    from leadctl.contract.index import Document
+    from leadctl.contract.document import Document
 
     document = Document(contract)
     spec = (contract.get("paths", {}).get(op["path"]) or {}).get(str(op["method"]).lower())
@@ -182,8 +183,8 @@ def _body_paths(op: Mapping[str, Any], contract: Mapping[str, Any] | None) -> Fi
     if contract is None:
         return None
     from leadctl.body_schema import json_body_schema
+    from leadctl.contract.document import Document
     from leadctl.contract.field_paths import FieldPaths
-    from leadctl.contract.index import Document
 
     document = Document(contract)
     spec = (contract.get("paths", {}).get(op["path"]) or {}).get(str(op["method"]).lower())
@@ -312,7 +313,7 @@ def numbered(lines: Iterable[bytes]) -> Iterator[tuple[int, bytes]]:
 
 def run_batch(ctx: Context, options: BatchOptions) -> None:
     from leadctl.bulk.runner import check_report_target, open_input, reports_of, resendable
-    from leadctl.operations import to_operation
+    from leadctl.operations import Operation
     from leadctl.rate_limit import known_limit
 
     tree = options.tree
@@ -325,7 +326,7 @@ def run_batch(ctx: Context, options: BatchOptions) -> None:
         raise UsageError("--retry-unknown only applies with --resume REPORT")
     limit = known_limit(options.rate, ctx.settings.get("rate_limit"))
     op = find_operation(tree, options.operation)
-    operation = to_operation(op, ctx.settings)
+    operation = Operation.from_entry(op).with_overrides(ctx.settings)
     # The file is opened before the question: nobody should confirm a run that cannot start.
     stream, _source, path = open_input(ctx, options.input, what="lines")
     with stream:

@@ -14,6 +14,7 @@ from typing import Annotated, Any
 
 import typer
 
+from leadctl.contract.entries import Parameter
 from leadctl.contract.templates import template_key
 from leadctl.generated.given import remember_given
 
@@ -26,7 +27,7 @@ def add_contract_params(command: Any, group: str, index: Mapping[str, Any]) -> N
     operation in the active contract ``index`` that the bundled contract's lacks."""
     from leadctl.contract.curated import CURATED_COMMANDS
     from leadctl.contract.store import bundled_index
-    from leadctl.operations import find_entry
+    from leadctl.operations import Operation, find_entry
 
     verbs = getattr(command, "commands", None)
     if not isinstance(verbs, Mapping):
@@ -37,14 +38,15 @@ def add_contract_params(command: Any, group: str, index: Mapping[str, Any]) -> N
         entry = find_entry(index, method, path)
         if entry is None:
             continue
-        known = find_entry(bundled_index().index, method, path) or {}
-        covered = {p["name"] for p in known.get("params", ())}
-        extra = [p for p in entry["params"] if p["in"] == "query" and p["name"] not in covered]
+        known = find_entry(bundled_index().index, method, path)
+        covered = {p.name for p in Operation.from_entry(known).parameters} if known else set()
+        params = Operation.from_entry(entry).parameters
+        extra = [p for p in params if p.where == "query" and p.name not in covered]
         if extra:
             _add(verbs[verb], template_key(method, path), extra)
 
 
-def _add(command: Any, key: tuple[str, str], specs: list[Mapping[str, Any]]) -> None:
+def _add(command: Any, key: tuple[str, str], specs: list[Parameter]) -> None:
     from leadctl.generated.command import param_annotation, param_help
 
     taken = {opt for param in command.params for opt in param.opts}
@@ -52,11 +54,11 @@ def _add(command: Any, key: tuple[str, str], specs: list[Mapping[str, Any]]) -> 
     parameters = []
     flags = []
     for index, spec in enumerate(specs):
-        flag = str(spec["flag"])
+        flag = str(spec.flag)
         if flag in taken:
             flag = f"--query-{flag[2:]}"
         flags.append(flag)
-        decls = [f"{flag}/--no-{flag[2:]}"] if spec["type"] == "boolean" else [flag]
+        decls = [f"{flag}/--no-{flag[2:]}"] if spec.type == "boolean" else [flag]
         option = typer.Option(
             *decls,
             help=param_help(spec) or None,
@@ -87,7 +89,7 @@ def _add(command: Any, key: tuple[str, str], specs: list[Mapping[str, Any]]) -> 
     ).strip()
 
 
-def _keeper(key: tuple[str, str], spec: Mapping[str, Any]) -> Any:
+def _keeper(key: tuple[str, str], spec: Parameter) -> Any:
     def keep(typer_ctx: typer.Context, value: Any) -> None:
         if value is None or value == []:
             return

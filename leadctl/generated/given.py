@@ -8,19 +8,21 @@ the command building above it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from enum import Enum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
 from leadctl.contract.templates import template_key
 from leadctl.generated.values import normalised_param
 
+if TYPE_CHECKING:
+    from leadctl.contract.entries import Parameter
+
 # Where the values given on this invocation wait for the operation they belong to.
 _GIVEN = "_leadctl_contract_params"
 
 
-def remember_given(context: Any, key: tuple[str, str], spec: Mapping[str, Any], value: Any) -> None:
+def remember_given(context: Any, key: tuple[str, str], spec: Parameter, value: Any) -> None:
     """Keep ``value`` of parameter ``spec`` for the operation of template ``key``."""
     given = getattr(context, "__dict__", {}).setdefault(_GIVEN, {})
     given.setdefault(key, []).append((spec, value))
@@ -40,5 +42,5 @@ def contract_query(ctx: Any, method: str, path: str) -> str:
             plain = item.value if isinstance(item, Enum) else item
             plain = normalised_param(ctx, spec, plain)
             texts.append(("true" if plain else "false") if isinstance(plain, bool) else str(plain))
-        query[spec["name"]] = texts if isinstance(value, list) else texts[0]
+        query[spec.name] = texts if isinstance(value, list) else texts[0]
     return urlencode(query, doseq=True)

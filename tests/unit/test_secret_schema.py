@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from leadctl.contract.index import Document, compile_index
+from leadctl.contract.document import Document
+from leadctl.contract.index import compile_index
 from leadctl.secret_schema import secret_names, secret_properties
 
 SCHEMAS: dict[str, Any] = {
