@@ -16,8 +16,6 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from leadctl.contract.entries import Body, BodyField, Parameter
-from leadctl.credential_use import Place
 from leadctl.generated.confirm import YES_HELP
 from leadctl.generated.prose import contract_prose, contract_words
 from leadctl.listing import (
@@ -29,8 +27,13 @@ from leadctl.listing import (
 )
 
 if TYPE_CHECKING:
+    from leadctl.contract.entries import Body, BodyField, Parameter
+    from leadctl.credential_use import Place
     from leadctl.generated.tree import GeneratedTree
     from leadctl.operations import Operation
+
+    # Each callback parameter's name and the contract parameter it carries.
+    Bindings = list[tuple[str, Parameter]]
 
 DEFAULT_WAIT_TIMEOUT = 60.0
 # Inline --data JSON up to this long; a longer body is shown as @body.json.
@@ -167,7 +170,6 @@ def param_help(spec: Parameter) -> str:
     return text
 
 
-Bindings = list[tuple[str, Parameter]]
 KEYWORD = inspect.Parameter.KEYWORD_ONLY
 
 
@@ -414,18 +416,18 @@ def credential_sentence(op: Operation) -> str:
     shown = [CREDENTIAL_NAMES.get(k, k) for k in kinds]
     listed = ", ".join(shown[:-1]) + " or " + shown[-1] if len(shown) > 1 else shown[0]
     places = [_place_text(place) for requirement in op.requirements for place in requirement.places]
-    if places and places != [_place_text(BEARER_PLACE)]:
+    if places and places != [BEARER_TEXT]:
         listed += ", sent " + " or ".join(dict.fromkeys(places))
     return f"Credential: {listed}."
 
 
-BEARER_PLACE = Place("header", "Authorization", "bearer")
+BEARER_TEXT = "as Authorization: Bearer"  # the default: --help does not say it
 
 
 def _place_text(place: Place) -> str:
     """How a credential is sent, after "sent"."""
     if place.scheme == "bearer":
-        return "as Authorization: Bearer"
+        return BEARER_TEXT
     if place.scheme == "basic":
         return "with HTTP Basic (the stored user:password, or a key as the user name)"
     if place.where == "header" and place.scheme != "key":

@@ -10,13 +10,15 @@ generated verbs read it (times, phone numbers), and sent with that operation onl
 
 # No `from __future__ import annotations`: Typer reads the option callbacks' annotations.
 from collections.abc import Mapping
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from leadctl.contract.entries import Parameter
 from leadctl.contract.templates import template_key
 from leadctl.generated.given import remember_given
+
+if TYPE_CHECKING:
+    from leadctl.contract.entries import Parameter
 
 # Types built at run time: typed as Any, since here they are values, not annotations.
 _ANNOTATED: Any = Annotated
@@ -46,7 +48,7 @@ def add_contract_params(command: Any, group: str, index: Mapping[str, Any]) -> N
             _add(verbs[verb], template_key(method, path), extra)
 
 
-def _add(command: Any, key: tuple[str, str], specs: list[Parameter]) -> None:
+def _add(command: Any, key: tuple[str, str], specs: "list[Parameter]") -> None:
     from leadctl.generated.command import param_annotation, param_help
 
     taken = {opt for param in command.params for opt in param.opts}
@@ -89,7 +91,7 @@ def _add(command: Any, key: tuple[str, str], specs: list[Parameter]) -> None:
     ).strip()
 
 
-def _keeper(key: tuple[str, str], spec: Parameter) -> Any:
+def _keeper(key: tuple[str, str], spec: "Parameter") -> Any:
     def keep(typer_ctx: typer.Context, value: Any) -> None:
         if value is None or value == []:
             return

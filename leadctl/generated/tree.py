@@ -10,13 +10,15 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable, Collection, Iterator, Mapping, MutableMapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from leadctl.contract.store import ActiveIndex, active_index
 from leadctl.generated.prose import contract_prose, contract_words
 from leadctl.generated.startup import startup_key
 from leadctl.iostreams import safe_text
-from leadctl.operations import Operation
+
+if TYPE_CHECKING:
+    from leadctl.operations import Operation
 
 META_KEY = "leadctl.generated"
 Prepare = Callable[[Any], None]
@@ -99,6 +101,8 @@ class GeneratedTree:
     def _operation(self, position: int) -> Operation:
         found = self._decoded.get(position)
         if found is None:
+            from leadctl.operations import Operation
+
             found = self._decoded[position] = Operation.from_entry(self._entries[position])
         return found
 
