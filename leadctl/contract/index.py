@@ -109,33 +109,10 @@ def compile_index(
             budget.check("compiling the commands")
         tag = (spec.get("tags") or [None])[0]
         group, tag_words = _group_for(tag, path, taken, prefix)
-        entry = groups.setdefault(
-            group, {"tag": tag, "help": _first_sentence(tag_help.get(str(tag), "")), "aliases": []}
-        )
-        if tag is not None and kebab(str(tag)) != group:
-            alias = kebab(str(tag))
-            if alias not in entry["aliases"] and alias not in taken:
-                entry["aliases"].append(alias)
+        _note_group(groups, group, tag, tag_help.get(str(tag), ""), taken)
         op = _compile_operation(doc, path, method, spec, path_params, group, tag_words)
-        if op["curated"] is None:
-            body_schema = _body_schema(doc, spec)
-            if body_schema is not None:
-                bodies[op["id"]] = body_schema
-                refs |= _refs_in(doc, body_schema)
-            checked = {p["name"]: p.pop("schema") for p in op["params"] if "schema" in p}
-            if checked:
-                param_schemas[op["id"]] = checked
-                for schema in checked.values():
-                    refs |= _refs_in(doc, schema)
-        for p in op["params"]:
-            p.pop("schema", None)
-        if op["curated"] is not None:
-            # Listed for `contract show` and `--wait`, and the operation the curated
-            # command calls; the command has the rest (its own options and help).
-            op = {key: op[key] for key in CURATED_KEYS}
-            if op["body"]:
-                op["body"] = {k: v for k, v in op["body"].items() if k != "fields"}
-        operations.append(op)
+        refs |= _move_schemas(doc, op, spec, bodies, param_schemas)
+        operations.append(_listed(op))
     clashes = _assign_verbs(operations, taken)
     _link_pending(operations)
     new_groups = [
@@ -165,6 +142,59 @@ def compile_index(
     }
     schemas = {"bundle": _bundle(doc, refs), "bodies": bodies, "params": param_schemas}
     return index, schemas
+
+
+def _note_group(
+    groups: dict[str, dict[str, Any]],
+    group: str,
+    tag: Any,
+    tag_help: str,
+    taken: Mapping[str, set[str]],
+) -> None:
+    """Record the group (its tag and help the first time), and the kebab-case tag as its
+    alias where the group has another name."""
+    entry = groups.setdefault(group, {"tag": tag, "help": _first_sentence(tag_help), "aliases": []})
+    if tag is not None and kebab(str(tag)) != group:
+        alias = kebab(str(tag))
+        if alias not in entry["aliases"] and alias not in taken:
+            entry["aliases"].append(alias)
+
+
+def _move_schemas(
+    doc: Document,
+    op: dict[str, Any],
+    spec: Mapping[str, Any],
+    bodies: dict[str, Any],
+    param_schemas: dict[str, dict[str, Any]],
+) -> set[str]:
+    """Move a generated operation's body schema and its checked parameters' schemas to the
+    schema bundle (the index keeps none); the $refs they need."""
+    refs: set[str] = set()
+    if op["curated"] is None:
+        body_schema = _body_schema(doc, spec)
+        if body_schema is not None:
+            bodies[op["id"]] = body_schema
+            refs |= _refs_in(doc, body_schema)
+        checked = {p["name"]: p.pop("schema") for p in op["params"] if "schema" in p}
+        if checked:
+            param_schemas[op["id"]] = checked
+            for schema in checked.values():
+                refs |= _refs_in(doc, schema)
+    for p in op["params"]:
+        p.pop("schema", None)
+    return refs
+
+
+def _listed(op: dict[str, Any]) -> dict[str, Any]:
+    """The entry as the index lists it: a curated operation is listed for `contract show`
+    and `--wait`, and as the operation the curated command calls; the command has the
+    rest (its own options and help)."""
+    if op["curated"] is None:
+        return op
+    listed = {key: op[key] for key in CURATED_KEYS}
+    if listed["body"]:
+        listed["body"] = {k: v for k, v in listed["body"].items() if k != "fields"}
+    return listed
 
 
 def walk_operations(

@@ -106,6 +106,10 @@ class GeneratedTree:
             found = self._decoded[position] = Operation.from_entry(self._entries[position])
         return found
 
+    def all_operations(self) -> list[Operation]:
+        """Every operation of the index, decoded (a search over all of them)."""
+        return [self._operation(position) for position in range(len(self._entries))]
+
     def canonical(self, name: str) -> str:
         """The group a name stands for: the kebab-case tag of a renamed group is an alias."""
         return str(self._aliases.get(name, name))
