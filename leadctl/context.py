@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from leadctl.config.operation_secrets import OperationSecrets
     from leadctl.config.profile_settings import Settings
     from leadctl.config.settings import Config
+    from leadctl.contract.entries import Parameter
     from leadctl.contract.operations import Operation
     from leadctl.contract.store import ActiveIndex
     from leadctl.http.client import Client
@@ -145,7 +146,7 @@ class Context:
         self.columns_checked: CheckedColumns | None = None
         # The active contract's own query parameters given to a curated verb, by operation
         # template (leadctl.generated.given):
-        self.contract_params_given: dict[tuple[str, str], list[tuple[Mapping[str, Any], Any]]] = {}
+        self.contract_params_given: dict[tuple[str, str], list[tuple[Parameter, Any]]] = {}
 
     def with_options(self, options: GlobalOptions) -> Context:
         """A fresh context over the same streams, clock, environment and embedded sandbox,

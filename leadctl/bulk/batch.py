@@ -39,7 +39,7 @@ from leadctl.util.jsontext import NotJson, loads_input
 if TYPE_CHECKING:
     from leadctl.context import Context
     from leadctl.contract.field_paths import FieldPaths
-    from leadctl.contract.operations import Idempotency, Operation
+    from leadctl.contract.operations import Operation
     from leadctl.generated.tree import GeneratedTree
     from leadctl.http.rate_limit import RateLimit
 
@@ -50,27 +50,27 @@ MAX_CONCURRENCY = 32
 # -- the operation -----------------------------------------------------------------------
 
 
-def operation_names(tree: GeneratedTree) -> dict[str, Mapping[str, Any]]:
+def operation_names(tree: GeneratedTree) -> dict[str, Operation]:
     """Every name an operation answers to: ``group verb``, the curated command, the
     operationId and its kebab case, and ``METHOD /path/{template}``."""
     from leadctl.contract.naming import kebab
 
-    names: dict[str, Mapping[str, Any]] = {}
-    for op in tree.active.index.get("operations", ()):
+    names: dict[str, Operation] = {}
+    for op in tree.all_operations():
         for name in (
-            op.get("curated"),
-            f"{op['group']} {op['verb']}" if op.get("group") and op.get("verb") else None,
-            op.get("operationId"),
-            op.get("id"),
-            kebab(str(op["operationId"])) if op.get("operationId") else None,
-            f"{op['method']} {op['path']}",
+            op.curated,
+            f"{op.group} {op.verb}" if op.group and op.verb else None,
+            op.operation_id,
+            op.id,
+            kebab(op.operation_id) if op.operation_id else None,
+            f"{op.method} {op.path}",
         ):
             if name:
-                names.setdefault(str(name), op)
+                names.setdefault(name, op)
     return names
 
 
-def find_operation(tree: GeneratedTree, name: str) -> Mapping[str, Any]:
+def find_operation(tree: GeneratedTree, name: str) -> Operation:
     """The index entry of OPERATION; exit 2 with the closest names when there is none."""
     wanted = " ".join(name.split())
     names = operation_names(tree)
@@ -84,8 +84,8 @@ def find_operation(tree: GeneratedTree, name: str) -> Mapping[str, Any]:
     close: list[str] = []
     seen: set[str] = set()
     for candidate in difflib.get_close_matches(wanted, list(names), n=10, cutoff=0.6):
-        if names[candidate]["id"] not in seen:  # one name per operation
-            seen.add(names[candidate]["id"])
+        if names[candidate].id not in seen:  # one name per operation
+            seen.add(names[candidate].id)
             close.append(candidate)
     close = close[:3]
     hint = (
@@ -119,16 +119,15 @@ class Shape:
     body_paths: FieldPaths | None = None
 
 
-def shape_of(
-    op: Mapping[str, Any], contract: Mapping[str, Any] | None, idempotency: Idempotency | None
-) -> Shape:
-    params = list(op.get("params") or ())
-    path = tuple(str(p["name"]) for p in params if p["in"] == "path")
-    query = frozenset(str(p["name"]) for p in params if p["in"] == "query")
-    headers = frozenset(str(p["name"]) for p in params if p["in"] == "header")
-    required = frozenset(str(p["name"]) for p in params if p.get("required") or p["in"] == "path")
+def shape_of(op: Operation, contract: Mapping[str, Any] | None) -> Shape:
+    params = op.parameters
+    path = tuple(p.name for p in params if p.where == "path")
+    query = frozenset(p.name for p in params if p.where == "query")
+    headers = frozenset(p.name for p in params if p.where == "header")
+    required = frozenset(p.name for p in params if p.required or p.where == "path")
     has_body, fields, body_required = _body_of(op, contract)
     # Where the operation model found its idempotency key (none: it takes none).
+    idempotency = op.idempotency
     key_header = idempotency.name if idempotency and idempotency.where == "header" else None
     key_field = idempotency.name if idempotency and idempotency.where == "body" else None
     if key_header is not None:
@@ -143,28 +142,28 @@ def shape_of(
         body_required=body_required - ({key_field} if key_field else set()),
         key_header=key_header,
         key_field=key_field,
-        query_body=bool((op.get("body") or {}).get("collectionQuery")),
-        replaces=op["method"] == "PUT",
+        query_body=op.body is not None and op.body.collection_query,
+        replaces=op.method == "PUT",
         body_paths=_body_paths(op, contract),
     )
 
 
 def _body_of(
-    op: Mapping[str, Any], contract: Mapping[str, Any] | None
+    op: Operation, contract: Mapping[str, Any] | None
 ) -> tuple[bool, frozenset[str] | None, frozenset[str]]:
     """(takes a body, its top-level fields, the required ones), from the contract itself
     (the index lists body fields for generated operations only)."""
-    meta = op.get("body")
-    if meta:
-        names = frozenset(str(f["name"]) for f in meta.get("fields", ()))
-        required = frozenset(str(f["name"]) for f in meta.get("fields", ()) if f.get("required"))
+    meta = op.body
+    if meta is not None:
+        names = frozenset(f.name for f in meta.fields)
+        required = frozenset(f.name for f in meta.fields if f.required)
         return True, names or None, required
     if contract is None:
-        return op["method"] in ("POST", "PUT", "PATCH"), None, frozenset()
-    from leadctl.contract.index import Document
+        return op.method in ("POST", "PUT", "PATCH"), None, frozenset()
+    from leadctl.contract.document import Document
 
     document = Document(contract)
-    spec = (contract.get("paths", {}).get(op["path"]) or {}).get(str(op["method"]).lower())
+    spec = (contract.get("paths", {}).get(op.path) or {}).get(op.method.lower())
     request = document.resolve((spec or {}).get("requestBody"))
     if not isinstance(request, Mapping):
         return False, None, frozenset()
@@ -177,16 +176,16 @@ def _body_of(
     return True, names or None, frozenset(document.required(schema))
 
 
-def _body_paths(op: Mapping[str, Any], contract: Mapping[str, Any] | None) -> FieldPaths | None:
+def _body_paths(op: Operation, contract: Mapping[str, Any] | None) -> FieldPaths | None:
     """Where the lines' body fields are checked, level by level (leads create's rule)."""
     if contract is None:
         return None
     from leadctl.contract.body_schema import json_body_schema
+    from leadctl.contract.document import Document
     from leadctl.contract.field_paths import FieldPaths
-    from leadctl.contract.index import Document
 
     document = Document(contract)
-    spec = (contract.get("paths", {}).get(op["path"]) or {}).get(str(op["method"]).lower())
+    spec = (contract.get("paths", {}).get(op.path) or {}).get(op.method.lower())
     schema = json_body_schema(document, spec)
     return None if schema is None else FieldPaths(document, schema, noun="the operation's body")
 
@@ -312,7 +311,6 @@ def numbered(lines: Iterable[bytes]) -> Iterator[tuple[int, bytes]]:
 
 def run_batch(ctx: Context, options: BatchOptions) -> None:
     from leadctl.bulk.runner import check_report_target, open_input, reports_of, resendable
-    from leadctl.contract.operations import to_operation
     from leadctl.http.rate_limit import known_limit
 
     tree = options.tree
@@ -325,12 +323,12 @@ def run_batch(ctx: Context, options: BatchOptions) -> None:
         raise UsageError("--retry-unknown only applies with --resume REPORT")
     limit = known_limit(options.rate, ctx.settings.get("rate_limit"))
     op = find_operation(tree, options.operation)
-    operation = to_operation(op, ctx.settings)
+    operation = op.with_overrides(ctx.settings)
     # The file is opened before the question: nobody should confirm a run that cannot start.
     stream, _source, path = open_input(ctx, options.input, what="lines")
     with stream:
         _confirm_destructive(ctx, op, options)
-        shape = shape_of(op, _contract(tree), operation.idempotency)
+        shape = shape_of(op, _contract(tree))
         report_target = options.report or options.resume or STDIN
         # A dry run sends nothing: it may look at a report another run is using.
         held = () if ctx.options.dry_run else reports_of(options.report, options.resume)
@@ -350,14 +348,14 @@ def run_batch(ctx: Context, options: BatchOptions) -> None:
             )
 
 
-def _confirm_destructive(ctx: Context, op: Mapping[str, Any], options: BatchOptions) -> None:
+def _confirm_destructive(ctx: Context, op: Operation, options: BatchOptions) -> None:
     """A destructive operation is confirmed once for the whole run: asked on a terminal,
     --yes otherwise (exit 2, nothing sent). A dry run sends nothing: no question."""
     from leadctl.bulk.destructive import is_destructive_operation
 
     if options.yes or ctx.options.dry_run or not is_destructive_operation(op):
         return
-    what = f"{op['method']} {op['path']}"
+    what = f"{op.method} {op.path}"
     if options.input == STDIN:
         # The lines come from stdin: it cannot also answer a question.
         raise UsageError(

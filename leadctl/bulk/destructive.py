@@ -3,29 +3,24 @@ operation takes ``--yes`` once for the whole run (cli.md "Destructive or secret-
 commands").
 
 Destroying is decided where generated verbs learn to confirm (``contract/destructive.py``,
-compiled into the index as ``destructive``); an index compiled before that mark existed is
-asked the same rule. Rotating a credential (``sources rotate`` confirms too) counts here
-whatever the index says.
+compiled into the index as ``destructive``). Rotating a credential (``sources rotate``
+confirms too) counts here whatever the index says.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING
 
-from leadctl.contract.destructive import is_destructive
 from leadctl.contract.phones import words_of
+
+if TYPE_CHECKING:
+    from leadctl.contract.operations import Operation
 
 SECRET_CHANGING_WORDS = frozenset({"rotate", "rotates"})
 
 
-def is_destructive_operation(entry: Mapping[str, Any]) -> bool:
-    """True for an index entry (``leadctl.contract.index``) whose operation destroys,
-    revokes or rotates."""
-    operation_id, summary = entry.get("operationId") or "", entry.get("summary") or ""
-    if words_of(str(operation_id), str(summary)) & SECRET_CHANGING_WORDS:
-        return True
-    marked = entry.get("destructive")
-    if isinstance(marked, bool):
-        return marked
-    return is_destructive(str(entry.get("method", "")), str(operation_id), str(summary))
+def is_destructive_operation(op: Operation) -> bool:
+    """True for an operation that destroys, revokes or rotates."""
+    return op.destructive or bool(
+        words_of(op.operation_id or "", op.summary) & SECRET_CHANGING_WORDS
+    )

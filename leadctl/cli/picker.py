@@ -9,7 +9,7 @@ error (exit 2), so scripts never block.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -17,6 +17,7 @@ from leadctl.iostreams import safe_text
 
 if TYPE_CHECKING:
     from leadctl.context import Context
+    from leadctl.contract.operations import Operation
     from leadctl.generated.tree import GeneratedTree
 
 PICK_PAGE_SIZE = 50
@@ -28,7 +29,7 @@ LABEL_FIELDS = ("name", "title", "displayName", "firstName", "lastName", "email"
 class PickPlan:
     """Where the choices for one argument come from."""
 
-    list_op: Mapping[str, Any]
+    list_op: Operation
     field: str  # the item field that holds the argument's value
     metavar: str
 
@@ -38,30 +39,23 @@ def can_pick(context: Context) -> bool:
     return ios.stdin_is_tty and ios.stdout_is_tty and not ios.no_input
 
 
-def operation_of(tree: GeneratedTree, group: str, verb: str) -> Mapping[str, Any] | None:
+def operation_of(tree: GeneratedTree, group: str, verb: str) -> Operation | None:
     """The contract operation a curated or generated verb calls."""
-    for op in _operations(tree):
-        if op.get("group") == group and op.get("verb") == verb:
+    for op in tree.all_operations():
+        if op.group == group and op.verb == verb:
             return op
     return None
 
 
-def _operations(tree: GeneratedTree) -> Iterable[Mapping[str, Any]]:
-    operations: Iterable[Mapping[str, Any]] = tree.active.index.get("operations", ())
-    return operations
-
-
-def list_operation(tree: GeneratedTree, collection: str) -> Mapping[str, Any] | None:
+def list_operation(tree: GeneratedTree, collection: str) -> Operation | None:
     """A read of the whole collection: ``GET /sources`` or a paged ``POST /sources/all``."""
     found = None
-    for op in _operations(tree):
-        path = str(op["path"])
-        if "{" in path:
+    for op in tree.all_operations():
+        if "{" in op.path:
             continue
-        paged = bool((op.get("body") or {}).get("paged"))
-        if op["method"] == "GET" and path == collection and not op.get("body"):
+        if op.method == "GET" and op.path == collection and op.body is None:
             found = found or op
-        elif paged and path.startswith(collection + "/"):
+        elif op.paged and op.path.startswith(collection + "/"):
             return op
     return found
 
@@ -71,23 +65,21 @@ def plan(tree: GeneratedTree, group: str, verb: str, position: int) -> PickPlan 
     op = operation_of(tree, group, verb)
     if op is None:
         return None
-    path_params = [p for p in op.get("params", ()) if p["in"] == "path"]
+    path_params = [p for p in op.parameters if p.where == "path"]
     if position >= len(path_params):
         return None
     param = path_params[position]
-    collection = str(op["path"]).split("/{" + str(param["name"]) + "}", 1)[0]
+    collection = op.path.split("/{" + param.name + "}", 1)[0]
     if not collection or "{" in collection:
         return None
     listed = list_operation(tree, collection)
     if listed is None:
         return None
-    return PickPlan(listed, str(param["name"]), str(param.get("metavar") or "ID"))
+    return PickPlan(listed, param.name, param.metavar or "ID")
 
 
-def first_page(context: Context, list_op: Mapping[str, Any]) -> list[Mapping[str, Any]]:
-    from leadctl.contract.operations import to_operation
-
-    operation = to_operation(list_op, context.settings)
+def first_page(context: Context, list_op: Operation) -> list[Mapping[str, Any]]:
+    operation = list_op.with_overrides(context.settings)
     client = context.client()
     if operation.paged:
         from leadctl.http.paging import Pager, PageRequest

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from leadctl.util.secret_fields import is_secret
 
 if TYPE_CHECKING:
-    from leadctl.contract.index import Document
+    from leadctl.contract.document import Document
 
 # Secrets sit near the top of a resource; a deeper walk would only follow cycles longer.
 MAX_DEPTH = 8

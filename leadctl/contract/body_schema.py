@@ -18,7 +18,7 @@ from leadctl.contract.templates import template_key
 
 if TYPE_CHECKING:
     from leadctl.context import Context
-    from leadctl.contract.index import Document
+    from leadctl.contract.document import Document
     from leadctl.contract.operations import Operation
 
 JSON_MEDIA = "application/json"
@@ -53,8 +53,8 @@ def operation_spec(ctx: Context, op: Operation) -> OperationSpec:
 def _document(path: str, _mtime_ns: int) -> Document:
     """The contract at ``path``, parsed once per invocation (a command may ask several
     times: its flags, its read, its write)."""
+    from leadctl.contract.document import Document
     from leadctl.contract.formats import parse_document, to_31
-    from leadctl.contract.index import Document
 
     return Document(to_31(parse_document(Path(path).read_bytes(), what=path, budget=None)))
 

@@ -15,7 +15,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from leadctl.contract.index import Document, walk_operations
+from leadctl.contract.document import Document
+from leadctl.contract.index import walk_operations
 from leadctl.contract.security import credential_rule
 from leadctl.contract.templates import template_key
 

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from leadctl.errors import UsageError
 
 if TYPE_CHECKING:
-    from leadctl.contract.index import Document
+    from leadctl.contract.document import Document
 
 SHOWN_MATCHES = 3
 MATCH_CUTOFF = 0.6

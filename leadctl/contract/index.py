@@ -27,6 +27,7 @@ from leadctl.contract import (
 )
 from leadctl.contract.curated import TAG_GROUPS, curated_command
 from leadctl.contract.destructive import is_destructive
+from leadctl.contract.document import Document
 from leadctl.contract.effects import METHOD_RETRY_SAFE, acting_verb
 from leadctl.contract.naming import (
     fallback_verb,
@@ -73,80 +74,6 @@ def contract_hash(raw: bytes) -> str:
     return hashlib.sha256(raw).hexdigest()
 
 
-class Document:
-    """Local ``$ref`` resolution and merged views of an OpenAPI document's schemas."""
-
-    def __init__(self, document: Mapping[str, Any]) -> None:
-        self.document = document
-
-    def pointer(self, ref: str) -> Any:
-        if not ref.startswith("#/"):
-            raise KeyError(f"only local references are supported, not {ref!r}")
-        node: Any = self.document
-        for raw in ref[2:].split("/"):
-            part = raw.replace("~1", "/").replace("~0", "~")
-            node = node[int(part)] if isinstance(node, list) else node[part]
-        return node
-
-    def resolve(self, node: Any) -> Any:
-        """Follow ``$ref`` until a node without one (at most 64 hops)."""
-        for _ in range(64):
-            if not (isinstance(node, Mapping) and isinstance(node.get("$ref"), str)):
-                return node
-            node = self.pointer(node["$ref"])
-        raise KeyError("a $ref chain does not end")
-
-    def branches(self, schema: Any, depth: int = 0) -> Iterator[Mapping[str, Any]]:
-        """The schema and, through $ref, allOf and the non-null branch of anyOf/oneOf,
-        the schemas whose keywords all apply to the same value."""
-        node = self.resolve(schema)
-        if not isinstance(node, Mapping) or depth > 16:
-            return
-        yield node
-        if isinstance(node.get("$ref"), str):
-            yield from self.branches(self.pointer(node["$ref"]), depth + 1)
-        for sub in node.get("allOf", ()):
-            yield from self.branches(sub, depth + 1)
-        for key in ("anyOf", "oneOf"):
-            options = [o for o in node.get(key, ()) if self.resolve(o) != {"type": "null"}]
-            if len(options) == 1:
-                yield from self.branches(options[0], depth + 1)
-
-    def properties(self, schema: Any) -> dict[str, Any]:
-        """Every property of the schema's branches; where an allOf part restates one (a
-        collection narrowing its items), the later, non-empty statement wins."""
-        merged: dict[str, Any] = {}
-        for branch in self.branches(schema):
-            for name, sub in (branch.get("properties") or {}).items():
-                if name not in merged or sub:
-                    merged[name] = sub
-        return merged
-
-    def required(self, schema: Any) -> list[str]:
-        names: list[str] = []
-        for branch in self.branches(schema):
-            names += [n for n in branch.get("required", ()) if n not in names]
-        return names
-
-    def type_of(self, schema: Any) -> str | None:
-        """The JSON type a value must have, nullability aside; None when not one type."""
-        for branch in self.branches(schema):
-            wanted = branch.get("type")
-            if isinstance(wanted, str):
-                return wanted
-            if isinstance(wanted, list):
-                types = [t for t in wanted if t != "null"]
-                if len(types) == 1:
-                    return str(types[0])
-        return None
-
-    def keyword(self, schema: Any, name: str) -> Any:
-        for branch in self.branches(schema):
-            if name in branch:
-                return branch[name]
-        return None
-
-
 # -- compiling ----------------------------------------------------------------------------
 
 
@@ -182,33 +109,10 @@ def compile_index(
             budget.check("compiling the commands")
         tag = (spec.get("tags") or [None])[0]
         group, tag_words = _group_for(tag, path, taken, prefix)
-        entry = groups.setdefault(
-            group, {"tag": tag, "help": _first_sentence(tag_help.get(str(tag), "")), "aliases": []}
-        )
-        if tag is not None and kebab(str(tag)) != group:
-            alias = kebab(str(tag))
-            if alias not in entry["aliases"] and alias not in taken:
-                entry["aliases"].append(alias)
+        _note_group(groups, group, tag, tag_help.get(str(tag), ""), taken)
         op = _compile_operation(doc, path, method, spec, path_params, group, tag_words)
-        if op["curated"] is None:
-            body_schema = _body_schema(doc, spec)
-            if body_schema is not None:
-                bodies[op["id"]] = body_schema
-                refs |= _refs_in(doc, body_schema)
-            checked = {p["name"]: p.pop("schema") for p in op["params"] if "schema" in p}
-            if checked:
-                param_schemas[op["id"]] = checked
-                for schema in checked.values():
-                    refs |= _refs_in(doc, schema)
-        for p in op["params"]:
-            p.pop("schema", None)
-        if op["curated"] is not None:
-            # Listed for `contract show` and `--wait`, and the operation the curated
-            # command calls; the command has the rest (its own options and help).
-            op = {key: op[key] for key in CURATED_KEYS}
-            if op["body"]:
-                op["body"] = {k: v for k, v in op["body"].items() if k != "fields"}
-        operations.append(op)
+        refs |= _move_schemas(doc, op, spec, bodies, param_schemas)
+        operations.append(_listed(op))
     clashes = _assign_verbs(operations, taken)
     _link_pending(operations)
     new_groups = [
@@ -238,6 +142,59 @@ def compile_index(
     }
     schemas = {"bundle": _bundle(doc, refs), "bodies": bodies, "params": param_schemas}
     return index, schemas
+
+
+def _note_group(
+    groups: dict[str, dict[str, Any]],
+    group: str,
+    tag: Any,
+    tag_help: str,
+    taken: Mapping[str, set[str]],
+) -> None:
+    """Record the group (its tag and help the first time), and the kebab-case tag as its
+    alias where the group has another name."""
+    entry = groups.setdefault(group, {"tag": tag, "help": _first_sentence(tag_help), "aliases": []})
+    if tag is not None and kebab(str(tag)) != group:
+        alias = kebab(str(tag))
+        if alias not in entry["aliases"] and alias not in taken:
+            entry["aliases"].append(alias)
+
+
+def _move_schemas(
+    doc: Document,
+    op: dict[str, Any],
+    spec: Mapping[str, Any],
+    bodies: dict[str, Any],
+    param_schemas: dict[str, dict[str, Any]],
+) -> set[str]:
+    """Move a generated operation's body schema and its checked parameters' schemas to the
+    schema bundle (the index keeps none); the $refs they need."""
+    refs: set[str] = set()
+    if op["curated"] is None:
+        body_schema = _body_schema(doc, spec)
+        if body_schema is not None:
+            bodies[op["id"]] = body_schema
+            refs |= _refs_in(doc, body_schema)
+        checked = {p["name"]: p.pop("schema") for p in op["params"] if "schema" in p}
+        if checked:
+            param_schemas[op["id"]] = checked
+            for schema in checked.values():
+                refs |= _refs_in(doc, schema)
+    for p in op["params"]:
+        p.pop("schema", None)
+    return refs
+
+
+def _listed(op: dict[str, Any]) -> dict[str, Any]:
+    """The entry as the index lists it: a curated operation is listed for `contract show`
+    and `--wait`, and as the operation the curated command calls; the command has the
+    rest (its own options and help)."""
+    if op["curated"] is None:
+        return op
+    listed = {key: op[key] for key in CURATED_KEYS}
+    if listed["body"]:
+        listed["body"] = {k: v for k, v in listed["body"].items() if k != "fields"}
+    return listed
 
 
 def walk_operations(
@@ -445,32 +402,15 @@ def _params(
         if where == "header" and name.lower() in ("authorization", "content-type", "accept"):
             continue  # leadctl sets these itself
         schema = param.get("schema") or {}
-        kind = doc.type_of(schema) or "string"
-        item_kind = None
-        if kind == "array":
-            item_kind = doc.type_of(doc.keyword(schema, "items") or {}) or "string"
-        enum = doc.keyword(schema if kind != "array" else doc.keyword(schema, "items"), "enum")
+        kind, value = _param_value(doc, name, schema, messaging=messaging)
         entry: dict[str, Any] = {
             "name": name,
             "in": where,
             "required": bool(param.get("required", where == "path")),
-            "type": kind if kind in (*SCALAR_TYPES, "array") else "string",
+            "type": kind,
             "description": " ".join(str(param.get("description") or "").split()),
+            **value,
         }
-        if item_kind is not None:
-            entry["items"] = item_kind if item_kind in SCALAR_TYPES else "string"
-        if isinstance(enum, list) and enum and all(isinstance(v, str) for v in enum):
-            entry["enum"] = enum
-        default = doc.keyword(schema, "default")
-        if isinstance(default, (str, int, float, bool)):
-            entry["default"] = default
-        fmt = doc.keyword(schema, "format")
-        if entry["type"] == "string" and fmt in ("date-time", "date"):
-            entry["format"] = fmt  # takes the curated commands' time forms
-        elif doc.type_of(schema) is None:
-            entry["untyped"] = True  # a value that reads as a time is one (cli.md)
-        if entry["type"] == "string" and is_phone_value(doc, name, schema, messaging=messaging):
-            entry["phone"] = True  # normalised to E.164 with the profile's region
         if where == "path":
             entry["metavar"] = metavar(name)
         else:
@@ -484,6 +424,34 @@ def _params(
             entry["checked"] = True
         out.append(entry)
     return out
+
+
+def _param_value(
+    doc: Document, name: str, schema: Any, *, messaging: bool
+) -> tuple[str, dict[str, Any]]:
+    """A parameter's type, and what else its value is: an array's item type, choices,
+    default, time format, whether it is a phone number."""
+    kind = doc.type_of(schema) or "string"
+    shown = kind if kind in (*SCALAR_TYPES, "array") else "string"
+    found: dict[str, Any] = {}
+    items = doc.keyword(schema, "items") if kind == "array" else None
+    if kind == "array":
+        item_kind = doc.type_of(items or {}) or "string"
+        found["items"] = item_kind if item_kind in SCALAR_TYPES else "string"
+    enum = doc.keyword(items if kind == "array" else schema, "enum")
+    if isinstance(enum, list) and enum and all(isinstance(v, str) for v in enum):
+        found["enum"] = enum
+    default = doc.keyword(schema, "default")
+    if isinstance(default, (str, int, float, bool)):
+        found["default"] = default
+    fmt = doc.keyword(schema, "format")
+    if shown == "string" and fmt in ("date-time", "date"):
+        found["format"] = fmt  # takes the curated commands' time forms
+    elif doc.type_of(schema) is None:
+        found["untyped"] = True  # a value that reads as a time is one (cli.md)
+    if shown == "string" and is_phone_value(doc, name, schema, messaging=messaging):
+        found["phone"] = True  # normalised to E.164 with the profile's region
+    return shown, found
 
 
 _CONSTRAINTS = frozenset(

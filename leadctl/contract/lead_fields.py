@@ -27,8 +27,8 @@ if TYPE_CHECKING:
     from datetime import datetime, tzinfo
 
     from leadctl.context import Context
+    from leadctl.contract.document import Document
     from leadctl.contract.field_paths import FieldPaths
-    from leadctl.contract.index import Document
     from leadctl.contract.operations import Operation
 
 TRUE_WORDS = frozenset({"true", "yes", "y", "1", "on"})

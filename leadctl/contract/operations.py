@@ -18,11 +18,23 @@ from urllib.parse import quote
 
 from leadctl.config.credential_use import DEFAULT_REQUIREMENTS, Requirement, requirements_of
 from leadctl.contract.effects import METHOD_RETRY_SAFE
+from leadctl.contract.entries import (
+    Body,
+    Idempotency,
+    Parameter,
+    Pending,
+    Response,
+    body_of,
+    idempotency_of,
+    parameter_of,
+    pending_of,
+    response_of,
+    text_or_none,
+)
 from leadctl.contract.templates import PATH_PARAM, template_key
 from leadctl.errors import UsageError
 
 if TYPE_CHECKING:
-    from leadctl.config.profile_settings import Settings
     from leadctl.context import Context
     from leadctl.contract.store import ActiveIndex
 
@@ -31,21 +43,7 @@ USER = "user"
 SOURCE = "source"
 STAFF = frozenset({ORG, USER})
 INTAKE = frozenset({ORG, USER, SOURCE})
-
-
-@dataclass(frozen=True)
-class Idempotency:
-    """Where an operation takes its idempotency key: a header or a top-level body field."""
-
-    where: str  # "header" or "body"
-    name: str
-
-
-@dataclass(frozen=True)
-class Parameter:
-    name: str
-    where: str  # path, query or header
-    required: bool
+NO_RESPONSE = Response()  # an ad-hoc operation's: an object, no columns chosen
 
 
 @dataclass(frozen=True)
@@ -56,7 +54,8 @@ class Operation:
     retry_safe: bool
     # Credential kinds the operation admits; empty: it takes no credential (security: []).
     kinds: frozenset[str] = STAFF
-    # The body is RequestDataOptions and the answer a collection with continuationToken.
+    # The body is RequestDataOptions and the answer a collection with continuationToken
+    # (`api --paginate` says so of a raw request).
     paged: bool = False
     operation_id: str | None = None
     # Why it is (not) retry-safe, for --help: "read", "collection query", "idempotency key"...
@@ -64,47 +63,85 @@ class Operation:
     idempotency: Idempotency | None = None
     # Where the credential goes, per alternative of the contract's security.
     requirements: tuple[Requirement, ...] = DEFAULT_REQUIREMENTS
-    body_media: str | None = None
-    body_schema: str | None = None  # the body schema's $ref, when it has one
-    response_kind: str = "object"
     parameters: tuple[Parameter, ...] = ()
+    body: Body | None = None
+    response: Response = NO_RESPONSE
     # The active contract lacks this curated operation: it comes from the bundled contract.
     bundled: bool = False
     # It deletes, removes, revokes, archives, cancels or purges something: commands ask
     # first on a terminal and need --yes without one; batch asks once for the whole run
     # (leadctl.contract.destructive).
     destructive: bool = False
+    # Its command: the group, the verb (and the names that also reach it), and the curated
+    # command ("group verb") that calls it, if one does.
+    group: str = ""
+    verb: str | None = None
+    aliases: tuple[str, ...] = ()
+    hidden_aliases: tuple[str, ...] = ()
+    curated: str | None = None
+    summary: str = ""
+    description: str = ""
+    deprecated: bool = False
+    # The service's documentation does not show it: leadctl assumes it exists.
+    assumed: bool = False
+    # Its answer is bytes (a redirect to them, or a body that is not JSON): --output-file.
+    download: bool = False
+    pending: Pending | None = None
 
     @property
     def anonymous(self) -> bool:
         """No credential is needed, looked up or sent."""
         return not self.kinds
 
+    @property
+    def body_media(self) -> str | None:
+        return self.body.media if self.body is not None else None
+
+    @property
+    def body_schema(self) -> str | None:
+        """The body schema's $ref, when it has one."""
+        return self.body.schema_ref if self.body is not None else None
+
+    @property
+    def response_kind(self) -> str:
+        return self.response.kind
+
+    @property
+    def waits(self) -> bool:
+        """Its answer carries a pending status it can poll until the outcome (--wait)."""
+        return self.pending is not None and self.pending.poll is not None
+
     @classmethod
     def from_entry(cls, entry: Mapping[str, Any], *, bundled: bool = False) -> Operation:
         """The operation of one compiled index entry."""
-        idem = entry.get("idempotency")
-        body = entry.get("body") or {}
+        body = body_of(entry.get("body"))
         return cls(
             id=str(entry["id"]),
             method=str(entry["method"]),
             path=str(entry["path"]),
             retry_safe=bool(entry.get("retrySafe")),
             kinds=frozenset(str(k) for k in entry.get("kinds", ())),
-            paged=bool(body.get("paged")),
-            operation_id=entry.get("operationId"),
+            paged=body is not None and body.paged,
+            operation_id=text_or_none(entry.get("operationId")),
             retry_reason=str(entry.get("retryReason") or ""),
-            idempotency=Idempotency(str(idem["in"]), str(idem["name"])) if idem else None,
+            idempotency=idempotency_of(entry.get("idempotency")),
             requirements=requirements_of(entry.get("auth", ())),
-            body_media=body.get("media"),
-            body_schema=body.get("schemaRef"),
-            response_kind=str((entry.get("response") or {}).get("kind", "object")),
-            parameters=tuple(
-                Parameter(str(p["name"]), str(p["in"]), bool(p.get("required")))
-                for p in entry.get("params", ())
-            ),
+            parameters=tuple(parameter_of(p) for p in entry.get("params", ())),
+            body=body,
+            response=response_of(entry.get("response")),
             bundled=bundled,
             destructive=bool(entry.get("destructive")),
+            group=str(entry.get("group") or ""),
+            verb=text_or_none(entry.get("verb")),
+            aliases=tuple(str(a) for a in entry.get("aliases", ())),
+            hidden_aliases=tuple(str(a) for a in entry.get("hiddenAliases", ())),
+            curated=text_or_none(entry.get("curated")),
+            summary=str(entry.get("summary") or ""),
+            description=str(entry.get("description") or ""),
+            deprecated=bool(entry.get("deprecated")),
+            assumed=bool(entry.get("assumed")),
+            download=bool(entry.get("download")),
+            pending=pending_of(entry.get("pending")),
         )
 
     def with_overrides(self, settings: Mapping[str, Any] | Any) -> Operation:
@@ -242,7 +279,6 @@ def bundled_operation(method: str, path: str) -> Operation:
     return Operation.from_entry(entry)
 
 
-def to_operation(op: Mapping[str, Any], settings: Settings, *, query: str = "") -> Operation:
-    """The operation of an index entry, with the profile's retry overrides."""
-    found = Operation.from_entry(op).with_overrides(settings)
-    return replace(found, path=found.path + f"?{query}") if query else found
+def with_query(op: Operation, query: str) -> Operation:
+    """The operation with ``query`` (already encoded) appended to its path."""
+    return replace(op, path=f"{op.path}?{query}") if query else op

@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from leadctl.contract.index import Document
+    from leadctl.contract.document import Document
 
 PHONE_FORMATS = frozenset({"phone", "tel", "e164", "e.164", "phone-number", "phonenumber"})
 # Formats that say the value is something else, whatever its name (phoneVerifiedAt).

@@ -331,7 +331,7 @@ def _walk(node: Any, budget: Budget) -> Iterator[tuple[Location, Mapping[str, An
 def _reference_problems(
     document: Mapping[str, Any], budget: Budget
 ) -> Iterator[tuple[Location, str]]:
-    from leadctl.contract.index import Document
+    from leadctl.contract.document import Document
 
     doc = Document(document)
     for location, node in _walk(document, budget):
@@ -391,7 +391,7 @@ def _path_template_problems(document: Mapping[str, Any]) -> Iterator[tuple[Locat
 
 
 def _resolved(document: Mapping[str, Any], node: Mapping[str, Any]) -> Any:
-    from leadctl.contract.index import Document
+    from leadctl.contract.document import Document
 
     try:
         return Document(document).resolve(node)

@@ -17,7 +17,8 @@ from leadctl.errors import UsageError
 from leadctl.util.secret_fields import is_secret
 
 if TYPE_CHECKING:
-    from leadctl.contract.index import Document
+    from leadctl.contract.document import Document
+    from leadctl.contract.entries import BodyField
 
 STRING_TYPES = frozenset({"string", "date-time", "date", "email", "uri", "uuid", "password"})
 
@@ -59,28 +60,26 @@ def _key_shape(raw: str) -> str:
     return re.sub(r"\[([^\]]+)\]", r".\1", key)
 
 
-def _walk(
-    fields_meta: Sequence[Mapping[str, Any]], prefix: str = ""
-) -> Iterator[tuple[str, Mapping[str, Any]]]:
-    """Every field the index describes, by dot path (list items as ``name[]``)."""
+def _walk(fields_meta: Sequence[BodyField], prefix: str = "") -> Iterator[tuple[str, str]]:
+    """Every field the index describes, by dot path (list items as ``name[]``), and its
+    type (a list item's for ``name[]``)."""
     for field in fields_meta:
-        path = f"{prefix}{field['name']}"
-        kind = str(field.get("type"))
-        if kind.startswith("array of "):
-            yield f"{path}[]", {**field, "type": kind.removeprefix("array of ")}
-            yield from _walk(field.get("fields", ()), f"{path}[].")
+        path = f"{prefix}{field.name}"
+        if field.type.startswith("array of "):
+            yield f"{path}[]", field.type.removeprefix("array of ")
+            yield from _walk(field.fields, f"{path}[].")
         else:
-            yield path, field
-            yield from _walk(field.get("fields", ()), f"{path}.")
+            yield path, field.type
+            yield from _walk(field.fields, f"{path}.")
 
 
-def string_paths(fields_meta: Sequence[Mapping[str, Any]]) -> set[str]:
+def string_paths(fields_meta: Sequence[BodyField]) -> set[str]:
     """Dot paths of the fields the contract types as strings (their text is kept)."""
-    return {path for path, field in _walk(fields_meta) if field.get("type") in STRING_TYPES}
+    return {path for path, kind in _walk(fields_meta) if kind in STRING_TYPES}
 
 
 def build_body(
-    fields_meta: Sequence[Mapping[str, Any]],
+    fields_meta: Sequence[BodyField],
     *,
     fields: Sequence[str],
     data: str | None,
@@ -120,7 +119,7 @@ def body_document(schemas: Mapping[str, Any], operation_id: str) -> tuple[Docume
     schema = schemas.get("bodies", {}).get(operation_id)
     if schema is None:
         return None
-    from leadctl.contract.index import Document
+    from leadctl.contract.document import Document
 
     return Document(schemas.get("bundle", {})), schema
 

@@ -9,7 +9,8 @@ answer carries a pending status ``--wait``/``--wait-timeout``.
 from __future__ import annotations
 
 import inspect
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
+from dataclasses import replace
 from enum import Enum
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -26,7 +27,13 @@ from leadctl.http.listing import (
 )
 
 if TYPE_CHECKING:
+    from leadctl.config.credential_use import Place
+    from leadctl.contract.entries import Body, BodyField, Parameter
+    from leadctl.contract.operations import Operation
     from leadctl.generated.tree import GeneratedTree
+
+    # Each callback parameter's name and the contract parameter it carries.
+    Bindings = list[tuple[str, Parameter]]
 
 DEFAULT_WAIT_TIMEOUT = 60.0
 # Inline --data JSON up to this long; a longer body is shown as @body.json.
@@ -144,89 +151,98 @@ def _choice(values: Sequence[str]) -> Any:
     return Enum("Choice", [(f"v{index}", value) for index, value in enumerate(values)])
 
 
-def param_annotation(spec: Mapping[str, Any]) -> Any:
+def param_annotation(spec: Parameter) -> Any:
     """The Python type Typer turns into the parameter's click type."""
-    if spec["type"] == "array":
-        item = _choice(spec["enum"]) if "enum" in spec else _SCALARS[spec.get("items", "string")]
+    if spec.type == "array":
+        item = _choice(spec.enum) if spec.enum else _SCALARS[spec.items or "string"]
         return _LIST[item]
-    if "enum" in spec:
-        return _choice(spec["enum"])
-    return _SCALARS.get(spec["type"], str)
+    if spec.enum:
+        return _choice(spec.enum)
+    return _SCALARS.get(spec.type, str)
 
 
-def param_help(spec: Mapping[str, Any]) -> str:
-    text = contract_prose(spec.get("description") or "")
-    if spec["in"] == "header":
-        text = f"{text} (header {contract_words(spec['name'])})".strip()
-    elif spec["in"] == "query" and spec.get("flag") != f"--{spec['name']}":
-        text = f"{text} (query {contract_words(spec['name'])})".strip()
+def param_help(spec: Parameter) -> str:
+    text = contract_prose(spec.description)
+    if spec.where == "header":
+        text = f"{text} (header {contract_words(spec.name)})".strip()
+    elif spec.where == "query" and spec.flag != f"--{spec.name}":
+        text = f"{text} (query {contract_words(spec.name)})".strip()
     return text
 
 
-def _parameters(op: Mapping[str, Any]) -> tuple[list[inspect.Parameter], list[tuple[str, Any]]]:
-    """The callback's parameters and, per parameter name, the spec it carries."""
-    keyword = inspect.Parameter.KEYWORD_ONLY
+KEYWORD = inspect.Parameter.KEYWORD_ONLY
+
+
+def _parameters(op: Operation) -> tuple[list[inspect.Parameter], Bindings]:
+    """The callback's parameters and, per parameter name, the contract's parameter it
+    carries."""
     out: list[inspect.Parameter] = []
-    bindings: list[tuple[str, Any]] = []
-    path = [p for p in op["params"] if p["in"] == "path"]
-    others = [p for p in op["params"] if p["in"] != "path"]
+    bindings: Bindings = []
+    path = [p for p in op.parameters if p.where == "path"]
+    others = [p for p in op.parameters if p.where != "path"]
     for index, spec in enumerate(path):
-        name = f"path_{index}"
-        info = typer.Argument(
-            metavar=spec["metavar"], help=contract_prose(spec.get("description") or "") or None
-        )
-        annotation = _ANNOTATED[param_annotation(spec), info]
-        out.append(
-            inspect.Parameter(name, inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=annotation)
-        )
-        bindings.append((name, spec))
+        out.append(_argument(f"path_{index}", spec))
+        bindings.append((f"path_{index}", spec))
     for index, spec in enumerate(others):
-        name = f"param_{index}"
-        python_type = param_annotation(spec)
-        flag = spec["flag"]
-        decls = [f"{flag}/--no-{flag[2:]}"] if spec["type"] == "boolean" else [flag]
-        # A time takes ISO 8601 or a relative form (-7d, today): not just any "str".
-        metavar = "TIME" if spec.get("format") == "date-time" else None
-        info = typer.Option(
-            *decls, help=param_help(spec) or None, show_default=False, metavar=metavar
-        )
-        if spec.get("required"):
-            annotation = _ANNOTATED[python_type, info]
-            out.append(inspect.Parameter(name, keyword, annotation=annotation))
-        else:
-            annotation = _ANNOTATED[python_type | None, info]
-            out.append(inspect.Parameter(name, keyword, annotation=annotation, default=None))
-        bindings.append((name, spec))
-    body = op.get("body")
-    if body and body.get("form"):
-        out.append(inspect.Parameter("fields", keyword, annotation=FormFieldsOption, default=None))
-        out.append(inspect.Parameter("data", keyword, annotation=DataOption, default=None))
-        if body.get("form") == "multipart":
-            out.append(inspect.Parameter("files", keyword, annotation=FilesOption, default=None))
-    elif body:
-        out.append(inspect.Parameter("fields", keyword, annotation=FieldsOption, default=None))
-        out.append(inspect.Parameter("data", keyword, annotation=DataOption, default=None))
-        if body.get("paged"):
-            for name, annotation, default in PAGED_OPTIONS:
-                out.append(inspect.Parameter(name, keyword, annotation=annotation, default=default))
-    if op.get("destructive"):
-        out.append(inspect.Parameter("yes", keyword, annotation=YesOption, default=False))
-    if op.get("download"):
+        out.append(_option(f"param_{index}", spec))
+        bindings.append((f"param_{index}", spec))
+    out += _body_options(op.body)
+    if op.destructive:
+        out.append(inspect.Parameter("yes", KEYWORD, annotation=YesOption, default=False))
+    if op.download:
         out.append(
-            inspect.Parameter("output_file", keyword, annotation=OutputFileOption, default=None)
+            inspect.Parameter("output_file", KEYWORD, annotation=OutputFileOption, default=None)
         )
-    pending = op.get("pending")
-    if pending and pending.get("poll"):
-        out.append(inspect.Parameter("wait", keyword, annotation=WaitOption, default=False))
+    if op.waits:
+        out.append(inspect.Parameter("wait", KEYWORD, annotation=WaitOption, default=False))
         out.append(
             inspect.Parameter(
-                "wait_timeout", keyword, annotation=WaitTimeoutOption, default=DEFAULT_WAIT_TIMEOUT
+                "wait_timeout", KEYWORD, annotation=WaitTimeoutOption, default=DEFAULT_WAIT_TIMEOUT
             )
         )
     return out, bindings
 
 
-def build_verb(op: Mapping[str, Any], tree: GeneratedTree, *, name: str | None = None) -> Any:
+def _argument(name: str, spec: Parameter) -> inspect.Parameter:
+    """A path parameter as a positional argument."""
+    info = typer.Argument(metavar=spec.metavar, help=contract_prose(spec.description) or None)
+    annotation = _ANNOTATED[param_annotation(spec), info]
+    return inspect.Parameter(name, inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=annotation)
+
+
+def _option(name: str, spec: Parameter) -> inspect.Parameter:
+    """A query or header parameter as an option (a boolean one as --flag/--no-flag)."""
+    python_type = param_annotation(spec)
+    flag = str(spec.flag)
+    decls = [f"{flag}/--no-{flag[2:]}"] if spec.type == "boolean" else [flag]
+    # A time takes ISO 8601 or a relative form (-7d, today): not just any "str".
+    metavar = "TIME" if spec.format == "date-time" else None
+    info = typer.Option(*decls, help=param_help(spec) or None, show_default=False, metavar=metavar)
+    if spec.required:
+        return inspect.Parameter(name, KEYWORD, annotation=_ANNOTATED[python_type, info])
+    annotation = _ANNOTATED[python_type | None, info]
+    return inspect.Parameter(name, KEYWORD, annotation=annotation, default=None)
+
+
+def _body_options(body: Body | None) -> list[inspect.Parameter]:
+    """--field and --data for a body, --file for a multipart one, paging and query options
+    for a collection query."""
+    if body is None:
+        return []
+    fields_option = FormFieldsOption if body.form else FieldsOption
+    out = [
+        inspect.Parameter("fields", KEYWORD, annotation=fields_option, default=None),
+        inspect.Parameter("data", KEYWORD, annotation=DataOption, default=None),
+    ]
+    if body.form == "multipart":
+        out.append(inspect.Parameter("files", KEYWORD, annotation=FilesOption, default=None))
+    elif body.paged:
+        for name, annotation, default in PAGED_OPTIONS:
+            out.append(inspect.Parameter(name, KEYWORD, annotation=annotation, default=default))
+    return out
+
+
+def build_verb(op: Operation, tree: GeneratedTree, *, name: str | None = None) -> Any:
     """The click command of ``op`` (Typer's public API, from a synthesized signature),
     named ``name`` (default: its verb)."""
     parameters, bindings = _parameters(op)
@@ -245,11 +261,11 @@ def build_verb(op: Mapping[str, Any], tree: GeneratedTree, *, name: str | None =
     callback.__annotations__["return"] = None
     app = typer.Typer(add_completion=False, rich_markup_mode=None)
     app.command(
-        name or op["verb"],
+        name or op.verb,
         help=help_text(op),
         short_help=short_help(op),
         epilog=epilog(op),
-        deprecated=bool(op.get("deprecated")),
+        deprecated=op.deprecated,
     )(callback)
     return typer.main.get_command(app)
 
@@ -257,111 +273,121 @@ def build_verb(op: Mapping[str, Any], tree: GeneratedTree, *, name: str | None =
 # -- help ---------------------------------------------------------------------------------
 
 
-def short_help(op: Mapping[str, Any]) -> str:
-    summary = " ".join(contract_prose(str(op.get("summary") or "")).split())
+def short_help(op: Operation) -> str:
+    summary = " ".join(contract_prose(op.summary).split())
     if summary:
         return summary.rstrip(".") + "."
-    description = " ".join(contract_prose(str(op.get("description") or "")).split())
+    description = " ".join(contract_prose(op.description).split())
     if description:
         first = description.split(". ", 1)[0]
         return first.rstrip(".") + "."
-    return f"{op['method']} {contract_words(op['path'])}."
+    return f"{op.method} {contract_words(op.path)}."
 
 
-def help_text(op: Mapping[str, Any]) -> str:
+DOWNLOAD_HELP = (
+    "The answer is a file: leadctl follows the service's redirect to it (the credential goes "
+    "only to the service's own address) and writes its bytes to --output-file PATH, or to "
+    "stdout when that is not a terminal."
+)
+DESTRUCTIVE_HELP = (
+    "It deletes, removes or cancels something: on a terminal it asks first; in scripts pass "
+    "--yes (without a terminal and --yes it is exit 2 and nothing is sent)."
+)
+ASSUMED_HELP = (
+    "leadctl assumes the service has this operation (the service's documentation does not "
+    "show it): if it answers 404, `leadctl contract pull` fetches what the service really has."
+)
+TIMES_HELP = (
+    "Times (date-time parameters and fields) take ISO 8601 (an offset-less time is in the "
+    "profile's timezone) or relative forms such as -7d, today, yesterday 09:00."
+)
+PHONE_HELP = (
+    "A phone number argument may be national (the profile's region) or +E.164; it is sent in E.164."
+)
+PAGED_HELP = (
+    "The body is a collection query, built from --search, --filter, --range and --order-by "
+    "(the syntax of `leads list`) and paged with --page-size, --limit, --all and --cursor; "
+    "--data and --field add anything else it takes."
+)
+
+
+def help_text(op: Operation) -> str:
     parts = [short_help(op)]
-    description = contract_prose(str(op.get("description") or "").strip())
+    description = contract_prose(op.description.strip())
     if description and " ".join(description.split()).rstrip(".") != parts[0].rstrip("."):
         parts.append(description)
     parts.append(credential_sentence(op))
-    if op.get("download"):
-        parts.append(
-            "The answer is a file: leadctl follows the service's redirect to it (the "
-            "credential goes only to the service's own address) and writes its bytes to "
-            "--output-file PATH, or to stdout when that is not a terminal."
-        )
-    if op.get("destructive"):
-        parts.append(
-            "It deletes, removes or cancels something: on a terminal it asks first; in "
-            "scripts pass --yes (without a terminal and --yes it is exit 2 and nothing is "
-            "sent)."
-        )
+    if op.download:
+        parts.append(DOWNLOAD_HELP)
+    if op.destructive:
+        parts.append(DESTRUCTIVE_HELP)
     parts.append(
-        f"{op['method']} {contract_words(op['path'])} (operationId {contract_words(op['id'])}), "
+        f"{op.method} {contract_words(op.path)} (operationId {contract_words(op.id)}), "
         f"generated from the service's contract. {retry_sentence(op)}"
     )
-    if op.get("assumed"):
-        parts.append(
-            "leadctl assumes the service has this operation (the service's documentation "
-            "does not show it): if it answers 404, `leadctl contract pull` fetches what "
-            "the service really has."
-        )
-    times = [p for p in op["params"] if p.get("format") in ("date-time", "date")]
-    if times or _has_times((op.get("body") or {}).get("fields", ())):
-        parts.append(
-            "Times (date-time parameters and fields) take ISO 8601 (an offset-less time is in "
-            "the profile's timezone) or relative forms such as -7d, today, yesterday 09:00."
-        )
-    if any(p.get("phone") for p in op["params"]):
-        parts.append(
-            "A phone number argument may be national (the profile's region) or +E.164; it is "
-            "sent in E.164."
-        )
-    body = op.get("body")
-    if body and body.get("form"):
-        media = contract_words(body.get("media"))
-        lines = ["\b", f"Form fields ({media}; --field NAME=VALUE, --file NAME=@PATH):"]
-        for field in body.get("fields", ()):
-            shown = dict(field)
-            if field["name"] in body.get("files", ()):
-                shown["type"] = "file"
-            lines += _field_lines(shown)
-        parts.append("\n".join(lines))
-    elif body and not body.get("json"):
-        parts.append(
-            f"The body is {contract_words(body.get('media'))}: leadctl sends JSON, "
-            "multipart/form-data and "
-            "form-urlencoded bodies only."
-        )
-    elif body and body.get("paged"):
-        parts.append(
-            "The body is a collection query, built from --search, --filter, --range and "
-            "--order-by (the syntax of `leads list`) and paged with --page-size, --limit, "
-            "--all and --cursor; --data and --field add anything else it takes."
-        )
-    elif body and body.get("fields"):
-        lines = ["\b", "Body fields (JSON; --field KEY=VALUE, a.b for a nested field, or --data):"]
-        for field in body["fields"]:
-            lines += _field_lines(field)
-        parts.append("\n".join(lines))
-    pending = op.get("pending")
-    if pending and pending.get("poll"):
+    if op.assumed:
+        parts.append(ASSUMED_HELP)
+    times = [p for p in op.parameters if p.format in ("date-time", "date")]
+    if times or _has_times(op.body.fields if op.body else ()):
+        parts.append(TIMES_HELP)
+    if any(p.phone for p in op.parameters):
+        parts.append(PHONE_HELP)
+    body_help = _body_help(op.body)
+    if body_help:
+        parts.append(body_help)
+    if op.pending is not None and op.pending.poll:
+        pending = op.pending
         parts.append(
             contract_words(
-                f"--wait polls {pending['poll']} until {pending['field']} is no longer "
-                f"{' or '.join(pending['pending'])}; "
-                f"{' or '.join(pending['failed']) or 'no value'} ends in exit 6."
+                f"--wait polls {pending.poll} until {pending.field} is no longer "
+                f"{' or '.join(pending.pending)}; "
+                f"{' or '.join(pending.failed) or 'no value'} ends in exit 6."
             )
         )
     return "\n\n".join(parts)
 
 
-def _has_times(fields: Any) -> bool:
-    return any(
-        f.get("type") in ("date-time", "date") or _has_times(f.get("fields", ())) for f in fields
-    )
+def _body_help(body: Body | None) -> str | None:
+    """What --help says of the body: its form fields, a media type leadctl cannot send,
+    the collection query, or its JSON fields."""
+    if body is None:
+        return None
+    if body.form:
+        media = contract_words(body.media)
+        lines = ["\b", f"Form fields ({media}; --field NAME=VALUE, --file NAME=@PATH):"]
+        for field in body.fields:
+            shown = replace(field, type="file") if field.name in body.files else field
+            lines += _field_lines(shown)
+        return "\n".join(lines)
+    if not body.json:
+        return (
+            f"The body is {contract_words(body.media)}: leadctl sends JSON, multipart/form-data "
+            "and form-urlencoded bodies only."
+        )
+    if body.paged:
+        return PAGED_HELP
+    if body.fields:
+        lines = ["\b", "Body fields (JSON; --field KEY=VALUE, a.b for a nested field, or --data):"]
+        for field in body.fields:
+            lines += _field_lines(field)
+        return "\n".join(lines)
+    return None
 
 
-def retry_sentence(op: Mapping[str, Any]) -> str:
+def _has_times(fields: Sequence[BodyField]) -> bool:
+    return any(f.type in ("date-time", "date") or _has_times(f.fields) for f in fields)
+
+
+def retry_sentence(op: Operation) -> str:
     """What --help says of retries (cli.md "Retries"), from the compiled index."""
-    reason = str(op.get("retryReason") or "")
-    idem = op.get("idempotency")
-    if op.get("retrySafe"):
+    reason = op.retry_reason
+    idem = op.idempotency
+    if op.retry_safe:
         text = f"Retry-safe ({reason}): retried on 429, 5xx and network failures."
         if idem:
-            where = "header" if idem["in"] == "header" else "body field"
+            where = "header" if idem.where == "header" else "body field"
             text += (
-                f" A fresh idempotency key goes in the {where} {contract_words(idem['name'])} "
+                f" A fresh idempotency key goes in the {where} {contract_words(idem.name)} "
                 "(the same on "
                 "every retry; --dry-run shows it) unless you give one."
             )
@@ -379,95 +405,96 @@ def retry_sentence(op: Mapping[str, Any]) -> str:
 CREDENTIAL_NAMES = {"org": "an organization key", "user": "a user token", "source": "a source key"}
 
 
-def credential_sentence(op: Mapping[str, Any]) -> str:
+def credential_sentence(op: Operation) -> str:
     """Which credential the operation needs and where it goes, from the contract's security
     (cli.md "Credentials")."""
-    kinds = list(op.get("kinds") or ())
+    # Known kinds in the order of CREDENTIAL_NAMES, any other after them by name.
+    order = list(CREDENTIAL_NAMES)
+    kinds = sorted(op.kinds, key=lambda k: (order.index(k) if k in order else len(order), k))
     if not kinds:
         return "Credential: none (security: []); no credential is sent."
-    shown = [CREDENTIAL_NAMES.get(str(k), str(k)) for k in kinds]
+    shown = [CREDENTIAL_NAMES.get(k, k) for k in kinds]
     listed = ", ".join(shown[:-1]) + " or " + shown[-1] if len(shown) > 1 else shown[0]
-    places = [
-        _place_text(place)
-        for requirement in op.get("auth") or ()
-        for place in requirement.get("places", ())
-    ]
-    if places and places != [_place_text(BEARER_PLACE)]:
+    places = [_place_text(place) for requirement in op.requirements for place in requirement.places]
+    if places and places != [BEARER_TEXT]:
         listed += ", sent " + " or ".join(dict.fromkeys(places))
     return f"Credential: {listed}."
 
 
-BEARER_PLACE = {"in": "header", "name": "Authorization", "scheme": "bearer"}
+BEARER_TEXT = "as Authorization: Bearer"  # the default: --help does not say it
 
 
-def _place_text(place: Mapping[str, Any]) -> str:
+def _place_text(place: Place) -> str:
     """How a credential is sent, after "sent"."""
-    if place["scheme"] == "bearer":
-        return "as Authorization: Bearer"
-    if place["scheme"] == "basic":
+    if place.scheme == "bearer":
+        return BEARER_TEXT
+    if place.scheme == "basic":
         return "with HTTP Basic (the stored user:password, or a key as the user name)"
-    if place["in"] == "header" and place["scheme"] != "key":
-        return f"as Authorization: {str(place['scheme']).capitalize()}"
-    where = "query parameter" if place["in"] == "query" else place["in"]
-    return f"in the {contract_words(place['name'])} {where}"
+    if place.where == "header" and place.scheme != "key":
+        return f"as Authorization: {place.scheme.capitalize()}"
+    where = "query parameter" if place.where == "query" else place.where
+    return f"in the {contract_words(place.name)} {where}"
 
 
-def _field_lines(field: Mapping[str, Any], prefix: str = "", depth: int = 1) -> list[str]:
+def _field_lines(field: BodyField, prefix: str = "", depth: int = 1) -> list[str]:
     """A field as one line (the help formatter wraps it to the terminal), then the fields
     of a required object under it as dot paths (``contact.firstName``)."""
-    kind = str(field["type"])
-    if field.get("enum"):
-        kind = f"{kind}: one of " + ", ".join(str(v) for v in field["enum"])
-    note = ", required" if field.get("required") else ""
-    path = f"{prefix}{field['name']}"
+    kind = field.type
+    if field.enum:
+        kind = f"{kind}: one of " + ", ".join(str(v) for v in field.enum)
+    note = ", required" if field.required else ""
+    path = f"{prefix}{field.name}"
     text = contract_words(f"{path} ({kind}{note})")
-    if field.get("description"):
-        text += ": " + " ".join(contract_prose(str(field["description"])).split())
+    if field.description:
+        text += ": " + " ".join(contract_prose(field.description).split())
     elif kind == "array of object" and not prefix:
         # --field cannot address an item's fields (steps[].id): the list goes as JSON.
         text += f": a JSON list, --field '{contract_words(path)}=[{{...}}]'"
     lines = ["  " * depth + text]
-    inner = "[]." if str(field["type"]).startswith("array") else "."
-    for sub in field.get("fields", ()):
+    inner = "[]." if field.type.startswith("array") else "."
+    for sub in field.fields:
         lines += _field_lines(sub, f"{path}{inner}", depth + 1)
     return lines
 
 
-def epilog(op: Mapping[str, Any]) -> str:
+def epilog(op: Operation) -> str:
     """Two examples (three with --wait), filled with the operation's required path and
     query parameters and body fields."""
-    from leadctl.generated.samples import body_json, field_args, param_args
+    from leadctl.generated.samples import param_args
 
-    command = f"leadctl {op['group']} {op['verb']}"
-    args = param_args(op["params"], str(op["path"]))
-    examples = []
-    body = op.get("body") or {}
-    if body.get("paged"):
-        examples.append(f"{command}{args} --all -o ndjson | jq -c .")
-        examples.append(f"{command}{args} --limit 50 -o csv > items.csv")
-    elif body.get("json"):
-        idem = op.get("idempotency") or {}
-        # leadctl sends a fresh idempotency key itself: an example needs none.
-        fields = [
-            f
-            for f in body.get("fields", ())
-            if idem.get("in") != "body" or f["name"] != idem["name"]
-        ]
-        examples.append(f"{command}{args}{field_args(fields) or ' --field KEY=VALUE'}")
-        data = body_json(fields)
-        if data == "{}" or len(data) > INLINE_DATA_WIDTH:
-            examples.append(f"{command}{args} --data @body.json -o json")
-        else:
-            examples.append(f"{command}{args} --data '{data}' -o json")
-    elif op.get("download"):
-        examples.append(f"{command}{args} --output-file export.zip")
-        examples.append(f"{command}{args} > export.zip")
-    else:
-        examples.append(f"{command}{args}")
-        examples.append(f"{command}{args} -o json | jq .")
-    pending = op.get("pending")
-    if pending and pending.get("poll") and not body.get("paged"):
+    command = f"leadctl {op.group} {op.verb}"
+    args = param_args(op.parameters, op.path)
+    examples = _examples(op, command, args)
+    if op.waits and not op.paged:
         examples.append(f"{examples[0]} --wait --wait-timeout 120")
-    if op.get("destructive"):
+    if op.destructive:
         examples.append(f"{examples[0]} --yes        # in scripts and cron: no question")
     return "Examples:\n\n" + "\n\n".join(f"  {contract_words(line)}" for line in examples)
+
+
+def _examples(op: Operation, command: str, args: str) -> list[str]:
+    """The two examples of what the operation takes and answers."""
+    from leadctl.generated.samples import body_json, field_args
+
+    body = op.body
+    if body is not None and body.paged:
+        return [
+            f"{command}{args} --all -o ndjson | jq -c .",
+            f"{command}{args} --limit 50 -o csv > items.csv",
+        ]
+    if body is not None and body.json:
+        idem = op.idempotency
+        # leadctl sends a fresh idempotency key itself: an example needs none.
+        fields = [
+            f for f in body.fields if idem is None or idem.where != "body" or f.name != idem.name
+        ]
+        data = body_json(fields)
+        return [
+            f"{command}{args}{field_args(fields) or ' --field KEY=VALUE'}",
+            f"{command}{args} --data @body.json -o json"
+            if data == "{}" or len(data) > INLINE_DATA_WIDTH
+            else f"{command}{args} --data '{data}' -o json",
+        ]
+    if op.download:
+        return [f"{command}{args} --output-file export.zip", f"{command}{args} > export.zip"]
+    return [f"{command}{args}", f"{command}{args} -o json | jq ."]

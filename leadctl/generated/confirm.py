@@ -5,10 +5,11 @@ nothing, so it does not ask."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from leadctl.context import Context
+    from leadctl.contract.operations import Operation
 
 YES_HELP = (
     "Do not ask for confirmation (this deletes, removes or cancels something); required "
@@ -17,16 +18,15 @@ YES_HELP = (
 
 
 def confirm_destructive(
-    ctx: Context, op: Mapping[str, Any], path_params: Mapping[str, str], *, yes: bool
+    ctx: Context, op: Operation, path_params: Mapping[str, str], *, yes: bool
 ) -> None:
     """Ask before a destructive operation runs; return only when it may."""
-    if not op.get("destructive") or ctx.options.dry_run:
+    if not op.destructive or ctx.options.dry_run:
         return
-    from leadctl.contract.operations import Operation
     from leadctl.iostreams import safe_text
 
-    target = Operation.from_entry(op).path_for(**path_params) if path_params else op["path"]
-    summary = safe_text(str(op.get("summary") or "").rstrip("."), one_line=True)
-    action = f"{op['method']} {safe_text(target, one_line=True)}"
+    target = op.path_for(**path_params) if path_params else op.path
+    summary = safe_text(op.summary.rstrip("."), one_line=True)
+    action = f"{op.method} {safe_text(target, one_line=True)}"
     question = f"{summary} ({action})?" if summary else f"{action}?"
     ctx.ios.confirm(question, assume_yes=yes)

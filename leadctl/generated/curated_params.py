@@ -10,13 +10,16 @@ generated verbs read it (times, phone numbers), and sent with that operation onl
 
 # No `from __future__ import annotations`: Typer reads the option callbacks' annotations.
 from collections.abc import Mapping
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from leadctl.context import Context
 from leadctl.contract.templates import template_key
 from leadctl.generated.given import remember_given
+
+if TYPE_CHECKING:
+    from leadctl.contract.entries import Parameter
 
 # Types built at run time: typed as Any, since here they are values, not annotations.
 _ANNOTATED: Any = Annotated
@@ -26,7 +29,7 @@ def add_contract_params(command: Any, group: str, index: Mapping[str, Any]) -> N
     """Give each curated verb of ``group`` (a click group) the query parameters of its
     operation in the active contract ``index`` that the bundled contract's lacks."""
     from leadctl.contract.curated import CURATED_COMMANDS
-    from leadctl.contract.operations import find_entry
+    from leadctl.contract.operations import Operation, find_entry
     from leadctl.contract.store import bundled_index
 
     verbs = getattr(command, "commands", None)
@@ -38,14 +41,15 @@ def add_contract_params(command: Any, group: str, index: Mapping[str, Any]) -> N
         entry = find_entry(index, method, path)
         if entry is None:
             continue
-        known = find_entry(bundled_index().index, method, path) or {}
-        covered = {p["name"] for p in known.get("params", ())}
-        extra = [p for p in entry["params"] if p["in"] == "query" and p["name"] not in covered]
+        known = find_entry(bundled_index().index, method, path)
+        covered = {p.name for p in Operation.from_entry(known).parameters} if known else set()
+        params = Operation.from_entry(entry).parameters
+        extra = [p for p in params if p.where == "query" and p.name not in covered]
         if extra:
             _add(verbs[verb], template_key(method, path), extra)
 
 
-def _add(command: Any, key: tuple[str, str], specs: list[Mapping[str, Any]]) -> None:
+def _add(command: Any, key: tuple[str, str], specs: "list[Parameter]") -> None:
     from leadctl.generated.command import param_annotation, param_help
 
     taken = {opt for param in command.params for opt in param.opts}
@@ -53,11 +57,11 @@ def _add(command: Any, key: tuple[str, str], specs: list[Mapping[str, Any]]) -> 
     parameters = []
     flags = []
     for index, spec in enumerate(specs):
-        flag = str(spec["flag"])
+        flag = str(spec.flag)
         if flag in taken:
             flag = f"--query-{flag[2:]}"
         flags.append(flag)
-        decls = [f"{flag}/--no-{flag[2:]}"] if spec["type"] == "boolean" else [flag]
+        decls = [f"{flag}/--no-{flag[2:]}"] if spec.type == "boolean" else [flag]
         option = typer.Option(
             *decls,
             help=param_help(spec) or None,
@@ -88,7 +92,7 @@ def _add(command: Any, key: tuple[str, str], specs: list[Mapping[str, Any]]) -> 
     ).strip()
 
 
-def _keeper(key: tuple[str, str], spec: Mapping[str, Any]) -> Any:
+def _keeper(key: tuple[str, str], spec: "Parameter") -> Any:
     def keep(typer_ctx: typer.Context, value: Any) -> None:
         if value is None or value == []:
             return

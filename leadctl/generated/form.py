@@ -9,11 +9,14 @@ request.
 from __future__ import annotations
 
 import mimetypes
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from leadctl.errors import UsageError
+
+if TYPE_CHECKING:
+    from leadctl.contract.entries import Body
 
 FORM_MEDIA = "application/x-www-form-urlencoded"
 
@@ -55,7 +58,7 @@ def read_file_part(name: str, value: str, *, flag: str) -> tuple[str, tuple[str,
 
 
 def form_body(
-    meta: Mapping[str, Any],
+    meta: Body,
     *,
     fields: Sequence[str],
     files: Sequence[str],
@@ -70,8 +73,8 @@ def form_body(
     A binary field takes ``--field NAME=@PATH`` as ``--file`` does; another field's
     ``@PATH`` (``@-``: stdin) is that file's text. Phone number fields go in E.164.
     """
-    multipart = meta.get("form") == "multipart"
-    binary = set(meta.get("files", ()))
+    multipart = meta.form == "multipart"
+    binary = set(meta.files)
     values: list[tuple[str, str]] = []
     if data is not None:
         from leadctl.inputs.fields import load_data_option
@@ -99,13 +102,9 @@ def form_body(
         raise UsageError(f"this operation takes a {FORM_MEDIA} body, without files")
     values = [(name, _phone(name, value, phones, region)) for name, value in values]
     given = {name for name, _ in values} | {name for name, _ in file_parts}
-    missing = [
-        str(f["name"])
-        for f in meta.get("fields", ())
-        if f.get("required") and f["name"] not in given
-    ]
+    missing = [f.name for f in meta.fields if f.required and f.name not in given]
     if not given:
-        if meta.get("emptyAllowed") or not meta.get("fields"):
+        if meta.empty_allowed or not meta.fields:
             return None, ""
         # A form of optional fields sent empty would do nothing or fail at the service:
         # what was meant is unclear, so nothing is sent.
@@ -142,11 +141,11 @@ def _phone(name: str, value: str, phones: Collection[str], region: object) -> st
     return to_e164(value, region=region, what=name)
 
 
-def _names(meta: Mapping[str, Any]) -> list[str]:
-    return [str(f["name"]) for f in meta.get("fields", ())]
+def _names(meta: Body) -> list[str]:
+    return [f.name for f in meta.fields]
 
 
-def _example(meta: Mapping[str, Any], name: str) -> str:
-    if name in meta.get("files", ()):
+def _example(meta: Body, name: str) -> str:
+    if name in meta.files:
         return f"--file {name}=@PATH"
     return f"--field {name}=VALUE"

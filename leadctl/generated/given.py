@@ -8,7 +8,6 @@ the command building above it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
@@ -18,9 +17,10 @@ from leadctl.generated.values import normalised_param
 
 if TYPE_CHECKING:
     from leadctl.context import Context
+    from leadctl.contract.entries import Parameter
 
 
-def remember_given(ctx: Context, key: tuple[str, str], spec: Mapping[str, Any], value: Any) -> None:
+def remember_given(ctx: Context, key: tuple[str, str], spec: Parameter, value: Any) -> None:
     """Keep ``value`` of parameter ``spec`` for the operation of template ``key``."""
     ctx.contract_params_given.setdefault(key, []).append((spec, value))
 
@@ -39,5 +39,5 @@ def contract_query(ctx: Context, method: str, path: str) -> str:
             plain = item.value if isinstance(item, Enum) else item
             plain = normalised_param(ctx, spec, plain)
             texts.append(("true" if plain else "false") if isinstance(plain, bool) else str(plain))
-        query[spec["name"]] = texts if isinstance(value, list) else texts[0]
+        query[spec.name] = texts if isinstance(value, list) else texts[0]
     return urlencode(query, doseq=True)

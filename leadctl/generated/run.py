@@ -8,7 +8,7 @@ from enum import Enum
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
-from leadctl.contract.operations import Operation, to_operation
+from leadctl.contract.operations import Operation, with_query
 from leadctl.errors import UsageError
 from leadctl.generated.confirm import confirm_destructive
 from leadctl.generated.values import normalised_param
@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     import typer
 
     from leadctl.context import Context
+    from leadctl.contract.entries import Body, Parameter
     from leadctl.generated.tree import GeneratedTree
 
 
@@ -42,118 +43,150 @@ def _text(value: Any) -> str:
     return str(value)
 
 
-def run_operation(
-    typer_ctx: typer.Context,
-    op: Mapping[str, Any],
-    tree: GeneratedTree,
-    values: Mapping[str, Any],
-    bindings: Sequence[tuple[str, Mapping[str, Any]]],
-) -> None:
-    ctx = get_context(typer_ctx)
-    path_params: dict[str, str] = {}
-    query: dict[str, Any] = {}
-    headers: list[tuple[str, str]] = []
-    typed: dict[str, Any] = {}
+class Request:
+    """What the flags put where: path parameters, the query, headers, and the values by
+    the contract's parameter names (checked against their schemas)."""
+
+    def __init__(self) -> None:
+        self.path_params: dict[str, str] = {}
+        self.query: dict[str, Any] = {}
+        self.headers: list[tuple[str, str]] = []
+        self.typed: dict[str, Any] = {}
+
+
+def _request(
+    ctx: Context, values: Mapping[str, Any], bindings: Sequence[tuple[str, Parameter]]
+) -> Request:
+    request = Request()
     for name, spec in bindings:
         value = values.get(name)
         if value is None or value == []:
             continue
         value = [_plain(v) for v in value] if isinstance(value, list) else _plain(value)
         value = normalised_param(ctx, spec, value)
-        typed[spec["name"]] = value
-        if spec["in"] == "path":
-            path_params[spec["name"]] = _text(value)
-        elif spec["in"] == "query":
-            query[spec["name"]] = (
+        request.typed[spec.name] = value
+        if spec.where == "path":
+            request.path_params[spec.name] = _text(value)
+        elif spec.where == "query":
+            request.query[spec.name] = (
                 [_text(v) for v in value] if isinstance(value, list) else _text(value)
             )
         else:
-            headers.append(_header(spec, _text(value)))
+            request.headers.append(_header(spec, _text(value)))
+    return request
+
+
+def run_operation(
+    typer_ctx: typer.Context,
+    op: Operation,
+    tree: GeneratedTree,
+    values: Mapping[str, Any],
+    bindings: Sequence[tuple[str, Parameter]],
+) -> None:
+    ctx = get_context(typer_ctx)
+    request = _request(ctx, values, bindings)
     schemas: dict[str, Any] | None = None
-    if any(p.get("checked") for p in op["params"] if p["name"] in typed):
+    if any(p.checked for p in op.parameters if p.name in request.typed):
         from leadctl.generated.body import check_params, load_schemas
 
         schemas = load_schemas(tree.active.schemas_path)
-        check_params(schemas, op["id"], typed)
-    body_meta = op.get("body") or {}
+        check_params(schemas, op.id, request.typed)
+    meta = op.body
     content: bytes | None = None
     body: Any = None
-    if body_meta.get("form"):
-        from leadctl.generated.body import body_document, check_field_keys, load_schemas
-        from leadctl.generated.form import form_body
-
-        if values.get("fields"):
-            schemas = schemas or load_schemas(tree.active.schemas_path)
-            check_field_keys(body_document(schemas, op["id"]), values["fields"])
-        content, media = form_body(
-            body_meta,
-            fields=values.get("fields") or [],
-            files=values.get("files") or [],
-            data=values.get("data"),
-            stdin=ctx.ios.stdin,
-            phones=frozenset(body_meta.get("phones", ())),
-            region=ctx.settings.get("region"),
-        )
-        if content is not None:
-            headers.append(("Content-Type", media))
-    elif body_meta and not body_meta.get("json"):
+    if meta is not None and meta.form:
+        content = _form(ctx, op, meta, tree, values, request, schemas)
+    elif meta is not None and not meta.json:
         raise UsageError(
-            f"{op['method']} {op['path']} takes a {body_meta.get('media')} body; "
+            f"{op.method} {op.path} takes a {meta.media} body; "
             "leadctl sends JSON, multipart/form-data and form-urlencoded bodies only"
         )
-    elif body_meta.get("paged"):
-        confirm_destructive(ctx, op, path_params, yes=bool(values.get("yes")))
-        _run_paged(ctx, op, tree, values, path_params, query)
+    elif meta is not None and meta.paged:
+        confirm_destructive(ctx, op, request.path_params, yes=bool(values.get("yes")))
+        _run_paged(ctx, op, tree, values, request.path_params, request.query)
         return
     else:
         body = _body(ctx, op, tree, values, schemas)
-    confirm_destructive(ctx, op, path_params, yes=bool(values.get("yes")))
-    operation = to_operation(op, ctx.settings)
-
+    confirm_destructive(ctx, op, request.path_params, yes=bool(values.get("yes")))
+    operation = op.with_overrides(ctx.settings)
     # --columns is checked against the answer's schema before anything is sent.
     output_columns(ctx, operation, columns_of(op), from_contract=True)
-    if operation.method == "PUT" and isinstance(body, dict):
-        from leadctl.http.replace import replace_resource
-
-        # A PUT replaces the resource: what its schema requires and was not given is read.
-        response = replace_resource(
-            ctx,
-            operation,
-            path_params=path_params or None,
-            changes=body,
-            params=query or None,
-            headers=headers,
-        )
-    else:
-        response = ctx.client().call(
-            operation,
-            path_params=path_params or None,
-            params=query or None,
-            json_body=body,
-            content=content,
-            headers=headers,
-        )
+    response = _send(ctx, operation, request, body, content)
     if _is_bytes(operation, response) or values.get("output_file") is not None:
         from leadctl.http.download import deliver
 
         deliver(ctx, operation, response, output_file=values.get("output_file"))
         return
     data = _decode(response)
-    pending = op.get("pending")
-    if values.get("wait") and pending and pending.get("poll"):
+    if values.get("wait") and op.waits:
         data = _wait(ctx, op, tree, data, timeout=float(values["wait_timeout"]))
     _emit(ctx, op, data, response.status_code)
 
 
+def _form(
+    ctx: Context,
+    op: Operation,
+    meta: Body,
+    tree: GeneratedTree,
+    values: Mapping[str, Any],
+    request: Request,
+    schemas: dict[str, Any] | None,
+) -> bytes | None:
+    """The form body (its Content-Type added to the request's headers), or None."""
+    from leadctl.generated.body import body_document, check_field_keys, load_schemas
+    from leadctl.generated.form import form_body
+
+    if values.get("fields"):
+        schemas = schemas or load_schemas(tree.active.schemas_path)
+        check_field_keys(body_document(schemas, op.id), values["fields"])
+    content, media = form_body(
+        meta,
+        fields=values.get("fields") or [],
+        files=values.get("files") or [],
+        data=values.get("data"),
+        stdin=ctx.ios.stdin,
+        phones=frozenset(meta.phones),
+        region=ctx.settings.get("region"),
+    )
+    if content is not None:
+        request.headers.append(("Content-Type", media))
+    return content
+
+
+def _send(
+    ctx: Context, operation: Operation, request: Request, body: Any, content: bytes | None
+) -> Any:
+    if operation.method == "PUT" and isinstance(body, dict):
+        from leadctl.http.replace import replace_resource
+
+        # A PUT replaces the resource: what its schema requires and was not given is read.
+        return replace_resource(
+            ctx,
+            operation,
+            path_params=request.path_params or None,
+            changes=body,
+            params=request.query or None,
+            headers=request.headers,
+        )
+    return ctx.client().call(
+        operation,
+        path_params=request.path_params or None,
+        params=request.query or None,
+        json_body=body,
+        content=content,
+        headers=request.headers,
+    )
+
+
 def _body(
     ctx: Context,
-    op: Mapping[str, Any],
+    op: Operation,
     tree: GeneratedTree,
     values: Mapping[str, Any],
     schemas: dict[str, Any] | None,
 ) -> Any:
-    body_meta = op.get("body") or {}
-    if not body_meta:
+    meta = op.body
+    if meta is None:
         return None
     from leadctl.generated.body import (
         BodyInvalid,
@@ -165,14 +198,11 @@ def _body(
     )
 
     body = build_body(
-        body_meta.get("fields", ()),
-        fields=values.get("fields") or [],
-        data=values.get("data"),
-        stdin=ctx.ios.stdin,
+        meta.fields, fields=values.get("fields") or [], data=values.get("data"), stdin=ctx.ios.stdin
     )
     if body is None:
-        if body_meta.get("required"):
-            needed = [f["name"] for f in body_meta.get("fields", ()) if f.get("required")]
+        if meta.required:
+            needed = [f.name for f in meta.fields if f.required]
             example = " ".join(f"--field {name}=..." for name in needed) or "--field KEY=VALUE"
             raise UsageError(
                 "nothing to send: this operation needs a JSON body",
@@ -180,23 +210,22 @@ def _body(
             )
         return None
     schemas = schemas or load_schemas(tree.active.schemas_path)
-    found = body_document(schemas, op["id"])
+    found = body_document(schemas, op.id)
     check_field_keys(found, values.get("fields") or [])
     problems: dict[str, list[str]] = {}
     body = _converted(ctx, op, found, body, problems)
-    if op["method"] == "PUT" and isinstance(body, dict):
-        required = [f["name"] for f in body_meta.get("fields", ()) if f.get("required")]
-        if any(name not in body for name in required):
-            if problems:
-                raise BodyInvalid(problems)
-            return body  # leadctl.http.replace reads the rest and checks the whole body
-    idem = op.get("idempotency")
+    missing = isinstance(body, dict) and any(f.name not in body for f in meta.fields if f.required)
+    if op.method == "PUT" and missing:
+        if problems:
+            raise BodyInvalid(problems)
+        return body  # leadctl.http.replace reads the rest and checks the whole body
+    idem = op.idempotency
     checked = body
-    if idem and idem["in"] == "body" and isinstance(body, dict) and idem["name"] not in body:
+    if idem and idem.where == "body" and isinstance(body, dict) and idem.name not in body:
         # The client adds a fresh key when it sends; a stand-in of its shape is checked.
-        checked = {**body, idem["name"]: "00000000-0000-4000-8000-000000000000"}
+        checked = {**body, idem.name: "00000000-0000-4000-8000-000000000000"}
     try:
-        check_body(schemas, op["id"], checked)
+        check_body(schemas, op.id, checked)
     except BodyInvalid as invalid:
         for field, messages in invalid.errors.items():
             problems.setdefault(field, []).extend(messages)
@@ -207,13 +236,13 @@ def _body(
 
 def _converted(
     ctx: Context,
-    op: Mapping[str, Any],
+    op: Operation,
     found: tuple[Any, Any] | None,
     body: Any,
     problems: dict[str, list[str]],
 ) -> Any:
     """``body`` with its times in UTC and its phone numbers in E.164."""
-    from leadctl.contract.index import Document
+    from leadctl.contract.document import Document
     from leadctl.generated.values import Conversions, normalised
 
     doc, schema = found if found is not None else (Document({}), None)
@@ -221,14 +250,14 @@ def _converted(
         zone=ctx.input_zone(),
         now=ctx.clock.now(),
         region=ctx.settings.get("region"),
-        phones=frozenset((op.get("body") or {}).get("phones", ())),
+        phones=frozenset(op.body.phones if op.body else ()),
     )
     return normalised(doc, schema, body, conversions, problems)
 
 
 def _run_paged(
     ctx: Context,
-    op: Mapping[str, Any],
+    op: Operation,
     tree: GeneratedTree,
     values: Mapping[str, Any],
     path_params: Mapping[str, str],
@@ -261,7 +290,7 @@ def _run_paged(
         direction_key = direction_key_of(ctx.settings)
         descending = "desc"
         if values.get("order_by"):
-            descending = descending_value(ctx, to_operation(op, ctx.settings), direction_key)
+            descending = descending_value(ctx, op.with_overrides(ctx.settings), direction_key)
         body = list_body(
             search=values.get("search"),
             search_fields=[],
@@ -274,7 +303,7 @@ def _run_paged(
         )
 
     given = build_body(
-        (op.get("body") or {}).get("fields", ()),
+        op.body.fields if op.body else (),
         fields=values.get("fields") or [],
         data=values.get("data"),
         stdin=ctx.ios.stdin,
@@ -283,12 +312,12 @@ def _run_paged(
     if given is not None or body or page_size is not None:
         # Only what the user typed needs checking; an empty query is valid by construction.
         schemas = load_schemas(tree.active.schemas_path)
-        check_field_keys(body_document(schemas, op["id"]), values.get("fields") or [])
+        check_field_keys(body_document(schemas, op.id), values.get("fields") or [])
         if given is not None:
             body = merge_over(given, body)
         checked = {**body, "pageSize": page_size} if page_size is not None else body
-        check_body(schemas, op["id"], checked)
-    operation = to_operation(op, ctx.settings, query=urlencode(query, doseq=True))
+        check_body(schemas, op.id, checked)
+    operation = with_query(op.with_overrides(ctx.settings), urlencode(query, doseq=True))
     print_paged(
         ctx,
         operation,
@@ -300,15 +329,14 @@ def _run_paged(
     )
 
 
-def _header(spec: Mapping[str, Any], value: str) -> tuple[str, str]:
+def _header(spec: Parameter, value: str) -> tuple[str, str]:
     """A header parameter as sent: HTTP carries printable ASCII there (the name comes from
     the contract, the value from the user; either would be refused on the way out)."""
-    name = str(spec["name"])
+    name = spec.name
     for text in (name, value):
         if not text.isascii() or not all(c.isprintable() or c == "\t" for c in text):
             raise UsageError(
-                f"{spec.get('flag') or name} {value!r}: the header {name!r} takes printable "
-                "ASCII only",
+                f"{spec.flag or name} {value!r}: the header {name!r} takes printable ASCII only",
                 hint="percent-encode or base64 other text, as the service expects it",
             )
     return name, value
@@ -332,11 +360,11 @@ def _decode(response: Any) -> Any:
     return decode_json(response, trace=None)
 
 
-def _emit(ctx: Context, op: Mapping[str, Any], data: Any, status: int) -> None:
+def _emit(ctx: Context, op: Operation, data: Any, status: int) -> None:
     from leadctl.output import emit_list, emit_object
 
     if data is None:
-        ctx.ios.info(f"done: {op['method']} {op['path']} answered {status} with no content")
+        ctx.ios.info(f"done: {op.method} {op.path} answered {status} with no content")
     elif isinstance(data, list):
         emit_list(ctx, data, columns=columns_of(op))
     elif isinstance(data, dict):
@@ -347,21 +375,18 @@ def _emit(ctx: Context, op: Mapping[str, Any], data: Any, status: int) -> None:
         ctx.ios.data_out(json=True).write(json.dumps(data, ensure_ascii=False) + "\n")
 
 
-def _wait(
-    ctx: Context, op: Mapping[str, Any], tree: GeneratedTree, data: Any, *, timeout: float
-) -> Any:
+def _wait(ctx: Context, op: Operation, tree: GeneratedTree, data: Any, *, timeout: float) -> Any:
     from leadctl.http.waiting import PendingRule, poll_function, wait_for
 
-    rule_raw = op["pending"]
-    poll_op = tree.operation(rule_raw["poll"])
-    if poll_op is None:
+    pending = op.pending
+    poll_op = tree.operation(pending.poll) if pending is not None and pending.poll else None
+    if pending is None or poll_op is None:
         return data
-    what = str(op["group"])
     return wait_for(
         ctx,
         data,
-        PendingRule.from_index(rule_raw),
+        PendingRule.from_pending(pending),
         poll_function(ctx, poll_op),
         timeout=timeout,
-        what=what,
+        what=op.group,
     )

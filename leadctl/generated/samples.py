@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import json
 import shlex
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
+
+from leadctl.contract.entries import BodyField, Parameter
 
 PHONE = "+15125550123"
 UUID = "3fa85f64-5717-4562-b3fc-2c963f66afa6"
@@ -22,6 +24,7 @@ BY_FORMAT: dict[str, Any] = {
     "uuid": UUID,
     "ipv4": "203.0.113.7",
 }
+BY_KIND: dict[str, Any] = {"boolean": True, "integer": 1, "number": 1.5}
 BY_NAME: dict[str, Any] = {
     "firstname": "Ada",
     "lastname": "Lovelace",
@@ -37,37 +40,40 @@ BY_NAME: dict[str, Any] = {
 }
 
 
-def sample(spec: Mapping[str, Any]) -> Any:
-    """A value of the parameter or field ``spec`` (an index entry)."""
-    enum = spec.get("enum")
-    if enum:
-        return enum[0]
-    if spec.get("phone"):
+def sample(spec: Parameter | BodyField) -> Any:
+    """A value of the parameter or body field ``spec``."""
+    if spec.enum:
+        return spec.enum[0]
+    if spec.phone:
         return PHONE
-    kind = str(spec.get("type") or "string")
-    fmt = str(spec.get("format") or kind)
+    if isinstance(spec, Parameter):
+        if spec.type == "array":
+            return [_value(spec.items or "string")]
+        return _value(spec.type, spec.format or spec.type, spec.name)
+    return _value(spec.type, spec.type, spec.name, spec.fields)
+
+
+def _value(
+    kind: str, fmt: str | None = None, name: str = "", fields: Sequence[BodyField] = ()
+) -> Any:
+    """A value of type ``kind`` (with ``fmt``, a field's own ``fields``), named ``name``."""
+    fmt = fmt or kind
     if fmt in BY_FORMAT:
         return BY_FORMAT[fmt]
-    if kind == "boolean":
-        return True
-    if kind == "integer":
-        return 1
-    if kind == "number":
-        return 1.5
+    if kind in BY_KIND:
+        return BY_KIND[kind]
     if kind == "object":
-        return {str(f["name"]): sample(f) for f in spec.get("fields", ()) if f.get("required")}
+        return {f.name: sample(f) for f in fields if f.required}
+    if kind == "array of object":
+        return [_value("object", fields=fields)]
     if kind.startswith("array of "):
         item = kind.removeprefix("array of ")
-        if item == "object":
-            return [sample({"type": "object", "fields": spec.get("fields", ())})]
-        return [sample({"type": item, "format": item, "name": str(spec.get("name", ""))[:-1]})]
-    if kind == "array":
-        return [sample({"type": spec.get("items", "string")})]
-    name = str(spec.get("name") or "").lower().replace("_", "")
-    if name in BY_NAME:
-        return BY_NAME[name]
-    if name.endswith("id"):
-        return placeholder(str(spec["name"]))
+        return [_value(item, item, name[:-1])]
+    lowered = name.lower().replace("_", "")
+    if lowered in BY_NAME:
+        return BY_NAME[lowered]
+    if lowered.endswith("id"):
+        return placeholder(name)
     return "example"
 
 
@@ -96,15 +102,15 @@ def _singular(segment: str) -> str:
     return segment
 
 
-def _path_value(param: Mapping[str, Any], path: str) -> Any:
+def _path_value(param: Parameter, path: str) -> Any:
     """A path parameter's example: a phone number as one, any other value as a placeholder
     named after it (or after the collection before it: ``/sms/{id}`` -> SMS_ID)."""
-    if param.get("phone") or param.get("enum"):
+    if param.phone or param.enum:
         return sample(param)
     segments = path.split("/")
-    marker = "{" + str(param["name"]) + "}"
+    marker = "{" + param.name + "}"
     before = segments[segments.index(marker) - 1] if marker in segments[1:] else ""
-    return placeholder(str(param["name"]), "" if before.startswith("{") else before)
+    return placeholder(param.name, "" if before.startswith("{") else before)
 
 
 def _text(value: Any) -> str:
@@ -115,52 +121,47 @@ def _text(value: Any) -> str:
     return str(value)
 
 
-def field_pairs(fields: Sequence[Mapping[str, Any]], prefix: str = "") -> Iterator[tuple[str, Any]]:
+def field_pairs(fields: Sequence[BodyField], prefix: str = "") -> Iterator[tuple[str, Any]]:
     """``(dot.path, value)`` for every required body field, a required object by its own
     required fields (``{}`` when it requires none), a list of objects as JSON."""
     for field in fields:
-        if not field.get("required"):
+        if not field.required:
             continue
-        path = f"{prefix}{field['name']}"
-        nested = [f for f in field.get("fields", ()) if f.get("required")]
-        if field.get("type") == "object" and nested:
+        path = f"{prefix}{field.name}"
+        nested = [f for f in field.fields if f.required]
+        if field.type == "object" and nested:
             yield from field_pairs(nested, f"{path}.")
-        elif field.get("type") == "object":
+        elif field.type == "object":
             yield path, {}
-        elif str(field.get("type")).startswith("array of") and field.get("type") != (
-            "array of object"
-        ):
+        elif field.type.startswith("array of") and field.type != "array of object":
             # One item, appended the way --field writes a list (tagIds[]=...).
             yield f"{path}[]", sample(field)[0]
         else:
             yield path, sample(field)
 
 
-def field_args(fields: Sequence[Mapping[str, Any]]) -> str:
+def field_args(fields: Sequence[BodyField]) -> str:
     """`` --field PATH=VALUE`` for each required field, shell-quoted."""
     return "".join(
         f" --field {shlex.quote(f'{path}={_text(value)}')}" for path, value in field_pairs(fields)
     )
 
 
-def body_json(fields: Sequence[Mapping[str, Any]]) -> str:
+def body_json(fields: Sequence[BodyField]) -> str:
     """The required fields as one JSON object (for ``--data``)."""
-    body: dict[str, Any] = {}
-    for field in fields:
-        if field.get("required"):
-            body[str(field["name"])] = sample(field)
+    body = {field.name: sample(field) for field in fields if field.required}
     return json.dumps(body, separators=(",", ":"))
 
 
-def param_args(params: Sequence[Mapping[str, Any]], path: str = "") -> str:
+def param_args(params: Sequence[Parameter], path: str = "") -> str:
     """Path parameters as placeholders (or values) and required query/header parameters
     as options."""
-    words = [shlex.quote(_text(_path_value(p, path))) for p in params if p["in"] == "path"]
+    words = [shlex.quote(_text(_path_value(p, path))) for p in params if p.where == "path"]
     for param in params:
-        if param["in"] == "path" or not param.get("required"):
+        if param.where == "path" or not param.required:
             continue
-        if param["type"] == "boolean":
-            words.append(str(param["flag"]))
+        if param.type == "boolean":
+            words.append(str(param.flag))
         else:
-            words.append(f"{param['flag']} {shlex.quote(_text(sample(param)))}")
+            words.append(f"{param.flag} {shlex.quote(_text(sample(param)))}")
     return "".join(f" {word}" for word in words)

@@ -10,12 +10,15 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable, Collection, Iterator, Mapping, MutableMapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from leadctl.contract.store import ActiveIndex, active_index
 from leadctl.generated.prose import contract_prose, contract_words
 from leadctl.generated.startup import startup_key
 from leadctl.iostreams import safe_text
+
+if TYPE_CHECKING:
+    from leadctl.contract.operations import Operation
 
 META_KEY = "leadctl.generated"
 Prepare = Callable[[Any], None]
@@ -69,22 +72,43 @@ class LazyVerbs(MutableMapping[str, Any]):
 
 
 class GeneratedTree:
+    """The active index's groups and operations. An operation is decoded into an
+    :class:`Operation` when it is first used (its verb built, waited on), not all at
+    once: a contract of hundreds of operations costs a command only the few it needs."""
+
     def __init__(self, active: ActiveIndex) -> None:
         self.active = active
         index = active.index
         self._groups: Mapping[str, Mapping[str, Any]] = index.get("groups", {})
-        self._by_group: dict[str, list[Mapping[str, Any]]] = {}
-        self._by_id: dict[str, Mapping[str, Any]] = {}
-        for op in index.get("operations", ()):
-            if op.get("operationId"):
-                self._by_id[op["operationId"]] = op
-            if op.get("curated") is None:
-                self._by_group.setdefault(op["group"], []).append(op)
+        self._entries: list[Mapping[str, Any]] = list(index.get("operations", ()))
+        self._decoded: dict[int, Operation] = {}
+        # Per group, each generated verb's names (its verb, then its aliases) and position:
+        # what listing a group needs, read without decoding its operations.
+        self._by_group: dict[str, list[tuple[list[str], int]]] = {}
+        self._by_id: dict[str, int] = {}
+        for position, entry in enumerate(self._entries):
+            if entry.get("operationId"):
+                self._by_id[entry["operationId"]] = position
+            if entry.get("curated") is None:
+                names = [str(entry["verb"]), *entry.get("aliases", ())]
+                self._by_group.setdefault(entry["group"], []).append((names, position))
         self._aliases = {
             alias: name
             for name, group in self._groups.items()
             for alias in group.get("aliases", ())
         }
+
+    def _operation(self, position: int) -> Operation:
+        found = self._decoded.get(position)
+        if found is None:
+            from leadctl.contract.operations import Operation
+
+            found = self._decoded[position] = Operation.from_entry(self._entries[position])
+        return found
+
+    def all_operations(self) -> list[Operation]:
+        """Every operation of the index, decoded (a search over all of them)."""
+        return [self._operation(position) for position in range(len(self._entries))]
 
     def canonical(self, name: str) -> str:
         """The group a name stands for: the kebab-case tag of a renamed group is an alias."""
@@ -98,25 +122,27 @@ class GeneratedTree:
         text = contract_prose(str(self._groups.get(group, {}).get("help") or ""))
         return text or f"Operations of the service's {group} group (from its contract)."
 
-    def operation(self, operation_id: str) -> Mapping[str, Any] | None:
-        return self._by_id.get(operation_id)
+    def operation(self, operation_id: str) -> Operation | None:
+        position = self._by_id.get(operation_id)
+        return None if position is None else self._operation(position)
 
-    def single_read(self, collection: str) -> Mapping[str, Any] | None:
+    def single_read(self, collection: str) -> Operation | None:
         """A GET of ``collection/{id}`` (one path parameter), e.g. GET /leads/{id}."""
-        for op in self._by_id.values():
-            path = str(op["path"])
-            rest = path[len(collection) + 1 :] if path.startswith(collection + "/") else ""
+        for position in self._by_id.values():
+            op = self._operation(position)
+            rest = (
+                op.path.removeprefix(collection + "/")
+                if op.path.startswith(collection + "/")
+                else ""
+            )
             if (
-                op["method"] == "GET"
+                op.method == "GET"
                 and rest.startswith("{")
                 and rest.endswith("}")
                 and "/" not in rest
             ):
                 return op
         return None
-
-    def verbs(self, group: str) -> list[Mapping[str, Any]]:
-        return list(self._by_group.get(group, ()))
 
     def _factories(
         self, group: str, prepare: Prepare, curated: Collection[str] = ()
@@ -125,11 +151,11 @@ class GeneratedTree:
         a curated verb has (one added after the index was compiled) takes its first alias
         instead, so it stays reachable."""
 
-        def factory(op: Mapping[str, Any], name: str) -> Callable[[], Any]:
+        def factory(position: int, name: str) -> Callable[[], Any]:
             def build() -> Any:
                 from leadctl.generated.command import build_verb
 
-                command = build_verb(op, self, name=name)
+                command = build_verb(self._operation(position), self, name=name)
                 prepare(command)
                 return command
 
@@ -137,11 +163,11 @@ class GeneratedTree:
 
         factories: dict[str, Callable[[], Any]] = {}
         aliases: dict[str, str] = {}
-        for op in self._by_group.get(group, ()):
-            names = [n for n in (op["verb"], *op.get("aliases", ())) if n not in curated]
+        for all_names, position in self._by_group.get(group, ()):
+            names = [n for n in all_names if n not in curated]
             if not names:
                 continue
-            factories[names[0]] = factory(op, names[0])
+            factories[names[0]] = factory(position, names[0])
             for alias in names[1:]:
                 aliases[alias] = names[0]
         return factories, aliases

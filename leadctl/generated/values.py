@@ -18,36 +18,36 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from leadctl.context import Context
-    from leadctl.contract.index import Document
+    from leadctl.contract.document import Document
+    from leadctl.contract.entries import Parameter
 
 
-def normalised_param(ctx: Context, spec: Mapping[str, Any], value: Any) -> Any:
+def normalised_param(ctx: Context, spec: Parameter, value: Any) -> Any:
     """A date-time parameter in the curated commands' forms (an offset-less time in the
     profile's zone, -7d, yesterday 09:00) as UTC ISO 8601, a date one's relative forms
     (today, -7d) as that date; a phone number parameter (path, query or header) in E.164."""
-    if spec.get("format") == "date" and isinstance(value, str):
+    if not isinstance(value, str):
+        return value
+    fmt = spec.format
+    if fmt == "date":
         from leadctl.inputs.datetimes import local_date
 
         return local_date(value, zone=ctx.input_zone(), now=ctx.clock.now())
-    if spec.get("untyped") and isinstance(value, str):
+    if spec.untyped:
         from leadctl.inputs.datetimes import looks_like_datetime
 
         if looks_like_datetime(value):
-            spec = {**spec, "format": "date-time"}  # nothing says it is anything else
-    if spec.get("format") == "date-time" and isinstance(value, str):
+            fmt = "date-time"  # nothing says it is anything else
+    if fmt == "date-time":
         from leadctl.inputs.datetimes import datetime_option
 
-        flag = spec.get("flag") or spec.get("metavar") or spec["name"]
-        return datetime_option(
-            str(flag), value, zone=ctx.input_zone(), now=ctx.clock.now()
-        ).isoformat()
-    if spec.get("phone") and isinstance(value, str):
+        flag = spec.flag or spec.metavar or spec.name
+        return datetime_option(flag, value, zone=ctx.input_zone(), now=ctx.clock.now()).isoformat()
+    if spec.phone:
         from leadctl.inputs.phone import to_e164
 
         return to_e164(
-            value,
-            region=ctx.settings.get("region"),
-            what=str(spec.get("metavar") or spec.get("flag") or spec["name"]),
+            value, region=ctx.settings.get("region"), what=spec.metavar or spec.flag or spec.name
         )
     return value
 

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     import httpx
 
     from leadctl.context import Context
-    from leadctl.contract.index import Document
+    from leadctl.contract.document import Document
     from leadctl.contract.operations import Operation
 
 SHOWN_ERRORS = 8

@@ -9,16 +9,17 @@ state of the resource, so a script still learns its id.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from leadctl.contract.operations import curated, to_operation
+from leadctl.contract.operations import Operation, curated
 from leadctl.errors import ApiError, ExitCode, LeadctlError
 from leadctl.http.retry import Backoff, no_jitter
 
 if TYPE_CHECKING:
     from leadctl.context import Context
+    from leadctl.contract.entries import Pending
     from leadctl.generated.tree import GeneratedTree
 
 # Polls back off like retries (the same Backoff), from a shorter first wait and more
@@ -36,13 +37,14 @@ class PendingRule:
     reason_field: str | None = None  # why it failed, shown in the error
 
     @classmethod
-    def from_index(cls, raw: Mapping[str, Any]) -> PendingRule:
+    def from_pending(cls, pending: Pending) -> PendingRule:
+        """The rule of the contract's x-leadctl-pending."""
         return cls(
-            field=str(raw["field"]),
-            pending=frozenset(raw.get("pending", ())),
-            failed=frozenset(raw.get("failed", ())),
-            id_field=str(raw.get("idField") or "id"),
-            reason_field=str(raw["reasonField"]) if raw.get("reasonField") else None,
+            field=pending.field,
+            pending=frozenset(pending.pending),
+            failed=frozenset(pending.failed),
+            id_field=pending.id_field,
+            reason_field=pending.reason_field or None,
         )
 
     def status(self, resource: Any) -> Any:
@@ -193,9 +195,9 @@ def wait_for_lead(ctx: Context, tree: GeneratedTree, lead: Any, *, timeout: floa
     bundled contract has no single-lead read).
     """
     create = tree.operation("createLead")
-    raw = create.get("pending") if create else None
-    rule = PendingRule.from_index(raw) if raw else LEAD_RULE
-    poll_op = tree.operation(raw["poll"]) if raw and raw.get("poll") else None
+    pending = create.pending if create else None
+    rule = PendingRule.from_pending(pending) if pending else LEAD_RULE
+    poll_op = tree.operation(pending.poll) if pending and pending.poll else None
     if poll_op is None:
         poll_op = tree.single_read("/leads")
     poll = poll_function(ctx, poll_op) if poll_op is not None else _find_lead(ctx)
@@ -214,11 +216,11 @@ def _find_lead(ctx: Context) -> Callable[[str], Any]:
     return poll
 
 
-def poll_function(ctx: Context, poll_op: Mapping[str, Any]) -> Any:
+def poll_function(ctx: Context, poll_op: Operation) -> Any:
     """``poll(id)`` reading a resource with a GET that takes its id as the one path
     parameter."""
-    operation = to_operation(poll_op, ctx.settings)
-    name = next(p["name"] for p in poll_op["params"] if p["in"] == "path")
+    operation = poll_op.with_overrides(ctx.settings)
+    name = next(p.name for p in poll_op.parameters if p.where == "path")
     client = ctx.client()
 
     def poll(ident: str) -> Any:

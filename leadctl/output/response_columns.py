@@ -19,20 +19,18 @@ columns drawn (not for ``-o json``, which prints the answer as received).
 from __future__ import annotations
 
 import difflib
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from leadctl.contract.body_schema import json_response_schema, operation_spec
-from leadctl.contract.operations import active_index_of, find_entry
-from leadctl.contract.store import bundled_index
 from leadctl.errors import UsageError
 from leadctl.output.columns import EACH, Column, split_path
 from leadctl.output.requested import remember_checked, requested_paths
 
 if TYPE_CHECKING:
     from leadctl.context import Context
-    from leadctl.contract.index import Document
+    from leadctl.contract.document import Document
     from leadctl.contract.operations import Operation
 
 # How deep the known-fields list of an unknown --columns goes (tags[].name is 2).
@@ -67,7 +65,7 @@ def output_columns(
     if requested:
         _check(ctx, fields, requested, defaults)
         return list(defaults)
-    return fitted(defaults, fields, _contract_choice(ctx, op) if within is None else [])
+    return fitted(defaults, fields, columns_of(op) if within is None else [])
 
 
 # -- the answer's fields ---------------------------------------------------------------------
@@ -222,16 +220,9 @@ def _colored(substitute: Column, replaced: Column, fields: ResponseFields) -> Co
     return replace(substitute, color_path=color) if fields.knows(color) else substitute
 
 
-def columns_of(op: Mapping[str, Any]) -> list[Column]:
+def columns_of(op: Operation) -> list[Column]:
     """The columns the contract's compiled index chose for an operation's answer."""
     return [
-        Column(str(path), kind=str(kind), whole="whole" in flags)
-        for path, kind, *flags in (op.get("response") or {}).get("columns", ())
+        Column(path, kind=kind, whole="whole" in flags)
+        for path, kind, *flags in op.response.columns
     ]
-
-
-def _contract_choice(ctx: Context, op: Operation) -> list[Column]:
-    """The columns the contract's compiled index chose for ``op``'s answer."""
-    active = bundled_index() if op.bundled else active_index_of(ctx)
-    entry = find_entry(active.index, op.method, op.path)
-    return columns_of(entry) if entry is not None else []

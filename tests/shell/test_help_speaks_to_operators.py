@@ -80,10 +80,11 @@ def test_the_help_of_a_contract_of_the_services_kind(
 
 
 def test_placeholders_name_the_collection_the_id_belongs_to() -> None:
+    from leadctl.contract.entries import Parameter
     from leadctl.generated.samples import param_args
 
-    def path_param(name: str) -> dict[str, str]:
-        return {"name": name, "in": "path", "type": "string"}
+    def path_param(name: str) -> Parameter:
+        return Parameter(name, "path", required=True)
 
     assert param_args([path_param("id")], "/lead-status-changes/{id}") == " LEAD_STATUS_CHANGE_ID"
     assert param_args([path_param("id")], "/sms/{id}") == " SMS_ID"

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
+from leadctl.contract.document import Document
 from leadctl.contract.field_paths import OPEN, FieldPaths, UnknownField, steps_of
-from leadctl.contract.index import Document
 from leadctl.errors import ExitCode
 
 CLOSED_METADATA = {

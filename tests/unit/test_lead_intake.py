@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from pytest_httpx import HTTPXMock
 
-from leadctl.contract.index import Document
+from leadctl.contract.document import Document
 from leadctl.contract.lead_fields import LeadSchema
 from leadctl.contract.phones import is_phone_value
 from leadctl.errors import UsageError

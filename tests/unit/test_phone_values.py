@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from leadctl.contract.index import Document
+from leadctl.contract.document import Document
 from leadctl.contract.phones import is_messaging, is_phone_value, phone_paths
 
 NO_DOC = Document({})

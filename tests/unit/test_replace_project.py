@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from leadctl.contract.index import Document
+from leadctl.contract.document import Document
 from leadctl.http.replace import project
 
 READ = {

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from leadctl.contract.index import Document
+from leadctl.contract.document import Document
 from leadctl.output import Column
 from leadctl.output.projection import project, selection_of
 from leadctl.output.response_columns import ResponseFields, fitted

@@ -8,7 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 from leadctl.config.secret_schema import secret_names, secret_properties
-from leadctl.contract.index import Document, compile_index
+from leadctl.contract.document import Document
+from leadctl.contract.index import compile_index
 
 SCHEMAS: dict[str, Any] = {
     "Source": {

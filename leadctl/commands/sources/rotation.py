@@ -21,7 +21,7 @@ from leadctl.util.secret_fields import name_words
 
 if TYPE_CHECKING:
     from leadctl.context import Context
-    from leadctl.contract.index import Document
+    from leadctl.contract.document import Document
     from leadctl.contract.operations import Operation
 
 ROTATE_PATH = "/sources/{id}/credentials/rotate"

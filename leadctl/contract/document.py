@@ -1,0 +1,85 @@
+"""An OpenAPI document read through its local ``$ref``s: what the index compiler, body
+checks, phone and secret detection and field paths all read schemas with.
+
+Its own module so that reading a schema needs neither the compiler (``leadctl.contract.
+index``) nor an import back into it from the modules the compiler uses.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+
+class Document:
+    """Local ``$ref`` resolution and merged views of an OpenAPI document's schemas."""
+
+    def __init__(self, document: Mapping[str, Any]) -> None:
+        self.document = document
+
+    def pointer(self, ref: str) -> Any:
+        if not ref.startswith("#/"):
+            raise KeyError(f"only local references are supported, not {ref!r}")
+        node: Any = self.document
+        for raw in ref[2:].split("/"):
+            part = raw.replace("~1", "/").replace("~0", "~")
+            node = node[int(part)] if isinstance(node, list) else node[part]
+        return node
+
+    def resolve(self, node: Any) -> Any:
+        """Follow ``$ref`` until a node without one (at most 64 hops)."""
+        for _ in range(64):
+            if not (isinstance(node, Mapping) and isinstance(node.get("$ref"), str)):
+                return node
+            node = self.pointer(node["$ref"])
+        raise KeyError("a $ref chain does not end")
+
+    def branches(self, schema: Any, depth: int = 0) -> Iterator[Mapping[str, Any]]:
+        """The schema and, through $ref, allOf and the non-null branch of anyOf/oneOf,
+        the schemas whose keywords all apply to the same value."""
+        node = self.resolve(schema)
+        if not isinstance(node, Mapping) or depth > 16:
+            return
+        yield node
+        if isinstance(node.get("$ref"), str):
+            yield from self.branches(self.pointer(node["$ref"]), depth + 1)
+        for sub in node.get("allOf", ()):
+            yield from self.branches(sub, depth + 1)
+        for key in ("anyOf", "oneOf"):
+            options = [o for o in node.get(key, ()) if self.resolve(o) != {"type": "null"}]
+            if len(options) == 1:
+                yield from self.branches(options[0], depth + 1)
+
+    def properties(self, schema: Any) -> dict[str, Any]:
+        """Every property of the schema's branches; where an allOf part restates one (a
+        collection narrowing its items), the later, non-empty statement wins."""
+        merged: dict[str, Any] = {}
+        for branch in self.branches(schema):
+            for name, sub in (branch.get("properties") or {}).items():
+                if name not in merged or sub:
+                    merged[name] = sub
+        return merged
+
+    def required(self, schema: Any) -> list[str]:
+        names: list[str] = []
+        for branch in self.branches(schema):
+            names += [n for n in branch.get("required", ()) if n not in names]
+        return names
+
+    def type_of(self, schema: Any) -> str | None:
+        """The JSON type a value must have, nullability aside; None when not one type."""
+        for branch in self.branches(schema):
+            wanted = branch.get("type")
+            if isinstance(wanted, str):
+                return wanted
+            if isinstance(wanted, list):
+                types = [t for t in wanted if t != "null"]
+                if len(types) == 1:
+                    return str(types[0])
+        return None
+
+    def keyword(self, schema: Any, name: str) -> Any:
+        for branch in self.branches(schema):
+            if name in branch:
+                return branch[name]
+        return None
