@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import sys
 
+from leadctl import __version__
+
 
 def main() -> None:
     # `leadctl --version` alone needs no command tree: answered before Typer is imported.
     if sys.argv[1:] == ["--version"] and sys.stdout is not None:
-        from leadctl import __version__
-
         sys.stdout.write(f"leadctl {__version__}\n")
         return
     import gc

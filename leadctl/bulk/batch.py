@@ -28,12 +28,21 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
+from leadctl.bulk.destructive import is_destructive_operation
 from leadctl.bulk.engine import Tally, Words, progress_wanted, run_jobs
 from leadctl.bulk.options import STDIN, BatchOptions
+from leadctl.bulk.replacement import replacement_preparer
 from leadctl.bulk.report import UNKNOWN, ResumeState, holding_reports, read_resume
 from leadctl.bulk.rows import digest_of
+from leadctl.bulk.runner import check_report_target, open_input, reports_of, resendable
 from leadctl.bulk.sender import Job, Plan
+from leadctl.contract.body_schema import json_body_schema
+from leadctl.contract.document import Document
+from leadctl.contract.field_paths import FieldPaths
+from leadctl.contract.naming import kebab
 from leadctl.errors import DryRunDone, UsageError
+from leadctl.http.rate_limit import known_limit
+from leadctl.http.replace import CHANGED_MEANWHILE, replace_resource
 from leadctl.util.jsontext import NotJson, loads_input
 
 if TYPE_CHECKING:
@@ -53,7 +62,6 @@ MAX_CONCURRENCY = 32
 def operation_names(tree: GeneratedTree) -> dict[str, Operation]:
     """Every name an operation answers to: ``group verb``, the curated command, the
     operationId and its kebab case, and ``METHOD /path/{template}``."""
-    from leadctl.contract.naming import kebab
 
     names: dict[str, Operation] = {}
     for op in tree.all_operations():
@@ -160,7 +168,6 @@ def _body_of(
         return True, names or None, required
     if contract is None:
         return op.method in ("POST", "PUT", "PATCH"), None, frozenset()
-    from leadctl.contract.document import Document
 
     document = Document(contract)
     spec = (contract.get("paths", {}).get(op.path) or {}).get(op.method.lower())
@@ -180,9 +187,6 @@ def _body_paths(op: Operation, contract: Mapping[str, Any] | None) -> FieldPaths
     """Where the lines' body fields are checked, level by level (leads create's rule)."""
     if contract is None:
         return None
-    from leadctl.contract.body_schema import json_body_schema
-    from leadctl.contract.document import Document
-    from leadctl.contract.field_paths import FieldPaths
 
     document = Document(contract)
     spec = (contract.get("paths", {}).get(op.path) or {}).get(op.method.lower())
@@ -310,8 +314,6 @@ def numbered(lines: Iterable[bytes]) -> Iterator[tuple[int, bytes]]:
 
 
 def run_batch(ctx: Context, options: BatchOptions) -> None:
-    from leadctl.bulk.runner import check_report_target, open_input, reports_of, resendable
-    from leadctl.http.rate_limit import known_limit
 
     tree = options.tree
     if not MIN_CONCURRENCY <= options.concurrency <= MAX_CONCURRENCY:
@@ -351,7 +353,6 @@ def run_batch(ctx: Context, options: BatchOptions) -> None:
 def _confirm_destructive(ctx: Context, op: Operation, options: BatchOptions) -> None:
     """A destructive operation is confirmed once for the whole run: asked on a terminal,
     --yes otherwise (exit 2, nothing sent). A dry run sends nothing: no question."""
-    from leadctl.bulk.destructive import is_destructive_operation
 
     if options.yes or ctx.options.dry_run or not is_destructive_operation(op):
         return
@@ -380,8 +381,6 @@ def _batch(
     *,
     resendable: bool,
 ) -> None:
-    from leadctl.bulk.replacement import replacement_preparer
-    from leadctl.http.replace import CHANGED_MEANWHILE
 
     stream, path = lines
     if resume is not None and path is not None:
@@ -494,8 +493,6 @@ def _dry_run(ctx: Context, operation: Operation, jobs: Iterator[Job]) -> None:
     """Each line's request as a curl command (a PUT's whole body, read and merged as the
     single command shows it); invalid lines on stderr; nothing sent."""
     import contextlib
-
-    from leadctl.http.replace import replace_resource
 
     client = ctx.client()
     invalid = 0

@@ -31,8 +31,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from leadctl.contract.lead_fields import lead_schema
+from leadctl.contract.operations import curated
 from leadctl.errors import UsageError
 from leadctl.output.columns import EACH, split_path
+from leadctl.output.response_columns import response_fields
 
 if TYPE_CHECKING:
     from leadctl.context import Context
@@ -64,7 +67,6 @@ def plan_columns(
     """The plan for a CSV header, ``--map`` renames first; exit 2 for a column that names
     no lead field. Notes on stderr say which columns were read as other fields or left
     out."""
-    from leadctl.contract.lead_fields import lead_schema
 
     try:
         names = [n.strip() for n in next(csv.reader([header.decode("utf-8", "replace")]), [])]
@@ -109,8 +111,6 @@ def plan_columns(
 
 def _list_item(ctx: Context) -> ResponseFields | None:
     """The fields of a lead as the list shows them (what an export's columns are)."""
-    from leadctl.contract.operations import curated
-    from leadctl.output.response_columns import response_fields
 
     return response_fields(ctx, curated(ctx, "POST", "/leads/all/my"))
 

@@ -14,11 +14,14 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from leadctl.bulk.display import Display
+from leadctl.bulk.display import Display, ProgressDisplay
 from leadctl.bulk.options import STDIN
 from leadctl.bulk.report import Outcome, ReportWriter
+from leadctl.bulk.sender import Sender
 from leadctl.cli.hints import for_profile
 from leadctl.errors import ExitCode, LeadctlError
+from leadctl.http.pacer import Pacer
+from leadctl.http.retry import RetryPolicy
 
 if TYPE_CHECKING:
     from leadctl.bulk.sender import Job, Plan
@@ -118,9 +121,6 @@ def run_jobs(
     """Send every job, paced (from the first request when the ``limit`` is known); the
     summary goes to stderr; raises for exit 6, 9, 130 or a stop. The caller holds the
     report (:func:`leadctl.bulk.report.holding_reports`)."""
-    from leadctl.bulk.sender import Sender
-    from leadctl.http.pacer import Pacer
-    from leadctl.http.retry import RetryPolicy
 
     # The resume line is for this profile: `leadctl -p NAME ...` when it is not the implicit one.
     words = replace(words, resume_command=for_profile(ctx, words.resume_command))
@@ -198,8 +198,6 @@ def progress_wanted(ctx: Context) -> bool:
 
 def _display(ctx: Context, *, notes: bool, words: Words) -> Display:
     if progress_wanted(ctx):
-        from leadctl.bulk.display import ProgressDisplay
-
         return ProgressDisplay(ctx.ios, notes=notes, noun=words.noun, label=words.doing)
     return Display(ctx.ios, notes=notes, noun=words.noun, label=words.doing)
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from leadctl.http.replace import put_shape, whole_body
+
 if TYPE_CHECKING:
     from leadctl.bulk.sender import Job, Prepare
     from leadctl.context import Context
@@ -18,7 +20,6 @@ def replacement_preparer(ctx: Context, op: Operation) -> Prepare | None:
     fields (its lines are sent as they are)."""
     if op.method != "PUT":
         return None
-    from leadctl.http.replace import put_shape, whole_body
 
     shape = put_shape(ctx, op)
     if shape is None or not shape.required:

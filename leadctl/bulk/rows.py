@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import IO, Any, NamedTuple
 
 from leadctl.errors import UsageError
+from leadctl.inputs.phone import to_e164
 from leadctl.util.formula_cells import GUARD, unguarded
 from leadctl.util.jsonkind import json_kind
 from leadctl.util.jsontext import loads_input
@@ -292,8 +293,6 @@ def phone_preparer(region: object) -> Prepare:
     def prepare(body: dict[str, Any]) -> dict[str, Any]:
         phone = body.get("phone")
         if isinstance(phone, str):
-            from leadctl.inputs.phone import to_e164
-
             body["phone"] = to_e164(phone, region=region, what="phone")
         return body
 

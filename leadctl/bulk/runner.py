@@ -20,7 +20,11 @@ from leadctl.bulk.engine import Tally, Words, progress_wanted, run_jobs
 from leadctl.bulk.options import STDIN, ImportOptions
 from leadctl.bulk.report import UNKNOWN, Outcome, ResumeState, holding_reports, read_resume
 from leadctl.bulk.rows import Prepare, Row, format_for, head_lines, phone_preparer, read_rows
+from leadctl.bulk.sender import Job, Plan
+from leadctl.contract.lead_fields import column_renames, lead_preparer, with_mapping
+from leadctl.contract.operations import curated
 from leadctl.errors import DryRunDone, UsageError
+from leadctl.http.rate_limit import known_limit
 
 if TYPE_CHECKING:
     from leadctl.context import Context
@@ -35,8 +39,6 @@ STOPPING_STATUSES = frozenset({401, 403, 404})
 def run_import(ctx: Context, options: ImportOptions) -> None:
     if options.retry_unknown and options.resume is None:
         raise UsageError("--retry-unknown only applies with --resume REPORT")
-    from leadctl.contract.operations import curated
-    from leadctl.http.rate_limit import known_limit
 
     limit = known_limit(options.rate, ctx.settings.get("rate_limit"))
     report_target = options.report or options.resume
@@ -57,7 +59,6 @@ def _import(
     report_target: str | None,
     limit: RateLimit | None,
 ) -> None:
-    from leadctl.contract.lead_fields import column_renames
 
     renames = column_renames(options.maps)
     # Rows of unknown outcome go again on --resume only with --retry-unknown, unless a
@@ -116,7 +117,6 @@ def _columns(ctx: Context, header: bytes | None, renames: Mapping[str, str]) -> 
     a column that names no lead field is exit 2 here, before any row is read."""
     if header is None:
         return None
-    from leadctl.contract.operations import curated
 
     return plan_columns(ctx, curated(ctx, "POST", "/leads"), header, renames)
 
@@ -126,8 +126,6 @@ def _preparer(ctx: Context, header: bytes | None, options: ImportOptions) -> Pre
     lists no lead fields, cells stay strings and only the phone is checked. Either way
     --map renames and --field fills in (leadctl.contract.lead_fields.with_mapping). ``header``
     names the fields a CSV's columns are read as."""
-    from leadctl.contract.lead_fields import lead_preparer, with_mapping
-    from leadctl.contract.operations import curated
 
     op = curated(ctx, "POST", "/leads")
     found = lead_preparer(ctx, op, header=header)
@@ -275,7 +273,6 @@ def _total(ctx: Context, path: Path | None, fmt: str, resume: ResumeState | None
 
 def _dry_run(ctx: Context, rows: Iterator[Row], tally: Tally) -> None:
     """Each valid row's request as a curl command; invalid rows on stderr; nothing sent."""
-    from leadctl.contract.operations import curated
 
     client = ctx.client()
     for row in rows:
@@ -305,7 +302,6 @@ def _send_all(
     keys: Mapping[int, str],
     limit: RateLimit | None,
 ) -> None:
-    from leadctl.bulk.sender import Job, Plan
 
     run_jobs(
         ctx,

@@ -13,6 +13,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from leadctl.errors import Cancelled
+from leadctl.generated.tree import generated_tree
+from leadctl.http.paging import Pager, PageRequest
 from leadctl.iostreams import safe_text
 
 if TYPE_CHECKING:
@@ -82,8 +85,6 @@ def first_page(context: Context, list_op: Operation) -> list[Mapping[str, Any]]:
     operation = list_op.with_overrides(context.settings)
     client = context.client()
     if operation.paged:
-        from leadctl.http.paging import Pager, PageRequest
-
         pager = Pager(client, operation, {}, PageRequest(page_size=PICK_PAGE_SIZE))
         items, _token = pager.fetch_page(None)
         return [item for item in items if isinstance(item, Mapping)]
@@ -115,8 +116,6 @@ def choose(question: str, choices: Sequence[tuple[str, str]]) -> str:
     from prompt_toolkit.key_binding import KeyBindings
     from prompt_toolkit.keys import Keys
 
-    from leadctl.errors import Cancelled
-
     select = questionary.select(
         safe_text(question, one_line=True),
         choices=[questionary.Choice(title=title, value=value) for title, value in choices],
@@ -134,7 +133,6 @@ def choose(question: str, choices: Sequence[tuple[str, str]]) -> str:
 
 def pick_missing_argument(context: Context, click_ctx: Any, param: Any) -> str | None:
     """The value the user picked for ``param``, or None when no picker applies."""
-    from leadctl.generated.tree import generated_tree
 
     group_ctx = click_ctx.parent
     if group_ctx is None or group_ctx.parent is None:

@@ -12,6 +12,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from leadctl.config.credentials import delete_credential, save_credential
+from leadctl.config.settings import Config, update_config
+
 
 def save_profile_credential(
     env: Mapping[str, str],
@@ -29,8 +32,6 @@ def save_profile_credential(
 
     ``make_current`` makes the profile the current one when there is none yet.
     """
-    from leadctl.config.credentials import save_credential
-    from leadctl.config.settings import Config, update_config
 
     # The secret first: a config that names a store holding nothing would be worse than a
     # stored secret the config does not mention yet.
@@ -60,8 +61,6 @@ def forget_profile_credential(
     ``values`` are the profile's settings, None when it is not configured: then the
     config is left as it is (not even created).
     """
-    from leadctl.config.credentials import delete_credential
-    from leadctl.config.settings import Config, update_config
 
     removed = delete_credential(env=env, profile=profile, profile_settings=values or {})
 

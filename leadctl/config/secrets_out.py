@@ -20,6 +20,7 @@ from pathlib import Path
 from types import FrameType
 from typing import TextIO
 
+from leadctl.config.settings import data_dir, ensure_private_dir
 from leadctl.errors import LeadctlError, UsageError
 from leadctl.util.atomic import AtomicFile, write_synced
 from leadctl.util.sigint import sigint_handled_by
@@ -80,7 +81,6 @@ class UnsafeDirectory(LeadctlError):
 
 
 def recovery_dir(env: Mapping[str, str]) -> Path:
-    from leadctl.config.settings import data_dir
 
     return data_dir(env) / RECOVERY_DIR
 
@@ -102,7 +102,6 @@ def write_recovery_file(
     says why). The secret is never written to stderr: that is where cron mail and CI logs
     come from, the places a secret file exists to keep it out of.
     """
-    from leadctl.config.settings import ensure_private_dir
 
     directory = recovery_dir(env)
     stem = _recovery_stem(label, now)

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from leadctl.contract.body_schema import body_schema
 from leadctl.errors import UsageError
 from leadctl.util.secret_fields import name_words
 
@@ -39,7 +40,6 @@ class FlagField:
 def check_flag_fields(ctx: Context, op: Operation, given: list[FlagField]) -> None:
     """Exit 2 when a given flag's field is not in ``op``'s request schema, at a level where
     the schema lists its properties. A contract without a body schema cannot tell."""
-    from leadctl.contract.body_schema import body_schema
 
     if not given:
         return

@@ -18,7 +18,20 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urljoin, urlsplit, urlunsplit
 
-from leadctl.errors import ApiError, LeadctlError, UsageError
+from leadctl.config.credentials import CredentialKind
+from leadctl.contract.loading import load_contract, new_budget
+from leadctl.contract.operations import STAFF, Operation
+from leadctl.contract.store import key_for_base_url, save
+from leadctl.errors import ApiError, DryRunDone, LeadctlError, ServiceFailure, UsageError
+from leadctl.http.client import (
+    USER_AGENT,
+    Client,
+    RetryPolicy,
+    problem_from_response,
+    tls_verification,
+)
+from leadctl.http.curl import curl_command
+from leadctl.http.urls import is_loopback_host
 
 if TYPE_CHECKING:
     from leadctl.context import Context
@@ -50,7 +63,6 @@ def origin(url: str) -> tuple[str, str, int]:
 
 
 def check_contract_url(url: str, *, allow_insecure_http: bool) -> None:
-    from leadctl.http.urls import is_loopback_host
 
     parts = urlsplit(url)
     if "@" in parts.netloc:
@@ -65,7 +77,6 @@ def check_contract_url(url: str, *, allow_insecure_http: bool) -> None:
 
 
 def _contract_operation(url: str, *, with_credential: bool) -> Any:
-    from leadctl.contract.operations import STAFF, Operation
 
     return Operation(
         id="GET contract",
@@ -91,7 +102,6 @@ class Discovery:
 
     @classmethod
     def from_context(cls, ctx: Context) -> Discovery:
-        from leadctl.config.credentials import CredentialKind
 
         try:
             base: str | None = ctx.base_url()
@@ -131,13 +141,9 @@ class Discovery:
     def _fetch_elsewhere(self, url: str, headers: list[tuple[str, str]]) -> Any:
         """A host that is not the profile's: no credential, redirects followed."""
         from leadctl.http._httpx import httpx
-        from leadctl.http.client import USER_AGENT, problem_from_response, tls_verification
 
         ctx = self.ctx
         if ctx.options.dry_run:
-            from leadctl.errors import DryRunDone
-            from leadctl.http.curl import curl_command
-
             command = curl_command("GET", url, headers=headers, body=None)
             ctx.ios.data_out().write(command + "\n")
             raise DryRunDone("dry run")
@@ -151,8 +157,6 @@ class Discovery:
             try:
                 response = client.get(url, headers=headers)
             except httpx.HTTPError as error:
-                from leadctl.errors import ServiceFailure
-
                 raise ServiceFailure(f"cannot fetch {label(url)}: {type(error).__name__}") from None
         check_contract_url(str(response.url), allow_insecure_http=ctx.options.allow_insecure_http)
         if response.status_code >= 400:
@@ -219,10 +223,6 @@ def pull_after_login(ctx: Context, base_url: str, credential: Any) -> None:
     """`auth login`'s last step: pull the new profile's contract and keep it for the
     service. Anything short of a stored contract is one line on stderr, never a failed
     login."""
-    from leadctl.config.credentials import CredentialKind
-    from leadctl.contract.loading import load_contract, new_budget
-    from leadctl.contract.store import key_for_base_url
-    from leadctl.http.client import Client, RetryPolicy, tls_verification
 
     values = ctx.config.profiles.get(ctx.profile_name, {})
     try:
@@ -262,7 +262,6 @@ def pull_after_login(ctx: Context, base_url: str, credential: Any) -> None:
 
 def store(ctx: Context, key: str, found: Fetched, loaded: Loaded, budget: Budget) -> Any:
     """Keep a fetched, checked contract for the service ``key`` names."""
-    from leadctl.contract.store import save
 
     return save(
         ctx.env,

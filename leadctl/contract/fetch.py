@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from leadctl.contract.discovery import Discovery, label
 from leadctl.errors import UsageError
 
 if TYPE_CHECKING:
@@ -19,8 +20,6 @@ def is_url(source: str) -> bool:
 def read_contract(ctx: Context, source: str) -> tuple[bytes, str]:
     """The document's bytes and a label saying where they came from."""
     if is_url(source):
-        from leadctl.contract.discovery import Discovery, label
-
         found = Discovery.from_context(ctx).fetch(source)
         assert found.raw is not None  # no If-None-Match was sent
         return found.raw, label(source)

@@ -22,10 +22,11 @@ from leadctl.contract import (
     BUNDLED_GROUPS_FILE,
     BUNDLED_INDEX_FILE,
     BUNDLED_SCHEMAS_FILE,
+    CONTRACT_FILE,
     HTTP_METHODS,
     INDEX_FORMAT,
 )
-from leadctl.contract.curated import TAG_GROUPS, curated_command
+from leadctl.contract.curated import CURATED_VERBS, TAG_GROUPS, curated_command
 from leadctl.contract.destructive import is_destructive
 from leadctl.contract.document import Document
 from leadctl.contract.effects import METHOD_RETRY_SAFE, acting_verb
@@ -947,13 +948,11 @@ def _bundle(doc: Document, refs: set[str]) -> dict[str, Any]:
 
 def curated_command_names() -> dict[str, list[str]]:
     """Each curated group's verb names (empty for single commands)."""
-    from leadctl.contract.curated import CURATED_VERBS
 
     return {group: list(verbs) for group, verbs in CURATED_VERBS.items()}
 
 
 def build_bundled() -> tuple[dict[str, Any], dict[str, Any]]:
-    from leadctl.contract import CONTRACT_FILE
 
     raw = CONTRACT_FILE.read_bytes()
     return compile_index(

@@ -19,8 +19,20 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, TextIO
 
+from leadctl.contract.body_schema import admits_null, body_schema
+from leadctl.contract.field_paths import FieldPaths
 from leadctl.contract.phones import is_phone_value
 from leadctl.errors import UsageError
+from leadctl.inputs.datetimes import EXAMPLES, InvalidDateTime, looks_like_datetime, parse_instant
+from leadctl.inputs.fields import (
+    build_fields,
+    load_data_option,
+    merge_over,
+    read_source,
+    split_field,
+)
+from leadctl.inputs.phone import to_e164
+from leadctl.util.jsonkind import json_kind
 from leadctl.util.jsontext import loads_input
 
 if TYPE_CHECKING:
@@ -79,7 +91,6 @@ class LeadSchema:
 
     @cached_property
     def paths(self) -> FieldPaths:
-        from leadctl.contract.field_paths import FieldPaths
 
         return FieldPaths(self.doc, self.schema, noun="the active contract's lead")
 
@@ -122,8 +133,6 @@ class LeadSchema:
             if isinstance(body, int) and not isinstance(body, bool):
                 body = str(body)  # digits typed as a number are still the number
             if isinstance(body, str):
-                from leadctl.inputs.phone import to_e164
-
                 return to_e164(body, region=region, what=path)
         return body
 
@@ -167,7 +176,6 @@ def _missing(doc: Document, schema: Any, value: Any, prefix: str) -> list[str]:
 def typed_value(
     doc: Document, schema: Any, text: str, *, what: str, times: Times | None = None
 ) -> Any:
-    from leadctl.contract.body_schema import admits_null
 
     kind = doc.type_of(schema) if schema is not None else None
     if text == "null" and schema is not None and admits_null(doc, schema):
@@ -203,18 +211,14 @@ def typed_value(
         raise UsageError(f"{what} is an object: give its fields ({what}.NAME=VALUE) or JSON")
     if times is not None and kind == "string" and doc.keyword(schema, "format") == "date-time":
         return _instant(text, what=what, times=times)
-    if times is not None and kind is None and schema is not None:
-        from leadctl.inputs.datetimes import looks_like_datetime
-
-        if looks_like_datetime(text):
-            # Nothing says the field is anything else: a time as people type it is a time.
-            return _instant(text, what=what, times=times)
+    if times is not None and kind is None and schema is not None and looks_like_datetime(text):
+        # Nothing says the field is anything else: a time as people type it is a time.
+        return _instant(text, what=what, times=times)
     return text
 
 
 def _instant(text: str, *, what: str, times: Times) -> str:
     """A date-time field's text as UTC ISO 8601, read as the curated commands read times."""
-    from leadctl.inputs.datetimes import EXAMPLES, InvalidDateTime, parse_instant
 
     try:
         return parse_instant(text, zone=times.zone, now=times.now).isoformat()
@@ -228,7 +232,6 @@ def _instant(text: str, *, what: str, times: Times) -> str:
 
 
 def lead_schema(ctx: Context, op: Operation) -> LeadSchema | None:
-    from leadctl.contract.body_schema import body_schema
 
     found = body_schema(ctx, op)
     if found is None:
@@ -248,14 +251,6 @@ def lead_body(
 ) -> dict[str, Any] | None:
     """``leads create``'s body built on the operation's schema; None when the contract lists
     no lead fields (the caller then builds it as before)."""
-    from leadctl.inputs.fields import (
-        build_fields,
-        load_data_option,
-        merge_over,
-        read_source,
-        split_field,
-    )
-    from leadctl.util.jsonkind import json_kind
 
     if not typed_fields and data is None:
         return None  # nothing to send: the caller says so
@@ -427,7 +422,6 @@ def with_mapping(
     A --field path the schema closes out, or a value it cannot type, is exit 2 before
     anything is read; the text is then typed with each row, like a cell.
     """
-    from leadctl.inputs.fields import split_field
 
     renames = column_renames(maps)
     shape = lead_schema(ctx, op) if fields else None

@@ -9,6 +9,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from leadctl.contract.budget import DEFAULT_SECONDS, Budget
+from leadctl.contract.formats import parse_document, to_31
+from leadctl.contract.validate import check_contract
 
 
 @dataclass
@@ -37,8 +39,6 @@ def new_budget(
 
 def load_contract(raw: bytes, *, what: str, budget: Budget) -> Loaded:
     """Exit 2 for what is not an OpenAPI 3 document, or is over the budget."""
-    from leadctl.contract.formats import parse_document, to_31
-    from leadctl.contract.validate import check_contract
 
     document = parse_document(raw, what=what, budget=budget)
     checked = check_contract(document, what=what, budget=budget)

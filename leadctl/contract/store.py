@@ -26,12 +26,14 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from leadctl import __version__
 from leadctl.contract import (
     BUNDLED_GROUPS_FILE,
     BUNDLED_INDEX_FILE,
     BUNDLED_SCHEMAS_FILE,
     INDEX_FORMAT,
 )
+from leadctl.contract import CONTRACT_FILE as BUNDLED
 
 if TYPE_CHECKING:
     from leadctl.context import Context
@@ -117,8 +119,6 @@ class ActiveIndex:
     @property
     def contract_path(self) -> Path:
         if self.key is None:
-            from leadctl.contract import CONTRACT_FILE as BUNDLED
-
             return BUNDLED
         return self.schemas_path.with_name(CONTRACT_FILE)
 
@@ -215,7 +215,6 @@ def active_for_context(ctx: Context) -> ActiveIndex:
 
 
 def _current(index: Mapping[str, Any]) -> bool:
-    from leadctl import __version__
 
     return index.get("format") == INDEX_FORMAT and index.get("leadctl") == __version__
 
@@ -278,7 +277,6 @@ def save(
     """Compile and store a loaded contract under ``key``, within ``budget`` when given.
 
     Its raw bytes are kept as they came (JSON or YAML, any OpenAPI 3 version)."""
-    from leadctl import __version__
     from leadctl.config.settings import ensure_private_dir, write_private_file
     from leadctl.contract.index import compile_index, curated_command_names, dump, groups_text
 

@@ -25,6 +25,8 @@ from typing import Any
 
 from leadctl.contract import HTTP_METHODS
 from leadctl.contract.budget import CHECK_EVERY, Budget
+from leadctl.contract.document import Document
+from leadctl.contract.formats import openapi_version
 from leadctl.contract.templates import template_key
 from leadctl.errors import UsageError
 
@@ -69,7 +71,6 @@ class Checked:
 def check_contract(document: Any, *, what: str, budget: Budget) -> Checked:
     """The operations of ``document`` leadctl can use; exit 2 for a document that is not
     OpenAPI 3, or that has no sound operation."""
-    from leadctl.contract.formats import openapi_version
 
     if not isinstance(document, Mapping):
         raise ContractInvalid(what, ["the document is not a JSON object"])
@@ -331,7 +332,6 @@ def _walk(node: Any, budget: Budget) -> Iterator[tuple[Location, Mapping[str, An
 def _reference_problems(
     document: Mapping[str, Any], budget: Budget
 ) -> Iterator[tuple[Location, str]]:
-    from leadctl.contract.document import Document
 
     doc = Document(document)
     for location, node in _walk(document, budget):
@@ -391,7 +391,6 @@ def _path_template_problems(document: Mapping[str, Any]) -> Iterator[tuple[Locat
 
 
 def _resolved(document: Mapping[str, Any], node: Mapping[str, Any]) -> Any:
-    from leadctl.contract.document import Document
 
     try:
         return Document(document).resolve(node)

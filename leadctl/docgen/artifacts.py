@@ -5,7 +5,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from leadctl.docgen.tree import CommandSpec
+from leadctl import __version__
+from leadctl.docgen.completion import render_completion
+from leadctl.docgen.man import render_man_pages
+from leadctl.docgen.tree import CommandSpec, load_tree
 
 COMPLETION_FILES = {
     "bash": "completions/leadctl.bash",
@@ -35,10 +38,6 @@ def _dated(page: str, existing: str | None, today: str) -> str:
 
 def generated_files(root: Path, *, today: str, tree: CommandSpec | None = None) -> dict[str, str]:
     """Relative path -> content of every generated file for the project at ``root``."""
-    from leadctl import __version__
-    from leadctl.docgen.completion import render_completion
-    from leadctl.docgen.man import render_man_pages
-    from leadctl.docgen.tree import load_tree
 
     tree = tree if tree is not None else load_tree()
     files = {path: render_completion(shell, tree) for shell, path in COMPLETION_FILES.items()}

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any, Literal
 
+from leadctl.generated.tree import pin_bundled
+
 ValueKind = Literal["choice", "profile", "file", "directory", "text"]
 
 # Parameter names whose values are profile names. Their candidates are read from the
@@ -90,7 +92,6 @@ def load_tree() -> CommandSpec:
     import typer
 
     from leadctl.cli.app import root
-    from leadctl.generated.tree import pin_bundled
 
     command = typer.main.get_command(root)
     ctx = typer.Context(command, info_name="leadctl", **command.context_settings)

@@ -13,7 +13,11 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from leadctl.config.redact import mask_secrets, secret_values
+from leadctl.contract.document import Document
+from leadctl.contract.field_paths import FieldPaths
 from leadctl.errors import UsageError
+from leadctl.inputs.fields import build_fields, load_data_option, merge_over
 from leadctl.util.secret_fields import is_secret
 
 if TYPE_CHECKING:
@@ -92,7 +96,6 @@ def build_body(
     """
     if not fields and data is None:
         return None
-    from leadctl.inputs.fields import build_fields, load_data_option, merge_over
 
     base: Any = {}
     if data is not None:
@@ -119,7 +122,6 @@ def body_document(schemas: Mapping[str, Any], operation_id: str) -> tuple[Docume
     schema = schemas.get("bodies", {}).get(operation_id)
     if schema is None:
         return None
-    from leadctl.contract.document import Document
 
     return Document(schemas.get("bundle", {})), schema
 
@@ -129,7 +131,6 @@ def check_field_keys(found: tuple[Document, Any] | None, fields: Sequence[str]) 
     before anything is sent; --data stays as given."""
     if found is None:
         return
-    from leadctl.contract.field_paths import FieldPaths
 
     paths = FieldPaths(*found)
     for raw in fields:
@@ -173,8 +174,6 @@ def check_params(schemas: Mapping[str, Any], operation_id: str, values: Mapping[
 
 def _errors(bundle: Mapping[str, Any], schema: Any, instance: Any) -> dict[str, list[str]]:
     import jsonschema_rs
-
-    from leadctl.config.redact import mask_secrets, secret_values
 
     root = {**bundle, "allOf": [schema]}
     validator = jsonschema_rs.Draft202012Validator(root, validate_formats=True)

@@ -18,6 +18,8 @@ import typer
 
 from leadctl.generated.confirm import YES_HELP
 from leadctl.generated.prose import contract_prose, contract_words
+from leadctl.generated.run import run_operation
+from leadctl.generated.samples import body_json, field_args, param_args
 from leadctl.http.listing import (
     AllOption,
     CountOption,
@@ -248,7 +250,6 @@ def build_verb(op: Operation, tree: GeneratedTree, *, name: str | None = None) -
     parameters, bindings = _parameters(op)
 
     def callback(typer_ctx: typer.Context, **values: Any) -> None:
-        from leadctl.generated.run import run_operation
 
         run_operation(typer_ctx, op, tree, values, bindings)
 
@@ -460,7 +461,6 @@ def _field_lines(field: BodyField, prefix: str = "", depth: int = 1) -> list[str
 def epilog(op: Operation) -> str:
     """Two examples (three with --wait), filled with the operation's required path and
     query parameters and body fields."""
-    from leadctl.generated.samples import param_args
 
     command = f"leadctl {op.group} {op.verb}"
     args = param_args(op.parameters, op.path)
@@ -474,7 +474,6 @@ def epilog(op: Operation) -> str:
 
 def _examples(op: Operation, command: str, args: str) -> list[str]:
     """The two examples of what the operation takes and answers."""
-    from leadctl.generated.samples import body_json, field_args
 
     body = op.body
     if body is not None and body.paged:

@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
+from leadctl.iostreams import safe_text
+
 if TYPE_CHECKING:
     from leadctl.context import Context
     from leadctl.contract.operations import Operation
@@ -23,7 +25,6 @@ def confirm_destructive(
     """Ask before a destructive operation runs; return only when it may."""
     if not op.destructive or ctx.options.dry_run:
         return
-    from leadctl.iostreams import safe_text
 
     target = op.path_for(**path_params) if path_params else op.path
     summary = safe_text(op.summary.rstrip("."), one_line=True)

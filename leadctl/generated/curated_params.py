@@ -15,7 +15,11 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from leadctl.context import Context
+from leadctl.contract.curated import CURATED_COMMANDS
+from leadctl.contract.operations import Operation, find_entry
+from leadctl.contract.store import bundled_index
 from leadctl.contract.templates import template_key
+from leadctl.generated.command import param_annotation, param_help
 from leadctl.generated.given import remember_given
 
 if TYPE_CHECKING:
@@ -28,9 +32,6 @@ _ANNOTATED: Any = Annotated
 def add_contract_params(command: Any, group: str, index: Mapping[str, Any]) -> None:
     """Give each curated verb of ``group`` (a click group) the query parameters of its
     operation in the active contract ``index`` that the bundled contract's lacks."""
-    from leadctl.contract.curated import CURATED_COMMANDS
-    from leadctl.contract.operations import Operation, find_entry
-    from leadctl.contract.store import bundled_index
 
     verbs = getattr(command, "commands", None)
     if not isinstance(verbs, Mapping):
@@ -50,7 +51,6 @@ def add_contract_params(command: Any, group: str, index: Mapping[str, Any]) -> N
 
 
 def _add(command: Any, key: tuple[str, str], specs: "list[Parameter]") -> None:
-    from leadctl.generated.command import param_annotation, param_help
 
     taken = {opt for param in command.params for opt in param.opts}
     template = typer.Typer(add_completion=False)

@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from leadctl.errors import UsageError
+from leadctl.inputs.fields import load_data_option, read_source
+from leadctl.inputs.phone import to_e164
 
 if TYPE_CHECKING:
     from leadctl.contract.entries import Body
@@ -77,8 +79,6 @@ def form_body(
     binary = set(meta.files)
     values: list[tuple[str, str]] = []
     if data is not None:
-        from leadctl.inputs.fields import load_data_option
-
         loaded = load_data_option(data, stdin=stdin)
         if not isinstance(loaded, dict):
             raise UsageError("--data must be a JSON object (its members become form fields)")
@@ -90,8 +90,6 @@ def form_body(
         if value.startswith("@") and name in binary:
             file_parts.append(read_file_part(name, value, flag="--field"))
         elif value.startswith("@"):
-            from leadctl.inputs.fields import read_source
-
             values.append((name, read_source(value[1:], what=f"--field {name}", stdin=stdin)))
         else:
             values.append((name, value))
@@ -136,7 +134,6 @@ def form_body(
 def _phone(name: str, value: str, phones: Collection[str], region: object) -> str:
     if name not in phones:
         return value
-    from leadctl.inputs.phone import to_e164
 
     return to_e164(value, region=region, what=name)
 

@@ -8,10 +8,30 @@ from enum import Enum
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
+from leadctl.context import Context
+from leadctl.contract.document import Document
 from leadctl.contract.operations import Operation, with_query
 from leadctl.errors import UsageError
+from leadctl.generated.body import (
+    BodyInvalid,
+    body_document,
+    build_body,
+    check_body,
+    check_field_keys,
+    check_params,
+    load_schemas,
+)
 from leadctl.generated.confirm import confirm_destructive
-from leadctl.generated.values import normalised_param
+from leadctl.generated.form import form_body
+from leadctl.generated.values import Conversions, normalised, normalised_param
+from leadctl.http.client import decode_json
+from leadctl.http.download import deliver, is_redirect
+from leadctl.http.listing import check_count_alone, paging_from_flags, print_paged
+from leadctl.http.query_options import descending_value, direction_key_of, list_body
+from leadctl.http.replace import replace_resource
+from leadctl.http.waiting import PendingRule, poll_function, wait_for
+from leadctl.inputs.fields import merge_over
+from leadctl.output import emit_list, emit_object
 from leadctl.output.response_columns import columns_of, output_columns
 
 if TYPE_CHECKING:
@@ -24,7 +44,6 @@ if TYPE_CHECKING:
 
 def get_context(typer_ctx: typer.Context) -> Context:
     """The leadctl Context the root callback stored for this invocation."""
-    from leadctl.context import Context
 
     obj = typer_ctx.find_root().obj
     if not isinstance(obj, Context):
@@ -87,8 +106,6 @@ def run_operation(
     request = _request(ctx, values, bindings)
     schemas: dict[str, Any] | None = None
     if any(p.checked for p in op.parameters if p.name in request.typed):
-        from leadctl.generated.body import check_params, load_schemas
-
         schemas = load_schemas(tree.active.schemas_path)
         check_params(schemas, op.id, request.typed)
     meta = op.body
@@ -113,8 +130,6 @@ def run_operation(
     output_columns(ctx, operation, columns_of(op), from_contract=True)
     response = _send(ctx, operation, request, body, content)
     if _is_bytes(operation, response) or values.get("output_file") is not None:
-        from leadctl.http.download import deliver
-
         deliver(ctx, operation, response, output_file=values.get("output_file"))
         return
     data = _decode(response)
@@ -133,8 +148,6 @@ def _form(
     schemas: dict[str, Any] | None,
 ) -> bytes | None:
     """The form body (its Content-Type added to the request's headers), or None."""
-    from leadctl.generated.body import body_document, check_field_keys, load_schemas
-    from leadctl.generated.form import form_body
 
     if values.get("fields"):
         schemas = schemas or load_schemas(tree.active.schemas_path)
@@ -157,8 +170,6 @@ def _send(
     ctx: Context, operation: Operation, request: Request, body: Any, content: bytes | None
 ) -> Any:
     if operation.method == "PUT" and isinstance(body, dict):
-        from leadctl.http.replace import replace_resource
-
         # A PUT replaces the resource: what its schema requires and was not given is read.
         return replace_resource(
             ctx,
@@ -188,14 +199,6 @@ def _body(
     meta = op.body
     if meta is None:
         return None
-    from leadctl.generated.body import (
-        BodyInvalid,
-        body_document,
-        build_body,
-        check_body,
-        check_field_keys,
-        load_schemas,
-    )
 
     body = build_body(
         meta.fields, fields=values.get("fields") or [], data=values.get("data"), stdin=ctx.ios.stdin
@@ -242,8 +245,6 @@ def _converted(
     problems: dict[str, list[str]],
 ) -> Any:
     """``body`` with its times in UTC and its phone numbers in E.164."""
-    from leadctl.contract.document import Document
-    from leadctl.generated.values import Conversions, normalised
 
     doc, schema = found if found is not None else (Document({}), None)
     conversions = Conversions(
@@ -263,15 +264,6 @@ def _run_paged(
     path_params: Mapping[str, str],
     query: Mapping[str, Any],
 ) -> None:
-    from leadctl.generated.body import (
-        body_document,
-        build_body,
-        check_body,
-        check_field_keys,
-        load_schemas,
-    )
-    from leadctl.http.listing import check_count_alone, paging_from_flags, print_paged
-    from leadctl.inputs.fields import merge_over
 
     paging = paging_from_flags(
         page_size=values.get("page_size"),
@@ -285,7 +277,6 @@ def _run_paged(
     body: dict[str, Any] = {}
     if any(values.get(name) for name in query_flags):
         # The same RequestDataOptions syntax as `leads list`.
-        from leadctl.http.query_options import descending_value, direction_key_of, list_body
 
         direction_key = direction_key_of(ctx.settings)
         descending = "desc"
@@ -344,7 +335,6 @@ def _header(spec: Parameter, value: str) -> tuple[str, str]:
 
 def _is_bytes(operation: Operation, response: Any) -> bool:
     """A read's redirect (followed to the bytes), or an answer that is not JSON."""
-    from leadctl.http.download import is_redirect
 
     if is_redirect(response):
         return operation.method == "GET"
@@ -355,13 +345,11 @@ def _decode(response: Any) -> Any:
     """The JSON answer, or None for no content."""
     if not response.content:
         return None
-    from leadctl.http.client import decode_json
 
     return decode_json(response, trace=None)
 
 
 def _emit(ctx: Context, op: Operation, data: Any, status: int) -> None:
-    from leadctl.output import emit_list, emit_object
 
     if data is None:
         ctx.ios.info(f"done: {op.method} {op.path} answered {status} with no content")
@@ -376,7 +364,6 @@ def _emit(ctx: Context, op: Operation, data: Any, status: int) -> None:
 
 
 def _wait(ctx: Context, op: Operation, tree: GeneratedTree, data: Any, *, timeout: float) -> Any:
-    from leadctl.http.waiting import PendingRule, poll_function, wait_for
 
     pending = op.pending
     poll_op = tree.operation(pending.poll) if pending is not None and pending.poll else None

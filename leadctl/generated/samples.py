@@ -10,6 +10,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from leadctl.contract.entries import BodyField, Parameter
+from leadctl.contract.naming import words
 
 PHONE = "+15125550123"
 UUID = "3fa85f64-5717-4562-b3fc-2c963f66afa6"
@@ -80,7 +81,6 @@ def _value(
 def placeholder(name: str, collection: str = "") -> str:
     """``LEAD_ID`` for ``leadId``, or for ``id`` under ``/leads``: an example's id is a
     word to replace, never a made-up id that reads like a real one."""
-    from leadctl.contract.naming import words
 
     parts = words(name)
     if parts in (["id"], []) and collection:

@@ -17,7 +17,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from leadctl import __version__
-from leadctl.config.credential_use import Place, admits, place_credential, places_for, secret_forms
+from leadctl.config.credential_use import (
+    Place,
+    admits,
+    header_value,
+    place_credential,
+    places_for,
+    secret_forms,
+)
 from leadctl.config.credentials import Credential, CredentialKind
 from leadctl.config.redact import (
     is_secret_key,
@@ -41,6 +48,7 @@ from leadctl.errors import (
     UsageError,
 )
 from leadctl.http.curl import curl_command
+from leadctl.http.pacer import Pacer
 from leadctl.http.retry import Delivery, RetryPolicy, effect_unknown, retry_after_seconds
 from leadctl.util.jsontext import NotJson, dumps_body, loads_service
 
@@ -306,7 +314,6 @@ class Client:
     def credential_headers(self, op: Operation) -> list[tuple[str, str]]:
         """The credential header ``op`` goes with (none for an anonymous operation): for a
         request leadctl sends on its own, such as a redirect on the same origin."""
-        from leadctl.config.credential_use import header_value
 
         credential = self._authorize(op)
         if credential is None:
@@ -588,8 +595,6 @@ class Client:
         fetch thread)."""
         with self._page_pacer_lock:
             if self._page_pacer is None:
-                from leadctl.http.pacer import Pacer
-
                 self._page_pacer = Pacer(
                     monotonic=self._monotonic,
                     sleep=self._sleep,

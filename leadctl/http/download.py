@@ -24,6 +24,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, TextIO
 
 from leadctl.errors import BadResponse, ServiceFailure, UsageError
+from leadctl.http.client import problem_from_response, tls_verification
+from leadctl.http.urls import is_loopback_host
+from leadctl.iostreams import safe_text
 
 if TYPE_CHECKING:
     import ssl
@@ -96,7 +99,6 @@ def _follow(
                     continue
                 if response.status_code >= 400:
                     response.read()
-                    from leadctl.http.client import problem_from_response
 
                     raise problem_from_response(
                         response, hint=f"the download URL ({_shown(target)}) refused it"
@@ -122,7 +124,6 @@ def _follow(
 
 def _location(ctx: Context, response: httpx.Response) -> httpx.URL:
     from leadctl.http._httpx import httpx
-    from leadctl.http.urls import is_loopback_host
 
     location = response.headers.get("Location")
     if not location:
@@ -149,14 +150,12 @@ def _origin(url: httpx.URL) -> tuple[str, str, int | None]:
 
 def _shown(url: httpx.URL) -> str:
     """A followed URL without its query, where a download's signature travels."""
-    from leadctl.iostreams import safe_text
 
     shown = str(url.copy_with(query=None, fragment=None))
     return safe_text(shown + ("?…" if url.query else ""), one_line=True)
 
 
 def _verify(ctx: Context) -> ssl.SSLContext | bool:
-    from leadctl.http.client import tls_verification
 
     return tls_verification(ctx.settings.get("ca_bundle"), ctx.env)
 
@@ -266,8 +265,6 @@ def _text_to_terminal(
     ctx: Context, first: bytes, chunks: Iterator[bytes], declared: int | None
 ) -> None:
     import codecs
-
-    from leadctl.iostreams import safe_text
 
     decoder = codecs.getincrementaldecoder("utf-8")("replace")
     written = 0

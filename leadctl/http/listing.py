@@ -9,6 +9,14 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from leadctl.contract.body_schema import body_schema
+from leadctl.errors import BadResponse, LeadctlError, UsageError
+from leadctl.http.paging import Pager, PageRequest, cursor_flag
+from leadctl.output import columns_view, emit_list
+from leadctl.output.progress import ProgressLine
+from leadctl.output.registry import streams_items
+from leadctl.output.response_columns import output_columns
+
 # The page size --all asks for (and --limit N at most), unless --page-size is given.
 ALL_PAGE_SIZE = 200
 
@@ -83,8 +91,6 @@ def paging_from_flags(
 def check_count_alone(paging: Paging) -> None:
     """--count prints only the total: --limit and --all, which choose items, are exit 2."""
     if paging.count and (paging.limit is not None or paging.all_pages):
-        from leadctl.errors import UsageError
-
         raise UsageError("--count prints only the total: it takes no --limit or --all")
 
 
@@ -108,10 +114,6 @@ def print_paged(
     active contract's items, and --columns checked against them, before the first request
     (:mod:`leadctl.output.response_columns`); ``columns_from_contract``: they came from it.
     """
-    from leadctl.errors import BadResponse, LeadctlError
-    from leadctl.http.paging import Pager, PageRequest
-    from leadctl.output import columns_view, emit_list
-    from leadctl.output.response_columns import output_columns
 
     if not paging.count:
         columns = output_columns(ctx, op, columns, from_contract=columns_from_contract)
@@ -144,8 +146,6 @@ def print_paged(
         view = columns_view(table_columns or columns, reshape=table_view)
     progress = None
     if paging.all_pages and _progress_wanted(ctx):
-        from leadctl.output.progress import ProgressLine
-
         progress = ProgressLine(ctx.ios.stderr)
         items = _with_progress(progress, pager, items)
         ctx.ios.status_line = progress
@@ -185,7 +185,6 @@ def page_size_of(paging: Paging) -> int | None:
 def _largest_page(ctx: Context, op: Operation) -> int | None:
     """The pageSize maximum of the operation's query schema, if it declares one: a service
     that caps pages at 100 refuses a request for 200."""
-    from leadctl.contract.body_schema import body_schema
 
     found = body_schema(ctx, op)
     if found is None:
@@ -207,7 +206,6 @@ def _unpaged_when_cut_short(ctx: Context, pager: Pager) -> Iterator[Any]:
 
 
 def _next_page_hint(pager: Pager) -> str | None:
-    from leadctl.http.paging import cursor_flag
 
     if pager.next_cursor is None or pager.interrupted:
         return None
@@ -219,7 +217,6 @@ def _more_pages_note(pager: Pager, written: int) -> str | None:
     not pass for a whole one."""
     if pager.next_cursor is None or pager.interrupted:
         return None
-    from leadctl.http.paging import cursor_flag
 
     plural = "" if written == 1 else "s"
     return (
@@ -231,7 +228,6 @@ def _more_pages_note(pager: Pager, written: int) -> str | None:
 def _progress_wanted(ctx: Context) -> bool:
     # A progress line on the terminal that also receives streamed items would garble them;
     # a table is printed only once every page is in, so it can share the terminal.
-    from leadctl.output.registry import streams_items
 
     ios = ctx.ios
     if not ios.progress_enabled or ios.env.get("TERM") == "dumb":

@@ -10,7 +10,10 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
+from leadctl.contract.body_schema import body_schema
 from leadctl.errors import UsageError
+from leadctl.inputs.datetimes import datetime_option, looks_like_datetime
+from leadctl.inputs.fields import parse_json_text, split_field, typed_value
 
 if TYPE_CHECKING:
     from datetime import datetime, tzinfo
@@ -35,7 +38,6 @@ _TIME_NAME = re.compile(r"(?:^|[a-z0-9_])(?:At|Date|Time|_at|_date|_time)$|^(?:d
 def query_value(raw: str, *, field: str, flag: str, stdin: TextIO | None) -> Any:
     """A --filter or --range value typed like `api -F`; a JSON string literal ("123")
     stays a string."""
-    from leadctl.inputs.fields import parse_json_text, typed_value
 
     if len(raw) >= 2 and raw[0] == raw[-1] == '"':
         return parse_json_text(raw, what=f"{flag} {field}")
@@ -43,7 +45,6 @@ def query_value(raw: str, *, field: str, flag: str, stdin: TextIO | None) -> Any
 
 
 def parse_filters(raw_filters: Iterable[str], *, stdin: TextIO | None) -> list[dict[str, Any]]:
-    from leadctl.inputs.fields import split_field
 
     filters = []
     for raw in raw_filters:
@@ -102,7 +103,6 @@ def parse_ranges(
     ``-7d``) is read in ``zone`` (None: the system's) and sent in UTC; an impossible date
     is a usage error rather than a query that quietly matches nothing.
     """
-    from leadctl.inputs.datetimes import datetime_option, looks_like_datetime
 
     by_field: dict[str, dict[str, Any]] = {}
     for raw in raw_ranges:
@@ -177,7 +177,6 @@ def descending_value(ctx: Context, op: Operation, direction_key: str) -> str:
     """The value of ``orderBy[].<direction_key>`` that sorts descending: the contract's own
     where its schema lists the values (ASP.NET services say ``Descending``), else ``desc``
     (assumed: the API docs show only ``field``)."""
-    from leadctl.contract.body_schema import body_schema
 
     found = body_schema(ctx, op)
     if found is None:

@@ -25,7 +25,21 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from leadctl.config.redact import mask_secrets, secret_values
+from leadctl.config.secret_schema import field_is_secret, secret_names
+from leadctl.contract.body_schema import (
+    admits_null,
+    body_schema,
+    find_spec,
+    json_response_schema,
+    schema_problems,
+)
+from leadctl.contract.operations import Operation, find_entry
+from leadctl.contract.shapes import require_object
 from leadctl.errors import ApiError, UsageError
+from leadctl.http.client import decode_json
+from leadctl.http.read_shapes import derived_fields
+from leadctl.inputs.fields import merge_over
 
 if TYPE_CHECKING:
     import httpx
@@ -111,8 +125,6 @@ def replace_resource_json(
 ) -> dict[str, Any]:
     """``replace_resource`` and the resource it answered: an object with an id, else exit 8
     naming ``what`` ("the updated source")."""
-    from leadctl.contract.shapes import require_object
-    from leadctl.http.client import decode_json
 
     response = replace_resource(ctx, op, path_params=path_params, changes=changes, flags=flags)
     return require_object(decode_json(response, trace=None), what=what, required=("id",))
@@ -198,9 +210,6 @@ def put_shape(
 ) -> PutShape | None:
     """The PUT's JSON body schema and the read beside it; None when the contract shows no
     JSON body schema (the body is then sent as given)."""
-    from leadctl.config.secret_schema import secret_names
-    from leadctl.contract.body_schema import body_schema, find_spec, json_response_schema
-    from leadctl.contract.operations import Operation, find_entry
 
     found = body_schema(ctx, op)
     if found is None:
@@ -226,8 +235,6 @@ def missing_fields(shape: PutShape, changes: Mapping[str, Any]) -> list[str]:
 def merged_body(shape: PutShape, current: Any, changes: Mapping[str, Any]) -> dict[str, Any]:
     """The resource as the PUT takes it (with what it requires in another shape derived from
     the read), ``changes`` merged over it."""
-    from leadctl.http.read_shapes import derived_fields
-    from leadctl.inputs.fields import merge_over
 
     kept = project(shape.doc, shape.schema, current, read_secrets=shape.read_secrets)
     base = kept if isinstance(kept, Mapping) else {}
@@ -242,8 +249,6 @@ def project(
     properties it does not list, read-only ones, nulls where it wants a value, and secrets
     (by the request's schema or, in ``read_secrets``, the read's) it does not require are
     dropped."""
-    from leadctl.config.secret_schema import field_is_secret
-    from leadctl.contract.body_schema import admits_null
 
     if isinstance(value, Mapping):
         properties = doc.properties(schema)
@@ -271,8 +276,6 @@ def project(
 def body_problems(shape: PutShape, body: Any) -> list[str]:
     """Why ``body`` does not satisfy the PUT's schema, one line each (empty when it does);
     a secret the body holds is never quoted."""
-    from leadctl.config.redact import mask_secrets, secret_values
-    from leadctl.contract.body_schema import schema_problems
 
     hidden = secret_values(body)
     return [mask_secrets(line, hidden) for line in schema_problems(shape.doc, shape.schema, body)]
@@ -326,7 +329,6 @@ def _named_like(path: str, like: str) -> str:
 def _read(ctx: Context, get: Operation, path_params: Mapping[str, str]) -> tuple[Any, str | None]:
     """The resource and its ETag. Sent even under --dry-run: reading changes nothing, and the
     dry run's point is to show the whole body the PUT would carry."""
-    from leadctl.http.client import decode_json
 
     wanted = {name: value for name, value in path_params.items() if "{" + name + "}" in get.path}
     if not ctx.options.dry_run:

@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from leadctl.contract.operations import Operation, curated
-from leadctl.errors import ApiError, ExitCode, LeadctlError
+from leadctl.errors import ApiError, BadResponse, ExitCode, LeadctlError
 from leadctl.http.retry import Backoff, no_jitter
+from leadctl.output import get_path
 
 if TYPE_CHECKING:
     from leadctl.context import Context
@@ -48,7 +49,6 @@ class PendingRule:
         )
 
     def status(self, resource: Any) -> Any:
-        from leadctl.output import get_path
 
         return get_path(resource, self.field)
 
@@ -142,8 +142,6 @@ def wait_for(
 def _identifier(resource: Any, rule: PendingRule) -> str:
     ident = resource.get(rule.id_field) if isinstance(resource, dict) else None
     if not isinstance(ident, (str, int)) or isinstance(ident, bool) or ident == "":
-        from leadctl.errors import BadResponse
-
         raise BadResponse(f"cannot wait: the answer has no {rule.id_field} to read it back by")
     return str(ident)
 

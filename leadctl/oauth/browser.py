@@ -20,6 +20,7 @@ from http.server import BaseHTTPRequestHandler, HTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+from leadctl.config.child_env import credentials_hidden
 from leadctl.errors import Cancelled, NotAuthenticated
 
 CALLBACK_PATH = "/callback"
@@ -151,8 +152,6 @@ def desktop_browser(env: Mapping[str, str]) -> bool:
 
 def open_in_browser(url: str) -> bool:
     import webbrowser
-
-    from leadctl.config.child_env import credentials_hidden
 
     try:
         # webbrowser starts the browser with os.environ: not with the credential in it.

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
+from leadctl import __version__
 from leadctl.config.redact import MASK, redact_headers, redact_json, redact_text
 from leadctl.errors import UsageError
 
@@ -104,7 +105,6 @@ def oauth_client(
     code_challenge_method: str | None = None,
 ) -> Any:
     """An authlib OAuth2Client (an httpx.Client) with leadctl's trust, timeout and trace."""
-    from leadctl import __version__
 
     hooks = _trace_hooks(http.trace) if http.trace is not None else {}
     extra: dict[str, Any] = {}
@@ -128,8 +128,6 @@ def oauth_client(
 def plain_client(http: HttpSettings) -> Any:
     """An httpx.Client for the exchanges authlib does not make (metadata, registration)."""
     import httpx
-
-    from leadctl import __version__
 
     return httpx.Client(
         timeout=http.timeout,

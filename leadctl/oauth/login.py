@@ -6,7 +6,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from leadctl.errors import NotAuthenticated
+from leadctl.errors import NotAuthenticated, UsageError
+from leadctl.oauth.browser import LoopbackReceiver, authorize_in_browser, open_in_browser
+from leadctl.oauth.device import poll_for_token, request_device_code
+from leadctl.oauth.discovery import discover
+from leadctl.oauth.errors import oauth_error_code, refused, transport_failure
+from leadctl.oauth.http import oauth_client, plain_client
+from leadctl.oauth.registration import no_client_id, register
+from leadctl.oauth.session import relogin_hint
+from leadctl.oauth.tokens import TokenSet, expiry, id_token_identity
 
 if TYPE_CHECKING:
     from leadctl.context import Context
@@ -34,12 +42,6 @@ def default_scope(metadata: ServerMetadata) -> str | None:
 
 
 def sign_in(ctx: Context, request: LoginRequest) -> TokenSet:
-    from leadctl.oauth.browser import LoopbackReceiver
-    from leadctl.oauth.discovery import discover
-    from leadctl.oauth.http import oauth_client, plain_client
-    from leadctl.oauth.registration import no_client_id, register
-    from leadctl.oauth.session import relogin_hint
-    from leadctl.oauth.tokens import TokenSet, expiry, id_token_identity
 
     http = ctx.signed_in_profile(as_configured=True).http()
     hint = relogin_hint(request.profile)
@@ -96,7 +98,6 @@ def sign_in(ctx: Context, request: LoginRequest) -> TokenSet:
 
 
 def _require_grant(metadata: ServerMetadata, *, device: bool) -> None:
-    from leadctl.errors import UsageError
 
     if device and metadata.device_authorization_endpoint is None:
         raise UsageError(
@@ -129,9 +130,6 @@ def _run_grant(
     scope: str | None,
     hint: str,
 ) -> dict[str, Any]:
-    from leadctl.oauth.browser import authorize_in_browser
-    from leadctl.oauth.device import poll_for_token, request_device_code
-    from leadctl.oauth.errors import oauth_error_code, refused, transport_failure
 
     def show(text: str) -> None:
         # The user needs this to sign in: shown even under -q.
@@ -144,8 +142,6 @@ def _run_grant(
             show(f"First copy your one-time code: {code.user_code}")
             show(f"Then open {code.verification_uri} and enter it to approve leadctl.")
             if request.open_browser:
-                from leadctl.oauth.browser import open_in_browser
-
                 open_in_browser(code.verification_uri_complete or code.verification_uri)
             show("Waiting for the approval (Ctrl-C to stop)…")
             return poll_for_token(

@@ -15,7 +15,10 @@ from typing import TYPE_CHECKING, Any
 from leadctl.config.credentials import oauth_credential, save_credential, stored_credential
 from leadctl.config.settings import config_dir, ensure_private_dir
 from leadctl.errors import LeadctlError, NotAuthenticated
+from leadctl.http.client import tls_verification
 from leadctl.http.request_limits import DEFAULT_TIMEOUT
+from leadctl.oauth.errors import oauth_error_code, refused, transport_failure
+from leadctl.oauth.http import HttpSettings, oauth_client
 
 if TYPE_CHECKING:
     from leadctl.config.credentials import Credential
@@ -57,8 +60,6 @@ def http_settings(
 ) -> HttpSettings:
     """How to reach a profile's authorization server: its settings ``values`` (timeout,
     ca_bundle), unless --timeout (``timeout``) says otherwise."""
-    from leadctl.http.client import tls_verification
-    from leadctl.oauth.http import HttpSettings
 
     return HttpSettings(
         timeout=timeout or float(values.get("timeout", DEFAULT_TIMEOUT)),
@@ -123,8 +124,6 @@ def refresh(signed_in: SignedInProfile, credential: Credential, *, force: bool) 
 
 
 def _refresh_grant(signed_in: SignedInProfile, tokens: TokenSet) -> TokenSet:
-    from leadctl.oauth.errors import oauth_error_code, refused, transport_failure
-    from leadctl.oauth.http import oauth_client
 
     profile = signed_in.profile
     if tokens.refresh_token is None:
@@ -169,7 +168,6 @@ def revoke(signed_in: SignedInProfile, tokens: TokenSet) -> str:
     """Revoke the refresh token (else the access token) where the server offers RFC 7009
     revocation; what happened, for the user. Never raises: logging out must not fail
     because the server is away."""
-    from leadctl.oauth.http import oauth_client
 
     if tokens.revocation_endpoint is None:
         return "the authorization server offers no revocation; the tokens were deleted here"

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from leadctl.iostreams import safe_text
 from leadctl.output.cells import human_text
 from leadctl.output.columns import Column, get_path
+from leadctl.output.fit import FitColumn, fit_columns, is_free_text
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -62,8 +63,6 @@ def write_list_table(
     widths: dict[int, int] = {}
     dropped: list[str] = []
     if ios.stdout_is_tty:
-        from leadctl.output.fit import FitColumn, fit_columns, is_free_text
-
         fit = fit_columns(
             [
                 FitColumn(

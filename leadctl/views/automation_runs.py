@@ -21,6 +21,7 @@ from leadctl.models.automation_runs import (
     WithStatus,
 )
 from leadctl.output.cells import format_datetime
+from leadctl.output.fit import FitColumn, fit_columns, is_free_text
 from leadctl.views.timefmt import between, moment, parse_instant, readable, short
 from leadctl.views.widgets import MISSING, count, safe, status_style
 
@@ -177,8 +178,6 @@ def render_runs_table(
     from rich.console import Group
     from rich.table import Table
     from rich.text import Text
-
-    from leadctl.output.fit import FitColumn, fit_columns, is_free_text
 
     # ``runs`` may be a filtered subset of data's: the history is read for its automation
     # id only, and the runs one by one.

@@ -7,6 +7,8 @@ import io
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from leadctl.output.table import write_rendered
+
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
@@ -18,7 +20,6 @@ if TYPE_CHECKING:
 def show(ios: IOStreams, renderable: RenderableType) -> None:
     """Draw ``renderable`` on stdout at the terminal's width, through the pager when it is
     taller than the terminal."""
-    from leadctl.output.table import write_rendered
 
     buffer = io.StringIO()
     ios.console(file=buffer).print(renderable)

@@ -9,7 +9,10 @@ import typer
 
 from leadctl.commands._verb import verb_command
 from leadctl.commands.a2a.jsonrpc import envelope, request_id, result_of
+from leadctl.contract.operations import curated
 from leadctl.errors import UsageError
+from leadctl.inputs.fields import load_data_option
+from leadctl.output import emit_list, emit_object
 
 if TYPE_CHECKING:
     from leadctl.context import Context
@@ -42,7 +45,6 @@ class Options:
 
 
 def run(opts: Options, ctx: Context) -> None:
-    from leadctl.inputs.fields import load_data_option
 
     parsed = None
     if opts.params is not None:
@@ -51,8 +53,6 @@ def run(opts: Options, ctx: Context) -> None:
             raise UsageError("--params must be a JSON object or array")
     sent_id = request_id(opts.call_id)
     body = envelope(opts.method, parsed, sent_id)
-    from leadctl.contract.operations import curated
-    from leadctl.output import emit_list, emit_object
 
     result = result_of(
         ctx.client().call_json(curated(ctx, "POST", "/a2a"), json_body=body), sent_id

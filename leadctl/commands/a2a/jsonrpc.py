@@ -6,6 +6,7 @@ import re
 from typing import Any
 
 from leadctl.errors import BadResponse, ExitCode, LeadctlError, UsageError
+from leadctl.output.json_out import COMPACT_JSON
 
 _INTEGER_ID = re.compile(r"^-?(0|[1-9][0-9]{0,17})$")
 
@@ -24,7 +25,6 @@ class JsonRpcError(LeadctlError):
     def detail_lines(self) -> list[str]:
         if "data" not in self.error:
             return super().detail_lines()
-        from leadctl.output.json_out import COMPACT_JSON
 
         return [f"data: {COMPACT_JSON.encode(self.error['data'])}", *super().detail_lines()]
 
@@ -86,7 +86,6 @@ def _same_id(answered: Any, sent: str | int) -> bool:
 
 
 def _id_mismatch(answered: Any, sent: str | int) -> BadResponse:
-    from leadctl.output.json_out import COMPACT_JSON
 
     return BadResponse(
         f"POST /a2a answered id {COMPACT_JSON.encode(answered)}, "

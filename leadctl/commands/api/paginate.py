@@ -6,12 +6,12 @@ import dataclasses
 from typing import Any
 
 from leadctl.errors import LeadctlError, UsageError
+from leadctl.http.paging import Pager, PageRequest
+from leadctl.inputs.fields import parse_json_text
+from leadctl.output import emit_list
 
 
 def paginate(ctx: Any, op: Any, path: str, body: Any, content: bytes | None) -> None:
-    from leadctl.http.paging import Pager, PageRequest
-    from leadctl.inputs.fields import parse_json_text
-    from leadctl.output import emit_list
 
     if op.method == "GET":
         raise UsageError(

@@ -12,7 +12,9 @@ import typer
 from leadctl.commands._common import get_context
 from leadctl.commands.api.paginate import paginate
 from leadctl.commands.api.response import write_body
+from leadctl.contract.operations import operation_for
 from leadctl.errors import UsageError
+from leadctl.inputs.fields import build_fields, parse_json_text, read_source
 
 if TYPE_CHECKING:
     from leadctl.context import Context
@@ -80,8 +82,6 @@ def run(opts: Options, ctx: Context) -> None:
             f"PATH must start with '/': {opts.path!r}",
             hint="the request always goes to the profile's base URL",
         )
-    from leadctl.contract.operations import operation_for
-    from leadctl.inputs.fields import build_fields, read_source
 
     extra_headers = [parse_header(h) for h in opts.headers]
     fields = build_fields(opts.raw_fields, opts.typed_fields, stdin=ctx.ios.stdin)
@@ -206,7 +206,6 @@ def api(
 def check_json_input(text: str, headers: list[tuple[str, str]]) -> None:
     """``--input`` sent as JSON must be JSON: NaN, a repeated key or a typo is exit 2
     before sending, never a body the service reads otherwise (or not at all)."""
-    from leadctl.inputs.fields import parse_json_text
 
     content_type = next((value for name, value in headers if name.lower() == "content-type"), "")
     if "json" not in content_type.lower():

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from leadctl.output import emit_list, emit_object
 from leadctl.util.jsontext import loads_service
 
 
@@ -48,7 +49,6 @@ def _formatted_output_wanted(ctx: Any) -> bool:
 
 def _emit_data(ctx: Any, data: Any) -> None:
     """A decoded answer in the chosen format; a collection page shows its items."""
-    from leadctl.output import emit_list, emit_object
 
     if ctx.options.jq is not None or isinstance(data, (str, int, float, bool)):
         emit_object(ctx, data, columns=[])

@@ -10,8 +10,25 @@ import typer
 
 from leadctl.commands._verb import verb_command
 from leadctl.commands.auth._shared import timestamp
+from leadctl.config.credentials import (
+    CredentialKind,
+    check_store,
+    detect_kind,
+    make_credential,
+    oauth_credential,
+)
+from leadctl.config.profiles import save_profile_credential
+from leadctl.config.settings import validate_profile_name
+from leadctl.contract.discovery import pull_after_login
+from leadctl.contract.operations import curated
+from leadctl.contract.shapes import require_objects
+from leadctl.contract.store import active_index, key_for_base_url
 from leadctl.errors import ApiError, Forbidden, NotAuthenticated, UsageError
+from leadctl.http.client import Client, RetryPolicy, tls_verification
 from leadctl.http.request_limits import DEFAULT_TIMEOUT
+from leadctl.http.urls import validate_base_url
+from leadctl.oauth.browser import desktop_browser
+from leadctl.oauth.login import LoginRequest, sign_in
 
 if TYPE_CHECKING:
     from leadctl.config.credentials import Credential, CredentialKind
@@ -133,8 +150,6 @@ def _read_token(ctx: Context, with_token: bool) -> str:
 def _kind_of(ctx: Context, url: str, token: str, declared: Kind | None) -> CredentialKind:
     """What the user says the credential is, else what its shape says (``sk_``, a JWT, a
     source-key prefix the contract of the service at ``url`` names), else unknown."""
-    from leadctl.config.credentials import CredentialKind, detect_kind
-    from leadctl.contract.store import active_index, key_for_base_url
 
     if declared is not None:
         return CredentialKind(declared.value)
@@ -145,9 +160,6 @@ def _kind_of(ctx: Context, url: str, token: str, declared: Kind | None) -> Crede
 
 def _verify(ctx: Context, base_url: str, credential: Credential) -> None:
     """One cheap read with the new credential, before anything is saved."""
-    from leadctl.contract.operations import curated
-    from leadctl.contract.shapes import require_objects
-    from leadctl.http.client import Client, RetryPolicy, tls_verification
 
     # Not ctx.settings: the profile this login creates does not exist yet, and settings
     # refuses a named profile that is not configured.
@@ -192,9 +204,6 @@ def _verify(ctx: Context, base_url: str, credential: Credential) -> None:
 def run(opts: Options, ctx: Context) -> None:
     """Check the flags, get the credential (pasted or from an OAuth sign-in), verify it
     with one read unless told not to, save it, and pull the contract."""
-    from leadctl.config.credentials import CredentialKind, check_store, make_credential
-    from leadctl.config.settings import validate_profile_name
-    from leadctl.http.urls import validate_base_url
 
     profile = validate_profile_name(ctx.profile_name)
     existing = ctx.config.profiles.get(profile, {})
@@ -234,8 +243,6 @@ def run(opts: Options, ctx: Context) -> None:
         recorded = None if credential_kind is CredentialKind.UNKNOWN else credential_kind.value
         _save_login(ctx, url, token, recorded, insecure_storage=opts.insecure_storage)
     if not opts.no_contract and not opts.no_verify and credential.kind is not CredentialKind.SOURCE:
-        from leadctl.contract.discovery import pull_after_login
-
         pull_after_login(ctx, url, credential)
 
 
@@ -254,7 +261,6 @@ def _ask_base_url(ctx: Context, profile: str) -> str:
 
 
 def _at_a_desktop(ctx: Context) -> bool:
-    from leadctl.oauth.browser import desktop_browser
 
     return ctx.ios.stderr_is_tty and desktop_browser(ctx.env)
 
@@ -270,8 +276,6 @@ def _oauth_login(
     insecure_storage: bool,
     no_verify: bool,
 ) -> Credential:
-    from leadctl.config.credentials import oauth_credential
-    from leadctl.oauth.login import LoginRequest, sign_in
 
     profile = ctx.profile_name
     tokens = sign_in(
@@ -300,7 +304,6 @@ def _oauth_login(
 def _save_login(
     ctx: Context, url: str, value: str, kind_value: str | None, *, insecure_storage: bool
 ) -> None:
-    from leadctl.config.profiles import save_profile_credential
 
     profile = ctx.profile_name
     where = save_profile_credential(

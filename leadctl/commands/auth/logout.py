@@ -6,6 +6,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from leadctl.commands._verb import verb_command
+from leadctl.config.credentials import stored_credential
+from leadctl.config.profiles import forget_profile_credential
+from leadctl.errors import LeadctlError
+from leadctl.oauth.session import revoke
 
 if TYPE_CHECKING:
     from leadctl.context import Context
@@ -19,9 +23,6 @@ class Options:
 
 
 def run(opts: Options, ctx: Context) -> None:
-    from leadctl.config.credentials import stored_credential
-    from leadctl.config.profiles import forget_profile_credential
-    from leadctl.errors import LeadctlError
 
     profile = ctx.profile_name
     configured = ctx.config.profiles.get(profile)
@@ -31,8 +32,6 @@ def run(opts: Options, ctx: Context) -> None:
     except LeadctlError:
         held = None  # unreadable: deleting it is still what the user wants
     if held is not None and held.oauth is not None:
-        from leadctl.oauth.session import revoke
-
         ctx.ios.info(revoke(ctx.signed_in_profile(as_configured=True), held.oauth))
     removed = forget_profile_credential(ctx.env, profile=profile, values=configured)
     if removed:

@@ -7,7 +7,9 @@ from typing import TYPE_CHECKING
 
 from leadctl.commands._verb import verb_command
 from leadctl.commands.auth._shared import timestamp
+from leadctl.config.credentials import stored_credential
 from leadctl.errors import UsageError
+from leadctl.oauth.session import refresh as refresh_tokens
 
 if TYPE_CHECKING:
     from leadctl.context import Context
@@ -21,8 +23,6 @@ class Options:
 
 
 def run(opts: Options, ctx: Context) -> None:
-    from leadctl.config.credentials import stored_credential
-    from leadctl.oauth.session import refresh as refresh_tokens
 
     held = stored_credential(
         env=ctx.env, profile=ctx.settings.profile, profile_settings=ctx.settings.profile_values

@@ -7,7 +7,11 @@ from typing import TYPE_CHECKING
 
 from leadctl.commands._verb import verb_command
 from leadctl.commands.auth._shared import timestamp
+from leadctl.config.credentials import CredentialKind
+from leadctl.contract.operations import Operation, active_index_of, curated
+from leadctl.contract.whoami import current_user_operation, identity
 from leadctl.errors import ApiError, NotAuthenticated
+from leadctl.output import Column, emit_object
 
 if TYPE_CHECKING:
     from leadctl.config.credentials import Credential
@@ -22,8 +26,6 @@ class Options:
 
 
 def run(opts: Options, ctx: Context) -> None:
-    from leadctl.config.credentials import CredentialKind
-    from leadctl.output import Column, emit_object
 
     credential = ctx.credential()
     if credential is None:
@@ -87,8 +89,6 @@ def _store_text(ctx: Context, credential: Credential) -> str:
 
 def _check_with_service(ctx: Context, credential: Credential) -> dict[str, object]:
     """One read with the credential: the current-user read where the contract has one."""
-    from leadctl.contract.operations import Operation, active_index_of, curated
-    from leadctl.contract.whoami import current_user_operation, identity
 
     me = current_user_operation(active_index_of(ctx).index)
     op = (

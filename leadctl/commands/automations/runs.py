@@ -9,7 +9,12 @@ import typer
 
 from leadctl.commands._verb import verb_command
 from leadctl.commands.automations.select import find_run, status_matches
+from leadctl.contract.operations import curated
+from leadctl.contract.shapes import require_objects
 from leadctl.errors import BadResponse, UsageError
+from leadctl.output import Column, display_zone_of, emit_list, emit_object
+from leadctl.output.response_columns import output_columns
+from leadctl.output.table import note_dropped
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -53,8 +58,6 @@ def run(opts: Options, ctx: Context) -> None:
             "--status and --run cannot be combined",
             hint="--run shows one run whatever its status",
         )
-    from leadctl.contract.operations import curated
-    from leadctl.output.response_columns import output_columns
 
     operation = curated(ctx, "GET", "/automations/{id}/runs")
     columns = output_columns(ctx, operation, run_columns(), within="runs")
@@ -64,7 +67,6 @@ def run(opts: Options, ctx: Context) -> None:
             "the service's run history is not an object with a runs array",
             hint="run with --debug, or `leadctl -o json api GET /automations/ID/runs`",
         )
-    from leadctl.contract.shapes import require_objects
 
     all_runs = require_objects(data["runs"], what="runs")
     if opts.run_id is not None:
@@ -86,7 +88,6 @@ def run(opts: Options, ctx: Context) -> None:
 
 def run_columns() -> list[Column]:
     """Flat per-run fields for csv/tsv/value (and table with --columns)."""
-    from leadctl.output import Column
 
     return [
         Column("id"),
@@ -119,7 +120,6 @@ def _show_runs(
     *,
     note: str,
 ) -> None:
-    from leadctl.output import emit_list
 
     def draw(ctx: Context, runs: list[dict[str, Any]]) -> None:
         _draw_runs_table(ctx, data, runs, note=note)
@@ -136,8 +136,6 @@ def _draw_runs_table(
     if not runs:
         ctx.ios.info(f"no runs for automation {data.get('automationId')!s} ({note})")
         return
-    from leadctl.output import display_zone_of
-    from leadctl.output.table import note_dropped
     from leadctl.views.automation_runs import render_runs_table
     from leadctl.views.console import show
 
@@ -162,7 +160,6 @@ def _show_run(
     runs: list[dict[str, Any]],
     columns: list[Column],
 ) -> None:
-    from leadctl.output import emit_object
     from leadctl.views.console import view_of
 
     found = find_run(runs, run_id, automation_id)
@@ -171,7 +168,6 @@ def _show_run(
 
 def _render_run_tree(ctx: Context, found: dict[str, Any]) -> RenderableType:
     """The terminal view of one run: its actions in step order, each with its events."""
-    from leadctl.output import display_zone_of
     from leadctl.views.automation_runs import render_run_tree
 
     return render_run_tree(found, now=ctx.clock.now(), zone=display_zone_of(ctx))

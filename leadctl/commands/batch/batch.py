@@ -12,6 +12,7 @@ import typer
 from leadctl.bulk.options import DEFAULT_CONCURRENCY
 from leadctl.bulk.options import BatchOptions as Options
 from leadctl.commands._common import get_context
+from leadctl.generated.tree import generated_tree
 
 if TYPE_CHECKING:
     from leadctl.context import Context
@@ -152,7 +153,6 @@ def batch(
     OPERATION, a --concurrency outside 1..32, a bad --rate, a report in use by another
     run or a destructive operation without --yes is exit 2, with nothing sent.
     """
-    from leadctl.generated.tree import generated_tree
 
     opts = Options(
         operation=operation,

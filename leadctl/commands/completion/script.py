@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from leadctl.commands._common import get_context
+from leadctl.docgen.completion import render_completion
+from leadctl.docgen.tree import active_tree
 
 if TYPE_CHECKING:
     from leadctl.context import Context
@@ -27,7 +29,6 @@ class Options:
 
 
 def run(opts: Options, ctx: Context, tree: CommandSpec) -> None:
-    from leadctl.docgen.completion import render_completion
 
     ctx.ios.stdout.write(render_completion(opts.shell.value, tree))
 
@@ -53,6 +54,5 @@ def completion(
     script again to complete the commands the service's contract adds. With leadctl's
     bundled contract it is the script that ships with leadctl.
     """
-    from leadctl.docgen.tree import active_tree
 
     run(Options(shell), get_context(typer_ctx), active_tree(typer_ctx))

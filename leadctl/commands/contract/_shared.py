@@ -8,7 +8,11 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from leadctl.commands.contract.summary import print_summary, summary
+from leadctl.config.settings import validate_profile_name
 from leadctl.contract.budget import DEFAULT_SECONDS
+from leadctl.contract.fetch import read_contract
+from leadctl.contract.loading import load_contract, new_budget
+from leadctl.contract.store import context_key, save
 
 if TYPE_CHECKING:
     from leadctl.context import Context
@@ -42,7 +46,6 @@ TimeLimitOption = Annotated[
 
 
 def new_budget_for(ctx: Context, what: str, seconds: float | None) -> Budget:
-    from leadctl.contract.loading import new_budget
 
     return new_budget(what, ctx.clock.monotonic, seconds)
 
@@ -50,8 +53,6 @@ def new_budget_for(ctx: Context, what: str, seconds: float | None) -> Budget:
 def load_checked(ctx: Context, source: str, budget_seconds: float | None) -> Checked:
     """The contract at ``source``, read, checked and in 3.1 form, within the time limit
     (which starts once its bytes are in: fetching has --timeout)."""
-    from leadctl.contract.fetch import read_contract
-    from leadctl.contract.loading import load_contract
 
     raw, label = read_contract(ctx, source)
     budget = new_budget_for(ctx, label, budget_seconds)
@@ -68,8 +69,6 @@ class Checked:
 
 
 def store(ctx: Context, checked: Checked, etag: str | None = None) -> None:
-    from leadctl.config.settings import validate_profile_name
-    from leadctl.contract.store import context_key, save
 
     profile = validate_profile_name(ctx.settings.profile)
     key = context_key(ctx)

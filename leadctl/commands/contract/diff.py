@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
+from leadctl import __version__
 from leadctl.commands._common import get_context
 from leadctl.commands.contract._shared import (
     SourceArgument,
@@ -15,6 +16,10 @@ from leadctl.commands.contract._shared import (
     load_checked,
     report_left_out,
 )
+from leadctl.contract.formats import parse_document, to_31
+from leadctl.contract.operations import active_index_of, use_active_index
+from leadctl.generated.tree import generated_tree
+from leadctl.output import emit_list, prints_as_received
 from leadctl.output.columns import Column
 
 if TYPE_CHECKING:
@@ -40,9 +45,6 @@ class Options:
 
 def run(opts: Options, ctx: Context) -> None:
     from leadctl.contract.diff import diff_contracts
-    from leadctl.contract.formats import parse_document, to_31
-    from leadctl.contract.operations import active_index_of
-    from leadctl.output import emit_list, prints_as_received
 
     active = active_index_of(ctx)
     checked = load_checked(ctx, opts.source, opts.time_limit)
@@ -75,7 +77,6 @@ def _commands(index: Mapping[str, Any]) -> dict[str, str]:
 
 
 def _compile(checked: Checked) -> dict[str, Any]:
-    from leadctl import __version__
     from leadctl.contract.index import compile_index, curated_command_names
 
     index, _schemas = compile_index(
@@ -111,8 +112,6 @@ def diff(
     has but leadctl would leave out (a defect) are named on stderr. Exit 0 whether or not
     anything changed.
     """
-    from leadctl.contract.operations import use_active_index
-    from leadctl.generated.tree import generated_tree
 
     ctx = get_context(typer_ctx)
     # The contract the command tree was built from this invocation (read once).

@@ -7,6 +7,10 @@ from typing import TYPE_CHECKING
 
 from leadctl.commands._verb import verb_command
 from leadctl.commands.contract._shared import Checked, TimeLimitOption, new_budget_for, store
+from leadctl.contract.discovery import Discovery, label
+from leadctl.contract.loading import load_contract
+from leadctl.contract.operations import active_index_of
+from leadctl.contract.store import context_key
 
 if TYPE_CHECKING:
     from leadctl.context import Context
@@ -20,10 +24,6 @@ class Options:
 
 
 def run(opts: Options, ctx: Context) -> None:
-    from leadctl.contract.discovery import Discovery, label
-    from leadctl.contract.loading import load_contract
-    from leadctl.contract.operations import active_index_of
-    from leadctl.contract.store import context_key
 
     ctx.settings  # noqa: B018 - an unknown --profile is exit 2 before anything is sent
     meta = active_index_of(ctx).index.get("contract", {})

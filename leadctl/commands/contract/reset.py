@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING
 
 from leadctl.commands._verb import verb_command
 from leadctl.commands.contract._shared import service_name
+from leadctl.config.settings import validate_profile_name
+from leadctl.contract.store import SANDBOX_KEY, context_key, remove
 
 if TYPE_CHECKING:
     from leadctl.context import Context
@@ -18,8 +20,6 @@ class Options:
 
 
 def run(opts: Options, ctx: Context) -> None:
-    from leadctl.config.settings import validate_profile_name
-    from leadctl.contract.store import SANDBOX_KEY, context_key, remove
 
     profile = validate_profile_name(ctx.settings.profile)
     key = context_key(ctx)

@@ -9,6 +9,9 @@ import typer
 
 from leadctl.commands._common import get_context
 from leadctl.commands.contract.summary import print_summary, summary
+from leadctl.contract.operations import active_index_of, use_active_index
+from leadctl.generated.tree import generated_tree
+from leadctl.output import emit_list
 from leadctl.output.columns import Column
 
 if TYPE_CHECKING:
@@ -33,12 +36,9 @@ class Options:
 
 
 def run(opts: Options, ctx: Context) -> None:
-    from leadctl.contract.operations import active_index_of
 
     active = active_index_of(ctx)
     if opts.operations:
-        from leadctl.output import emit_list
-
         emit_list(ctx, _operation_rows(active), columns=OPERATION_COLUMNS)
         return
     print_summary(ctx, summary(active, ctx.profile_name))
@@ -92,8 +92,6 @@ def show(
     -o json prints one object with a groups array; csv, tsv and value print the groups
     (or, with --operations, the operations).
     """
-    from leadctl.contract.operations import use_active_index
-    from leadctl.generated.tree import generated_tree
 
     ctx = get_context(typer_ctx)
     # The contract the command tree was built from this invocation (read once).

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from leadctl.output import emit_list, emit_object, prints_as_received
 from leadctl.output.columns import Column
 
 if TYPE_CHECKING:
@@ -76,7 +77,6 @@ def summary(active: ActiveIndex, profile: str) -> dict[str, Any]:
 
 
 def print_summary(ctx: Context, data: Mapping[str, Any]) -> None:
-    from leadctl.output import emit_list, emit_object, prints_as_received
 
     # Clashes of derived names are resolved quietly (-o json lists them all); one that
     # overrules the contract's own x-cli-name is worth a line.
@@ -102,7 +102,6 @@ def print_summary(ctx: Context, data: Mapping[str, Any]) -> None:
 
 def _draw_summary(ctx: Context, data: Mapping[str, Any], groups: list[dict[str, Any]]) -> None:
     """For a person: the contract's fields, a blank line, then a table of its groups."""
-    from leadctl.output import emit_list, emit_object
 
     # A view runs only under table without --columns: these two calls draw tables.
     emit_object(ctx, data, columns=SUMMARY_COLUMNS)

@@ -12,7 +12,11 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from leadctl import __version__
+from leadctl.cli.suggest import unknown_command
 from leadctl.commands._common import get_context
+from leadctl.docgen.man import render_group_page, render_root_page
+from leadctl.docgen.tree import active_tree
 from leadctl.errors import UsageError
 
 if TYPE_CHECKING:
@@ -44,7 +48,6 @@ def run(opts: Options, ctx: Context, root: Any) -> None:
 
 def _resolve(root: Any, names: tuple[str, ...]) -> Any:
     """The Click context of the command at ``names`` (the root for none)."""
-    from leadctl.cli.suggest import unknown_command
 
     current = root
     path: list[str] = []
@@ -70,10 +73,6 @@ def _resolve(root: Any, names: tuple[str, ...]) -> Any:
 
 def _man_page(target: Any, names: tuple[str, ...]) -> str:
     from datetime import date
-
-    from leadctl import __version__
-    from leadctl.docgen.man import render_group_page, render_root_page
-    from leadctl.docgen.tree import active_tree
 
     if len(names) > 1:
         raise UsageError(

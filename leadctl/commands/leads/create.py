@@ -8,10 +8,21 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from leadctl.cli.hints import pending_lead_note
 from leadctl.commands._common import get_context
+from leadctl.contract.lead_fields import lead_body
+from leadctl.contract.operations import curated
+from leadctl.contract.shapes import require_object
 from leadctl.errors import UsageError
 from leadctl.generated.command import DEFAULT_WAIT_TIMEOUT, WaitOption, WaitTimeoutOption
+from leadctl.generated.tree import generated_tree
+from leadctl.http.waiting import wait_for_lead
+from leadctl.inputs.fields import build_fields, load_data_option, merge_over
+from leadctl.inputs.phone import check_region, to_e164
+from leadctl.output import emit_object
 from leadctl.output.columns import Column
+from leadctl.output.response_columns import output_columns
+from leadctl.util.jsonkind import json_kind
 
 if TYPE_CHECKING:
     from typing import TextIO
@@ -44,8 +55,6 @@ EPILOG = (
 def create_body(
     *, typed_fields: Sequence[str], data: str | None, stdin: TextIO | None, region: Any
 ) -> dict[str, Any]:
-    from leadctl.inputs.fields import build_fields, load_data_option, merge_over
-    from leadctl.util.jsonkind import json_kind
 
     if not typed_fields and data is None:
         raise UsageError(
@@ -64,8 +73,6 @@ def create_body(
     if isinstance(phone, int) and not isinstance(phone, bool):
         phone = str(phone)
     if isinstance(phone, str):
-        from leadctl.inputs.phone import check_region, to_e164
-
         body["phone"] = to_e164(phone, region=check_region(region), what="phone")
     return body
 
@@ -85,15 +92,10 @@ def run(opts: Options, ctx: Context) -> None:
     tree = opts.tree
     if opts.wait and tree is None:
         raise RuntimeError("leads create --wait needs the active contract's tree in Options")
-    from leadctl.contract.lead_fields import lead_body
-    from leadctl.contract.operations import curated
-    from leadctl.output import emit_object
 
     intake = curated(ctx, "POST", "/leads")
     columns: Sequence[Column] = CREATED_LEAD_COLUMNS
     if not opts.wait:  # with --wait the lead read back is printed, checked as it arrives
-        from leadctl.output.response_columns import output_columns
-
         columns = output_columns(ctx, intake, CREATED_LEAD_COLUMNS)
     # Fields are dot paths into the contract's lead schema; a contract that lists none
     # takes the fields as typed (`api -F` rules).
@@ -114,7 +116,6 @@ def run(opts: Options, ctx: Context) -> None:
             "--wait reads the lead back, which a source key may not do",
             hint="leave out --wait, or use an organization key or user token",
         )
-    from leadctl.contract.shapes import require_object
 
     lead = require_object(
         ctx.client().call_json(intake, json_body=body),
@@ -122,16 +123,12 @@ def run(opts: Options, ctx: Context) -> None:
         required=("id",),
     )
     if opts.wait:
-        from leadctl.http.waiting import wait_for_lead
-
         assert tree is not None  # checked before sending
         lead = wait_for_lead(ctx, tree, lead, timeout=opts.wait_timeout)
     emit_object(ctx, lead, columns=columns)
     if opts.wait:
         return
     if isinstance(lead, dict) and lead.get("processingStatus") == "Pending" and lead.get("id"):
-        from leadctl.cli.hints import pending_lead_note
-
         ctx.ios.info(pending_lead_note(ctx, str(lead["id"])))
 
 
@@ -177,7 +174,6 @@ def create(
     when it is Rejected, 8 after --wait-timeout; not with a source key, which may not
     read leads.
     """
-    from leadctl.generated.tree import generated_tree
 
     opts = Options(
         typed_fields=tuple(typed_fields or ()),

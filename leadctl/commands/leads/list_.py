@@ -8,10 +8,13 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from leadctl.commands._verb import verb_command
+from leadctl.contract.operations import curated
+from leadctl.errors import LeadctlError
 from leadctl.http.listing import Paging, check_count_alone, print_paged
 
 # RequestDataOptions from flags, shared with generated commands.
 from leadctl.http.query_options import descending_value, direction_key_of, list_body
+from leadctl.http.shared_reads import read_lead_statuses
 from leadctl.output.columns import Column
 
 if TYPE_CHECKING:
@@ -92,7 +95,6 @@ class Options:
 def run(opts: Options, ctx: Context) -> None:
     """POST /leads/all/my with the collection query of the flags; print the page(s)."""
     check_count_alone(opts.paging)
-    from leadctl.contract.operations import curated
 
     operation = curated(ctx, "POST", "/leads/all/my")
     direction_key = direction_key_of(ctx.settings)
@@ -158,8 +160,6 @@ def _with_status_colors(ctx: Any) -> Any:
 def _status_colors(ctx: Any) -> dict[Any, str]:
     """Lead status id -> color; empty when the statuses cannot be read (colors are a
     nicety: the list still prints)."""
-    from leadctl.errors import LeadctlError
-    from leadctl.http.shared_reads import read_lead_statuses
 
     try:
         statuses = read_lead_statuses(ctx)

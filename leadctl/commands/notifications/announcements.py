@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from leadctl.commands._verb import verb_command
+from leadctl.contract.operations import curated
 from leadctl.http.listing import Paging, check_count_alone, print_paged
 from leadctl.output.columns import Column
 
@@ -81,7 +82,6 @@ class Options:
 def run(opts: Options, ctx: Context) -> None:
     """POST /notifications/announcements, one page or all, or only the total."""
     check_count_alone(opts.paging)
-    from leadctl.contract.operations import curated
 
     width = ctx.ios.terminal_width() if ctx.ios.stdout_is_tty else None
     print_paged(

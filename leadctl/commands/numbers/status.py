@@ -9,6 +9,12 @@ import typer
 
 from leadctl.commands._verb import verb_command
 from leadctl.commands.numbers.window import window_query
+from leadctl.contract.operations import curated
+from leadctl.contract.phones import is_identifier
+from leadctl.contract.shapes import require_object
+from leadctl.inputs.phone import to_e164
+from leadctl.output import Column, emit_object
+from leadctl.output.response_columns import output_columns
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -57,11 +63,6 @@ class Options:
 
 
 def run(opts: Options, ctx: Context) -> None:
-    from leadctl.contract.operations import curated
-    from leadctl.contract.phones import is_identifier
-    from leadctl.contract.shapes import require_object
-    from leadctl.inputs.phone import to_e164
-    from leadctl.output.response_columns import output_columns
 
     operation = curated(ctx, "GET", "/phone-numbers/{phoneNumber}/status")
     # A contract that addresses numbers by an identifier ({phoneNumberId}) gets it as typed.
@@ -78,7 +79,6 @@ def run(opts: Options, ctx: Context) -> None:
         what="a phone number's status",
         required=("number",),
     )
-    from leadctl.output import emit_object
     from leadctl.views.console import view_of
 
     emit_object(ctx, data, columns=columns, view=view_of(render_status))
@@ -86,7 +86,6 @@ def run(opts: Options, ctx: Context) -> None:
 
 def summary_columns() -> list[Column]:
     """One flat row for csv/tsv/value: the numbers a script checks before sending."""
-    from leadctl.output import Column
 
     return [
         Column("number"),

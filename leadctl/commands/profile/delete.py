@@ -9,6 +9,7 @@ import typer
 
 from leadctl.commands._verb import verb_command
 from leadctl.commands.profile._shared import examples, unknown_profile
+from leadctl.config.credentials import delete_credential
 from leadctl.config.settings import Config, update_config, validate_profile_name
 
 if TYPE_CHECKING:
@@ -25,7 +26,6 @@ class Options:
 
 
 def run(opts: Options, ctx: Context) -> None:
-    from leadctl.config.credentials import delete_credential
 
     name = validate_profile_name(opts.name)
     values = ctx.config.profiles.get(name)

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from leadctl.commands._verb import verb_command
 from leadctl.commands.profile._shared import examples, row
+from leadctl.output import Column, emit_list
 
 if TYPE_CHECKING:
     from leadctl.context import Context
@@ -21,7 +22,6 @@ class Options:
 
 
 def _columns() -> list[Column]:
-    from leadctl.output import Column
 
     return [
         Column("name"),
@@ -35,7 +35,6 @@ def _columns() -> list[Column]:
 
 
 def run(opts: Options, ctx: Context) -> None:
-    from leadctl.output import emit_list
 
     config = ctx.config
     rows = [row(ctx, name, values) for name, values in sorted(config.profiles.items())]

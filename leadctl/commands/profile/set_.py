@@ -17,6 +17,7 @@ from leadctl.config.settings import (
     validate_profile_name,
 )
 from leadctl.errors import UsageError
+from leadctl.http.urls import validate_base_url
 
 if TYPE_CHECKING:
     from leadctl.context import Context
@@ -49,8 +50,6 @@ def run(opts: Options, ctx: Context) -> None:
             "another profile: `leadctl -p local profile set base_url URL`",
         )
     if key == "base_url":
-        from leadctl.http.urls import validate_base_url
-
         # Refused now rather than on every later command that would use it.
         validate_base_url(parsed, allow_insecure_http=ctx.options.allow_insecure_http)
 

@@ -10,6 +10,7 @@ import typer
 from leadctl.commands._verb import verb_command
 from leadctl.commands.profile._shared import examples, profile_values, row
 from leadctl.config.settings import INTERNAL_KEYS, PROFILE_KEYS, validate_profile_name
+from leadctl.output import Column, emit_object
 
 if TYPE_CHECKING:
     from leadctl.context import Context
@@ -27,7 +28,6 @@ class Options:
 
 
 def _columns() -> list[Column]:
-    from leadctl.output import Column
 
     keys = [*PROFILE_KEYS, *INTERNAL_KEYS]
     return [
@@ -38,7 +38,6 @@ def _columns() -> list[Column]:
 
 
 def run(opts: Options, ctx: Context) -> None:
-    from leadctl.output import emit_object
 
     chosen = validate_profile_name(opts.name if opts.name is not None else ctx.profile_name)
     values = profile_values(chosen, ctx.config)

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from leadctl.commands._common import HostOption, PortOption, get_context
+from leadctl.output.formats import JSON
 
 if TYPE_CHECKING:
     from leadctl.context import Context
@@ -26,7 +27,6 @@ class Options:
 
 def run(opts: Options, ctx: Context) -> None:
     from leadctl import sandbox_entry
-    from leadctl.output.formats import JSON
 
     # The ready line is not data the registry prints: the sandbox writes it once it
     # listens. JSON only when asked for (-o json or --print-json), not as a pipe's default.

@@ -13,8 +13,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from leadctl.config.credentials import check_store
+from leadctl.config.profiles import save_profile_credential
+from leadctl.config.secrets_out import silence_stdout, write_recovery_file
 from leadctl.config.service_target import SANDBOX_PROFILE
-from leadctl.errors import KeyringUnavailable, LeadctlError, UsageError
+from leadctl.config.settings import validate_profile_name
+from leadctl.errors import BadResponse, KeyringUnavailable, LeadctlError, UsageError
+from leadctl.util.jsontext import loads_service
 
 if TYPE_CHECKING:
     import httpx
@@ -34,8 +39,6 @@ class ProfileTarget:
 
 def profile_target(ctx: Context, name: str, *, insecure_storage: bool) -> ProfileTarget:
     """Checked before the request: once the key is rotated it is too late to say no."""
-    from leadctl.config.credentials import check_store
-    from leadctl.config.settings import validate_profile_name
 
     validate_profile_name(name)
     if name == SANDBOX_PROFILE:
@@ -81,7 +84,6 @@ class Delivery:
 
 
 def keep_in_recovery(ctx: Context, source_id: str, data: bytes, delivery: Delivery) -> None:
-    from leadctl.config.secrets_out import write_recovery_file
 
     try:
         path = write_recovery_file(
@@ -105,7 +107,6 @@ def deliver(
     target: ProfileTarget | None,
 ) -> Delivery:
     """Put the secret everywhere the user asked, before anything is printed."""
-    from leadctl.config.profiles import save_profile_credential
 
     delivery = Delivery(safe_in=[], problems=[])
     data = (secret + "\n").encode("utf-8")
@@ -157,7 +158,6 @@ def decode_flag_rotation(
     """The updated source carrying the new key in ``key_field``, as ``{source, secret}``
     (the rotate operation's shape, so scripts read ``.secret`` whatever the contract); a
     malformed answer is kept raw, and the old key again means no new one was issued."""
-    from leadctl.errors import BadResponse
 
     body = _json_of(response)
     secret = body.get(key_field) if isinstance(body, dict) else None
@@ -174,7 +174,6 @@ def decode_flag_rotation(
 
 
 def _json_of(response: httpx.Response) -> Any:
-    from leadctl.util.jsontext import loads_service
 
     try:
         return loads_service(response.content)
@@ -183,8 +182,6 @@ def _json_of(response: httpx.Response) -> Any:
 
 
 def _without_key(ctx: Context, response: httpx.Response, source_id: str) -> LeadctlError:
-    from leadctl.config.secrets_out import write_recovery_file
-    from leadctl.errors import BadResponse
 
     content = response.content
     kept = ""
@@ -211,7 +208,6 @@ def printing_failed(
     was saved ends quietly like any other command; otherwise the failure is reported and,
     unless saved, the key kept. The old key may already be invalid, so no failure of the
     printing may lose the new one."""
-    from leadctl.config.secrets_out import silence_stdout
 
     closed = isinstance(error, BrokenPipeError)
     if closed:

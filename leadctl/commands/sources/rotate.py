@@ -19,7 +19,20 @@ from leadctl.commands.sources.key_delivery import (
     profile_target,
 )
 from leadctl.commands.sources.rotation import ByFlag, ByOperation, rotation_plan
-from leadctl.errors import UsageError
+from leadctl.config.redact import redact_json
+from leadctl.config.secrets_out import (
+    PendingSecretFile,
+    check_secret_file,
+    deferred_sigint,
+    stderr_notice,
+)
+from leadctl.contract.operations import bundled_operation
+from leadctl.errors import OutcomeUnknown, UsageError
+from leadctl.http.client import check_hint
+from leadctl.http.replace import plan_replacement, send_replacement
+from leadctl.iostreams import safe_text
+from leadctl.output import emit_object
+from leadctl.output.cells import format_datetime
 from leadctl.output.columns import Column
 
 if TYPE_CHECKING:
@@ -100,7 +113,6 @@ class Options:
 def run(opts: Options, ctx: Context) -> None:
     """Check every destination, ask, rotate, deliver the key; exit 1 (a LeadctlError) when
     a destination failed, KeyboardInterrupt when Ctrl-C was held back until the key was safe."""
-    from leadctl.config.secrets_out import PendingSecretFile, check_secret_file
 
     source_id = opts.source_id
     file_path = check_secret_file(opts.secret_file) if opts.secret_file is not None else None
@@ -148,7 +160,6 @@ def _read_for(ctx: Context, plan: ByOperation | ByFlag, source_id: str) -> Repla
     read, without the old key, the flag set), found before anything changes."""
     if isinstance(plan, ByOperation):
         return None
-    from leadctl.http.replace import plan_replacement
 
     return plan_replacement(ctx, plan.put, path_params={"id": source_id}, changes={plan.flag: True})
 
@@ -165,7 +176,6 @@ def _rotate(
 ) -> tuple[Delivery, bool]:
     """Send the rotation and deliver the new key, with Ctrl-C held back from just before
     sending until the key is safe; returns the delivery and whether Ctrl-C was pressed."""
-    from leadctl.config.secrets_out import deferred_sigint, stderr_notice
 
     notice = stderr_notice(
         ctx.ios.stderr, "interrupt: finishing the rotation first, so the new key is not lost"
@@ -200,10 +210,6 @@ def _send(
     if isinstance(plan, ByOperation):
         response = ctx.client().call(plan.op, path_params={"id": source_id})
         return decode_rotation(ctx, response, source_id)
-    from leadctl.contract.operations import bundled_operation
-    from leadctl.errors import OutcomeUnknown
-    from leadctl.http.client import check_hint
-    from leadctl.http.replace import send_replacement
 
     assert planned is not None
     try:
@@ -219,7 +225,6 @@ def _send(
 def _print_rotation(
     ctx: Context, rotation: dict[str, Any], secret: str, *, secret_only: bool
 ) -> None:
-    from leadctl.output import emit_object
 
     if secret_only:
         # As received for NEW=$(...); shown safely if it lands on a terminal.
@@ -233,8 +238,6 @@ def _print_rotation(
 def _print_saved(ctx: Context, rotation: dict[str, Any], saved_to: Path | None) -> None:
     """What changed, and where the key went instead of the key: the source as answered
     with its secrets (the new key, in a rotation by the update's flag) masked."""
-    from leadctl.config.redact import redact_json
-    from leadctl.output import emit_object
 
     saved = {
         "source": redact_json(rotation.get("source"), in_text=False),
@@ -249,12 +252,9 @@ def show_rotation(ctx: Context, rotation: Any) -> None:
 
     from rich.text import Text
 
-    from leadctl.iostreams import safe_text
-
     # Here, not at the top: -o json and the other formats print the answer as received
     # and must not load pydantic.
     from leadctl.models.sources import Rotation, Source
-    from leadctl.output.cells import format_datetime
 
     ios = ctx.ios
     read = Rotation.read(rotation)
@@ -294,9 +294,7 @@ def show_saved(ctx: Context, saved: Any) -> None:
     """The terminal view with --secret-file: what changed, and where the key is."""
     from rich.text import Text
 
-    from leadctl.iostreams import safe_text
     from leadctl.models.sources import Source
-    from leadctl.output.cells import format_datetime
 
     def shown(value: str | None) -> str:
         return safe_text(value, one_line=True) if value is not None else ""

@@ -16,6 +16,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from leadctl.config.secret_schema import secret_properties
+from leadctl.contract.body_schema import body_schema, find_spec, json_response_schema
+from leadctl.contract.operations import active_index_of, curated, find_entry
 from leadctl.errors import UsageError
 from leadctl.util.secret_fields import name_words
 
@@ -60,8 +63,6 @@ class ByFlag:
 
 def rotation_plan(ctx: Context) -> ByOperation | ByFlag:
     """How this service rotates a key, from the active contract; exit 2 when it cannot."""
-    from leadctl.contract.body_schema import body_schema, find_spec, json_response_schema
-    from leadctl.contract.operations import active_index_of, curated, find_entry
 
     index = active_index_of(ctx).index
     if find_entry(index, "POST", ROTATE_PATH) is not None:
@@ -114,7 +115,6 @@ def new_key_flags(doc: Document, schema: Any) -> list[str]:
 
 def key_fields(doc: Document, schema: Any) -> list[str]:
     """The top-level text properties of an answer that hold a secret (the key)."""
-    from leadctl.config.secret_schema import secret_properties
 
     return [
         name
@@ -126,7 +126,6 @@ def key_fields(doc: Document, schema: Any) -> list[str]:
 def refuse_new_key_flag(ctx: Context, op: Operation, body: Mapping[str, Any]) -> None:
     """An update that would ask for a new key is `sources rotate`'s job: its answer holds
     the only copy of the key, which an update would print and could lose."""
-    from leadctl.contract.body_schema import body_schema
 
     found = body_schema(ctx, op)
     if found is None:

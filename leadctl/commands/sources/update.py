@@ -9,8 +9,15 @@ import typer
 
 from leadctl.commands._body_flags import BodyFlag, field_flags, given_body_flags
 from leadctl.commands._verb import verb_command
+from leadctl.commands.sources.rotation import refuse_new_key_flag
+from leadctl.contract.curated_fields import FlagField, check_flag_fields
+from leadctl.contract.operations import curated
 from leadctl.errors import UsageError
+from leadctl.http.replace import replace_resource_json
+from leadctl.inputs.fields import load_data_option
+from leadctl.output import emit_object
 from leadctl.output.columns import Column
+from leadctl.output.response_columns import output_columns
 
 if TYPE_CHECKING:
     from leadctl.context import Context
@@ -122,7 +129,6 @@ class Options:
     def given_flags(self) -> list[FlagField]:
         """The flags given as typed, with the field each sets, for the check against the
         contract."""
-        from leadctl.contract.curated_fields import FlagField
 
         sent = self.flags()
         return [
@@ -166,19 +172,12 @@ def source_update_body(data: Any, flags: dict[str, Any]) -> dict[str, Any]:
 def run(opts: Options, ctx: Context) -> None:
     """Check the body, send it (merged over a read where the contract wants the whole
     source), print the updated source."""
-    from leadctl.contract.operations import curated
-    from leadctl.inputs.fields import load_data_option
-    from leadctl.output import emit_object
-    from leadctl.output.response_columns import output_columns
 
     operation = curated(ctx, "PUT", "/sources/{id}")
     columns = output_columns(ctx, operation, SOURCE_COLUMNS)
     data = opts.data
     loaded = load_data_option(data, stdin=ctx.ios.stdin) if data is not None else None
     body = source_update_body(loaded, opts.flags())
-    from leadctl.commands.sources.rotation import refuse_new_key_flag
-    from leadctl.contract.curated_fields import check_flag_fields
-    from leadctl.http.replace import replace_resource_json
 
     check_flag_fields(ctx, operation, opts.given_flags())
     refuse_new_key_flag(ctx, operation, body)

@@ -8,7 +8,10 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from leadctl.commands._verb import verb_command
-from leadctl.errors import ApiError, NotFound
+from leadctl.contract.operations import curated
+from leadctl.errors import ApiError, BadResponse, NotFound
+from leadctl.http.client import decode_json
+from leadctl.output import emit_object, prints_as_received
 
 if TYPE_CHECKING:
     import httpx
@@ -32,7 +35,6 @@ class Options:
 
 def run(opts: Options, ctx: Context) -> None:
     """Confirm (unless --yes or --dry-run), DELETE, and say so on stderr."""
-    from leadctl.contract.operations import curated
 
     change_id = opts.change_id
     if not ctx.options.dry_run:
@@ -58,12 +60,9 @@ def run(opts: Options, ctx: Context) -> None:
 def _show_answer(ctx: Context, response: httpx.Response) -> None:
     """The service's JSON answer, printed only where its JSON is printed as received
     (it is not a status change: never as columns or a table)."""
-    from leadctl.output import emit_object, prints_as_received
 
     if not prints_as_received(ctx):
         return
-    from leadctl.errors import BadResponse
-    from leadctl.http.client import decode_json
 
     try:
         answer = decode_json(response, trace=None)

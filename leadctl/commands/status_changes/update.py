@@ -9,8 +9,15 @@ import typer
 
 from leadctl.commands._body_flags import BodyFlag, field_flags, given_body_flags
 from leadctl.commands._verb import verb_command
+from leadctl.contract.curated_fields import check_flag_fields, flag_fields
+from leadctl.contract.operations import curated
 from leadctl.errors import UsageError
+from leadctl.http.replace import replace_resource_json
+from leadctl.inputs.datetimes import InvalidDateTime, datetime_option, parse_instant, resolve_zone
+from leadctl.inputs.fields import load_data_option
+from leadctl.output import emit_object
 from leadctl.output.columns import Column
+from leadctl.output.response_columns import output_columns
 
 if TYPE_CHECKING:
     from datetime import tzinfo
@@ -63,7 +70,6 @@ def canonical_category(value: str) -> str:
 def _body_fields(given: dict[str, tuple[BodyFlag, Any]], zone_name: str | None) -> dict[str, Any]:
     """The given field flags as body fields: the category in the service's spelling,
     date-times in UTC."""
-    from leadctl.inputs.datetimes import datetime_option, resolve_zone
 
     has_times = any(isinstance(flag, DateTimeFlag) for flag, _value in given.values())
     zone: tzinfo | None = resolve_zone(zone_name) if has_times else None
@@ -80,7 +86,6 @@ def _body_fields(given: dict[str, tuple[BodyFlag, Any]], zone_name: str | None) 
 
 def _check_appointment(body: dict[str, Any], zone_name: str | None) -> None:
     """End before start is refused, whether the times came from flags or --data."""
-    from leadctl.inputs.datetimes import InvalidDateTime, parse_instant, resolve_zone
 
     start, end = body.get("appointmentStartAt"), body.get("appointmentEndAt")
     if not (isinstance(start, str) and isinstance(end, str)):
@@ -195,12 +200,6 @@ class Options:
 
 def run(opts: Options, ctx: Context) -> None:
     """Build the body (checked before sending), PUT it, print the updated entry."""
-    from leadctl.contract.curated_fields import check_flag_fields, flag_fields
-    from leadctl.contract.operations import curated
-    from leadctl.http.replace import replace_resource_json
-    from leadctl.inputs.fields import load_data_option
-    from leadctl.output import emit_object
-    from leadctl.output.response_columns import output_columns
 
     operation = curated(ctx, "PUT", "/lead-status-changes/{id}")
     columns = output_columns(ctx, operation, STATUS_CHANGE_COLUMNS)

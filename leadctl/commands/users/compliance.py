@@ -9,8 +9,16 @@ import typer
 
 from leadctl.commands._body_flags import BodyFlag, body_flags, field_flags, given_body_flags
 from leadctl.commands._verb import verb_command
+from leadctl.contract.curated_fields import FlagField, check_flag_fields, flag_fields
+from leadctl.contract.operations import Operation, active_index_of, curated
+from leadctl.contract.shapes import require_object
+from leadctl.contract.whoami import current_user_operation
 from leadctl.errors import UsageError
+from leadctl.http.client import decode_json
+from leadctl.http.replace import plan_replacement, send_replacement
+from leadctl.output import emit_object
 from leadctl.output.columns import Column
+from leadctl.output.response_columns import output_columns
 
 if TYPE_CHECKING:
     from leadctl.context import Context
@@ -69,7 +77,6 @@ class Options:
     def given_flags(self) -> list[FlagField]:
         """The flags given as typed, with the field each sets, for the check against the
         contract."""
-        from leadctl.contract.curated_fields import FlagField, flag_fields
 
         given = [
             FlagField(flag=flag.as_typed(value), path=f"compliance.{flag.field}", value=value)
@@ -102,13 +109,6 @@ def run(opts: Options, ctx: Context) -> None:
         _show_current(ctx)
         return
     body = compliance_body(flags, opts.source)
-    from leadctl.contract.curated_fields import check_flag_fields
-    from leadctl.contract.operations import curated
-    from leadctl.contract.shapes import require_object
-    from leadctl.http.client import decode_json
-    from leadctl.http.replace import plan_replacement, send_replacement
-    from leadctl.output import emit_object
-    from leadctl.output.response_columns import output_columns
 
     op = curated(ctx, "PUT", "/users/compliance")
     columns = output_columns(ctx, op, USER_COLUMNS)
@@ -129,8 +129,6 @@ def run(opts: Options, ctx: Context) -> None:
 
 
 def _current_user(ctx: Context) -> Operation | None:
-    from leadctl.contract.operations import Operation, active_index_of
-    from leadctl.contract.whoami import current_user_operation
 
     entry = current_user_operation(active_index_of(ctx).index)
     return None if entry is None else Operation.from_entry(entry).with_overrides(ctx.settings)
@@ -146,9 +144,6 @@ def _show_current(ctx: Context) -> None:
             hint="give flags to change them (leadctl users compliance --accepted-terms ...), "
             "or `leadctl contract pull` if the service publishes such an operation",
         )
-    from leadctl.contract.shapes import require_object
-    from leadctl.output import emit_object
-    from leadctl.output.response_columns import output_columns
 
     columns = output_columns(ctx, op, USER_COLUMNS)
     user = require_object(ctx.client().call_json(op), what="the current user", required=("id",))

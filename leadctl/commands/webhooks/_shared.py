@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from leadctl.errors import UsageError
+from leadctl.util.durations import parse_duration
+from leadctl.webhooks.secret import find_secret
 
 if TYPE_CHECKING:
     from leadctl.context import Context
@@ -36,13 +38,11 @@ ToleranceOption = Annotated[
 
 
 def secret_for(ctx: Context, secret_file: str | None) -> WebhookSecret:
-    from leadctl.webhooks.secret import find_secret
 
     return find_secret(env=ctx.env, profile=ctx.profile_name, secret_file=secret_file)
 
 
 def tolerance_seconds(text: str) -> float:
-    from leadctl.util.durations import parse_duration
 
     try:
         return parse_duration(text)

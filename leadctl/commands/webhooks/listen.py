@@ -19,7 +19,13 @@ from leadctl.commands.webhooks._shared import (
     tolerance_seconds,
 )
 from leadctl.errors import UsageError
+from leadctl.http.client import tls_verification
 from leadctl.http.request_limits import DEFAULT_TIMEOUT
+from leadctl.http.urls import is_loopback_host
+from leadctl.output import display_zone_of
+from leadctl.output.formats import TABLE
+from leadctl.util.safetext import safe_text
+from leadctl.webhooks.targets import check_target_url
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
@@ -66,10 +72,8 @@ class Options:
 
 def run(opts: Options, ctx: Context, *, stop: threading.Event | None = None) -> None:
     """Serve until Ctrl-C, SIGTERM or ``stop`` is set; then return (exit 0)."""
-    from leadctl.http.urls import is_loopback_host
     from leadctl.webhooks.http_server import bind, listening_url
     from leadctl.webhooks.receiver import Receiver
-    from leadctl.webhooks.targets import check_target_url
 
     if not is_loopback_host(opts.host.strip("[]")) and not opts.allow_remote:
         raise UsageError(
@@ -133,8 +137,6 @@ def _sigterm_sets(stop: threading.Event) -> Iterator[None]:
 def _announce(ctx: Context, url: str, opts: Options) -> None:
     """The address first, on stderr whatever -q says: it is what the operator (or a test
     waiting on it, with --port 0) needs before the first delivery."""
-    from leadctl.output.formats import TABLE
-    from leadctl.util.safetext import safe_text
 
     ios = ctx.ios
     forward_to = opts.forward_to
@@ -155,7 +157,6 @@ def _announce(ctx: Context, url: str, opts: Options) -> None:
 
 def _forwarder(ctx: Context, url: str) -> Forwarder:
     from leadctl.http._httpx import httpx
-    from leadctl.http.client import tls_verification
     from leadctl.webhooks.forwarding import Forwarder
 
     client = httpx.Client(
@@ -171,9 +172,6 @@ def _line_writer(ctx: Context) -> Callable[[Record], None]:
     """One line per delivery, written whole under a lock (deliveries arrive on many threads):
     a table line on a terminal, NDJSON otherwise."""
     import json
-
-    from leadctl.output import display_zone_of
-    from leadctl.output.formats import TABLE
 
     stdout = ctx.ios.stdout
     lock = threading.Lock()
@@ -198,8 +196,6 @@ def _write_line(stdout: TextIO, line: str) -> None:
 
 def table_line(record: Record, zone: tzinfo | None) -> str:
     from datetime import datetime
-
-    from leadctl.util.safetext import safe_text
 
     time = datetime.fromtimestamp(record.received_at, zone).strftime("%H:%M:%S")
     webhook_id = safe_text(record.webhook_id, one_line=True) if record.webhook_id else "-"

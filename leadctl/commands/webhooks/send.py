@@ -11,8 +11,14 @@ import typer
 from leadctl.commands._verb import verb_command
 from leadctl.commands.webhooks._shared import SecretFileOption, read_bytes, secret_for
 from leadctl.errors import DryRunDone, UsageError
+from leadctl.http.client import Client, tls_verification
+from leadctl.http.curl import curl_command
 from leadctl.http.request_limits import DEFAULT_TIMEOUT
+from leadctl.http.retry import RetryPolicy
+from leadctl.output import emit_object
 from leadctl.output.columns import Column
+from leadctl.util.safetext import safe_text
+from leadctl.webhooks.targets import check_target_url
 
 if TYPE_CHECKING:
     from leadctl.context import Context
@@ -67,9 +73,7 @@ def run(opts: Options, ctx: Context) -> None:
     5xx or no answer after the retries: 8)."""
     import uuid
 
-    from leadctl.output import emit_object
     from leadctl.webhooks.sender import Delivery, check_msg_id, send_delivery
-    from leadctl.webhooks.targets import check_target_url
 
     url = check_target_url(
         opts.url, what="URL", allow_insecure_http=ctx.options.allow_insecure_http
@@ -129,8 +133,6 @@ def _test_event(ctx: Context) -> dict[str, Any]:
 
 
 def _client(ctx: Context, url: str) -> Any:
-    from leadctl.http.client import Client, tls_verification
-    from leadctl.http.retry import RetryPolicy
 
     debug = ctx.options.debug
     stderr = ctx.ios.stderr
@@ -156,7 +158,6 @@ def _client(ctx: Context, url: str) -> Any:
 
 
 def _print_dry_run(ctx: Context, secret: WebhookSecret, delivery: Delivery) -> None:
-    from leadctl.http.curl import curl_command
     from leadctl.webhooks.sender import signed_headers
 
     headers = signed_headers(secret, delivery, int(ctx.clock.now().timestamp()))
@@ -167,7 +168,6 @@ def _print_dry_run(ctx: Context, secret: WebhookSecret, delivery: Delivery) -> N
 
 
 def _show_delivered(ctx: Context, result: Any) -> None:
-    from leadctl.util.safetext import safe_text
 
     attempts = result["attempts"]
     webhook_id = safe_text(result["webhookId"], one_line=True)
