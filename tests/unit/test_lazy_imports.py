@@ -1,0 +1,77 @@
+"""A module's header says what it depends on: leadctl's own modules are imported inside a
+function at two boundaries only (docs/ARCHITECTURE.md, "Start-up budget").
+
+- The start-up path: what ``leadctl --help`` loads defers the rest of the tree, so the
+  root command stays within its budget (tests/e2e/test_startup_imports.py measures it).
+- The wrappers of heavy libraries and engines: httpx (``leadctl.http._httpx``), pydantic
+  (``models``/``views``), the sandbox, the bulk engine, the webhooks server, the contract
+  compiler: a group's help or a read must not load them for one verb that needs them.
+
+Anywhere else, an import inside a function is a dependency hidden from the reader.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import leadctl
+
+PACKAGE = Path(leadctl.__file__).resolve().parent
+
+START_UP_PATH = (
+    "leadctl.__main__", "leadctl.cli", "leadctl.context", "leadctl.iostreams",
+    "leadctl.config.settings", "leadctl.contract.store", "leadctl.generated.startup",
+    "leadctl.docgen",
+)  # fmt: skip
+HEAVY = (
+    "leadctl.http._httpx", "leadctl.models", "leadctl.views", "leadctl_sandbox",
+    "leadctl.sandbox_entry", "leadctl.bulk", "leadctl.webhooks", "leadctl.contract.index",
+    "leadctl.contract.diff",
+)  # fmt: skip
+
+
+def _within(name: str, prefixes: tuple[str, ...]) -> bool:
+    return any(name == p or name.startswith(p + ".") for p in prefixes)
+
+
+def function_local_imports() -> list[tuple[str, str]]:
+    """(importer, imported) for each import of leadctl's own modules inside a function,
+    those under ``if TYPE_CHECKING:`` left out (they never run)."""
+    found: list[tuple[str, str]] = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+        module = ".".join(parts).removesuffix(".__init__")
+
+        def walk(node: ast.AST, in_function: bool, module: str = module) -> None:
+            for child in ast.iter_child_nodes(node):
+                if isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test):
+                    continue
+                if in_function and isinstance(child, ast.ImportFrom) and child.module:
+                    names = [child.module]
+                    if child.module == "leadctl":
+                        names = [f"leadctl.{alias.name}" for alias in child.names]
+                    found.extend((module, n) for n in names if n.startswith("leadctl"))
+                elif in_function and isinstance(child, ast.Import):
+                    found.extend(
+                        (module, a.name) for a in child.names if a.name.startswith("leadctl")
+                    )
+                inner = isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef))
+                walk(child, in_function or inner)
+
+        walk(ast.parse(path.read_text(encoding="utf-8")), False)
+    return found
+
+
+def test_own_modules_are_imported_inside_functions_only_at_the_two_boundaries() -> None:
+    hidden = [
+        f"{importer} -> {imported}"
+        for importer, imported in function_local_imports()
+        if not _within(importer, START_UP_PATH) and not _within(imported, HEAVY)
+    ]
+    assert hidden == []
+
+
+def test_the_scan_sees_imports_inside_functions() -> None:
+    # The rule above is only as good as the scan: it must find the start-up path's own.
+    assert ("leadctl.__main__", "leadctl.cli.app") in function_local_imports()
