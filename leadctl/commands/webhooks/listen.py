@@ -25,7 +25,6 @@ from leadctl.http.urls import is_loopback_host
 from leadctl.output import display_zone_of
 from leadctl.output.formats import TABLE
 from leadctl.util.safetext import safe_text
-from leadctl.webhooks.targets import check_target_url
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
@@ -74,6 +73,7 @@ def run(opts: Options, ctx: Context, *, stop: threading.Event | None = None) -> 
     """Serve until Ctrl-C, SIGTERM or ``stop`` is set; then return (exit 0)."""
     from leadctl.webhooks.http_server import bind, listening_url
     from leadctl.webhooks.receiver import Receiver
+    from leadctl.webhooks.targets import check_target_url
 
     if not is_loopback_host(opts.host.strip("[]")) and not opts.allow_remote:
         raise UsageError(

@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING
 
 from leadctl.commands._verb import verb_command
 from leadctl.errors import UsageError
-from leadctl.webhooks.secret import parse_secret, store_secret
 
 if TYPE_CHECKING:
     from leadctl.context import Context
@@ -26,6 +25,7 @@ class Options:
 
 def run(opts: Options, ctx: Context) -> None:
     """Read the secret, check its shape (exit 2), store it; say where, never what."""
+    from leadctl.webhooks.secret import parse_secret, store_secret
 
     ios = ctx.ios
     if ios.stdin_is_tty:

@@ -18,7 +18,6 @@ from leadctl.http.retry import RetryPolicy
 from leadctl.output import emit_object
 from leadctl.output.columns import Column
 from leadctl.util.safetext import safe_text
-from leadctl.webhooks.targets import check_target_url
 
 if TYPE_CHECKING:
     from leadctl.context import Context
@@ -74,6 +73,7 @@ def run(opts: Options, ctx: Context) -> None:
     import uuid
 
     from leadctl.webhooks.sender import Delivery, check_msg_id, send_delivery
+    from leadctl.webhooks.targets import check_target_url
 
     url = check_target_url(
         opts.url, what="URL", allow_insecure_http=ctx.options.allow_insecure_http
