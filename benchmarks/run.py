@@ -118,6 +118,15 @@ def startup(env: dict[str, str], profile: Profile, work: Path, results: Results)
     results.add("ratio version/typer", found["version"] / found["typer"])
     results.add("ratio help/typer", found["help"] / found["typer"])
     results.add("ratio import app/typer", found["import leadctl.cli.app"] / found["typer"])
+    turns = support.alternating(
+        {"typer": [PYTHON, "-c", "import typer"], "help": [LEADCTL, "--help"]},
+        env,
+        rounds=profile.hyperfine_runs,
+        warmup=profile.warmup,
+    )
+    results.add("startup typer ms, in turns", turns["typer"] * 1000)
+    results.add("startup help ms, in turns", turns["help"] * 1000)
+    results.add("ratio help/typer in turns", turns["help"] / turns["typer"])
 
 
 # -- 2. one read -------------------------------------------------------------------------

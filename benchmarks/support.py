@@ -182,6 +182,28 @@ def hyperfine(
     return {result["command"]: float(result["median"]) for result in results}
 
 
+def alternating(
+    commands: Mapping[str, Sequence[str]], env: Mapping[str, str], *, rounds: int, warmup: int
+) -> dict[str, float]:
+    """Median seconds per named command, the commands run in turn, round after round.
+
+    hyperfine runs all of one command's runs before the next command's, so load that comes
+    and goes on a shared machine can fall on one of them only; taken in turns, it falls on
+    both alike, and their ratio holds where their absolute times do not.
+    """
+    times: dict[str, list[float]] = {name: [] for name in commands}
+    for turn in range(warmup + rounds):
+        for name, argv in commands.items():
+            started = time.perf_counter()
+            subprocess.run(
+                list(argv), env=dict(env), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                check=True,
+            )  # fmt: skip
+            if turn >= warmup:
+                times[name].append(time.perf_counter() - started)
+    return {name: median(values) for name, values in times.items()}
+
+
 def median(values: Sequence[float]) -> float:
     return float(statistics.median(values))
 
