@@ -1,9 +1,9 @@
 """Flags that set a field of a request body, marked on their Options field.
 
-``Annotated[str | None, typer.Option("--notes", ...), BodyFlag("--notes")] = None`` declares
-the flag, where its value goes (``notes``: the flag in camelCase unless ``path`` says
-otherwise) and which flag an error about that field names, in one place. Typer ignores the
-marker; ``given_body_flags`` reads it.
+``Annotated[str | None, typer.Option("--notes", ...), BodyFlag()] = None`` declares the flag
+once: the marker says its value goes to the body (``notes``: the flag in camelCase unless
+``path`` says otherwise), and errors about that field name the flag the ``typer.Option``
+beside it declares. Typer ignores the marker; ``body_flags`` reads both.
 """
 
 from __future__ import annotations
@@ -13,16 +13,21 @@ import typing
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+import typer
+
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
 
 
 @dataclass(frozen=True)
 class BodyFlag:
-    """The Options field is the value of ``flag``, sent as the body field ``path``."""
+    """The Options field is the value of ``flag``, sent as the body field ``path``.
 
-    flag: str
+    Written as ``BodyFlag()`` or ``BodyFlag(path=...)``; :func:`body_flags` fills ``flag`` in
+    from the field's ``typer.Option``."""
+
     path: str = ""
+    flag: str = ""
 
     @property
     def field(self) -> str:
@@ -39,14 +44,31 @@ class BodyFlag:
 
 
 def body_flags(options: type[DataclassInstance]) -> dict[str, BodyFlag]:
-    """Options field name -> its BodyFlag, in declaration order."""
+    """Options field name -> its BodyFlag (its flag filled in), in declaration order."""
     hints = typing.get_type_hints(options, include_extras=True)
     found: dict[str, BodyFlag] = {}
     for field in dataclasses.fields(options):
-        for meta in getattr(hints[field.name], "__metadata__", ()):
+        metadata = getattr(hints[field.name], "__metadata__", ())
+        for meta in metadata:
             if isinstance(meta, BodyFlag):
-                found[field.name] = meta
+                flag = _long_flag(metadata)
+                if flag is None:
+                    raise TypeError(f"{options.__name__}.{field.name}: a BodyFlag needs a --flag")
+                found[field.name] = dataclasses.replace(meta, flag=flag)
     return found
+
+
+def _long_flag(metadata: tuple[Any, ...]) -> str | None:
+    """The first long flag a ``typer.Option`` beside the marker declares (``--x`` of
+    ``"--x/--no-x"``). In ``Annotated``, Typer reads the option's first argument as a flag."""
+    for meta in metadata:
+        if isinstance(meta, typer.models.OptionInfo):
+            decls = [meta.default, *(meta.param_decls or ())]
+            for decl in decls:
+                for name in str(decl).split("/") if isinstance(decl, str) else ():
+                    if name.strip().startswith("--"):
+                        return name.strip()
+    return None
 
 
 def field_flags(options: type[DataclassInstance]) -> dict[str, str]:

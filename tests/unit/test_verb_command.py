@@ -21,9 +21,9 @@ from tests.support.run_context import direct_context
 class Options:
     thing: Annotated[str, typer.Argument(metavar="THING", help="The thing.")]
     tags: Annotated[
-        tuple[str, ...], typer.Option("--tag", metavar="T", help="A tag."), BodyFlag("--tag")
+        tuple[str, ...], typer.Option("--tag", metavar="T", help="A tag."), BodyFlag()
     ] = ()
-    note: Annotated[str | None, typer.Option("--note", help="A note."), BodyFlag("--note")] = None
+    note: Annotated[str | None, typer.Option("--note", help="A note."), BodyFlag()] = None
     loud: Annotated[bool, typer.Option("--loud", help="Shout.")] = False
 
 
@@ -87,21 +87,44 @@ def test_a_dataclass_field_built_by_default_is_a_group_of_flags_of_the_verb() ->
 
 
 def test_a_body_flag_names_its_field_in_camel_case_unless_told() -> None:
-    assert BodyFlag("--follow-up-status").field == "followUpStatus"
-    assert BodyFlag("--allowed-state", path="allowedStates").field == "allowedStates"
+    assert BodyFlag(flag="--follow-up-status").field == "followUpStatus"
+    assert BodyFlag(path="allowedStates").field == "allowedStates"
 
 
 def test_a_switch_given_false_is_named_by_its_negative_form() -> None:
-    flag = BodyFlag("--requires-consent-certificate")
+    flag = BodyFlag(flag="--requires-consent-certificate")
     assert flag.as_typed(False) == "--no-requires-consent-certificate"
     assert flag.as_typed(True) == "--requires-consent-certificate"
-    assert BodyFlag("--name").as_typed("x") == "--name"
+    assert BodyFlag(flag="--name").as_typed("x") == "--name"
+
+
+@dataclass(frozen=True)
+class Switched:
+    consent: Annotated[
+        bool | None,
+        typer.Option("--requires-consent/--no-requires-consent", help="Consent."),
+        BodyFlag(path="requiresConsentCertificate"),
+    ] = None
+
+
+@dataclass(frozen=True)
+class Unflagged:
+    note: Annotated[str | None, BodyFlag()] = None
+
+
+def test_a_body_flag_is_the_flag_its_typer_option_declares() -> None:
+    # Declared once: the marker takes the option's long flag (a switch's positive form).
+    marked = body_flags(Switched)["consent"]
+    assert marked.flag == "--requires-consent"
+    assert marked.field == "requiresConsentCertificate"
+    with pytest.raises(TypeError, match=r"Unflagged\.note"):
+        body_flags(Unflagged)
 
 
 def test_given_body_flags_are_those_set_and_only_marked_fields() -> None:
-    assert body_flags(Options) == {"tags": BodyFlag("--tag"), "note": BodyFlag("--note")}
+    assert body_flags(Options) == {"tags": BodyFlag(flag="--tag"), "note": BodyFlag(flag="--note")}
     given = given_body_flags(Options("x", tags=("a",), loud=True))
-    assert given == {"tags": (BodyFlag("--tag"), ("a",))}
+    assert given == {"tags": (BodyFlag(flag="--tag"), ("a",))}
 
 
 # Verbs declared through verb_command whose Options mark body flags.
@@ -114,7 +137,7 @@ BODY_FLAG_VERBS = (
 
 @pytest.mark.parametrize(("module_name", "verb"), BODY_FLAG_VERBS)
 def test_each_body_flag_is_a_flag_of_its_verb(module_name: str, verb: str) -> None:
-    # The marker repeats the flag for errors; this keeps the two from drifting apart.
+    # The flag an error names is the one the verb declares (read from its typer.Option).
     module = importlib.import_module(module_name)
     app = typer.Typer(add_completion=False)
     app.command()(getattr(module, verb))

@@ -57,12 +57,12 @@ class Options:
     name: Annotated[
         str | None,
         typer.Option("--name", metavar="TEXT", help="New name (at most 255 characters)."),
-        BodyFlag("--name"),
+        BodyFlag(),
     ] = None
     description: Annotated[
         str | None,
         typer.Option("--description", metavar="TEXT", help="New description."),
-        BodyFlag("--description"),
+        BodyFlag(),
     ] = None
     allowed_states: Annotated[
         tuple[str, ...],
@@ -71,7 +71,7 @@ class Options:
             metavar="S",
             help="A state or region accepted; repeat for several (replaces the allowlist).",
         ),
-        BodyFlag("--allowed-state", path="allowedStates"),
+        BodyFlag(path="allowedStates"),
     ] = ()
     allowed_products: Annotated[
         tuple[str, ...],
@@ -80,7 +80,7 @@ class Options:
             metavar="P",
             help="A product accepted; repeat for several (replaces the allowlist).",
         ),
-        BodyFlag("--allowed-product", path="allowedProducts"),
+        BodyFlag(path="allowedProducts"),
     ] = ()
     default_tag_ids: Annotated[
         tuple[str, ...],
@@ -89,7 +89,7 @@ class Options:
             metavar="T",
             help="A tag id given to the source's new leads; repeat for several.",
         ),
-        BodyFlag("--default-tag-id", path="defaultTagIds"),
+        BodyFlag(path="defaultTagIds"),
     ] = ()
     default_tag_names: Annotated[
         tuple[str, ...],
@@ -98,7 +98,7 @@ class Options:
             metavar="N",
             help="A tag name given to the source's new leads; repeat for several.",
         ),
-        BodyFlag("--default-tag-name", path="defaultTagNames"),
+        BodyFlag(path="defaultTagNames"),
     ] = ()
     requires_consent_certificate: Annotated[
         bool | None,
@@ -107,7 +107,7 @@ class Options:
             help="Whether leads must carry a consent certificate.",
             show_default=False,
         ),
-        BodyFlag("--requires-consent-certificate"),
+        BodyFlag(),
     ] = None
     # --data as given: JSON, @FILE or - (stdin); run reads it, from ctx.ios.stdin for -.
     data: Annotated[

@@ -148,12 +148,10 @@ class Options:
     their zone is the profile's, which run reads from the Context."""
 
     change_id: Annotated[str, typer.Argument(metavar="ID", help="The status change to update.")]
-    type_: Annotated[str | None, _text_option("--type", "type (free text)"), BodyFlag("--type")] = (
+    type_: Annotated[str | None, _text_option("--type", "type (free text)"), BodyFlag()] = None
+    outcome: Annotated[str | None, _text_option("--outcome", "outcome (free text)"), BodyFlag()] = (
         None
     )
-    outcome: Annotated[
-        str | None, _text_option("--outcome", "outcome (free text)"), BodyFlag("--outcome")
-    ] = None
     category: Annotated[
         str | None,
         typer.Option(
@@ -162,31 +160,27 @@ class Options:
             help="New category: " + ", ".join(CATEGORIES) + " (any case).",
             autocompletion=_complete_category,
         ),
-        BodyFlag("--category"),
+        BodyFlag(),
     ] = None  # any case; run sends the service's spelling
-    notes: Annotated[str | None, _text_option("--notes", "notes"), BodyFlag("--notes")] = None
-    reason: Annotated[str | None, _text_option("--reason", "reason"), BodyFlag("--reason")] = None
+    notes: Annotated[str | None, _text_option("--notes", "notes"), BodyFlag()] = None
+    reason: Annotated[str | None, _text_option("--reason", "reason"), BodyFlag()] = None
     follow_up_status: Annotated[
         str | None,
         _text_option("--follow-up-status", "follow-up status (free text)"),
-        BodyFlag("--follow-up-status"),
+        BodyFlag(),
     ] = None
-    callback_at: Annotated[
-        str | None, _time_option("--callback-at"), DateTimeFlag("--callback-at")
-    ] = None
-    task_due_at: Annotated[
-        str | None, _time_option("--task-due-at"), DateTimeFlag("--task-due-at")
-    ] = None
+    callback_at: Annotated[str | None, _time_option("--callback-at"), DateTimeFlag()] = None
+    task_due_at: Annotated[str | None, _time_option("--task-due-at"), DateTimeFlag()] = None
     appointment_start_at: Annotated[
-        str | None, _time_option("--appointment-start-at"), DateTimeFlag("--appointment-start-at")
+        str | None, _time_option("--appointment-start-at"), DateTimeFlag()
     ] = None
     appointment_end_at: Annotated[
-        str | None, _time_option("--appointment-end-at"), DateTimeFlag("--appointment-end-at")
+        str | None, _time_option("--appointment-end-at"), DateTimeFlag()
     ] = None
     appointment_notes: Annotated[
         str | None,
         _text_option("--appointment-notes", "appointment notes"),
-        BodyFlag("--appointment-notes"),
+        BodyFlag(),
     ] = None
     data: Annotated[
         str | None,

@@ -47,23 +47,19 @@ EPILOG = (
 class Options:
     """The compliance flags given (None: not given, the setting keeps its value)."""
 
-    accepted_terms: Annotated[
-        bool | None, _flag("accepted-terms", "acceptedTerms"), BodyFlag("--accepted-terms")
-    ] = None
+    accepted_terms: Annotated[bool | None, _flag("accepted-terms", "acceptedTerms"), BodyFlag()] = (
+        None
+    )
     accepted_to_subscription: Annotated[
         bool | None,
         _flag("accepted-to-subscription", "acceptedToSubscription"),
-        BodyFlag("--accepted-to-subscription"),
+        BodyFlag(),
     ] = None
-    accepted_sms: Annotated[
-        bool | None, _flag("accepted-sms", "acceptedSms"), BodyFlag("--accepted-sms")
-    ] = None
-    accepted_baa: Annotated[
-        bool | None, _flag("accepted-baa", "acceptedBaa"), BodyFlag("--accepted-baa")
-    ] = None
-    accepted_email: Annotated[
-        bool | None, _flag("accepted-email", "acceptedEmail"), BodyFlag("--accepted-email")
-    ] = None
+    accepted_sms: Annotated[bool | None, _flag("accepted-sms", "acceptedSms"), BodyFlag()] = None
+    accepted_baa: Annotated[bool | None, _flag("accepted-baa", "acceptedBaa"), BodyFlag()] = None
+    accepted_email: Annotated[bool | None, _flag("accepted-email", "acceptedEmail"), BodyFlag()] = (
+        None
+    )
     # Where the update came from, recorded with it.
     source: Annotated[
         str | None,
