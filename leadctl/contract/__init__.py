@@ -7,9 +7,7 @@ compiled index (``leadctl.contract.operations``), where retry safety is decided.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from pathlib import Path
-from typing import Any
 
 CONTRACT_FILE = Path(__file__).with_name("openapi.json")
 # The bundled contract's prebuilt index (``python -m leadctl.contract.index`` writes them),
@@ -19,13 +17,3 @@ BUNDLED_INDEX_FILE = Path(__file__).with_name("openapi.index.json")
 BUNDLED_SCHEMAS_FILE = Path(__file__).with_name("openapi.schemas.json")
 BUNDLED_GROUPS_FILE = Path(__file__).with_name("openapi.groups.tsv")
 HTTP_METHODS = ("get", "put", "post", "delete", "patch", "head", "options", "trace")
-
-
-@lru_cache(maxsize=1)
-def load_contract() -> dict[str, Any]:
-    """The parsed contract; callers must not mutate it."""
-    import json
-
-    with CONTRACT_FILE.open(encoding="utf-8") as handle:
-        document: dict[str, Any] = json.load(handle)
-    return document

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from openapi_spec_validator import OpenAPIV30SpecValidator, OpenAPIV31SpecValidator
 
-from leadctl.contract import load_contract as load_bundled
 from tests.contract_fixture.conftest import CONTRACTS, load_contract
+from tests.support.bundled_contract import load_contract as load_bundled
 
 REFERENCE_OPERATIONS = (
     ("PUT", "/users/compliance"),

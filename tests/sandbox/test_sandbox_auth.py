@@ -8,8 +8,8 @@ import httpx
 import jwt
 import pytest
 
-from leadctl.contract import load_contract
 from leadctl_sandbox.contract import iter_operations
+from tests.support.bundled_contract import load_contract
 from tests.support.sandbox_server import SandboxProcess
 
 NEW_LEAD = {"firstName": "Ada", "phone": "+15125550177", "state": "TX", "product": "solar"}

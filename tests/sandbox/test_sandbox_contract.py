@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from openapi_spec_validator import OpenAPIV31SpecValidator
 
-from leadctl.contract import load_contract
 from leadctl_sandbox.contract import iter_operations
+from tests.support.bundled_contract import load_contract
 
 # (method, path) -> (operationId, tag, retry-safe, credential kinds, statuses the reference lists)
 STAFF = {"org", "user"}

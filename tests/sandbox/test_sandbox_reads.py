@@ -12,10 +12,10 @@ from typing import Any
 import httpx
 import pytest
 
-from leadctl.contract import load_contract
 from leadctl_sandbox.contract import iter_operations
 from leadctl_sandbox.ops import handlers
 from leadctl_sandbox.published import published_contract
+from tests.support.bundled_contract import load_contract
 from tests.support.sandbox_server import SandboxProcess
 
 ASPNET_ID = re.compile(r"^[A-Z][A-Za-z]*_[A-Z][A-Za-z]*$")

@@ -6,7 +6,7 @@ from typing import Any
 
 import httpx
 
-from leadctl.contract import load_contract
+from tests.support.bundled_contract import load_contract
 from tests.support.sandbox_server import SandboxProcess
 
 
