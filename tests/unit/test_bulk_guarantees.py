@@ -16,7 +16,7 @@ import signal
 import subprocess
 import sys
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -209,44 +209,56 @@ def test_ctrl_c_during_a_429_wait_after_a_503_leaves_the_line_unknown_with_its_k
 
 @dataclass
 class UntilReported(VirtualClock):
-    """Virtual time whose waits hold until ``report`` has an outcome for ``row``: a line
-    waiting to be sent again is still waiting when another line stops the run."""
+    """Virtual time in which the thread that sent ``held_by``'s line waits, before its resend,
+    until ``report`` has an outcome for ``row``: a line waiting to be sent again is still
+    waiting when another line stops the run. Every other wait (another worker's, the pace
+    shared by all) passes at once, so the line that stops the run is never held up by it."""
 
     report: Path = Path()
     row: int = 0
+    held_by: set[int] = field(default_factory=set)  # thread idents
 
     def sleep(self, seconds: float) -> None:
         import threading
 
-        # Waits on the condition (the row's outcome on disk), not for a time; the cap only
-        # keeps a broken run from hanging the suite, and is generous for a loaded machine.
-        waited = threading.Event()
-        for _ in range(6000):
-            if any(
-                line["row"] == self.row and line["outcome"] != "sending"
-                for line in lines(self.report)
-            ):
-                break
-            waited.wait(0.01)
+        if threading.get_ident() in self.held_by:
+            # Waits on the condition (the row's outcome on disk), not for a time; the cap
+            # only keeps a broken run from hanging the suite.
+            waited = threading.Event()
+            for _ in range(6000):
+                if any(
+                    line["row"] == self.row and line["outcome"] != "sending"
+                    for line in lines(self.report)
+                ):
+                    break
+                waited.wait(0.01)
         super().sleep(seconds)
 
 
 def test_a_line_waiting_to_be_sent_again_when_the_run_stops_is_recorded_with_its_key(
     httpx_mock: HTTPXMock, tmp_path: Path
 ) -> None:
+    import threading
+
     import_payments_contract(tmp_path)
+    report = tmp_path / "payments.report.ndjson"
+    clock = UntilReported(report=report, row=3)
+
+    def unavailable(request: httpx.Request) -> httpx.Response:
+        clock.held_by.add(threading.get_ident())  # this worker waits to send line 2 again
+        return httpx.Response(503)
+
     httpx_mock.add_response(url=PAYMENTS_URL, match_json={"amount": 1}, status_code=201)
-    httpx_mock.add_response(url=PAYMENTS_URL, match_json={"amount": 2}, status_code=503)
+    httpx_mock.add_callback(unavailable, url=PAYMENTS_URL, match_json={"amount": 2})
     httpx_mock.add_response(url=PAYMENTS_URL, match_json={"amount": 3}, status_code=401)
     source = tmp_path / "payments.ndjson"
     source.write_text(ndjson({"amount": 1}, {"amount": 2}, {"amount": 3}))
-    report = tmp_path / "payments.report.ndjson"
 
     result = run_cli(
         ["batch", "createPayment", "--input", str(source), "--report", str(report),
          "--concurrency", "2"],
         env=token_env(),
-        clock=UntilReported(report=report, row=3),
+        clock=clock,
     )  # fmt: skip
 
     # Line 3's 401 stopped the run; line 2 may have acted, and that decides the exit code.
