@@ -14,10 +14,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from leadctl.contract.document import Document
-from leadctl.contract.formats import parse_document, to_31
-from leadctl.contract.operations import active_index_of
-from leadctl.contract.store import bundled_index
 from leadctl.contract.templates import template_key
 
 if TYPE_CHECKING:
@@ -44,6 +40,8 @@ class OperationSpec:
 
 def operation_spec(ctx: Context, op: Operation) -> OperationSpec:
     """``op`` as the contract it came from describes it."""
+    from leadctl.contract.operations import active_index_of
+    from leadctl.contract.store import bundled_index
 
     active = bundled_index() if op.bundled else active_index_of(ctx)
     path = Path(active.contract_path)
@@ -55,6 +53,8 @@ def operation_spec(ctx: Context, op: Operation) -> OperationSpec:
 def _document(path: str, _mtime_ns: int) -> Document:
     """The contract at ``path``, parsed once per invocation (a command may ask several
     times: its flags, its read, its write)."""
+    from leadctl.contract.document import Document
+    from leadctl.contract.formats import parse_document, to_31
 
     return Document(to_31(parse_document(Path(path).read_bytes(), what=path, budget=None)))
 

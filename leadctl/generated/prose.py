@@ -8,13 +8,13 @@ contract can neither restyle nor rewrite the help that a person reads.
 from __future__ import annotations
 
 from leadctl.iostreams import safe_text
-from leadctl.util.htmltext import html_to_text
 
 
 def contract_prose(text: str) -> str:
     """A summary or description: HTML as plain text, escapes shown."""
     if "<" in text or "&" in text:
         # Only then: the HTML parser and its entity table cost --help several ms.
+        from leadctl.util.htmltext import html_to_text
 
         text = html_to_text(text)
     return safe_text(text)

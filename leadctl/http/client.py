@@ -48,7 +48,6 @@ from leadctl.errors import (
     UsageError,
 )
 from leadctl.http.curl import curl_command
-from leadctl.http.pacer import Pacer
 from leadctl.http.retry import Delivery, RetryPolicy, effect_unknown, retry_after_seconds
 from leadctl.util.jsontext import NotJson, dumps_body, loads_service
 
@@ -595,6 +594,8 @@ class Client:
         fetch thread)."""
         with self._page_pacer_lock:
             if self._page_pacer is None:
+                from leadctl.http.pacer import Pacer
+
                 self._page_pacer = Pacer(
                     monotonic=self._monotonic,
                     sleep=self._sleep,

@@ -15,7 +15,6 @@ from typing import Any
 
 from leadctl.context import Context
 from leadctl.errors import UsageError
-from leadctl.inputs.datetimes import display_zone
 from leadctl.output.columns import (
     Column,
     choose_columns,
@@ -24,13 +23,9 @@ from leadctl.output.columns import (
     known_paths,
     path_known,
 )
-from leadctl.output.delimited import write_csv, write_tsv
 from leadctl.output.formats import AS_RECEIVED, JSON, NDJSON, OUTPUT_FORMATS, TABLE
-from leadctl.output.jq_filter import compile_jq, write_jq, write_jq_each
-from leadctl.output.json_out import write_json_array, write_json_object, write_ndjson
 from leadctl.output.projection import Selection, project, selection_of
 from leadctl.output.requested import checked_of, requested_paths
-from leadctl.output.table import write_list_table, write_object_table
 
 __all__ = [
     "RENDERERS",
@@ -145,6 +140,8 @@ def emit_object(
         if selection is not None:
             obj = project(obj, selection)
     if ctx.options.jq is not None:
+        from leadctl.output.jq_filter import compile_jq, write_jq
+
         ios = ctx.ios
         write_jq(ios.stdout, compile_jq(ctx.options.jq), obj, pretty=ios.stdout_is_tty)
         ios.stdout.flush()
@@ -220,6 +217,7 @@ def _jq_per_item(ctx: Context, *, streamed: bool) -> bool:
 
 
 def _jq_list(ctx: Context, items: Iterable[Any], *, per_item: bool) -> int:
+    from leadctl.output.jq_filter import compile_jq, write_jq, write_jq_each
 
     ios = ctx.ios
     program = compile_jq(ctx.options.jq or "")
@@ -252,11 +250,13 @@ class _Json(Renderer):
     terminal."""
 
     def write_list(self, ctx: Context, items: Iterable[Any], columns: Sequence[Column]) -> int:
+        from leadctl.output.json_out import write_json_array
 
         ios = ctx.ios
         return write_json_array(ios.data_out(json=True), items, pretty=ios.stdout_is_tty)
 
     def write_object(self, ctx: Context, obj: Any, columns: Sequence[Column]) -> None:
+        from leadctl.output.json_out import write_json_object
 
         ios = ctx.ios
         write_json_object(ios.data_out(json=True), obj, pretty=ios.stdout_is_tty)
@@ -266,10 +266,12 @@ class _Ndjson(Renderer):
     """One compact JSON document a line."""
 
     def write_list(self, ctx: Context, items: Iterable[Any], columns: Sequence[Column]) -> int:
+        from leadctl.output.json_out import write_ndjson
 
         return write_ndjson(ctx.ios.data_out(json=True), items)
 
     def write_object(self, ctx: Context, obj: Any, columns: Sequence[Column]) -> None:
+        from leadctl.output.json_out import write_json_object
 
         write_json_object(ctx.ios.data_out(json=True), obj, pretty=False)
 
@@ -296,6 +298,7 @@ class _ColumnRenderer(Renderer):
 
 class _Csv(_ColumnRenderer):
     def write_rows(self, ctx: Context, rows: Iterator[Any], columns: list[Column]) -> int:
+        from leadctl.output.delimited import write_csv
 
         out = ctx.ios.data_out()
         return write_csv(out, rows, columns, allow_formulas=ctx.options.allow_formulas)
@@ -309,6 +312,7 @@ class _Tsv(_ColumnRenderer):
         self._header = header
 
     def write_rows(self, ctx: Context, rows: Iterator[Any], columns: list[Column]) -> int:
+        from leadctl.output.delimited import write_tsv
 
         return write_tsv(
             ctx.ios.data_out(),
@@ -326,6 +330,7 @@ class _Table(_ColumnRenderer):
     streams = False
 
     def write_rows(self, ctx: Context, rows: Iterator[Any], columns: list[Column]) -> int:
+        from leadctl.output.table import write_list_table
 
         count = write_list_table(
             ctx.ios,
@@ -339,6 +344,7 @@ class _Table(_ColumnRenderer):
         return count
 
     def write_one(self, ctx: Context, obj: Any, columns: list[Column]) -> None:
+        from leadctl.output.table import write_object_table
 
         write_object_table(ctx.ios, obj, columns, zone=_zone_for(ctx, columns))
 
@@ -367,6 +373,7 @@ def _zone_for(ctx: Context, columns: Sequence[Column]) -> tzinfo | None:
 
 def display_zone_of(ctx: Context) -> tzinfo | None:
     """``--utc``, else the profile's ``timezone``, else the system's (TZ honoured)."""
+    from leadctl.inputs.datetimes import display_zone
 
     return display_zone(utc=ctx.options.utc, profile_zone=ctx.settings.get("timezone"), env=ctx.env)
 

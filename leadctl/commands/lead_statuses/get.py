@@ -12,12 +12,9 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from leadctl.cli.suggest import close_matches
 from leadctl.commands._verb import verb_command
 from leadctl.commands.lead_statuses.list_ import status_columns
 from leadctl.errors import NotFound, UsageError
-from leadctl.http.shared_reads import read_lead_statuses
-from leadctl.output import emit_object
 
 if TYPE_CHECKING:
     from leadctl.context import Context
@@ -51,6 +48,7 @@ def pick(statuses: list[Any], wanted: str) -> Any:
         raise UsageError(
             f"{len(named)} lead statuses are named {wanted!r}: {ids}", hint="give its id"
         )
+    from leadctl.cli.suggest import close_matches
 
     # Compared folded, as the names are matched; shown as the service spells them.
     by_folded = {
@@ -66,6 +64,8 @@ def pick(statuses: list[Any], wanted: str) -> Any:
 
 
 def run(opts: Options, ctx: Context) -> None:
+    from leadctl.http.shared_reads import read_lead_statuses
+    from leadctl.output import emit_object
 
     columns = status_columns(ctx)
     emit_object(ctx, pick(read_lead_statuses(ctx), opts.status), columns=columns)
