@@ -265,11 +265,10 @@ def _tables(results: Any, profile: Any) -> list[str]:
             ("version", "`leadctl --version`"),
             ("help", "`leadctl --help`"),
             ("import leadctl.cli.app", '`python -c "import leadctl.cli.app"`'),
-            ("typer ms, in turns", '`python -c "import typer"`, in turns with `--help`'),
-            ("help ms, in turns", "`leadctl --help`, in turns with `import typer`"),
+            ("typer in turns", '`python -c "import typer"`, in turns with `--help`'),
+            ("help in turns", "`leadctl --help`, in turns with `import typer`"),
         ):
-            key = f"startup {name}" if name.endswith("in turns") else f"startup {name} ms"
-            lines.append(_row(results, key, label))
+            lines.append(_row(results, f"startup {name} ms", label))
         lines += [
             "",
             f"`--help` is {results.median('ratio help/typer'):.2f}x `import typer` "

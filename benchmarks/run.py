@@ -124,8 +124,8 @@ def startup(env: dict[str, str], profile: Profile, work: Path, results: Results)
         rounds=profile.hyperfine_runs,
         warmup=profile.warmup,
     )
-    results.add("startup typer ms, in turns", turns["typer"] * 1000)
-    results.add("startup help ms, in turns", turns["help"] * 1000)
+    results.add("startup typer in turns ms", turns["typer"] * 1000)
+    results.add("startup help in turns ms", turns["help"] * 1000)
     results.add("ratio help/typer in turns", turns["help"] / turns["typer"])
 
 
