@@ -61,14 +61,10 @@ def body_flags(options: type[DataclassInstance]) -> dict[str, BodyFlag]:
 def _long_flag(metadata: tuple[Any, ...]) -> str | None:
     """The first long flag a ``typer.Option`` beside the marker declares (``--x`` of
     ``"--x/--no-x"``). In ``Annotated``, Typer reads the option's first argument as a flag."""
-    for meta in metadata:
-        if isinstance(meta, typer.models.OptionInfo):
-            decls = [meta.default, *(meta.param_decls or ())]
-            for decl in decls:
-                for name in str(decl).split("/") if isinstance(decl, str) else ():
-                    if name.strip().startswith("--"):
-                        return name.strip()
-    return None
+    options = [meta for meta in metadata if isinstance(meta, typer.models.OptionInfo)]
+    decls = [decl for o in options for decl in (o.default, *(o.param_decls or ()))]
+    names = [name.strip() for decl in decls if isinstance(decl, str) for name in decl.split("/")]
+    return next((name for name in names if name.startswith("--")), None)
 
 
 def field_flags(options: type[DataclassInstance]) -> dict[str, str]:
