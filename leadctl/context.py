@@ -16,6 +16,8 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from leadctl.clock import Clock
+from leadctl.config.settings import load_config
+from leadctl.contract.store import active_for_context
 from leadctl.errors import NotAuthenticated, UsageError
 from leadctl.http.request_limits import DEFAULT_MAX_RETRIES
 from leadctl.iostreams import IOStreams
@@ -159,7 +161,6 @@ class Context:
 
     @cached_property
     def config(self) -> Config:
-        from leadctl.config.settings import load_config
 
         return load_config(self.env)
 
@@ -188,7 +189,6 @@ class Context:
     @cached_property
     def active_index(self) -> ActiveIndex:
         """The active contract's compiled index (``leadctl.contract.operations``), read once."""
-        from leadctl.contract.store import active_for_context
 
         return active_for_context(self)
 

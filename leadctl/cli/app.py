@@ -19,7 +19,9 @@ from leadctl.cli.persistent_flags import attach, given_on_the_line, persistent_c
 from leadctl.cli.verb_group import StdoutClosed, VerbGroup
 from leadctl.clock import Clock
 from leadctl.context import Context, GlobalOptions
+from leadctl.contract.store import SANDBOX_KEY
 from leadctl.errors import DryRunDone, ExitCode, LeadctlError, UsageError
+from leadctl.generated.startup import LINE_PARAMS, LINE_PARAMS_NAMES, write_help_sections
 from leadctl.http.request_limits import DEFAULT_MAX_RETRIES, timeout_problem
 from leadctl.iostreams import IOStreams, safe_json, safe_text
 from leadctl.output.formats import AS_RECEIVED, OUTPUT_FORMATS
@@ -167,7 +169,6 @@ class LazyGroup(VerbGroup):
     def resolve_command(self, ctx: Any, args: list[str]) -> Any:
         # The profile and base URL named anywhere on the line pick the contract whose
         # generated commands exist, before Click has parsed the verb's options.
-        from leadctl.generated.startup import LINE_PARAMS, LINE_PARAMS_NAMES
 
         line = {
             p.name: given_on_the_line(args, p) for p in self.params if p.name in LINE_PARAMS_NAMES
@@ -222,14 +223,12 @@ class LazyGroup(VerbGroup):
         rows = [(name, short_help) for name, (_module, short_help) in GROUPS.items()]
         with formatter.section("Commands"):
             formatter.write_dl(rows)
-        from leadctl.generated.startup import write_help_sections
 
         write_help_sections(ctx, formatter)
 
 
 def _from_the_contract(ctx: Any, word: str) -> str:
     from leadctl.cli.suggest import from_the_contract
-    from leadctl.contract.store import SANDBOX_KEY
     from leadctl.generated.tree import generated_tree
 
     key = generated_tree(ctx).active.key

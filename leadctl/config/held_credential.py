@@ -14,6 +14,8 @@ import threading
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from leadctl.config.credentials import lookup_credential, with_contract_prefixes
+
 if TYPE_CHECKING:
     from leadctl.config.credentials import Credential
 
@@ -92,7 +94,6 @@ def resolve_credential(
 ) -> Credential | None:
     """A profile's credential by the lookup order of cli.md, recognised as a source key by
     the active contract's prefixes (read only for a value nothing else recognised)."""
-    from leadctl.config.credentials import lookup_credential, with_contract_prefixes
 
     found = lookup_credential(env=env, profile=profile, profile_settings=profile_values)
     if found is None or found.recognised:

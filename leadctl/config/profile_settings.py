@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from leadctl.config.service_target import SANDBOX_PROFILE, service_target
 from leadctl.errors import UsageError
 from leadctl.http.request_limits import DEFAULT_TIMEOUT
+from leadctl.http.urls import validate_base_url
 
 if TYPE_CHECKING:
     from leadctl.config.settings import Config
@@ -93,8 +94,6 @@ def resolve_settings(
     )
     resolved = target.base_url
     if resolved is not None:
-        from leadctl.http.urls import validate_base_url
-
         resolved = validate_base_url(resolved, allow_insecure_http=allow_insecure_http)
     return Settings(
         profile=name,

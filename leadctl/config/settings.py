@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from leadctl.errors import LeadctlError, UsageError
+from leadctl.http.request_limits import timeout_problem
 from leadctl.output.formats import OUTPUT_FORMATS
 
 T = TypeVar("T")
@@ -146,7 +147,6 @@ def _parse_timeout(raw: str) -> int | float:
             number = float(text)
         except ValueError:
             raise _bad_value("timeout", raw, "expected a number of seconds") from None
-    from leadctl.http.request_limits import timeout_problem
 
     if timeout_problem(number):
         raise _bad_value("timeout", raw, "expected a positive number of seconds, at most a day")

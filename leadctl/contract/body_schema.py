@@ -14,6 +14,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from leadctl.contract.operations import active_index_of
+from leadctl.contract.store import bundled_index
 from leadctl.contract.templates import template_key
 
 if TYPE_CHECKING:
@@ -40,8 +42,6 @@ class OperationSpec:
 
 def operation_spec(ctx: Context, op: Operation) -> OperationSpec:
     """``op`` as the contract it came from describes it."""
-    from leadctl.contract.operations import active_index_of
-    from leadctl.contract.store import bundled_index
 
     active = bundled_index() if op.bundled else active_index_of(ctx)
     path = Path(active.contract_path)

@@ -31,8 +31,10 @@ from leadctl.contract.entries import (
     response_of,
     text_or_none,
 )
+from leadctl.contract.store import bundled_index
 from leadctl.contract.templates import PATH_PARAM, template_key
 from leadctl.errors import UsageError
+from leadctl.generated.given import contract_query
 
 if TYPE_CHECKING:
     from leadctl.context import Context
@@ -219,8 +221,6 @@ def curated(ctx: Context, method: str, path: str) -> Operation:
     entry = find_entry(active_index_of(ctx).index, method, path)
     bundled = False
     if entry is None:
-        from leadctl.contract.store import bundled_index
-
         entry = find_entry(bundled_index().index, method, path)
         bundled = True
         if entry is None:
@@ -228,7 +228,6 @@ def curated(ctx: Context, method: str, path: str) -> Operation:
     found = Operation.from_entry(entry, bundled=bundled)
     # The command passes its path parameters by its own names: the contract's may differ.
     found = replace(found, path=_renamed(found.path, path))
-    from leadctl.generated.given import contract_query
 
     # The active contract's parameters its flags do not cover, where they were given.
     query = contract_query(ctx, method, path)
@@ -271,7 +270,6 @@ def _template_regex(path: str) -> re.Pattern[str]:
 def bundled_operation(method: str, path: str) -> Operation:
     """The bundled contract's operation on METHOD + path template (tests, benchmarks and
     tools that run outside an invocation)."""
-    from leadctl.contract.store import bundled_index
 
     entry = find_entry(bundled_index().index, method, path)
     if entry is None:

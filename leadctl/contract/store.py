@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from leadctl import __version__
+from leadctl.config.settings import ensure_private_dir, write_private_file
 from leadctl.contract import (
     BUNDLED_GROUPS_FILE,
     BUNDLED_INDEX_FILE,
@@ -34,6 +35,7 @@ from leadctl.contract import (
     INDEX_FORMAT,
 )
 from leadctl.contract import CONTRACT_FILE as BUNDLED
+from leadctl.errors import UsageError
 
 if TYPE_CHECKING:
     from leadctl.context import Context
@@ -197,7 +199,6 @@ def active_index(
 
 def context_key(ctx: Context) -> str | None:
     """The store key of a Context's profile; None when its settings are unusable."""
-    from leadctl.errors import UsageError
 
     try:
         settings = ctx.settings
@@ -277,7 +278,6 @@ def save(
     """Compile and store a loaded contract under ``key``, within ``budget`` when given.
 
     Its raw bytes are kept as they came (JSON or YAML, any OpenAPI 3 version)."""
-    from leadctl.config.settings import ensure_private_dir, write_private_file
     from leadctl.contract.index import compile_index, curated_command_names, dump, groups_text
 
     index, schemas = compile_index(

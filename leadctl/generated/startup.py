@@ -12,6 +12,11 @@ import sys
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from leadctl.config.service_target import ENV_BASE_URL, SANDBOX_PROFILE, service_target
+from leadctl.config.settings import load_config
+from leadctl.contract.store import SANDBOX_KEY, help_groups, key_for_base_url, key_for_profile
+from leadctl.errors import LeadctlError
+
 # Where the root keeps the global options that choose the service, as read from the line.
 LINE_PARAMS = "leadctl.line_params"
 LINE_PARAMS_NAMES = ("profile", "base_url")
@@ -21,8 +26,6 @@ def startup_key(click_ctx: Any) -> tuple[Callable[[], str | None], bool]:
     """The store key of this invocation's service, as a function (it may read the config,
     which start-up avoids unless a contract was imported), and whether it may be the
     embedded sandbox."""
-    from leadctl.config.service_target import ENV_BASE_URL, SANDBOX_PROFILE, service_target
-    from leadctl.contract.store import SANDBOX_KEY, key_for_base_url, key_for_profile
 
     root = click_ctx.find_root()
     obj = root.obj
@@ -44,8 +47,6 @@ def startup_key(click_ctx: Any) -> tuple[Callable[[], str | None], bool]:
             return SANDBOX_KEY  # nothing points the sandbox profile elsewhere
         if (base_flag or base_env) is not None and not maybe_sandbox:
             return key_for_base_url(str(base_flag or base_env))  # no config needed
-        from leadctl.config.settings import load_config
-        from leadctl.errors import LeadctlError
 
         try:
             config = load_config(env)
@@ -99,7 +100,6 @@ def config_file(env: Mapping[str, str]) -> str | None:
 
 def write_help_sections(click_ctx: Any, formatter: Any) -> None:
     """The generated groups in `leadctl --help`, from the small groups files only."""
-    from leadctl.contract.store import help_groups
 
     root = click_ctx.find_root()
     env: Mapping[str, str] = getattr(root.obj, "env", None) or os.environ

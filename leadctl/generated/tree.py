@@ -12,7 +12,10 @@ import sys
 from collections.abc import Callable, Collection, Iterator, Mapping, MutableMapping
 from typing import TYPE_CHECKING, Any
 
+from leadctl.cli.verb_group import VerbGroup
+from leadctl.contract.operations import Operation, find_entry
 from leadctl.contract.store import ActiveIndex, active_index, bundled_index
+from leadctl.generated.assumptions import BUNDLED_ASSUMPTIONS
 from leadctl.generated.prose import contract_prose, contract_words
 from leadctl.generated.startup import startup_key
 from leadctl.iostreams import safe_text
@@ -101,8 +104,6 @@ class GeneratedTree:
     def _operation(self, position: int) -> Operation:
         found = self._decoded.get(position)
         if found is None:
-            from leadctl.contract.operations import Operation
-
             found = self._decoded[position] = Operation.from_entry(self._entries[position])
         return found
 
@@ -176,7 +177,6 @@ class GeneratedTree:
         """A group made only of generated verbs, or None when there is no such group."""
         if name not in self._by_group:
             return None
-        from leadctl.cli.verb_group import VerbGroup
 
         tag = self._groups.get(name, {}).get("tag")
         help_text = self.short_help(name)
@@ -216,14 +216,11 @@ class GeneratedTree:
         leadctl's bundled description of it)."""
         verbs = getattr(command, "commands", None)
         if self.active.key is None:
-            from leadctl.generated.assumptions import BUNDLED_ASSUMPTIONS
-
             for verb, note in BUNDLED_ASSUMPTIONS.get(group, {}).items():
                 if isinstance(verbs, dict) and verb in verbs:
                     verbs[verb].help = f"{verbs[verb].help or ''}\n\n{note}".strip()
             return
         from leadctl.contract.curated import CURATED_COMMANDS
-        from leadctl.contract.operations import find_entry
 
         for (method, path), (owner, verb) in CURATED_COMMANDS.items():
             if owner != group or not isinstance(verbs, dict) or verb not in verbs:

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from datetime import datetime, tzinfo
 from typing import TYPE_CHECKING, Any
 
+from leadctl.errors import UsageError
+
 if TYPE_CHECKING:
     from leadctl.context import Context
     from leadctl.contract.document import Document
@@ -118,7 +120,6 @@ class _Walk:
             value = str(value)  # digits typed as a number are still the number
         if not isinstance(value, str):
             return value
-        from leadctl.errors import UsageError
         from leadctl.inputs.phone import to_e164
 
         try:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from leadctl.contract.operations import curated
+from leadctl.contract.shapes import require_objects
 from leadctl.errors import BadResponse
 
 if TYPE_CHECKING:
@@ -14,8 +16,6 @@ if TYPE_CHECKING:
 def read_lead_statuses(ctx: Context) -> list[dict[str, Any]]:
     """GET /lead-statuses: the organization's statuses as the service sent them, checked
     to be an array of objects (`lead-statuses list|get`, the status colors of `leads list`)."""
-    from leadctl.contract.operations import curated
-    from leadctl.contract.shapes import require_objects
 
     statuses = ctx.client().call_json(curated(ctx, "GET", "/lead-statuses"))
     if not isinstance(statuses, list):

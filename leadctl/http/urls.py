@@ -6,6 +6,7 @@ import ipaddress
 import re
 from urllib.parse import urlsplit
 
+from leadctl.config.redact import redact_text
 from leadctl.errors import UsageError
 
 _LOOPBACK_NAMES = {"localhost", "localhost.localdomain", "ip6-localhost"}
@@ -23,7 +24,6 @@ def is_loopback_host(host: str) -> bool:
 def _shown(url: str) -> str:
     """The URL for an error message: no query or fragment (where tokens travel), and
     anything shaped like a credential masked."""
-    from leadctl.config.redact import redact_text
 
     head = re.split(r"[?#]", url, maxsplit=1)[0]
     return repr(redact_text(head) + ("?…" if len(head) < len(url) else ""))
@@ -67,8 +67,6 @@ def validate_base_url(url: str, *, allow_insecure_http: bool) -> str:
         host = parts.hostname
         parts.port  # noqa: B018 - raises ValueError on a malformed port
     except ValueError as error:
-        from leadctl.config.redact import redact_text
-
         raise UsageError(f"invalid base URL {_shown(url)}: {redact_text(str(error))}") from None
     if parts.scheme not in ("http", "https"):
         raise UsageError(f"invalid base URL {_shown(url)}: the scheme must be https (or http)")

@@ -24,6 +24,7 @@ from leadctl.output.columns import (
     path_known,
 )
 from leadctl.output.formats import AS_RECEIVED, JSON, NDJSON, OUTPUT_FORMATS, TABLE
+from leadctl.output.json_out import write_json_array, write_json_object, write_ndjson
 from leadctl.output.projection import Selection, project, selection_of
 from leadctl.output.requested import checked_of, requested_paths
 
@@ -250,13 +251,11 @@ class _Json(Renderer):
     terminal."""
 
     def write_list(self, ctx: Context, items: Iterable[Any], columns: Sequence[Column]) -> int:
-        from leadctl.output.json_out import write_json_array
 
         ios = ctx.ios
         return write_json_array(ios.data_out(json=True), items, pretty=ios.stdout_is_tty)
 
     def write_object(self, ctx: Context, obj: Any, columns: Sequence[Column]) -> None:
-        from leadctl.output.json_out import write_json_object
 
         ios = ctx.ios
         write_json_object(ios.data_out(json=True), obj, pretty=ios.stdout_is_tty)
@@ -266,12 +265,10 @@ class _Ndjson(Renderer):
     """One compact JSON document a line."""
 
     def write_list(self, ctx: Context, items: Iterable[Any], columns: Sequence[Column]) -> int:
-        from leadctl.output.json_out import write_ndjson
 
         return write_ndjson(ctx.ios.data_out(json=True), items)
 
     def write_object(self, ctx: Context, obj: Any, columns: Sequence[Column]) -> None:
-        from leadctl.output.json_out import write_json_object
 
         write_json_object(ctx.ios.data_out(json=True), obj, pretty=False)
 

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from leadctl.contract.body_schema import json_response_schema, operation_spec
 from leadctl.errors import UsageError
 from leadctl.output.columns import EACH, Column, split_path
+from leadctl.output.registry import prints_as_received
 from leadctl.output.requested import remember_checked, requested_paths
 
 if TYPE_CHECKING:
@@ -53,7 +54,6 @@ def output_columns(
     ``from_contract``: the defaults were chosen from this contract already (generated
     verbs), so only ``--columns`` is checked.
     """
-    from leadctl.output.registry import prints_as_received
 
     requested = requested_paths(ctx)
     drawn = not requested and not from_contract and not prints_as_received(ctx)

@@ -15,6 +15,8 @@ import typer
 from leadctl.commands._verb import verb_command
 from leadctl.commands.lead_statuses.list_ import status_columns
 from leadctl.errors import NotFound, UsageError
+from leadctl.http.shared_reads import read_lead_statuses
+from leadctl.output import emit_object
 
 if TYPE_CHECKING:
     from leadctl.context import Context
@@ -64,8 +66,6 @@ def pick(statuses: list[Any], wanted: str) -> Any:
 
 
 def run(opts: Options, ctx: Context) -> None:
-    from leadctl.http.shared_reads import read_lead_statuses
-    from leadctl.output import emit_object
 
     columns = status_columns(ctx)
     emit_object(ctx, pick(read_lead_statuses(ctx), opts.status), columns=columns)

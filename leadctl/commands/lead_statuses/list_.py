@@ -6,7 +6,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from leadctl.commands._verb import verb_command
+from leadctl.contract.operations import curated
+from leadctl.http.shared_reads import read_lead_statuses
+from leadctl.output import emit_list, prints_as_received
 from leadctl.output.columns import Column
+from leadctl.output.response_columns import output_columns
 
 if TYPE_CHECKING:
     from leadctl.context import Context
@@ -48,16 +52,12 @@ def display_order(statuses: list[Any]) -> list[Any]:
 
 def status_columns(ctx: Context) -> list[Column]:
     """The columns of a status, fitted to the active contract (--columns checked)."""
-    from leadctl.contract.operations import curated
-    from leadctl.output.response_columns import output_columns
 
     return output_columns(ctx, curated(ctx, "GET", "/lead-statuses"), STATUS_COLUMNS)
 
 
 def run(opts: Options, ctx: Context) -> None:
     """GET /lead-statuses, checked, printed in display order (JSON formats as received)."""
-    from leadctl.http.shared_reads import read_lead_statuses
-    from leadctl.output import emit_list, prints_as_received
 
     columns = status_columns(ctx)
     statuses: list[Any] = read_lead_statuses(ctx)
