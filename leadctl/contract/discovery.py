@@ -34,10 +34,15 @@ from leadctl.http.curl import curl_command
 from leadctl.http.urls import is_loopback_host
 
 if TYPE_CHECKING:
+    import httpx
+
     from leadctl.context import Context
     from leadctl.contract.budget import Budget
     from leadctl.contract.loading import Loaded
     from leadctl.http.client import Client
+else:
+    # A stand-in that loads httpx the first time it is used: importing stays light.
+    from leadctl.http._httpx import httpx
 
 WELL_KNOWN_PATHS = ("/openapi.json", "/openapi/v1.json", "/swagger/v1/swagger.json")
 ACCEPT = "application/openapi+json, application/json;q=0.9, application/yaml;q=0.8, */*;q=0.5"
@@ -140,8 +145,6 @@ class Discovery:
 
     def _fetch_elsewhere(self, url: str, headers: list[tuple[str, str]]) -> Any:
         """A host that is not the profile's: no credential, redirects followed."""
-        from leadctl.http._httpx import httpx
-
         ctx = self.ctx
         if ctx.options.dry_run:
             command = curl_command("GET", url, headers=headers, body=None)

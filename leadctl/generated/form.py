@@ -18,7 +18,12 @@ from leadctl.inputs.fields import load_data_option, read_source
 from leadctl.inputs.phone import to_e164
 
 if TYPE_CHECKING:
+    import httpx
+
     from leadctl.contract.entries import Body
+else:
+    # A stand-in that loads httpx the first time it is used: importing stays light.
+    from leadctl.http._httpx import httpx
 
 FORM_MEDIA = "application/x-www-form-urlencoded"
 
@@ -120,8 +125,6 @@ def form_body(
         from urllib.parse import urlencode
 
         return urlencode(values).encode("utf-8"), FORM_MEDIA
-    from leadctl.http._httpx import httpx
-
     # Text fields as parts without a file name: httpx sends multipart/form-data only when
     # it is given parts, and the operation takes nothing else, even without a file.
     parts: list[tuple[str, Any]] = [

@@ -1,4 +1,10 @@
-"""httpx, imported without its command-line tool.
+"""httpx, loaded the first time one of its names is read, and without its command-line tool.
+
+Every module that sends imports ``httpx`` from here at its top (the real module for mypy,
+this stand-in at run time), so its header says it depends on httpx while ``leadctl --help``
+and a group's help, which never send, do not pay for loading it. This module is the one
+place that decides when httpx loads: the wrapper of a heavy library, as
+docs/ARCHITECTURE.md's start-up budget names it.
 
 ``import httpx`` also imports httpx's own command-line tool when click and rich are
 installed (they are, beside Typer): about 40 ms of click, rich and pygments that leadctl
@@ -18,20 +24,46 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-
-_SKIP_CLI = "httpx" not in sys.modules and "httpx._main" not in sys.modules
-if _SKIP_CLI:
-    sys.modules["httpx._main"] = None  # type: ignore[assignment]
-try:
-    import httpx as httpx
-finally:
-    if _SKIP_CLI:
-        del sys.modules["httpx._main"]
+from functools import cache
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 __all__ = ["LazyTransport", "httpx"]
 
 
-class LazyTransport(httpx.BaseTransport):
+@cache
+def _load() -> ModuleType:
+    skip_cli = "httpx" not in sys.modules and "httpx._main" not in sys.modules
+    if skip_cli:
+        sys.modules["httpx._main"] = None  # type: ignore[assignment]
+    try:
+        import httpx as library
+    finally:
+        if skip_cli:
+            del sys.modules["httpx._main"]
+    return library
+
+
+class _OnFirstUse:
+    """Stands in for the httpx module: reading any name loads httpx (once) and answers it."""
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(_load(), name)
+
+
+httpx: Any = _OnFirstUse()
+
+if TYPE_CHECKING:
+    import httpx as _typed
+
+    _Transport = _typed.BaseTransport
+else:
+    # httpx asks a transport only for these four methods, so the class need not subclass
+    # httpx's (which would load httpx to define it).
+    _Transport = object
+
+
+class LazyTransport(_Transport):
     """A transport built on its first request.
 
     For a plain-http base URL the client never needs a certificate store, yet building one
@@ -40,11 +72,17 @@ class LazyTransport(httpx.BaseTransport):
     verifying transport only then.
     """
 
-    def __init__(self, build: Callable[[], httpx.BaseTransport]) -> None:
+    def __init__(self, build: Callable[[], _typed.BaseTransport]) -> None:
         self._build = build
-        self._inner: httpx.BaseTransport | None = None
+        self._inner: _typed.BaseTransport | None = None
 
-    def handle_request(self, request: httpx.Request) -> httpx.Response:
+    def __enter__(self) -> LazyTransport:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def handle_request(self, request: _typed.Request) -> _typed.Response:
         if self._inner is None:
             self._inner = self._build()
         return self._inner.handle_request(request)

@@ -47,6 +47,7 @@ from leadctl.errors import (
     ServiceFailure,
     UsageError,
 )
+from leadctl.http._httpx import LazyTransport
 from leadctl.http.curl import curl_command
 from leadctl.http.retry import Delivery, RetryPolicy, effect_unknown, retry_after_seconds
 from leadctl.util.jsontext import NotJson, dumps_body, loads_service
@@ -57,6 +58,9 @@ if TYPE_CHECKING:
     from leadctl.config.operation_secrets import OperationSecrets
     from leadctl.http.pacer import Pacer
     from leadctl.http.rate_limit import RateLimit
+else:
+    # A stand-in that loads httpx the first time it is used: importing stays light.
+    from leadctl.http._httpx import httpx
 
 USER_AGENT = f"leadctl/{__version__}"
 DEBUG_BODY_LIMIT = 2048
@@ -120,8 +124,6 @@ def _default_trust(_cert_file: str | None, _cert_dir: str | None) -> ssl.SSLCont
     """httpx's default roots (its own reading of SSL_CERT_FILE/SSL_CERT_DIR, then certifi),
     loaded once a process for the environment that chose them: loading them costs about
     30 ms, and one process may build several clients (a refresh, a download, a redirect)."""
-    from leadctl.http._httpx import httpx  # on use: importing stays light
-
     return httpx.create_ssl_context()
 
 
@@ -248,8 +250,6 @@ class Client:
         return self._base_url() if callable(self._base_url) else self._base_url
 
     def _client(self) -> httpx.Client:
-        from leadctl.http._httpx import LazyTransport, httpx  # on use: importing stays light
-
         if self._http is None:
             base = self._base()
             transport = self._transport
@@ -435,8 +435,6 @@ class Client:
     ) -> None:
         """The request as curl, the credential as $LEADCTL_TOKEN where the contract puts
         it; refused as the real run would refuse it (a credential of the wrong kind)."""
-        from leadctl.http._httpx import httpx  # on use: importing stays light
-
         credential = None
         if not op.anonymous:
             try:
@@ -480,8 +478,6 @@ class Client:
     ) -> Exchange:
         """Send ``request`` once, without retrying, and say what that achieved. ``op``,
         when given, names the secret fields its trace masks by the contract."""
-        from leadctl.http._httpx import httpx  # on use: importing stays light
-
         self._trace_request(request, attempt, secrets, op)
         started = time.monotonic()
         try:
@@ -707,8 +703,6 @@ def _receive(http: httpx.Client, request: httpx.Request) -> httpx.Response:
 
     A truncated body raises httpx's transport errors here, inside the retry loop.
     """
-    from leadctl.http._httpx import httpx  # on use: importing stays light
-
     streamed = http.send(request, stream=True)
     try:
         declared = streamed.headers.get("Content-Length", "")
@@ -798,8 +792,6 @@ def _is_tls_failure(error: Exception) -> bool:
 
 
 def _transport_reason(error: httpx.TransportError, secrets: tuple[str, ...]) -> str:
-    from leadctl.http._httpx import httpx  # on use: importing stays light
-
     if isinstance(error, httpx.TimeoutException):
         return "timed out waiting for the service"
     if isinstance(error, httpx.RemoteProtocolError):

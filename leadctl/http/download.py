@@ -31,10 +31,13 @@ from leadctl.iostreams import safe_text
 if TYPE_CHECKING:
     import ssl
 
+    import httpx
+
     from leadctl.context import Context
     from leadctl.contract.operations import Operation
+else:
+    # A stand-in that loads httpx the first time it is used: importing stays light.
     from leadctl.http._httpx import httpx
-
 REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
 MAX_REDIRECTS = 10
 CHUNK_BYTES = 64 * 1024
@@ -61,8 +64,6 @@ def deliver(
         body = response.content
         _write(ctx, iter([body]), _media(response), output_file, declared=len(body))
         return
-    from leadctl.http._httpx import httpx
-
     with httpx.Client(
         timeout=ctx.settings.timeout,
         follow_redirects=False,
@@ -80,8 +81,6 @@ def _follow(
     response: httpx.Response,
     output_file: str | None,
 ) -> None:
-    from leadctl.http._httpx import httpx
-
     origin = _origin(httpx.URL(ctx.base_url()))
     for hop in range(1, MAX_REDIRECTS + 1):
         target = _location(ctx, response)
@@ -123,8 +122,6 @@ def _follow(
 
 
 def _location(ctx: Context, response: httpx.Response) -> httpx.URL:
-    from leadctl.http._httpx import httpx
-
     location = response.headers.get("Location")
     if not location:
         raise BadResponse(f"the service answered {response.status_code} without a Location")

@@ -30,9 +30,14 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
     from datetime import tzinfo
 
+    import httpx
+
     from leadctl.context import Context
     from leadctl.webhooks.forwarding import Forwarder
     from leadctl.webhooks.receiver import Record
+else:
+    # A stand-in that loads httpx the first time it is used: importing stays light.
+    from leadctl.http._httpx import httpx
 
 DEFAULT_PORT = 9000
 # What the table's lines start with; each delivery's line lines up under it.
@@ -156,7 +161,6 @@ def _announce(ctx: Context, url: str, opts: Options) -> None:
 
 
 def _forwarder(ctx: Context, url: str) -> Forwarder:
-    from leadctl.http._httpx import httpx
     from leadctl.webhooks.forwarding import Forwarder
 
     client = httpx.Client(
