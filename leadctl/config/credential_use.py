@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, quote_plus
 
 if TYPE_CHECKING:
-    from leadctl.http._httpx import httpx
+    import httpx
 
 UNKNOWN = "unknown"
 STAFF = frozenset({"org", "user"})

@@ -4,8 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from leadctl.http._httpx import httpx
+if TYPE_CHECKING:
+    import httpx
+else:
+    # A stand-in that loads httpx the first time it is used: importing stays light.
+    from leadctl.http._httpx import httpx
+
 
 # Connection-level headers (RFC 9110 7.6.1) belong to one hop; Host and Content-Length are
 # the target's own. Every other header the sender set goes on as it came.

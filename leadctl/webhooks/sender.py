@@ -11,16 +11,22 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from leadctl import __version__
 from leadctl.errors import ApiError, ExitCode, LeadctlError, ServiceFailure, UsageError
-from leadctl.http._httpx import httpx
 from leadctl.http.client import Client
 from leadctl.http.retry import RetryPolicy
 from leadctl.util.safetext import safe_text
 from leadctl.webhooks.secret import WebhookSecret
 from leadctl.webhooks.signing import signature
 from leadctl.webhooks.verification import ID_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER
+
+if TYPE_CHECKING:
+    import httpx
+else:
+    # A stand-in that loads httpx the first time it is used: importing stays light.
+    from leadctl.http._httpx import httpx
 
 USER_AGENT = f"leadctl/{__version__} (webhooks send)"
 
