@@ -16,10 +16,17 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from leadctl.clock import Clock
+from leadctl.config.credentials import Credential, CredentialKind
+from leadctl.config.held_credential import HeldCredential, resolve_credential
+from leadctl.config.profile_settings import profile_name, resolve_settings
 from leadctl.config.settings import load_config
+from leadctl.contract.operations import source_key_prefixes
 from leadctl.contract.store import active_for_context
 from leadctl.errors import NotAuthenticated, UsageError
+from leadctl.http.client import Client, tls_verification
+from leadctl.http.rate_limit import known_limit
 from leadctl.http.request_limits import DEFAULT_MAX_RETRIES
+from leadctl.http.retry import RetryPolicy
 from leadctl.iostreams import IOStreams
 from leadctl.output.formats import JSON, TABLE
 
@@ -166,13 +173,11 @@ class Context:
 
     @cached_property
     def profile_name(self) -> str:
-        from leadctl.config.profile_settings import profile_name
 
         return profile_name(self.options.profile, self.config)
 
     @cached_property
     def settings(self) -> Settings:
-        from leadctl.config.profile_settings import resolve_settings
 
         options = self.options
         return resolve_settings(
@@ -270,8 +275,6 @@ class Context:
 
     def _held_credential(self) -> HeldCredential:
         if self._held is None:
-            from leadctl.config.held_credential import HeldCredential
-
             self._held = HeldCredential(
                 look_up=self._look_up_credential,
                 renew=self._renewed,
@@ -281,9 +284,6 @@ class Context:
         return self._held
 
     def _look_up_credential(self) -> Credential | None:
-        from leadctl.config.credentials import Credential, CredentialKind
-        from leadctl.config.held_credential import resolve_credential
-        from leadctl.contract.operations import source_key_prefixes
 
         if self.settings.embedded_sandbox:
             # Never a credential from the environment: that belongs to another service.
@@ -335,9 +335,6 @@ class Context:
 
     def new_client(self) -> Client:
         """A client of the caller's own (who closes it), built from this invocation's pieces."""
-        from leadctl.http.client import Client, tls_verification
-        from leadctl.http.rate_limit import known_limit
-        from leadctl.http.retry import RetryPolicy
 
         options, settings, clock = self.options, self.settings, self.clock
         ca_bundle = settings.get("ca_bundle")

@@ -18,15 +18,13 @@ from leadctl.cli.helpformat import HelpContext, use_leadctl_help
 from leadctl.cli.persistent_flags import attach, given_on_the_line, persistent_copies
 from leadctl.cli.verb_group import StdoutClosed, VerbGroup
 from leadctl.clock import Clock
-from leadctl.context import Context, GlobalOptions
-from leadctl.contract.store import SANDBOX_KEY
 from leadctl.errors import DryRunDone, ExitCode, LeadctlError, UsageError
-from leadctl.generated.startup import LINE_PARAMS, LINE_PARAMS_NAMES, write_help_sections
-from leadctl.http.request_limits import DEFAULT_MAX_RETRIES, timeout_problem
+from leadctl.http.request_limits import DEFAULT_MAX_RETRIES
 from leadctl.iostreams import IOStreams, safe_json, safe_text
 from leadctl.output.formats import AS_RECEIVED, OUTPUT_FORMATS
 
 if TYPE_CHECKING:
+    from leadctl.context import Context
 
     class OutputFormat(str, Enum):
         """-o's choices, one member a format name (built below from OUTPUT_FORMATS)."""
@@ -168,7 +166,9 @@ class LazyGroup(VerbGroup):
 
     def resolve_command(self, ctx: Any, args: list[str]) -> Any:
         # The profile and base URL named anywhere on the line pick the contract whose
-        # generated commands exist, before Click has parsed the verb's options.
+        # generated commands exist, before Click has parsed the verb's options. (startup
+        # reads the settings: `import leadctl.cli.app` alone must not.)
+        from leadctl.generated.startup import LINE_PARAMS, LINE_PARAMS_NAMES
 
         line = {
             p.name: given_on_the_line(args, p) for p in self.params if p.name in LINE_PARAMS_NAMES
@@ -224,11 +224,14 @@ class LazyGroup(VerbGroup):
         with formatter.section("Commands"):
             formatter.write_dl(rows)
 
+        from leadctl.generated.startup import write_help_sections
+
         write_help_sections(ctx, formatter)
 
 
 def _from_the_contract(ctx: Any, word: str) -> str:
     from leadctl.cli.suggest import from_the_contract
+    from leadctl.contract.store import SANDBOX_KEY  # the store reads settings: not for --version
     from leadctl.generated.tree import generated_tree
 
     key = generated_tree(ctx).active.key
@@ -333,14 +336,15 @@ def main_callback(
     bootstrap = typer_ctx.obj
     if not isinstance(bootstrap, _Bootstrap):
         bootstrap = _Bootstrap(ios=IOStreams.system(), env=os.environ)
-    context = Context(
+    from leadctl.cli.invocation import start  # a command runs: --help never gets here
+
+    context = start(
+        typer_ctx.params,
         ios=bootstrap.ios,
-        options=_global_options(typer_ctx.params, bootstrap.env),
         env=bootstrap.env,
         transport=bootstrap.transport,
-        clock=bootstrap.clock or Clock(),
+        clock=bootstrap.clock,
     )
-    _set_streams(context)
     bootstrap.context = context
     typer_ctx.obj = context
 
@@ -349,87 +353,16 @@ def _apply(root_ctx: Any) -> None:
     """A global option given after a group or verb name: the options are read again, with
     the same checks (persistent_flags). Nothing reads the settings before the verb runs."""
     context = root_ctx.obj
-    if isinstance(context, Context):
-        context.options = _global_options(root_ctx.params, context.env)
-        _set_streams(context)
+    if context is not None and not isinstance(context, _Bootstrap):
+        from leadctl.cli.invocation import reapply  # the Context exists: it is loaded
 
-
-def _set_streams(context: Context) -> None:
-    options = context.options
-    context.ios.no_color = options.no_color
-    context.ios.no_input = options.no_input
-    context.ios.quiet = options.quiet
-
-
-def _global_options(params: Mapping[str, Any], env: Mapping[str, str]) -> GlobalOptions:
-    """The global options as given (Click's values, by parameter name) and the environment."""
-    profile, base_url = params.get("profile"), params.get("base_url")
-    # `-p "$PROFILE"` with PROFILE unset must not quietly act on another profile.
-    for flag, given in (("--profile", profile), ("--base-url", base_url)):
-        if given is not None and not given.strip():
-            raise UsageError(f"{flag} was given an empty value")
-    timeout = params.get("timeout")
-    if timeout is not None and timeout_problem(timeout):
-        raise UsageError(f"--timeout {timeout:g} {timeout_problem(timeout)}")
-    jq = params.get("jq")
-    if jq is not None:
-        # A mistyped expression is a usage error before anything is sent.
-        from leadctl.output.jq_filter import compile_jq
-
-        compile_jq(jq)
-    output = params.get("output")
-    columns = params.get("columns")
-    max_retries = params.get("max_retries")
-    return GlobalOptions(
-        profile=profile or env.get("LEADCTL_PROFILE") or None,
-        profile_from_env=profile is None,
-        base_url=base_url or env.get("LEADCTL_BASE_URL") or None,
-        base_url_from_env=base_url is None,
-        # Click's value is the format's name (Typer makes the enum only for the callback).
-        output=str(getattr(output, "value", output)) if output else _env_output(env),
-        columns=[part.strip() for part in columns.split(",") if part.strip()] if columns else None,
-        quiet=bool(params.get("quiet")),
-        no_color=bool(params.get("no_color")),
-        no_input=bool(params.get("no_input")),
-        debug=bool(params.get("debug")) or env.get("LEADCTL_DEBUG", "") not in ("", "0"),
-        timeout=timeout if timeout is not None else _env_timeout(env),
-        max_retries=DEFAULT_MAX_RETRIES if max_retries is None else max_retries,
-        dry_run=bool(params.get("dry_run")),
-        allow_insecure_http=bool(params.get("allow_insecure_http")),
-        jq=jq,
-        utc=bool(params.get("utc")),
-        allow_formulas=bool(params.get("allow_formulas")),
-    )
-
-
-def _env_output(env: Mapping[str, str]) -> str | None:
-    value = env.get("LEADCTL_OUTPUT") or None
-    if value is not None and value not in OUTPUT_FORMATS:
-        raise UsageError(
-            f"LEADCTL_OUTPUT={value!r} is not an output format",
-            hint="use one of " + ", ".join(OUTPUT_FORMATS),
-        )
-    return value
-
-
-def _env_timeout(env: Mapping[str, str]) -> float | None:
-    raw = env.get("LEADCTL_TIMEOUT") or None
-    if raw is None:
-        return None
-    try:
-        value = float(raw)
-    except ValueError:
-        value = 0.0
-    problem = timeout_problem(value)
-    if problem:
-        raise UsageError(f"LEADCTL_TIMEOUT={raw!r} {problem}")
-    return value
+        reapply(context, root_ctx.params)
 
 
 # -- errors -> exit codes, in one place --------------------------------------------------
 
 
-def _json_errors_wanted(context: Context | None, env: Mapping[str, str], ios: IOStreams) -> bool:
+def _json_errors_wanted(context: "Context | None", env: Mapping[str, str], ios: IOStreams) -> bool:
     """The error as one JSON object: for a program that asked for JSON output, never for a
     person reading stderr on a terminal."""
     if ios.stderr_is_tty:
@@ -461,7 +394,7 @@ def report_error(
     return int(error.exit_code)
 
 
-def _known_secrets(context: Context | None) -> tuple[str, ...]:
+def _known_secrets(context: "Context | None") -> tuple[str, ...]:
     """The credential, if this invocation already looked it up."""
     found = context.looked_up_credential() if context is not None else None
     return (found.value,) if found is not None and found.value else ()

@@ -24,6 +24,7 @@ from leadctl.output.columns import (
     path_known,
 )
 from leadctl.output.formats import AS_RECEIVED, JSON, NDJSON, OUTPUT_FORMATS, TABLE
+from leadctl.output.jq_filter import compile_jq, write_jq, write_jq_each
 from leadctl.output.json_out import write_json_array, write_json_object, write_ndjson
 from leadctl.output.projection import Selection, project, selection_of
 from leadctl.output.requested import checked_of, requested_paths
@@ -141,8 +142,6 @@ def emit_object(
         if selection is not None:
             obj = project(obj, selection)
     if ctx.options.jq is not None:
-        from leadctl.output.jq_filter import compile_jq, write_jq
-
         ios = ctx.ios
         write_jq(ios.stdout, compile_jq(ctx.options.jq), obj, pretty=ios.stdout_is_tty)
         ios.stdout.flush()
@@ -218,7 +217,6 @@ def _jq_per_item(ctx: Context, *, streamed: bool) -> bool:
 
 
 def _jq_list(ctx: Context, items: Iterable[Any], *, per_item: bool) -> int:
-    from leadctl.output.jq_filter import compile_jq, write_jq, write_jq_each
 
     ios = ctx.ios
     program = compile_jq(ctx.options.jq or "")
