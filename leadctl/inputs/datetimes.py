@@ -34,25 +34,27 @@ _TIME = (
     r"|(?P<bminute>\d{2})(?:(?P<bsecond>\d{2})(?:[.,](?P<bfraction>\d+))?)?)?"
 )
 _OFFSET = r"(?P<offset>[Zz]|[+-]\d{2}(?::?\d{2})?)"
-_PATTERN = re.compile(rf"{_DATE}(?:[Tt ]{_TIME}{_OFFSET}?)?")
+# Patterns as text, compiled (and cached by re) on first use: importing this module is on
+# the path of every generated verb, most of which never parse a date.
+_PATTERN = rf"{_DATE}(?:[Tt ]{_TIME}{_OFFSET}?)?"
 
 EXAMPLES = (
     "2026-11-21T14:00:00Z, 2026-11-21T09:00-05:00, 2026-11-21T14:00 (local), 2026-11-21, "
     "today, yesterday 09:00, tomorrow 9am, -7d or -2h"
 )
-_RELATIVE = re.compile(r"(?P<sign>[+-])(?P<amount>\d{1,6})(?P<unit>[smhdw])")
+_RELATIVE = r"(?P<sign>[+-])(?P<amount>\d{1,6})(?P<unit>[smhdw])"
 _UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
 _DAY_WORDS = {"today": 0, "yesterday": -1, "tomorrow": 1}
 # A day word and a time of day as people type it: "yesterday 09:00", "tomorrow 9am",
 # "today 5:30 pm", "today at 17:00".
-_DAY_AT = re.compile(
+_DAY_AT = (
     r"(?P<day>today|yesterday|tomorrow)(?:\s+at\s+|\s+)"
     r"(?P<hour>\d{1,2})(?::(?P<minute>\d{2})(?::(?P<second>\d{2}))?)?\s*(?P<half>am|pm)?"
 )
 HOURS_PER_HALF_DAY = 12
 # Looks like a calendar date: worth refusing when it is not a real one (2026-02-30). Only
 # the extended form: an 8-digit number in a range is more likely a number than 20261121.
-_DATE_SHAPED = re.compile(r"\d{4}-\d{2}-\d{2}([Tt ].*)?")
+_DATE_SHAPED = r"\d{4}-\d{2}-\d{2}([Tt ].*)?"
 
 
 class InvalidDateTime(ValueError):
@@ -141,12 +143,12 @@ def _relative(text: str, zone: tzinfo | None, now: datetime | None) -> Instant |
         midnight = local.replace(tzinfo=None, hour=0, minute=0, second=0, microsecond=0)
         day = midnight + timedelta(days=_DAY_WORDS[word])
         return Instant(_local_or_later(day, zone))
-    at = _DAY_AT.fullmatch(word)
+    at = re.fullmatch(_DAY_AT, word)
     if at is not None:
         local = current.astimezone(zone) if zone is not None else current.astimezone()
         day = local.replace(tzinfo=None) + timedelta(days=_DAY_WORDS[at["day"]])
         return Instant(_local(_at_time_of_day(day, at), zone))
-    match = _RELATIVE.fullmatch(word)
+    match = re.fullmatch(_RELATIVE, word)
     if match is None:
         return None
     seconds = int(match["amount"]) * _UNIT_SECONDS[match["unit"]]
@@ -181,11 +183,11 @@ def looks_like_datetime(text: str) -> bool:
     """Whether a query value is meant as a time: a date shape or a relative form."""
     word = text.strip().lower()
     return bool(
-        _DATE_SHAPED.fullmatch(word)
+        re.fullmatch(_DATE_SHAPED, word)
         or word == "now"
         or word in _DAY_WORDS
-        or _DAY_AT.fullmatch(word)
-        or _RELATIVE.fullmatch(word)
+        or re.fullmatch(_DAY_AT, word)
+        or re.fullmatch(_RELATIVE, word)
     )
 
 
@@ -193,7 +195,7 @@ def local_date(text: str, *, zone: tzinfo | None, now: datetime | None = None) -
     """A date field's relative form (``today``, ``yesterday``, ``-7d``) as the date
     (``2026-11-20``) in ``zone`` (None: the system's); any other text as it is."""
     word = text.strip().lower()
-    instant = None if _DAY_AT.fullmatch(word) else _relative(word, zone, now)
+    instant = None if re.fullmatch(_DAY_AT, word) else _relative(word, zone, now)
     if instant is None:
         return text
     local = instant.utc.astimezone(zone) if zone is not None else instant.utc.astimezone()
@@ -206,7 +208,7 @@ def parse_instant(text: str, *, zone: tzinfo | None, now: datetime | None = None
     relative = _relative(text, zone, now)
     if relative is not None:
         return relative
-    match = _PATTERN.fullmatch(text.strip())
+    match = re.fullmatch(_PATTERN, text.strip())
     if match is None:
         raise InvalidDateTime("expected an ISO 8601 date-time or a relative form")
     g = match.groupdict()
