@@ -18,10 +18,10 @@ from leadctl.cli.helpformat import HelpContext, use_leadctl_help
 from leadctl.cli.persistent_flags import attach, given_on_the_line, persistent_copies
 from leadctl.cli.verb_group import StdoutClosed, VerbGroup
 from leadctl.clock import Clock
-from leadctl.errors import DryRunDone, ExitCode, LeadctlError, UsageError
+from leadctl.errors import DryRunDone, ExitCode, UsageError
 from leadctl.http.request_limits import DEFAULT_MAX_RETRIES
-from leadctl.iostreams import IOStreams, safe_json, safe_text
-from leadctl.output.formats import AS_RECEIVED, OUTPUT_FORMATS
+from leadctl.iostreams import IOStreams
+from leadctl.output.formats import OUTPUT_FORMATS
 
 if TYPE_CHECKING:
     from leadctl.context import Context
@@ -185,25 +185,25 @@ class LazyGroup(VerbGroup):
         command = self.get_command(ctx, name)
         verb = args[1] if len(args) > 1 else None
         if command is None:
-            from leadctl.cli.suggest import unknown_command
+            from leadctl.cli.suggest import from_the_active_contract, unknown_command
 
             raise unknown_command(
                 name,
                 self.list_commands(ctx),
                 command_path="leadctl",
                 spell=lambda group: self._with_verb(ctx, group, verb),
-                elsewhere=_from_the_contract(ctx, name),
+                elsewhere=from_the_active_contract(ctx, name),
             )
         if hasattr(command, "list_commands") and verb and not verb.startswith("-"):
             sub_ctx = typer.Context(command, parent=ctx, info_name=name)
             if command.get_command(sub_ctx, verb) is None:
-                from leadctl.cli.suggest import unknown_command
+                from leadctl.cli.suggest import from_the_active_contract, unknown_command
 
                 raise unknown_command(
                     verb,
                     command.list_commands(sub_ctx),
                     command_path=f"leadctl {name}",
-                    elsewhere=_from_the_contract(ctx, verb),
+                    elsewhere=from_the_active_contract(ctx, verb),
                 )
         return name, command, args[1:]
 
@@ -227,15 +227,6 @@ class LazyGroup(VerbGroup):
         from leadctl.generated.startup import write_help_sections
 
         write_help_sections(ctx, formatter)
-
-
-def _from_the_contract(ctx: Any, word: str) -> str:
-    from leadctl.cli.suggest import from_the_contract
-    from leadctl.contract.store import SANDBOX_KEY  # the store reads settings: not for --version
-    from leadctl.generated.tree import generated_tree
-
-    key = generated_tree(ctx).active.key
-    return from_the_contract(word, bundled=key is None, sandbox=key == SANDBOX_KEY)
 
 
 root = typer.Typer(
@@ -359,90 +350,6 @@ def _apply(root_ctx: Any) -> None:
         reapply(context, root_ctx.params)
 
 
-# -- errors -> exit codes, in one place --------------------------------------------------
-
-
-def _json_errors_wanted(context: "Context | None", env: Mapping[str, str], ios: IOStreams) -> bool:
-    """The error as one JSON object: for a program that asked for JSON output, never for a
-    person reading stderr on a terminal."""
-    if ios.stderr_is_tty:
-        return False
-    if context is not None:
-        return context.output_explicit and context.output_format in AS_RECEIVED
-    return env.get("LEADCTL_OUTPUT") in AS_RECEIVED
-
-
-def report_error(
-    error: LeadctlError, ios: IOStreams, *, as_json: bool, secrets: Sequence[str] = ()
-) -> int:
-    # The message quotes the service's words (title, detail, field errors, trace id):
-    # whatever they hold is shown, never acted on by the terminal.
-    if as_json:
-        import json
-
-        text = safe_json(json.dumps(error.to_json(), ensure_ascii=False)) + "\n"
-    else:
-        lines = [f"error: {error.message}", *error.detail_lines()]
-        text = "".join(f"{safe_text(line)}\n" for line in lines)
-    if secrets:
-        from leadctl.config.redact import mask_secrets
-
-        # A service or proxy may quote the credential back in its error, in any form.
-        text = mask_secrets(text, secrets)
-    ios.stderr.write(text)
-    ios.stderr.flush()
-    return int(error.exit_code)
-
-
-def _known_secrets(context: "Context | None") -> tuple[str, ...]:
-    """The credential, if this invocation already looked it up."""
-    found = context.looked_up_credential() if context is not None else None
-    return (found.value,) if found is not None and found.value else ()
-
-
-def _report(error: LeadctlError, bootstrap: _Bootstrap) -> int:
-    from leadctl.cli.hints import (  # error paths only: not loaded by a success
-        carry_profile,
-        fit_hint,
-    )
-
-    carry_profile(error, bootstrap.context, typed_profile=bootstrap.typed_profile)
-    as_json = _json_errors_wanted(bootstrap.context, bootstrap.env, bootstrap.ios)
-    if not as_json:
-        fit_hint(error, bootstrap.ios)
-    return report_error(
-        error,
-        bootstrap.ios,
-        as_json=as_json,
-        secrets=_known_secrets(bootstrap.context),
-    )
-
-
-def _is_missing(error: BaseException) -> bool:
-    """Click's MissingParameter, which Typer does not export: it is the one subclass of
-    the public ``typer.BadParameter`` (raised as it is for a value that does not convert)."""
-    return isinstance(error, typer.BadParameter) and type(error) is not typer.BadParameter
-
-
-def _picked_argument(error: BaseException, bootstrap: _Bootstrap) -> str | None:
-    """A value picked on the terminal for an argument Click found missing, if one applies."""
-    param = getattr(error, "param", None)
-    click_ctx = getattr(error, "ctx", None)
-    context = bootstrap.context
-    if (
-        not _is_missing(error)
-        or getattr(param, "param_type_name", None) != "argument"
-        or click_ctx is None
-        or context is None
-    ):
-        return None
-    from leadctl.cli.picker import can_pick, pick_missing_argument
-
-    if not can_pick(context):
-        return None
-    return pick_missing_argument(context, click_ctx, param)
-
-
 def _quiet_broken_pipe(ios: IOStreams) -> None:
     """Point stdout at /dev/null so the interpreter's final flush cannot fail noisily."""
     if ios.stdout is sys.stdout:
@@ -502,55 +409,33 @@ def invoke(
     except StdoutClosed:
         _quiet_broken_pipe(bootstrap.ios)
         return int(ExitCode.OK)
-    except LeadctlError as error:
-        return _report(error, bootstrap)
     except (KeyboardInterrupt, typer.Abort):
         bootstrap.ios.stderr.write("interrupted\n")
         return int(ExitCode.INTERRUPTED)
     except BrokenPipeError:
         _quiet_broken_pipe(bootstrap.ios)
         return int(ExitCode.OK)
-    except Exception as error:
-        try:
-            picked = _picked_argument(error, bootstrap)
-        except LeadctlError as failed:  # the list read failed: say why, as any command would
-            return _report(failed, bootstrap)
-        except KeyboardInterrupt:
-            bootstrap.ios.stderr.write("interrupted\n")
-            return int(ExitCode.INTERRUPTED)
-        if picked is not None:
-            # Run the line again with the picked value as the missing (last) argument.
-            rest = [picked] if "--" in args else ["--", picked]
-            return invoke(
-                [*args, *rest],
+    except Exception as error:  # a LeadctlError, Click's own errors, or a bug
+        from leadctl.cli import failures  # loaded only when a command fails
+
+        return failures.exit_code_of(
+            error,
+            failures.Invocation(
+                ios=bootstrap.ios,
+                env=bootstrap.env,
+                context=bootstrap.context,
+                typed_profile=bootstrap.typed_profile,
+            ),
+            # An argument Click found missing, picked on the terminal: the line runs again
+            # with it as the missing (last) argument.
+            rerun=lambda picked: invoke(
+                [*args, *([picked] if "--" in args else ["--", picked])],
                 ios=bootstrap.ios,
                 env=bootstrap.env,
                 transport=transport,
                 clock=clock,
-            )
-        if isinstance(error, typer.TyperException):
-            # Typer's public base of Click's own errors (usage errors, exit 2, and the rest).
-            usage = UsageError(
-                error.format_message(),
-                hint="run with --help for usage",
-            )
-            return report_error(
-                usage,
-                bootstrap.ios,
-                as_json=_json_errors_wanted(bootstrap.context, bootstrap.env, bootstrap.ios),
-            )
-        debug = bootstrap.context.options.debug if bootstrap.context else False
-        if debug or bootstrap.env.get("LEADCTL_DEBUG") == "1":
-            import traceback
-
-            from leadctl.config.redact import redact_text
-
-            trace = "".join(traceback.format_exception(error))
-            bootstrap.ios.trace(redact_text(trace, _known_secrets(bootstrap.context)).rstrip("\n"))
-        bootstrap.ios.stderr.write(
-            f"error: unexpected {type(error).__name__}; run with --debug for a traceback\n"
+            ),
         )
-        return int(ExitCode.UNEXPECTED)
     finally:
         if bootstrap.context is not None:
             bootstrap.context.close()

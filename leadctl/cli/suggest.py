@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from typing import Any
 
+from leadctl.contract.store import SANDBOX_KEY
 from leadctl.errors import UsageError
+from leadctl.generated.tree import generated_tree
 
 # difflib's ratio: 0.6 lets `sorces` find `sources` and `status-change` `status-changes`
 # without offering unrelated words.
@@ -62,6 +65,12 @@ def unknown_command(
         if elsewhere:
             hint += f"\n{elsewhere}"
     return UsageError(f"unknown command {word!r} for `{command_path}`", hint=hint)
+
+
+def from_the_active_contract(click_ctx: Any, word: str) -> str:
+    """Where commands beyond the listed ones come from, for this invocation's contract."""
+    key = generated_tree(click_ctx).active.key
+    return from_the_contract(word, bundled=key is None, sandbox=key == SANDBOX_KEY)
 
 
 def from_the_contract(word: str, *, bundled: bool, sandbox: bool) -> str:

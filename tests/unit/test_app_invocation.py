@@ -173,6 +173,6 @@ def test_options_added_to_the_root_later_move_too(httpx_mock: HTTPXMock) -> None
 
 
 def test_a_missing_argument_is_the_one_subclass_of_typers_bad_parameter() -> None:
-    # app._is_missing relies on it (Typer exports BadParameter, not MissingParameter): a
+    # cli/failures.py _is_missing relies on it (Typer exports BadParameter, not MissingParameter): a
     # Typer upgrade that adds another subclass must not offer the picker for it.
     assert [kind.__name__ for kind in typer.BadParameter.__subclasses__()] == ["MissingParameter"]
