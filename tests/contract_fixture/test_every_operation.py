@@ -4,8 +4,8 @@ for the trait contract (the service's own, tests/fixtures/contracts/traits/): ev
 destructive one refused without --yes (nothing sent) and confirmed with it, every download
 followed to its bytes without the credential.
 
-One mock and one imported contract per variant (module scope); each operation is its own test,
-so a report shows passing / total. leadctl runs in-process (``invoke``) over the real socket:
+One mock and one imported contract per variant, made once a module (``sweeps``); each
+operation is its own test, so a report shows passing / total. leadctl runs in-process (``invoke``) over the real socket:
 250 subprocess start-ups would cost minutes on a shared machine; the curated commands and
 issue 12's flows run the installed leadctl instead.
 """
@@ -13,7 +13,8 @@ issue 12's flows run the installed leadctl instead.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -60,39 +61,56 @@ class Sweep:
     workdir: Path
 
 
-@pytest.fixture(scope="module")
-def sweep(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[Sweep]:
-    name, version = request.param
+def _new_sweep(
+    variant: tuple[str, str], tmp_path_factory: pytest.TempPathFactory, stack: ExitStack
+) -> Sweep:
+    name, version = variant
     home = tmp_path_factory.mktemp(f"sweep-{name}-{version}")
     env = {
         "LEADCTL_CONFIG_DIR": str(home / "config"),
         "LEADCTL_DATA_DIR": str(home / "data"),
         "LEADCTL_CACHE_DIR": str(home / "cache"),
     }
-    with serve_contract(
-        load_contract(version, name), credentials=CREDENTIALS, scheme_kinds=SCHEME_KINDS
-    ) as mock:
-        configured = run_cli(["profile", "set", "base_url", mock.base_url], env=env)
-        assert configured.exit_code == 0, configured.stderr
-        imported = run_cli(["contract", "import", str(contract_path(version, name))], env=env)
-        assert imported.exit_code == 0, imported.stderr
-        index = json.loads(next((home / "cache").rglob("index.json")).read_text("utf-8"))
-        entries = {(str(e["method"]), str(e["path"])): e for e in index["operations"]}
-        left_out = {str(e["operation"]): e["reasons"] for e in index["leftOut"]}
-        yield Sweep(name, mock, env, entries, left_out, home)
+    mock = stack.enter_context(
+        serve_contract(
+            load_contract(version, name), credentials=CREDENTIALS, scheme_kinds=SCHEME_KINDS
+        )
+    )
+    configured = run_cli(["profile", "set", "base_url", mock.base_url], env=env)
+    assert configured.exit_code == 0, configured.stderr
+    imported = run_cli(["contract", "import", str(contract_path(version, name))], env=env)
+    assert imported.exit_code == 0, imported.stderr
+    index = json.loads(next((home / "cache").rglob("index.json")).read_text("utf-8"))
+    entries = {(str(e["method"]), str(e["path"])): e for e in index["operations"]}
+    left_out = {str(e["operation"]): e["reasons"] for e in index["leftOut"]}
+    return Sweep(name, mock, env, entries, left_out, home)
+
+
+@pytest.fixture(scope="module")
+def sweeps(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[Callable[[tuple[str, str]], Sweep]]:
+    """Each variant's sweep, made when one of its tests first asks and kept for the module.
+    (An indirect module-scoped fixture would be set up once per parametrize row, that is
+    once per operation: 524 contract imports instead of 12.)"""
+    made: dict[tuple[str, str], Sweep] = {}
+    with ExitStack() as stack:
+
+        def sweep_for(variant: tuple[str, str]) -> Sweep:
+            if variant not in made:
+                made[variant] = _new_sweep(variant, tmp_path_factory, stack)
+            return made[variant]
+
+        yield sweep_for
 
 
 @pytest.mark.parametrize(
-    ("sweep", "method", "path"),
-    CASES,
-    ids=[f"{c}-{v}: {m} {p}" for (c, v), m, p in CASES],
-    indirect=["sweep"],
+    ("variant", "method", "path"), CASES, ids=[f"{c}-{v}: {m} {p}" for (c, v), m, p in CASES]
 )
 def test_every_generated_operation_sends_a_valid_request(
-    sweep: Sweep, method: str, path: str
+    sweeps: Callable[[tuple[str, str]], Sweep], variant: tuple[str, str], method: str, path: str
 ) -> None:
+    sweep = sweeps(variant)
     reasons = sweep.left_out.get(f"{method} {path}")
     if reasons is not None:
         pytest.skip(f"left out of the import: {'; '.join(reasons)} (test_defective_contract.py)")
