@@ -5,9 +5,9 @@ destructive one refused without --yes (nothing sent) and confirmed with it, ever
 followed to its bytes without the credential.
 
 One mock and one imported contract per variant, made once a module (``sweeps``); each
-operation is its own test, so a report shows passing / total. leadctl runs in-process (``invoke``) over the real socket:
-250 subprocess start-ups would cost minutes on a shared machine; the curated commands and
-issue 12's flows run the installed leadctl instead.
+operation is its own test, so a report shows passing / total. leadctl runs in-process
+(``invoke``) over the real socket: 250 subprocess start-ups would cost minutes on a shared
+machine; the curated commands and issue 12's flows run the installed leadctl instead.
 """
 
 from __future__ import annotations
