@@ -27,6 +27,7 @@ from leadctl.http.client import Client, tls_verification
 from leadctl.http.rate_limit import known_limit
 from leadctl.http.request_limits import DEFAULT_MAX_RETRIES
 from leadctl.http.retry import RetryPolicy
+from leadctl.inputs.datetimes import input_zone
 from leadctl.iostreams import IOStreams
 from leadctl.output.formats import JSON, TABLE
 
@@ -220,7 +221,6 @@ class Context:
     def input_zone(self) -> tzinfo | None:
         """The zone of a time typed without an offset: the profile's ``timezone``, else the
         system's (None: the C library's local time)."""
-        from leadctl.inputs.datetimes import input_zone
 
         return input_zone(self.settings.get("timezone"), self.env)
 

@@ -14,6 +14,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from leadctl.contract.document import Document
 from leadctl.contract.operations import active_index_of
 from leadctl.contract.store import bundled_index
 from leadctl.contract.templates import template_key
@@ -53,7 +54,6 @@ def operation_spec(ctx: Context, op: Operation) -> OperationSpec:
 def _document(path: str, _mtime_ns: int) -> Document:
     """The contract at ``path``, parsed once per invocation (a command may ask several
     times: its flags, its read, its write)."""
-    from leadctl.contract.document import Document
     from leadctl.contract.formats import parse_document, to_31
 
     return Document(to_31(parse_document(Path(path).read_bytes(), what=path, budget=None)))

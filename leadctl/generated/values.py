@@ -17,6 +17,8 @@ from datetime import datetime, tzinfo
 from typing import TYPE_CHECKING, Any
 
 from leadctl.errors import UsageError
+from leadctl.inputs.datetimes import datetime_option, local_date, looks_like_datetime, parse_instant
+from leadctl.inputs.phone import to_e164
 
 if TYPE_CHECKING:
     from leadctl.context import Context
@@ -32,22 +34,13 @@ def normalised_param(ctx: Context, spec: Parameter, value: Any) -> Any:
         return value
     fmt = spec.format
     if fmt == "date":
-        from leadctl.inputs.datetimes import local_date
-
         return local_date(value, zone=ctx.input_zone(), now=ctx.clock.now())
-    if spec.untyped:
-        from leadctl.inputs.datetimes import looks_like_datetime
-
-        if looks_like_datetime(value):
-            fmt = "date-time"  # nothing says it is anything else
+    if spec.untyped and looks_like_datetime(value):
+        fmt = "date-time"  # nothing says it is anything else
     if fmt == "date-time":
-        from leadctl.inputs.datetimes import datetime_option
-
         flag = spec.flag or spec.metavar or spec.name
         return datetime_option(flag, value, zone=ctx.input_zone(), now=ctx.clock.now()).isoformat()
     if spec.phone:
-        from leadctl.inputs.phone import to_e164
-
         return to_e164(
             value, region=ctx.settings.get("region"), what=spec.metavar or spec.flag or spec.name
         )
@@ -120,7 +113,6 @@ class _Walk:
             value = str(value)  # digits typed as a number are still the number
         if not isinstance(value, str):
             return value
-        from leadctl.inputs.phone import to_e164
 
         try:
             return to_e164(value, region=self.conversions.region, what="")
@@ -130,7 +122,6 @@ class _Walk:
             return value
 
     def _time(self, text: str, schema: Any, at: str) -> str:
-        from leadctl.inputs.datetimes import looks_like_datetime, parse_instant
 
         fmt = self.doc.keyword(schema, "format") if schema is not None else None
         kind = self.doc.type_of(schema) if schema is not None else None
@@ -148,6 +139,5 @@ class _Walk:
     def _date(self, text: str) -> str:
         """A date field's relative forms (today, yesterday, -7d) as the date in the
         profile's zone; a date as typed is left to the schema."""
-        from leadctl.inputs.datetimes import local_date
 
         return local_date(text, zone=self.conversions.zone, now=self.conversions.now)

@@ -49,6 +49,7 @@ from leadctl.errors import (
 )
 from leadctl.http._httpx import LazyTransport
 from leadctl.http.curl import curl_command
+from leadctl.http.pacer import Pacer
 from leadctl.http.retry import Delivery, RetryPolicy, effect_unknown, retry_after_seconds
 from leadctl.util.jsontext import NotJson, dumps_body, loads_service
 
@@ -590,8 +591,6 @@ class Client:
         fetch thread)."""
         with self._page_pacer_lock:
             if self._page_pacer is None:
-                from leadctl.http.pacer import Pacer
-
                 self._page_pacer = Pacer(
                     monotonic=self._monotonic,
                     sleep=self._sleep,

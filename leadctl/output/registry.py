@@ -15,6 +15,7 @@ from typing import Any
 
 from leadctl.context import Context
 from leadctl.errors import UsageError
+from leadctl.inputs.datetimes import display_zone
 from leadctl.output.columns import (
     Column,
     choose_columns,
@@ -368,7 +369,6 @@ def _zone_for(ctx: Context, columns: Sequence[Column]) -> tzinfo | None:
 
 def display_zone_of(ctx: Context) -> tzinfo | None:
     """``--utc``, else the profile's ``timezone``, else the system's (TZ honoured)."""
-    from leadctl.inputs.datetimes import display_zone
 
     return display_zone(utc=ctx.options.utc, profile_zone=ctx.settings.get("timezone"), env=ctx.env)
 
