@@ -30,6 +30,7 @@ from leadctl.http.retry import RetryPolicy
 from leadctl.inputs.datetimes import input_zone
 from leadctl.iostreams import IOStreams
 from leadctl.output.formats import JSON, TABLE
+from leadctl.sandbox_entry import SandboxOnDemand  # light: it loads the sandbox when one starts
 
 if TYPE_CHECKING:
     from datetime import tzinfo
@@ -45,7 +46,7 @@ if TYPE_CHECKING:
     from leadctl.http.client import Client
     from leadctl.oauth.session import SignedInProfile
     from leadctl.output.checked_columns import CheckedColumns
-    from leadctl.sandbox_entry import EmbeddedSandbox, SandboxOnDemand
+    from leadctl.sandbox_entry import EmbeddedSandbox
 
 
 class GlobalOptions:
@@ -229,8 +230,6 @@ class Context:
     def sandbox(self) -> EmbeddedSandbox:
         """The sandbox server embedded in this process (``--profile sandbox``)."""
         if self._sandbox is None:
-            from leadctl.sandbox_entry import SandboxOnDemand
-
             notice = self.settings.notice
             self._sandbox = SandboxOnDemand(self.env, notice=notice, info=self.ios.info)
         return self._sandbox.running()
