@@ -4,9 +4,11 @@ function at two boundaries only (docs/ARCHITECTURE.md, "Start-up budget").
 - The measured paths: what ``leadctl --help`` and a read (``lead-statuses list -o json``)
   load defers what they do not use, so both stay within their budgets (benchmarks/RESULTS.md;
   tests/e2e/test_startup_imports.py guards what they load).
-- The wrappers of heavy libraries and engines: httpx (``leadctl.http._httpx``), pydantic
-  (``models``/``views``), the sandbox, the bulk engine, the webhooks server, the contract
-  compiler: a group's help or a read must not load them for one verb that needs them.
+- The modules that define what cannot be deferred: pydantic models (``models``), rich views
+  (``views``), the sandbox, the bulk engine, the webhooks server, the contract compiler: a
+  group's help or a read must not load them for one verb that needs them. (httpx is not
+  among them: ``leadctl.http._httpx`` is a stand-in that loads httpx on first use, so every
+  module imports it at its top.)
 
 Anywhere else, an import inside a function is a dependency hidden from the reader.
 """
@@ -22,18 +24,19 @@ PACKAGE = Path(leadctl.__file__).resolve().parent
 
 MEASURED_PATHS = (
     # leadctl --help
-    "leadctl.__main__", "leadctl.cli", "leadctl.context", "leadctl.iostreams",
+    "leadctl.__main__", "leadctl.cli", "leadctl.iostreams",
     "leadctl.config.settings", "leadctl.contract.store", "leadctl.generated.startup",
     "leadctl.docgen",
     # a read: lead-statuses list -o json
-    "leadctl.commands.lead_statuses", "leadctl.output.registry", "leadctl.output.response_columns",
+    "leadctl.context", "leadctl.commands.lead_statuses", "leadctl.output.registry",
+    "leadctl.output.response_columns",
     "leadctl.generated.tree", "leadctl.generated.values", "leadctl.generated.prose",
     "leadctl.contract.operations", "leadctl.contract.body_schema", "leadctl.http.client",
     "leadctl.http.urls", "leadctl.http.shared_reads", "leadctl.config.held_credential",
     "leadctl.config.profile_settings",
 )  # fmt: skip
 HEAVY = (
-    "leadctl.http._httpx", "leadctl.models", "leadctl.views", "leadctl_sandbox",
+    "leadctl.models", "leadctl.views", "leadctl_sandbox",
     "leadctl.sandbox_entry", "leadctl.bulk", "leadctl.webhooks", "leadctl.contract.index",
     "leadctl.contract.diff",
 )  # fmt: skip
