@@ -22,12 +22,16 @@ from __future__ import annotations
 
 import csv
 import re
-from collections.abc import Iterable, Sequence
-from typing import Any, TextIO
+from collections.abc import Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, TextIO
 
 from leadctl.output.cells import machine_cell
 from leadctl.output.columns import Column
+from leadctl.output.renderer import ColumnRenderer, Renderer
 from leadctl.util.formula_cells import FORMULA_FIRST, GUARD, guarded
+
+if TYPE_CHECKING:
+    from leadctl.context import Context
 
 _TSV_ESCAPES = str.maketrans({"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"})
 # A cell beginning with one of these may need the formula guard (or has it already).
@@ -106,3 +110,34 @@ def write_tsv(
         count += 1
     stream.flush()
     return count
+
+
+class CsvRenderer(ColumnRenderer):
+    def write_rows(self, ctx: Context, rows: Iterator[Any], columns: list[Column]) -> int:
+        out = ctx.ios.data_out()
+        return write_csv(out, rows, columns, allow_formulas=ctx.options.allow_formulas)
+
+
+class TsvRenderer(ColumnRenderer):
+    """Tab-separated values; ``value`` is the same without the header line, for scripts
+    (its cells are never guarded against spreadsheet formulas)."""
+
+    def __init__(self, *, header: bool) -> None:
+        self._header = header
+
+    def write_rows(self, ctx: Context, rows: Iterator[Any], columns: list[Column]) -> int:
+        return write_tsv(
+            ctx.ios.data_out(),
+            rows,
+            columns,
+            header=self._header,
+            allow_formulas=ctx.options.allow_formulas or not self._header,
+        )
+
+
+# The registry (leadctl.output.registry) finds these by format name.
+RENDERERS: dict[str, Renderer] = {
+    "csv": CsvRenderer(),
+    "tsv": TsvRenderer(header=True),
+    "value": TsvRenderer(header=False),
+}

@@ -2,35 +2,33 @@
 
 Commands call :func:`emit_list` or :func:`emit_object` and never look at the format
 themselves; the format, ``--columns``, ``--jq`` and terminal decisions come from the
-context. Adding a format is a name in :mod:`leadctl.output.formats` and one entry in
-:data:`RENDERERS` (a test checks that the two agree).
+context. Adding a format is a name in :mod:`leadctl.output.formats`, its renderer in its module's
+``RENDERERS`` and one entry in :data:`HOMES` (a test checks that they agree).
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Iterable, Iterator, Sequence, Sized
-from datetime import tzinfo
 from itertools import chain
 from typing import Any
 
 from leadctl.context import Context
 from leadctl.errors import UsageError
-from leadctl.inputs.datetimes import display_zone
 from leadctl.output.columns import (
     Column,
     choose_columns,
     get_path,
-    infer_columns,
-    known_paths,
-    path_known,
 )
 from leadctl.output.formats import AS_RECEIVED, JSON, NDJSON, OUTPUT_FORMATS, TABLE
 from leadctl.output.jq_filter import compile_jq, write_jq, write_jq_each
 from leadctl.output.json_out import write_json_array, write_json_object, write_ndjson
 from leadctl.output.projection import Selection, project, selection_of
-from leadctl.output.requested import checked_of, requested_paths
+from leadctl.output.renderer import Renderer, display_zone_of
+from leadctl.output.requested import check_requested, requested_paths
 
 __all__ = [
+    "HOMES",
     "RENDERERS",
     "Column",
     "Renderer",
@@ -44,8 +42,6 @@ __all__ = [
     "renderer_for",
     "streams_items",
 ]
-
-NO_RESULTS = "no results"
 
 # A drawing of the data for a person (a gauge, a tree, a table of other columns): given
 # the context and the data handed to emit_list (the items) or emit_object (the object).
@@ -138,7 +134,7 @@ def emit_object(
     given), the chosen columns otherwise (a field/value view under table), or ``view``'s
     drawing under table without --columns."""
     if ctx.options.jq is not None or ctx.output_format in AS_RECEIVED:
-        _check_requested(ctx, obj, columns)
+        check_requested(ctx, obj, columns)
         selection = _selection(ctx, columns)
         if selection is not None:
             obj = project(obj, selection)
@@ -162,19 +158,20 @@ def columns_view(
     json and csv carry the service's items unchanged."""
 
     def draw(ctx: Context, items: Iterable[Any]) -> None:
-        RENDERERS[TABLE].write_list(ctx, reshape(items) if reshape else items, columns)
+        renderer_for(TABLE).write_list(ctx, reshape(items) if reshape else items, columns)
 
     return draw
 
 
 def renderer_for(fmt: str) -> Renderer:
     """The renderer of a format name; a name no renderer has is a usage error."""
-    renderer = RENDERERS.get(fmt)
-    if renderer is None:
+    home = HOMES.get(fmt)
+    if home is None:
         raise UsageError(
             f"unknown output format {fmt!r}", hint=f"choose one of: {', '.join(OUTPUT_FORMATS)}"
         )
-    return renderer
+    renderers: dict[str, Renderer] = importlib.import_module(home).RENDERERS
+    return renderers[fmt]
 
 
 def streams_items(ctx: Context) -> bool:
@@ -232,174 +229,7 @@ def _jq_list(ctx: Context, items: Iterable[Any], *, per_item: bool) -> int:
 # -- the renderers ------------------------------------------------------------------------
 
 
-class Renderer:
-    """How one format prints a list of items and one object."""
-
-    # Each item printed as it arrives (False: the items are collected first).
-    streams = True
-
-    def write_list(self, ctx: Context, items: Iterable[Any], columns: Sequence[Column]) -> int:
-        raise NotImplementedError
-
-    def write_object(self, ctx: Context, obj: Any, columns: Sequence[Column]) -> None:
-        raise NotImplementedError
-
-
-class _Json(Renderer):
-    """The service's JSON as received: an array streamed item by item, indented on a
-    terminal."""
-
-    def write_list(self, ctx: Context, items: Iterable[Any], columns: Sequence[Column]) -> int:
-
-        ios = ctx.ios
-        return write_json_array(ios.data_out(json=True), items, pretty=ios.stdout_is_tty)
-
-    def write_object(self, ctx: Context, obj: Any, columns: Sequence[Column]) -> None:
-
-        ios = ctx.ios
-        write_json_object(ios.data_out(json=True), obj, pretty=ios.stdout_is_tty)
-
-
-class _Ndjson(Renderer):
-    """One compact JSON document a line."""
-
-    def write_list(self, ctx: Context, items: Iterable[Any], columns: Sequence[Column]) -> int:
-
-        return write_ndjson(ctx.ios.data_out(json=True), items)
-
-    def write_object(self, ctx: Context, obj: Any, columns: Sequence[Column]) -> None:
-
-        write_json_object(ctx.ios.data_out(json=True), obj, pretty=False)
-
-
-class _ColumnRenderer(Renderer):
-    """Formats that print columns: ``--columns`` (checked against the data) or the
-    command's defaults, else columns inferred from the first item."""
-
-    def write_list(self, ctx: Context, items: Iterable[Any], columns: Sequence[Column]) -> int:
-        iterator, chosen = _columns_for_list(ctx, items, columns)
-        return self.write_rows(ctx, iterator, chosen)
-
-    def write_object(self, ctx: Context, obj: Any, columns: Sequence[Column]) -> None:
-        chosen = choose_columns(ctx.options.columns, columns) or infer_columns(obj)
-        _check_requested(ctx, obj, columns)
-        self.write_one(ctx, obj, chosen)
-
-    def write_rows(self, ctx: Context, rows: Iterator[Any], columns: list[Column]) -> int:
-        raise NotImplementedError
-
-    def write_one(self, ctx: Context, obj: Any, columns: list[Column]) -> None:
-        self.write_rows(ctx, iter((obj,)), columns)
-
-
-class _Csv(_ColumnRenderer):
-    def write_rows(self, ctx: Context, rows: Iterator[Any], columns: list[Column]) -> int:
-        from leadctl.output.delimited import write_csv
-
-        out = ctx.ios.data_out()
-        return write_csv(out, rows, columns, allow_formulas=ctx.options.allow_formulas)
-
-
-class _Tsv(_ColumnRenderer):
-    """Tab-separated values; ``value`` is the same without the header line, for scripts
-    (its cells are never guarded against spreadsheet formulas)."""
-
-    def __init__(self, *, header: bool) -> None:
-        self._header = header
-
-    def write_rows(self, ctx: Context, rows: Iterator[Any], columns: list[Column]) -> int:
-        from leadctl.output.delimited import write_tsv
-
-        return write_tsv(
-            ctx.ios.data_out(),
-            rows,
-            columns,
-            header=self._header,
-            allow_formulas=ctx.options.allow_formulas or not self._header,
-        )
-
-
-class _Table(_ColumnRenderer):
-    """rich tables for people (:mod:`leadctl.output.table`): one row an item, or a
-    field/value view of one object. Column widths depend on every row: it collects."""
-
-    streams = False
-
-    def write_rows(self, ctx: Context, rows: Iterator[Any], columns: list[Column]) -> int:
-        from leadctl.output.table import write_list_table
-
-        count = write_list_table(
-            ctx.ios,
-            rows,
-            columns,
-            requested=bool(ctx.options.columns),
-            zone=_zone_for(ctx, columns),
-        )
-        if count == 0:
-            ctx.ios.info(NO_RESULTS)
-        return count
-
-    def write_one(self, ctx: Context, obj: Any, columns: list[Column]) -> None:
-        from leadctl.output.table import write_object_table
-
-        write_object_table(ctx.ios, obj, columns, zone=_zone_for(ctx, columns))
-
-
-RENDERERS: dict[str, Renderer] = {
-    TABLE: _Table(),
-    JSON: _Json(),
-    NDJSON: _Ndjson(),
-    "csv": _Csv(),
-    "tsv": _Tsv(header=True),
-    "value": _Tsv(header=False),
-}
-
-
 # -- shared by the renderers --------------------------------------------------------------
-
-
-def _zone_for(ctx: Context, columns: Sequence[Column]) -> tzinfo | None:
-    """The zone times are shown in; looked up only when a column holds times."""
-    from datetime import timezone
-
-    if not any(column.kind == "datetime" for column in columns):
-        return timezone.utc
-    return display_zone_of(ctx)
-
-
-def display_zone_of(ctx: Context) -> tzinfo | None:
-    """``--utc``, else the profile's ``timezone``, else the system's (TZ honoured)."""
-
-    return display_zone(utc=ctx.options.utc, profile_zone=ctx.settings.get("timezone"), env=ctx.env)
-
-
-def _check_requested(ctx: Context, sample: Any, defaults: Sequence[Column]) -> None:
-    """``--columns`` checked against the data, where the contract's schema did not
-    confirm them before the request (:mod:`leadctl.output.response_columns`): a field that the
-    item does not have and that no default column names is a typo, exit 2 naming the
-    fields the schema lists, else those of the item."""
-    checked = checked_of(ctx)
-    confirmed = checked.confirmed if checked is not None else frozenset()
-    requested = [path for path in requested_paths(ctx) if path not in confirmed]
-    if not requested or not isinstance(sample, dict):
-        return
-    declared = {column.path for column in defaults} | {column.title for column in defaults}
-    unknown = [
-        path
-        for path in requested
-        if path not in declared and not path_known(sample, Column(path).parts)
-    ]
-    if not unknown:
-        return
-    if checked is not None:
-        known = checked.known
-    else:
-        known = list(dict.fromkeys([*known_paths(sample), *(c.path for c in defaults)]))
-    plural = "s" if len(unknown) > 1 else ""
-    raise UsageError(
-        f"unknown field{plural} in --columns: {', '.join(unknown)}",
-        hint="known fields: " + ", ".join(known),
-    )
 
 
 def _selection(ctx: Context, defaults: Sequence[Column]) -> Selection | None:
@@ -424,19 +254,46 @@ def _checked_first(ctx: Context, items: Iterable[Any], defaults: Sequence[Column
         return items
     iterator = iter(items)
     for first in iterator:
-        _check_requested(ctx, first, defaults)
+        check_requested(ctx, first, defaults)
         return chain((first,), iterator)
     return iterator
 
 
-def _columns_for_list(
-    ctx: Context, items: Iterable[Any], defaults: Sequence[Column]
-) -> tuple[Iterator[Any], list[Column]]:
-    """The columns to show and the items, with the first one put back when it had to be
-    looked at to infer columns for a command that declared none."""
-    iterator = iter(items)
-    chosen = choose_columns(ctx.options.columns, defaults)
-    for first in iterator:
-        _check_requested(ctx, first, defaults)
-        return chain((first,), iterator), chosen or infer_columns(first)
-    return iterator, chosen
+# -- the renderers: JSON here (every piped read prints it), the column formats beside their
+# writers, loaded when one of them is chosen -----------------------------------------------
+
+
+class _Json(Renderer):
+    """The service's JSON as received: an array streamed item by item, indented on a
+    terminal."""
+
+    def write_list(self, ctx: Context, items: Iterable[Any], columns: Sequence[Column]) -> int:
+        ios = ctx.ios
+        return write_json_array(ios.data_out(json=True), items, pretty=ios.stdout_is_tty)
+
+    def write_object(self, ctx: Context, obj: Any, columns: Sequence[Column]) -> None:
+        ios = ctx.ios
+        write_json_object(ios.data_out(json=True), obj, pretty=ios.stdout_is_tty)
+
+
+class _Ndjson(Renderer):
+    """One compact JSON document a line."""
+
+    def write_list(self, ctx: Context, items: Iterable[Any], columns: Sequence[Column]) -> int:
+        return write_ndjson(ctx.ios.data_out(json=True), items)
+
+    def write_object(self, ctx: Context, obj: Any, columns: Sequence[Column]) -> None:
+        write_json_object(ctx.ios.data_out(json=True), obj, pretty=False)
+
+
+RENDERERS: dict[str, Renderer] = {JSON: _Json(), NDJSON: _Ndjson()}
+# Each format's module, which holds its renderer in RENDERERS (a test checks every format
+# name has one): adding a format is a name in leadctl.output.formats and a line here.
+HOMES: dict[str, str] = {
+    TABLE: "leadctl.output.table",
+    JSON: __name__,
+    NDJSON: __name__,
+    "csv": "leadctl.output.delimited",
+    "tsv": "leadctl.output.delimited",
+    "value": "leadctl.output.delimited",
+}

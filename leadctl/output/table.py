@@ -9,7 +9,7 @@ Console it makes (:meth:`IOStreams.console`), never from rich's own look at
 from __future__ import annotations
 
 import io
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from datetime import timezone, tzinfo
 from typing import TYPE_CHECKING, Any
 
@@ -17,16 +17,20 @@ from leadctl.iostreams import safe_text
 from leadctl.output.cells import human_text
 from leadctl.output.columns import Column, get_path
 from leadctl.output.fit import FitColumn, fit_columns, is_free_text
+from leadctl.output.formats import TABLE
+from leadctl.output.renderer import ColumnRenderer, Renderer, zone_for
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
     from rich.style import Style
     from rich.text import Text
 
+    from leadctl.context import Context
     from leadctl.iostreams import IOStreams
 
 # A table sent to a pipe or file is cut to no terminal: lines may be as long as the data.
 UNBOUNDED_WIDTH = 10_000
+NO_RESULTS = "no results"
 
 
 def write_list_table(
@@ -201,3 +205,29 @@ def write_rendered(ios: IOStreams, rendered: str) -> None:
         return
     ios.stdout.write(rendered)
     ios.stdout.flush()
+
+
+class TableRenderer(ColumnRenderer):
+    """rich tables for people: one row an item, or a field/value view of one object.
+    Column widths depend on every row: it collects."""
+
+    streams = False
+
+    def write_rows(self, ctx: Context, rows: Iterator[Any], columns: list[Column]) -> int:
+        count = write_list_table(
+            ctx.ios,
+            rows,
+            columns,
+            requested=bool(ctx.options.columns),
+            zone=zone_for(ctx, columns),
+        )
+        if count == 0:
+            ctx.ios.info(NO_RESULTS)
+        return count
+
+    def write_one(self, ctx: Context, obj: Any, columns: list[Column]) -> None:
+        write_object_table(ctx.ios, obj, columns, zone=zone_for(ctx, columns))
+
+
+# The registry (leadctl.output.registry) finds this by format name.
+RENDERERS: dict[str, Renderer] = {TABLE: TableRenderer()}

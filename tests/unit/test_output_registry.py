@@ -3,6 +3,7 @@ and a command's view is drawn only for ``table`` without ``--columns``."""
 
 from __future__ import annotations
 
+import importlib
 import io
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
@@ -15,7 +16,7 @@ from leadctl.errors import ExitCode, UsageError
 from leadctl.iostreams import IOStreams
 from leadctl.output import Column, columns_view, emit_list, emit_object, prints_as_received
 from leadctl.output.formats import OUTPUT_FORMATS
-from leadctl.output.registry import RENDERERS, renderer_for, streams_items
+from leadctl.output.registry import HOMES, renderer_for, streams_items
 
 ITEMS = [{"id": "a1", "name": "Ana"}, {"id": "b2", "name": "Bo"}]
 COLUMNS = [Column("id", "ID"), Column("name", "NAME")]
@@ -81,7 +82,11 @@ class Recorder:
 
 
 def test_the_registry_has_a_renderer_for_exactly_the_format_names() -> None:
-    assert list(RENDERERS) == list(OUTPUT_FORMATS)
+    assert list(HOMES) == list(OUTPUT_FORMATS)
+    # Each home holds the renderer of the formats it is named for, and only those.
+    for home in set(HOMES.values()):
+        held = importlib.import_module(home).RENDERERS
+        assert sorted(held) == sorted(fmt for fmt, at in HOMES.items() if at == home), home
     # The tables below must name every format too, or a new format would go untested.
     assert set(LIST_OUTPUT) == set(OBJECT_OUTPUT) == set(OUTPUT_FORMATS)
 
