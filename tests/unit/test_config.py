@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pytest
 
+from leadctl.config.profile_values import parse_profile_value
 from leadctl.config.settings import (
     PROFILE_KEYS,
     Config,
     config_dir,
     data_dir,
     load_config,
-    parse_profile_value,
     update_config,
     validate_profile_name,
 )

@@ -9,10 +9,10 @@ import typer
 
 from leadctl.commands._verb import verb_command
 from leadctl.commands.profile._shared import KEYS_HELP, complete_key, examples
+from leadctl.config.profile_values import parse_profile_value
 from leadctl.config.service_target import SANDBOX_PROFILE
 from leadctl.config.settings import (
     Config,
-    parse_profile_value,
     update_config,
     validate_profile_name,
 )
