@@ -52,8 +52,8 @@ if TYPE_CHECKING:
 class GlobalOptions:
     """The global options of cli.md, after flags and environment variables were merged.
 
-    A plain class, not a dataclass: this module loads on every invocation, ``--help``
-    included, and generating dataclass methods costs about a millisecond a class there.
+    A plain class, not a dataclass: this module loads on every command that runs, and
+    generating dataclass methods costs about a millisecond a class there.
     """
 
     __slots__ = (
