@@ -7,6 +7,7 @@ from typing import Any
 
 from typer.core import TyperGroup
 
+from leadctl.cli.lazy_verbs import LazyVerbs
 from leadctl.errors import ExitCode, LeadctlError
 
 
@@ -43,3 +44,30 @@ class VerbGroup(TyperGroup):
             out = streams.stdout if streams is not None else sys.stdout
             out.write(ctx.get_help() + "\n")
         return result
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        # Typer's reads the mapping's items, which would build every lazy verb.
+        return list(self.commands)
+
+    def format_commands(self, ctx: Any, formatter: Any) -> None:
+        # As Typer's, but a verb not built yet is listed with its declared line instead of
+        # being built (and its module imported) for one line of help.
+        lazy = self.commands if isinstance(self.commands, LazyVerbs) else None
+        rows: list[tuple[str, str | Any]] = []
+        for name in self.list_commands(ctx):
+            summary = lazy.summary(name) if lazy is not None else None
+            if summary is not None:
+                rows.append((name, summary))
+                continue
+            command = self.get_command(ctx, name)
+            if command is not None and not command.hidden:
+                rows.append((name, command))
+        if not rows:
+            return
+        limit = formatter.width - 6 - max(len(name) for name, _ in rows)
+        lines = [
+            (name, entry if isinstance(entry, str) else entry.get_short_help_str(limit))
+            for name, entry in rows
+        ]
+        with formatter.section("Commands"):
+            formatter.write_dl(lines)
