@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from leadctl.cli.suggest import close_matches
 from leadctl.commands._verb import verb_command
 from leadctl.commands.lead_statuses.list_ import status_columns
 from leadctl.errors import NotFound, UsageError
@@ -50,7 +51,6 @@ def pick(statuses: list[Any], wanted: str) -> Any:
         raise UsageError(
             f"{len(named)} lead statuses are named {wanted!r}: {ids}", hint="give its id"
         )
-    from leadctl.cli.suggest import close_matches
 
     # Compared folded, as the names are matched; shown as the service spells them.
     by_folded = {
