@@ -16,7 +16,6 @@ from leadctl.cli.groups import GROUPS
 from leadctl.cli.helpformat import HelpContext, use_leadctl_help
 from leadctl.cli.persistent_flags import attach, given_on_the_line, persistent_copies
 from leadctl.cli.verb_group import StdoutClosed, VerbGroup
-from leadctl.cli.verb_table import Entry, verb_group
 from leadctl.clock import Clock
 from leadctl.errors import DryRunDone, ExitCode, LeadctlError, UsageError
 from leadctl.http.request_limits import DEFAULT_MAX_RETRIES
@@ -24,6 +23,7 @@ from leadctl.iostreams import IOStreams, safe_json, safe_text
 from leadctl.output.formats import AS_RECEIVED, OUTPUT_FORMATS
 
 if TYPE_CHECKING:
+    from leadctl.cli.verb_table import Entry
     from leadctl.context import Context
     from leadctl.generated.tree import GeneratedTree
 
@@ -153,9 +153,11 @@ class LazyGroup(VerbGroup):
             return command
         return self._curated_group(tree, cmd_name, verbs)
 
-    def _curated_group(self, tree: "GeneratedTree", name: str, verbs: Sequence[Entry]) -> Any:
+    def _curated_group(self, tree: "GeneratedTree", name: str, verbs: "Sequence[Entry]") -> Any:
         """The group ``name`` of the declared ``verbs``, then the active contract's verbs it
         lacks; each verb is built (its module imported) when it is looked up."""
+        from leadctl.cli.verb_table import verb_group  # a group is used: --help needs none
+
         copies = self._copies()
 
         def prepare_verb(command: Any, words: tuple[str, ...]) -> None:

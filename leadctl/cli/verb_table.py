@@ -15,8 +15,7 @@ from typing import Any, NamedTuple
 
 import typer
 
-from leadctl.cli.lazy_verbs import LazyVerbs
-from leadctl.cli.verb_group import VerbGroup
+from leadctl.cli.verb_group import LazyVerbs, VerbGroup
 
 
 class Verb(NamedTuple):

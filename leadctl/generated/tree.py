@@ -12,8 +12,7 @@ import sys
 from collections.abc import Callable, Collection, Mapping
 from typing import TYPE_CHECKING, Any
 
-from leadctl.cli.lazy_verbs import LazyVerbs
-from leadctl.cli.verb_group import VerbGroup
+from leadctl.cli.verb_group import LazyVerbs, VerbGroup
 from leadctl.contract.operations import Operation, find_entry
 from leadctl.contract.store import ActiveIndex, active_index, bundled_index
 from leadctl.generated.assumptions import BUNDLED_ASSUMPTIONS

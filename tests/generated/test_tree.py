@@ -8,7 +8,7 @@ from typing import Any
 import typer
 
 from leadctl.cli.app import root
-from leadctl.cli.lazy_verbs import LazyVerbs
+from leadctl.cli.verb_group import LazyVerbs
 from leadctl.generated.tree import pin_bundled
 from tests.support.cli import Result
 
