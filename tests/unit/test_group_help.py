@@ -21,17 +21,18 @@ CURATED_GROUPS = [
 ]
 
 
-def _root_context() -> typer.Context:
+def _loaded(name: str) -> tuple[Any, typer.Context]:
+    """The command ``leadctl NAME`` runs (the bundled contract's tree) and its context."""
     command: Any = typer.main.get_command(root)
     ctx = typer.Context(command, info_name="leadctl")
     pin_bundled(ctx)
-    return ctx
+    group = command.get_command(ctx, name)
+    return group, typer.Context(group, parent=ctx, info_name=name)
 
 
 @pytest.mark.parametrize("name", list(GROUPS))
 def test_a_group_says_the_line_leadctl_help_lists_for_it(name: str) -> None:
-    ctx = _root_context()
-    command = ctx.command.get_command(ctx, name)  # type: ignore[attr-defined]
+    command, _ = _loaded(name)
     short_help = GROUPS[name][1]
     if name not in CURATED_GROUPS:
         # A single command's help is the verb's own: its first line is what the root lists.
@@ -58,9 +59,7 @@ def _declared(
 
 @pytest.mark.parametrize("name", CURATED_GROUPS)
 def test_a_verb_says_the_line_its_group_declares_for_it(name: str) -> None:
-    ctx = _root_context()
-    group = ctx.command.get_command(ctx, name)  # type: ignore[attr-defined]
-    group_ctx = typer.Context(group, parent=ctx, info_name=name)
+    group, group_ctx = _loaded(name)
     entries = importlib.import_module(GROUPS[name][0]).VERBS
     rows = _declared(entries, group, group_ctx)
     assert [(verb, declared) for verb, declared, _ in rows] == [
