@@ -10,7 +10,6 @@ from enum import Enum
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from typer.core import TyperGroup
 
 from leadctl import __version__
 from leadctl.cli.groups import GROUPS
@@ -24,7 +23,9 @@ from leadctl.iostreams import IOStreams
 from leadctl.output.formats import OUTPUT_FORMATS
 
 if TYPE_CHECKING:
+    from leadctl.cli.verb_table import Entry
     from leadctl.context import Context
+    from leadctl.generated.tree import GeneratedTree
 
     class OutputFormat(str, Enum):
         """-o's choices, one member a format name (built below from OUTPUT_FORMATS)."""
@@ -103,24 +104,11 @@ def _prepare_loaded_command(command: Any, copies: Copies) -> None:
     """Plain help (rich loads only when a command draws a table) and the global options."""
     command.rich_markup_mode = None
     use_leadctl_help(command)
-    # Completion is `leadctl completion SHELL`, not an option on every group.
+    # Completion is `leadctl completion SHELL`, not an option on every command.
     command.params = [
         p for p in command.params if p.name not in ("install_completion", "show_completion")
     ]
-    if isinstance(command, TyperGroup):
-        attach(command, copies.on_groups)
-        for sub in command.commands.values():
-            _prepare_loaded_command(sub, copies)
-    else:
-        attach(command, copies.on_verbs)
-
-
-def _groups_of_verbs(app: typer.Typer) -> None:
-    """Typer builds ``app`` and its sub-apps as VerbGroups (help when no verb follows)."""
-    app.info.cls = VerbGroup
-    for sub in app.registered_groups:
-        if sub.typer_instance is not None:
-            _groups_of_verbs(sub.typer_instance)
+    attach(command, copies.on_verbs)
 
 
 class LazyGroup(VerbGroup):
@@ -157,12 +145,33 @@ class LazyGroup(VerbGroup):
                 attach(group, self._copies().on_groups)
             return group
         module = importlib.import_module(entry[0])
-        _groups_of_verbs(module.app)
-        command = typer.main.get_command(module.app)
-        command.name = cmd_name
-        _prepare_loaded_command(command, self._copies())
-        tree.add_verbs(command, cmd_name, self._prepare_generated)
-        return command
+        verbs = getattr(module, "VERBS", None)
+        if verbs is None:  # a single command (api, batch, ...): the module's one-command app
+            command = typer.main.get_command(module.app)
+            command.name = cmd_name
+            _prepare_loaded_command(command, self._copies())
+            return command
+        return self._curated_group(tree, cmd_name, verbs)
+
+    def _curated_group(self, tree: "GeneratedTree", name: str, verbs: "Sequence[Entry]") -> Any:
+        """The group ``name`` of the declared ``verbs``, then the active contract's verbs it
+        lacks; each verb is built (its module imported) when it is looked up."""
+        from leadctl.cli.verb_table import verb_group  # a group is used: --help needs none
+
+        copies = self._copies()
+
+        def prepare_verb(command: Any, words: tuple[str, ...]) -> None:
+            _prepare_loaded_command(command, copies)
+            if len(words) == 2:  # the contract knows a group's own verbs, not a sub-group's
+                tree.prepare_curated(command, words[0], words[1])
+
+        def prepare_group(group: Any) -> None:
+            use_leadctl_help(group)
+            attach(group, copies.on_groups)
+
+        group = verb_group((name,), GROUPS[name][1], verbs, prepare_verb, prepare_group)
+        tree.add_verbs(group, name, self._prepare_generated)
+        return group
 
     def resolve_command(self, ctx: Any, args: list[str]) -> Any:
         # The profile and base URL named anywhere on the line pick the contract whose

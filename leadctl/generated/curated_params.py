@@ -29,15 +29,12 @@ if TYPE_CHECKING:
 _ANNOTATED: Any = Annotated
 
 
-def add_contract_params(command: Any, group: str, index: Mapping[str, Any]) -> None:
-    """Give each curated verb of ``group`` (a click group) the query parameters of its
-    operation in the active contract ``index`` that the bundled contract's lacks."""
+def add_contract_params(command: Any, group: str, verb: str, index: Mapping[str, Any]) -> None:
+    """Give the curated ``verb`` of ``group`` (its click command) the query parameters of
+    its operation in the active contract ``index`` that the bundled contract's lacks."""
 
-    verbs = getattr(command, "commands", None)
-    if not isinstance(verbs, Mapping):
-        return
-    for (method, path), (owner, verb) in CURATED_COMMANDS.items():
-        if owner != group or verb not in verbs:
+    for (method, path), (owner, name) in CURATED_COMMANDS.items():
+        if (owner, name) != (group, verb):
             continue
         entry = find_entry(index, method, path)
         if entry is None:
@@ -47,7 +44,7 @@ def add_contract_params(command: Any, group: str, index: Mapping[str, Any]) -> N
         params = Operation.from_entry(entry).parameters
         extra = [p for p in params if p.where == "query" and p.name not in covered]
         if extra:
-            _add(verbs[verb], template_key(method, path), extra)
+            _add(command, template_key(method, path), extra)
 
 
 def _add(command: Any, key: tuple[str, str], specs: "list[Parameter]") -> None:

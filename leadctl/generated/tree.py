@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Collection, Iterator, Mapping, MutableMapping
+from collections.abc import Callable, Collection, Mapping
 from typing import TYPE_CHECKING, Any
 
-from leadctl.cli.verb_group import VerbGroup
+from leadctl.cli.verb_group import LazyVerbs, VerbGroup
 from leadctl.contract.operations import Operation, find_entry
 from leadctl.contract.store import ActiveIndex, active_index, bundled_index
 from leadctl.generated.assumptions import BUNDLED_ASSUMPTIONS
@@ -25,53 +25,6 @@ if TYPE_CHECKING:
 
 META_KEY = "leadctl.generated"
 Prepare = Callable[[Any], None]
-
-
-class LazyVerbs(MutableMapping[str, Any]):
-    """A group's ``commands``: the built ones, then generated verbs built on first lookup,
-    always listed in that order (curated verbs first, then the contract's)."""
-
-    def __init__(
-        self,
-        built: Mapping[str, Any],
-        pending: Mapping[str, Callable[[], Any]],
-        aliases: Mapping[str, str] | None = None,
-    ):
-        self._built = dict(built)
-        self._pending = {k: v for k, v in pending.items() if k not in self._built}
-        self._order = [*self._built, *self._pending]
-        # Names that reach a verb without being listed (x-cli-aliases, the operationId).
-        self._aliases = {k: v for k, v in (aliases or {}).items() if k not in self._built}
-
-    def __getitem__(self, name: str) -> Any:
-        if name not in self._built and name not in self._pending and name in self._aliases:
-            name = self._aliases[name]
-        if name not in self._built:
-            factory = self._pending.pop(name)  # KeyError: no such verb
-            self._built[name] = factory()
-        return self._built[name]
-
-    def __setitem__(self, name: str, command: Any) -> None:
-        self._pending.pop(name, None)
-        if name not in self._built:
-            self._order.append(name)
-        self._built[name] = command
-
-    def __delitem__(self, name: str) -> None:
-        if name in self._built:
-            del self._built[name]
-        else:
-            del self._pending[name]
-        self._order.remove(name)
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(list(self._order))
-
-    def __len__(self) -> int:
-        return len(self._order)
-
-    def __contains__(self, name: object) -> bool:
-        return name in self._built or name in self._pending or name in self._aliases
 
 
 class GeneratedTree:
@@ -197,41 +150,44 @@ class GeneratedTree:
         return group
 
     def add_verbs(self, command: Any, group: str, prepare: Prepare) -> None:
-        """Give a curated group the generated verbs it lacks (a curated verb always wins),
-        and its curated verbs the active operation's parameters they lack."""
-        self.note_bundled(command, group)
+        """Give a curated group the generated verbs it lacks (a curated verb always wins)."""
+        verbs = getattr(command, "commands", None)
+        if group not in self._by_group or not isinstance(verbs, LazyVerbs):
+            return
+        factories, aliases = self._factories(group, prepare, curated=verbs)
+        verbs.add_pending(factories, aliases)
+
+    def prepare_curated(self, command: Any, group: str, verb: str) -> None:
+        """What the active contract changes in a curated verb, once it is built: the note
+        on what it takes from leadctl's bundled contract, and the active operation's
+        parameters it lacks."""
+        self.note_bundled(command, group, verb)
         if self.active.key is not None:
             from leadctl.generated.curated_params import add_contract_params
 
-            add_contract_params(command, group, self.active.index)
-        if group not in self._by_group or not isinstance(getattr(command, "commands", None), dict):
-            return
-        factories, aliases = self._factories(group, prepare, curated=command.commands)
-        command.commands = LazyVerbs(command.commands, factories, aliases)
+            add_contract_params(command, group, verb, self.active.index)
 
-    def note_bundled(self, command: Any, group: str) -> None:
-        """Tell in a curated command's --help what it takes from leadctl's bundled
-        contract: with that contract active, what it assumes about the service; with
-        another, when that one lacks the command's operation (the command then works on
-        leadctl's bundled description of it)."""
-        verbs = getattr(command, "commands", None)
+    def note_bundled(self, command: Any, group: str, verb: str) -> None:
+        """Tell in a curated verb's --help what it takes from leadctl's bundled contract:
+        with that contract active, what it assumes about the service; with another, when
+        that one lacks the verb's operation (the verb then works on leadctl's bundled
+        description of it)."""
         if self.active.key is None:
-            for verb, note in BUNDLED_ASSUMPTIONS.get(group, {}).items():
-                if isinstance(verbs, dict) and verb in verbs:
-                    verbs[verb].help = f"{verbs[verb].help or ''}\n\n{note}".strip()
+            note = BUNDLED_ASSUMPTIONS.get(group, {}).get(verb)
+            if note is not None:
+                command.help = f"{command.help or ''}\n\n{note}".strip()
             return
         from leadctl.contract.curated import CURATED_COMMANDS
 
-        for (method, path), (owner, verb) in CURATED_COMMANDS.items():
-            if owner != group or not isinstance(verbs, dict) or verb not in verbs:
+        for (method, path), (owner, name) in CURATED_COMMANDS.items():
+            if (owner, name) != (group, verb):
                 continue
             if find_entry(self.active.index, method, path) is None:
-                curated = verbs[verb]
                 note = (
                     f"The active contract has no {method} {path}: this command uses "
                     "leadctl's bundled description of that operation."
                 )
-                curated.help = f"{curated.help or ''}\n\n{note}".strip()
+                command.help = f"{command.help or ''}\n\n{note}".strip()
 
 
 def pin_bundled(click_ctx: Any) -> None:

@@ -8,7 +8,8 @@ from typing import Any
 import typer
 
 from leadctl.cli.app import root
-from leadctl.generated.tree import LazyVerbs, pin_bundled
+from leadctl.cli.verb_group import LazyVerbs
+from leadctl.generated.tree import pin_bundled
 from tests.support.cli import Result
 
 
@@ -48,3 +49,11 @@ def test_pinning_the_bundled_contract_ignores_imported_ones(
     assert "widgets" not in command.list_commands(ctx)
     fresh = typer.Context(command, info_name="leadctl")
     assert "widgets" in command.list_commands(fresh)
+
+
+def test_a_declared_line_stands_for_a_verb_until_it_is_built() -> None:
+    verbs = LazyVerbs({}, {"list": lambda: "built list"}, summaries={"list": "List things."})
+    assert verbs.summary("list") == "List things."
+    verbs.add_pending({"list": lambda: "generated", "send": lambda: "built send"})
+    assert list(verbs) == ["list", "send"] and verbs.summary("send") is None
+    assert verbs["list"] == "built list" and verbs.summary("list") is None

@@ -4,11 +4,15 @@ function at two boundaries only (docs/ARCHITECTURE.md, "Start-up budget").
 - The measured paths: what ``leadctl --help`` and a read (``lead-statuses list -o json``)
   load defers what they do not use, so both stay within their budgets (benchmarks/RESULTS.md;
   tests/e2e/test_startup_imports.py guards what they load).
-- The modules that define what cannot be deferred: pydantic models (``models``), rich views
-  (``views``), the sandbox, the bulk engine, the webhooks server, the contract compiler: a
-  group's help or a read must not load them for one verb that needs them. (httpx is not
-  among them: ``leadctl.http._httpx`` is a stand-in that loads httpx on first use, so every
-  module imports it at its top.)
+- The wrappers of heavy libraries and engines a verb needs for some of its runs only:
+  pydantic (``models``/``views``: a table, never -o json), the sandbox (``sandbox_entry``
+  loads it when a command uses it), the bulk engine (``batch``'s module is its --help).
+  (httpx is not among them: ``leadctl.http._httpx`` is a stand-in that loads httpx on first
+  use, so every module imports it at its top.)
+
+A group's verbs need no such care: a verb's module loads only when that verb is looked up
+(``leadctl.cli.verb_table``), so it imports the webhooks server, the bulk runner or the
+contract compiler at its top.
 
 Anywhere else, an import inside a function is a dependency hidden from the reader.
 """
@@ -35,11 +39,7 @@ MEASURED_PATHS = (
     "leadctl.http.urls", "leadctl.http.shared_reads", "leadctl.config.held_credential",
     "leadctl.config.profile_settings",
 )  # fmt: skip
-HEAVY = (
-    "leadctl.models", "leadctl.views", "leadctl_sandbox",
-    "leadctl.sandbox_entry", "leadctl.bulk", "leadctl.webhooks", "leadctl.contract.index",
-    "leadctl.contract.diff",
-)  # fmt: skip
+HEAVY = ("leadctl.models", "leadctl.views", "leadctl_sandbox", "leadctl.bulk")
 
 
 def _within(name: str, prefixes: tuple[str, ...]) -> bool:

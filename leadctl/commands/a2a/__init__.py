@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
-from leadctl.commands._group import group_app
-from leadctl.commands.a2a import call
+from leadctl.cli.verb_table import Entry, Verb
 
-app = group_app("a2a", one_verb=True)
-
-
-app.command(epilog=call.EPILOG)(call.call)
+# The order here is the order of `leadctl a2a --help`.
+VERBS: tuple[Entry, ...] = (
+    Verb(
+        "call",
+        "leadctl.commands.a2a.call",
+        "call",
+        "Call an agent operation with a JSON-RPC 2.0 request (POST /a2a); print its result.",
+    ),
+)

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
-from leadctl.commands._group import group_app
-from leadctl.commands.automations import runs
+from leadctl.cli.verb_table import Entry, Verb
 
-app = group_app("automations", one_verb=True)
-
-
-app.command("runs", epilog=runs.EPILOG)(runs.runs)
+# The order here is the order of `leadctl automations --help`.
+VERBS: tuple[Entry, ...] = (
+    Verb(
+        "runs",
+        "leadctl.commands.automations.runs",
+        "runs",
+        "List an automation's recent runs, or show one run's actions and events.",
+    ),
+)

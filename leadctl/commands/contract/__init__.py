@@ -2,13 +2,39 @@
 
 from __future__ import annotations
 
-from leadctl.commands._group import group_app
-from leadctl.commands.contract import diff, import_, pull, reset, show
+from leadctl.cli.verb_table import Entry, Verb
 
-app = group_app("contract")
-
-app.command(epilog=show.EPILOG)(show.show)
-app.command("import", epilog=import_.EPILOG)(import_.import_)
-app.command(epilog=pull.EPILOG)(pull.pull)
-app.command(epilog=diff.EPILOG)(diff.diff)
-app.command(epilog=reset.EPILOG)(reset.reset)
+# The order here is the order of `leadctl contract --help`.
+VERBS: tuple[Entry, ...] = (
+    Verb(
+        "show",
+        "leadctl.commands.contract.show",
+        "show",
+        "Show the active contract: where it came from, its version, operations per group.",
+    ),
+    Verb(
+        "import",
+        "leadctl.commands.contract.import_",
+        "import_",
+        "Check an OpenAPI contract and make it the active one for the profile's service.",
+    ),
+    Verb(
+        "pull",
+        "leadctl.commands.contract.pull",
+        "pull",
+        "Find the service's contract and make it the active one for every profile of it.",
+    ),
+    Verb(
+        "diff",
+        "leadctl.commands.contract.diff",
+        "diff",
+        "Show operations added, removed or changed in FILE against the active contract.",
+    ),
+    Verb(
+        "reset",
+        "leadctl.commands.contract.reset",
+        "reset",
+        "Forget the imported contract of the profile's service: the bundled one (for the "
+        "sandbox, the one it publishes) is active again for every profile of that service.",
+    ),
+)

@@ -16,7 +16,9 @@ from leadctl.commands.contract._shared import (
     load_checked,
     report_left_out,
 )
+from leadctl.contract.diff import diff_contracts
 from leadctl.contract.formats import parse_document, to_31
+from leadctl.contract.index import compile_index, curated_command_names
 from leadctl.contract.operations import active_index_of, use_active_index
 from leadctl.generated.tree import generated_tree
 from leadctl.output import emit_list, prints_as_received
@@ -44,8 +46,6 @@ class Options:
 
 
 def run(opts: Options, ctx: Context) -> None:
-    from leadctl.contract.diff import diff_contracts
-
     active = active_index_of(ctx)
     checked = load_checked(ctx, opts.source, opts.time_limit)
     document, label = checked.loaded.document, checked.label
@@ -77,8 +77,6 @@ def _commands(index: Mapping[str, Any]) -> dict[str, str]:
 
 
 def _compile(checked: Checked) -> dict[str, Any]:
-    from leadctl.contract.index import compile_index, curated_command_names
-
     index, _schemas = compile_index(
         checked.loaded.document,
         raw=checked.loaded.raw,

@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
-from leadctl.commands._group import group_app
-from leadctl.commands.lead_statuses import get, list_
+from leadctl.cli.verb_table import Entry, Verb
 
-app = group_app("lead-statuses", one_verb=True)
-
-
-app.command("list", epilog=list_.EPILOG)(list_.list_)
-app.command("get", epilog=get.EPILOG)(get.get)
+# The order here is the order of `leadctl lead-statuses --help`.
+VERBS: tuple[Entry, ...] = (
+    Verb(
+        "list",
+        "leadctl.commands.lead_statuses.list_",
+        "list_",
+        "List the organization's lead statuses (GET /lead-statuses), in display order.",
+    ),
+    Verb(
+        "get",
+        "leadctl.commands.lead_statuses.get",
+        "get",
+        "Show one lead status, found by id or by name (reads GET /lead-statuses).",
+    ),
+)

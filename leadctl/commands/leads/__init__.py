@@ -2,11 +2,26 @@
 
 from __future__ import annotations
 
-from leadctl.commands._group import group_app
-from leadctl.commands.leads import create, import_, list_
+from leadctl.cli.verb_table import Entry, Verb
 
-app = group_app("leads")
-
-app.command("list", epilog=list_.EPILOG)(list_.list_)
-app.command("create", epilog=create.EPILOG)(create.create)
-app.command("import", epilog=import_.EPILOG)(import_.import_leads)
+# The order here is the order of `leadctl leads --help`.
+VERBS: tuple[Entry, ...] = (
+    Verb(
+        "list",
+        "leadctl.commands.leads.list_",
+        "list_",
+        "List the organization's leads (POST /leads/all/my), newest first unless sorted.",
+    ),
+    Verb(
+        "create",
+        "leadctl.commands.leads.create",
+        "create",
+        "Send one lead to intake (POST /leads) and print its id and processingStatus.",
+    ),
+    Verb(
+        "import",
+        "leadctl.commands.leads.import_",
+        "import_leads",
+        "Import leads from a CSV or NDJSON file: one POST /leads per row, at the service's pace.",
+    ),
+)

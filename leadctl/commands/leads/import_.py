@@ -13,6 +13,7 @@ import typer
 
 from leadctl.bulk.options import DEFAULT_CONCURRENCY
 from leadctl.bulk.options import ImportOptions as Options
+from leadctl.bulk.runner import run_import
 from leadctl.commands._common import get_context
 
 if TYPE_CHECKING:
@@ -42,8 +43,6 @@ class InputFormat(str, Enum):
 
 def run(opts: Options, ctx: Context) -> None:
     """Read the rows, send each to intake at the service's pace, report the outcomes."""
-    from leadctl.bulk.runner import run_import
-
     run_import(ctx, opts)
 
 

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
-from leadctl.commands._group import group_app
-from leadctl.commands.notifications import announcements
+from leadctl.cli.verb_table import Entry, Verb
 
-app = group_app("notifications", one_verb=True)
-
-
-app.command("announcements", epilog=announcements.EPILOG)(announcements.announcements)
+# The order here is the order of `leadctl notifications --help`.
+VERBS: tuple[Entry, ...] = (
+    Verb(
+        "announcements",
+        "leadctl.commands.notifications.announcements",
+        "announcements",
+        "List announcements (POST /notifications/announcements), newest first.",
+    ),
+)

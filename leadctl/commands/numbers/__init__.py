@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
-from leadctl.commands._group import group_app
-from leadctl.commands.numbers import status
+from leadctl.cli.verb_table import Entry, Verb
 
-app = group_app("numbers", one_verb=True)
-
-
-app.command("status", epilog=status.EPILOG)(status.status)
+# The order here is the order of `leadctl numbers --help`.
+VERBS: tuple[Entry, ...] = (
+    Verb(
+        "status",
+        "leadctl.commands.numbers.status",
+        "status",
+        "Show a phone number's sending capacity, warmup, opt-outs, traffic and recent events.",
+    ),
+)

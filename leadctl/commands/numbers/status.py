@@ -15,6 +15,7 @@ from leadctl.contract.shapes import require_object
 from leadctl.inputs.phone import to_e164
 from leadctl.output import Column, emit_object
 from leadctl.output.response_columns import output_columns
+from leadctl.views.console import view_of
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -79,7 +80,6 @@ def run(opts: Options, ctx: Context) -> None:
         what="a phone number's status",
         required=("number",),
     )
-    from leadctl.views.console import view_of
 
     emit_object(ctx, data, columns=columns, view=view_of(render_status))
 

@@ -6,15 +6,44 @@ only ``delete`` (which removes it) ever reaches a credential store.
 
 from __future__ import annotations
 
-from leadctl.commands._group import group_app
-from leadctl.commands.profile import delete, list_, set_, show, unset, use
-
-app = group_app("profile")
+from leadctl.cli.verb_table import Entry, Verb
 
 # The order here is the order of `leadctl profile --help`.
-app.command("list", epilog=list_.EPILOG)(list_.list_)
-app.command("use", epilog=use.EPILOG)(use.use)
-app.command("show", epilog=show.EPILOG)(show.show)
-app.command("set", epilog=set_.EPILOG)(set_.set_)
-app.command("unset", epilog=unset.EPILOG)(unset.unset)
-app.command("delete", epilog=delete.EPILOG)(delete.delete)
+VERBS: tuple[Entry, ...] = (
+    Verb(
+        "list",
+        "leadctl.commands.profile.list_",
+        "list_",
+        "List the configured profiles; the one in effect is marked current.",
+    ),
+    Verb(
+        "use",
+        "leadctl.commands.profile.use",
+        "use",
+        "Make NAME the current profile (used when no --profile is given).",
+    ),
+    Verb(
+        "show",
+        "leadctl.commands.profile.show",
+        "show",
+        "Show one profile's settings.",
+    ),
+    Verb(
+        "set",
+        "leadctl.commands.profile.set_",
+        "set_",
+        "Set KEY to VALUE on the profile in effect (-p), creating the profile if needed.",
+    ),
+    Verb(
+        "unset",
+        "leadctl.commands.profile.unset",
+        "unset",
+        "Remove KEY from the profile in effect (-p), back to its default.",
+    ),
+    Verb(
+        "delete",
+        "leadctl.commands.profile.delete",
+        "delete",
+        "Delete profile NAME and remove its credential from the keyring or file store.",
+    ),
+)

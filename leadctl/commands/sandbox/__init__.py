@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
-from leadctl.commands._group import group_app
-from leadctl.commands.sandbox import reset, serve
+from leadctl.cli.verb_table import Entry, Verb
 
-app = group_app(
-    "sandbox",
-    # Plain help, as the root app's; keeps rich out of the sandbox commands.
-    rich_markup_mode=None,
+# The order here is the order of `leadctl sandbox --help`.
+VERBS: tuple[Entry, ...] = (
+    Verb(
+        "serve",
+        "leadctl.commands.sandbox.serve",
+        "serve",
+        "Serve the sandbox in the foreground and print its URL and demo credentials.",
+    ),
+    Verb(
+        "reset",
+        "leadctl.commands.sandbox.reset",
+        "reset",
+        "Wipe the sandbox state; the next start seeds fresh demo data.",
+    ),
 )
-
-app.command("serve", epilog=serve.EPILOG)(serve.serve)
-app.command("reset", epilog=reset.EPILOG)(reset.reset)

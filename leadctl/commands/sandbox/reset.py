@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from leadctl import sandbox_entry
 from leadctl.commands._verb import verb_command
 
 if TYPE_CHECKING:
@@ -30,8 +31,6 @@ class Options:
 
 
 def run(opts: Options, ctx: Context) -> None:
-    from leadctl import sandbox_entry
-
     state_dir = opts.data_dir or sandbox_entry.default_state_dir(ctx.env)
     if not sandbox_entry.has_state(state_dir):
         ctx.ios.info(f"no sandbox state at {state_dir}")

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from leadctl import sandbox_entry
 from leadctl.commands._common import HostOption, PortOption, get_context
 from leadctl.output.formats import JSON
 
@@ -26,8 +27,6 @@ class Options:
 
 
 def run(opts: Options, ctx: Context) -> None:
-    from leadctl import sandbox_entry
-
     # The ready line is not data the registry prints: the sandbox writes it once it
     # listens. JSON only when asked for (-o json or --print-json), not as a pipe's default.
     as_json = opts.print_json or (ctx.output_explicit and ctx.output_format == JSON)

@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
-from leadctl.commands._group import group_app
-from leadctl.commands.sources import rotate, update
-
-app = group_app("sources")
+from leadctl.cli.verb_table import Entry, Verb
 
 # The order here is the order of `leadctl sources --help`.
-app.command("update", epilog=update.EPILOG)(update.update)
-app.command("rotate", epilog=rotate.EPILOG)(rotate.rotate)
+VERBS: tuple[Entry, ...] = (
+    Verb(
+        "update",
+        "leadctl.commands.sources.update",
+        "update",
+        "Update a lead source (PUT /sources/{id}) and print it.",
+    ),
+    Verb(
+        "rotate",
+        "leadctl.commands.sources.rotate",
+        "rotate",
+        "Rotate a source's intake key (POST /sources/{id}/credentials/rotate).",
+    ),
+)

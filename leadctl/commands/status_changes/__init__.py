@@ -2,10 +2,20 @@
 
 from __future__ import annotations
 
-from leadctl.commands._group import group_app
-from leadctl.commands.status_changes import delete, update
+from leadctl.cli.verb_table import Entry, Verb
 
-app = group_app("status-changes")
-
-app.command("update", epilog=update.EPILOG)(update.update)
-app.command("delete", epilog=delete.EPILOG)(delete.delete)
+# The order here is the order of `leadctl status-changes --help`.
+VERBS: tuple[Entry, ...] = (
+    Verb(
+        "update",
+        "leadctl.commands.status_changes.update",
+        "update",
+        "Update an entry of a lead's status history (PUT /lead-status-changes/{id}).",
+    ),
+    Verb(
+        "delete",
+        "leadctl.commands.status_changes.delete",
+        "delete",
+        "Delete an entry of a lead's status history (DELETE /lead-status-changes/{id}).",
+    ),
+)

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
-from leadctl.commands._group import group_app
-from leadctl.commands.users import compliance
+from leadctl.cli.verb_table import Entry, Verb
 
-app = group_app("users", one_verb=True)
-
-
-app.command("compliance", epilog=compliance.EPILOG)(compliance.compliance)
+# The order here is the order of `leadctl users --help`.
+VERBS: tuple[Entry, ...] = (
+    Verb(
+        "compliance",
+        "leadctl.commands.users.compliance",
+        "compliance",
+        "Update the current user's compliance settings (PUT /users/compliance), or show them.",
+    ),
+)

@@ -2,16 +2,38 @@
 
 from __future__ import annotations
 
-from leadctl.commands._group import group_app, subgroup_app
-from leadctl.commands.webhooks import listen, secret_set, send, verify
-
-app = group_app("webhooks")
-secret_app = subgroup_app("Store the profile's webhook signing secret.", one_verb=True)
-
+from leadctl.cli.verb_table import Entry, SubGroup, Verb
 
 # The order here is the order of `leadctl webhooks --help`.
-app.command("verify", epilog=verify.EPILOG)(verify.verify)
-app.command("listen", epilog=listen.EPILOG)(listen.listen)
-app.command("send", epilog=send.EPILOG)(send.send)
-secret_app.command("set", epilog=secret_set.EPILOG)(secret_set.set_)
-app.add_typer(secret_app, name="secret")
+VERBS: tuple[Entry, ...] = (
+    Verb(
+        "verify",
+        "leadctl.commands.webhooks.verify",
+        "verify",
+        "Check that one webhook delivery is genuine and fresh (Standard Webhooks).",
+    ),
+    Verb(
+        "listen",
+        "leadctl.commands.webhooks.listen",
+        "listen",
+        "Receive webhook deliveries, verify each, and forward the genuine ones to your app.",
+    ),
+    Verb(
+        "send",
+        "leadctl.commands.webhooks.send",
+        "send",
+        "Sign a delivery with the webhook secret and POST it to URL (Standard Webhooks).",
+    ),
+    SubGroup(
+        "secret",
+        "Store the profile's webhook signing secret.",
+        (
+            Verb(
+                "set",
+                "leadctl.commands.webhooks.secret_set",
+                "set_",
+                "Store the profile's webhook signing secret, for verify, listen and send.",
+            ),
+        ),
+    ),
+)

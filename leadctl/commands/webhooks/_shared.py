@@ -9,10 +9,10 @@ import typer
 
 from leadctl.errors import UsageError
 from leadctl.util.durations import parse_duration
+from leadctl.webhooks.secret import WebhookSecret, find_secret
 
 if TYPE_CHECKING:
     from leadctl.context import Context
-    from leadctl.webhooks.secret import WebhookSecret
 
 DEFAULT_TOLERANCE = "5m"
 
@@ -37,8 +37,6 @@ ToleranceOption = Annotated[
 
 
 def secret_for(ctx: Context, secret_file: str | None) -> WebhookSecret:
-    from leadctl.webhooks.secret import find_secret
-
     return find_secret(env=ctx.env, profile=ctx.profile_name, secret_file=secret_file)
 
 

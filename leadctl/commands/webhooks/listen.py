@@ -25,6 +25,10 @@ from leadctl.http.urls import is_loopback_host
 from leadctl.output import display_zone_of
 from leadctl.output.formats import TABLE
 from leadctl.util.safetext import safe_text
+from leadctl.webhooks.forwarding import Forwarder
+from leadctl.webhooks.http_server import bind, listening_url
+from leadctl.webhooks.receiver import Receiver, Record
+from leadctl.webhooks.targets import check_target_url
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
@@ -33,8 +37,6 @@ if TYPE_CHECKING:
     import httpx
 
     from leadctl.context import Context
-    from leadctl.webhooks.forwarding import Forwarder
-    from leadctl.webhooks.receiver import Record
 else:
     # A stand-in that loads httpx the first time it is used: importing stays light.
     from leadctl.http._httpx import httpx
@@ -76,10 +78,6 @@ class Options:
 
 def run(opts: Options, ctx: Context, *, stop: threading.Event | None = None) -> None:
     """Serve until Ctrl-C, SIGTERM or ``stop`` is set; then return (exit 0)."""
-    from leadctl.webhooks.http_server import bind, listening_url
-    from leadctl.webhooks.receiver import Receiver
-    from leadctl.webhooks.targets import check_target_url
-
     if not is_loopback_host(opts.host.strip("[]")) and not opts.allow_remote:
         raise UsageError(
             f"refusing to listen on {opts.host}: it is not a loopback address",
@@ -161,8 +159,6 @@ def _announce(ctx: Context, url: str, opts: Options) -> None:
 
 
 def _forwarder(ctx: Context, url: str) -> Forwarder:
-    from leadctl.webhooks.forwarding import Forwarder
-
     client = httpx.Client(
         timeout=ctx.options.timeout or DEFAULT_TIMEOUT,
         verify=tls_verification(None, ctx.env) if url.lower().startswith("https:") else True,

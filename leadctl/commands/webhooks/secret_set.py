@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from leadctl.commands._verb import verb_command
 from leadctl.errors import UsageError
+from leadctl.webhooks.secret import parse_secret, store_secret
 
 if TYPE_CHECKING:
     from leadctl.context import Context
@@ -25,8 +26,6 @@ class Options:
 
 def run(opts: Options, ctx: Context) -> None:
     """Read the secret, check its shape (exit 2), store it; say where, never what."""
-    from leadctl.webhooks.secret import parse_secret, store_secret
-
     ios = ctx.ios
     if ios.stdin_is_tty:
         if not ios.can_prompt:

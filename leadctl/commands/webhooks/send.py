@@ -18,11 +18,12 @@ from leadctl.http.retry import RetryPolicy
 from leadctl.output import emit_object
 from leadctl.output.columns import Column
 from leadctl.util.safetext import safe_text
+from leadctl.webhooks.sender import Delivery, check_msg_id, send_delivery, signed_headers
+from leadctl.webhooks.targets import check_target_url
 
 if TYPE_CHECKING:
     from leadctl.context import Context
     from leadctl.webhooks.secret import WebhookSecret
-    from leadctl.webhooks.sender import Delivery
 
 RESULT_COLUMNS = (
     Column("webhookId"),
@@ -71,9 +72,6 @@ def run(opts: Options, ctx: Context) -> None:
     """Exit 0 once the receiver answered 2xx; its error's exit code otherwise (4xx: 3/4/5/6,
     5xx or no answer after the retries: 8)."""
     import uuid
-
-    from leadctl.webhooks.sender import Delivery, check_msg_id, send_delivery
-    from leadctl.webhooks.targets import check_target_url
 
     url = check_target_url(
         opts.url, what="URL", allow_insecure_http=ctx.options.allow_insecure_http
@@ -158,8 +156,6 @@ def _client(ctx: Context, url: str) -> Any:
 
 
 def _print_dry_run(ctx: Context, secret: WebhookSecret, delivery: Delivery) -> None:
-    from leadctl.webhooks.sender import signed_headers
-
     headers = signed_headers(secret, delivery, int(ctx.clock.now().timestamp()))
     command = curl_command("POST", delivery.url, headers=headers, body=delivery.body)
     ctx.ios.data_out().write(command + "\n")

@@ -22,6 +22,8 @@ from leadctl.output.cells import format_datetime
 from leadctl.output.columns import Column
 from leadctl.util.durations import describe_seconds
 from leadctl.util.safetext import safe_text
+from leadctl.webhooks.captured import parse_captured
+from leadctl.webhooks.verification import verify_delivery
 
 if TYPE_CHECKING:
     from leadctl.context import Context
@@ -82,8 +84,6 @@ class Options:
 def run(opts: Options, ctx: Context) -> None:
     """Exit 0 and print the delivery's facts when it is genuine and fresh; exit 6 naming the
     failed check otherwise (WebhookInvalid)."""
-    from leadctl.webhooks.verification import verify_delivery
-
     tolerance = tolerance_seconds(opts.tolerance)
     headers, body = _delivery(opts, ctx)
     secret = secret_for(ctx, opts.secret_file)
@@ -109,7 +109,6 @@ def _delivery(opts: Options, ctx: Context) -> tuple[list[tuple[str, str]], bytes
     if opts.request is not None:
         if opts.headers or opts.body is not None:
             raise UsageError("--request holds the headers and body: leave out --header and --body")
-        from leadctl.webhooks.captured import parse_captured
 
         what = "--request " + opts.request
         captured = parse_captured(read_bytes(ctx, opts.request, what="--request"), what=what)
