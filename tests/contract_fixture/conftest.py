@@ -25,8 +25,8 @@ from typing import Any
 
 import pytest
 
+from tests.support.cli import run_cli
 from tests.support.contract_mock import ContractMock, serve_contract
-from tests.support.e2e import run_leadctl
 from tests.support.imported_contracts import ImportedContracts
 
 CONTRACTS = Path(__file__).resolve().parents[1] / "fixtures" / "contracts"
@@ -85,7 +85,8 @@ def leadctl_env_for(
     name: str = "aspnet",
 ) -> CredentialEnv:
     """Point the default profile at ``mock``, with the fixture contract imported for it."""
-    configured = run_leadctl(["profile", "set", "base_url", mock.base_url])
+    # Setting up, not the subject: in-process (a subprocess costs a second on a loaded machine).
+    configured = run_cli(["profile", "set", "base_url", mock.base_url])
     assert configured.exit_code == 0, configured.stderr
     contracts.install(contract_path(version, name), mock.base_url)
     return CredentialEnv({"LEADCTL_TOKEN": token})
