@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import keyring
 import keyring.core
@@ -17,6 +18,33 @@ from tests.support.imported_contracts import ImportedContracts
 from tests.support.keyrings import DictKeyring
 
 hypothesis_profiles.register()
+
+# Modules whose module fixture runs every case of the module up front (the fault tables, the
+# secret audits): a module split between two workers ran its whole table on each.
+WHOLE_MODULES = frozenset(
+    {
+        "tests/faults/test_fault_reads.py",
+        "tests/faults/test_fault_writes.py",
+        "tests/security/test_secret_audit.py",
+        "tests/security/test_oauth_audit.py",
+    }
+)
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """xdist's per-test load balancing (-n without --dist), except that each of WHOLE_MODULES
+    goes to one worker, first (the largest units are handed out first). What xdist_group
+    marks with --dist loadgroup would do, but under pytest 9 their node-id suffix is lost."""
+    if config.getvalue("dist") != "load":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class WholeModules(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            module = nodeid.split("::", 1)[0]
+            return module if module in WHOLE_MODULES else nodeid
+
+    return WholeModules(config, log)
 
 
 @pytest.fixture(autouse=True)

@@ -19,9 +19,9 @@ from typing import Any
 
 import pytest
 
-from tests.contract_fixture.conftest import CredentialEnv
+from tests.contract_fixture.conftest import CredentialEnv, Runner
 from tests.support.contract_mock import ContractMock
-from tests.support.e2e import base_env, leadctl_executable, run_leadctl
+from tests.support.e2e import base_env, leadctl_executable
 
 pytestmark = pytest.mark.e2e
 
@@ -54,12 +54,12 @@ def keys_of(mock: ContractMock) -> list[str | None]:
 
 
 def test_an_import_row_resent_after_a_503_carries_the_same_key(
-    trait_mock: ContractMock, trait_env: CredentialEnv, tmp_path: Path
+    trait_mock: ContractMock, trait_env: CredentialEnv, tmp_path: Path, leadctl: Runner
 ) -> None:
     trait_mock.reply("POST", "/leads", status=503)
     report = tmp_path / "report.ndjson"
 
-    result = run_leadctl(
+    result = leadctl(
         ["leads", "import", str(leads_csv(tmp_path, 1)), "--report", str(report)], env=trait_env
     )
 
@@ -71,18 +71,18 @@ def test_an_import_row_resent_after_a_503_carries_the_same_key(
 
 
 def test_resume_sends_a_row_again_with_the_key_in_the_report(
-    trait_mock: ContractMock, trait_env: CredentialEnv, tmp_path: Path
+    trait_mock: ContractMock, trait_env: CredentialEnv, tmp_path: Path, leadctl: Runner
 ) -> None:
     leads = leads_csv(tmp_path, 1)
     report = tmp_path / "report.ndjson"
     trait_mock.reply("POST", "/leads", status=503)
-    first = run_leadctl(
+    first = leadctl(
         ["--max-retries", "0", "leads", "import", str(leads), "--report", str(report)],
         env=trait_env,
     )
     assert first.exit_code == 6, first.stderr  # given up, with its key in the report
 
-    again = run_leadctl(["leads", "import", str(leads), "--resume", str(report)], env=trait_env)
+    again = leadctl(["leads", "import", str(leads), "--resume", str(report)], env=trait_env)
 
     assert again.exit_code == 0, again.stderr
     assert trait_mock.violations() == []
@@ -91,7 +91,7 @@ def test_resume_sends_a_row_again_with_the_key_in_the_report(
 
 
 def test_ctrl_c_while_a_429_after_a_503_is_waited_out_keeps_the_row_and_its_key(
-    trait_mock: ContractMock, trait_env: CredentialEnv, tmp_path: Path
+    trait_mock: ContractMock, trait_env: CredentialEnv, tmp_path: Path, leadctl: Runner
 ) -> None:
     leads = leads_csv(tmp_path, 1)
     report = tmp_path / "report.ndjson"
@@ -123,7 +123,7 @@ def test_ctrl_c_while_a_429_after_a_503_is_waited_out_keeps_the_row_and_its_key(
     [key] = set(keys_of(trait_mock))
     assert (last["row"], last["outcome"], last["key"]) == (1, "unknown", key)
 
-    resumed = run_leadctl(["leads", "import", str(leads), "--resume", str(report)], env=trait_env)
+    resumed = leadctl(["leads", "import", str(leads), "--resume", str(report)], env=trait_env)
 
     # The create takes a key: --resume sends the unknown row again, with that key.
     assert resumed.exit_code == 0, resumed.stderr
@@ -135,9 +135,9 @@ def test_ctrl_c_while_a_429_after_a_503_is_waited_out_keeps_the_row_and_its_key(
 
 
 def test_a_query_read_line_with_only_an_id_sends_a_valid_empty_query(
-    trait_mock: ContractMock, trait_env: CredentialEnv
+    trait_mock: ContractMock, trait_env: CredentialEnv, leadctl: Runner
 ) -> None:
-    result = run_leadctl(
+    result = leadctl(
         ["batch", "POST /leads/{id}/events/all"], env=trait_env, stdin="lead_1\nlead_2\n"
     )
 
@@ -148,15 +148,13 @@ def test_a_query_read_line_with_only_an_id_sends_a_valid_empty_query(
 
 
 def test_a_put_line_is_read_merged_and_sent_whole_with_if_match(
-    trait_mock: ContractMock, trait_env: CredentialEnv
+    trait_mock: ContractMock, trait_env: CredentialEnv, leadctl: Runner
 ) -> None:
     # PUT /tags/{id} requires name and color; the lines name one of them each.
     lines = '{"id": "tag_1", "name": "vip"}\n{"id": "tag_2", "color": "#ff0000"}\n'
     etags = [trait_mock.etag("/tags/tag_1"), trait_mock.etag("/tags/tag_2")]
 
-    result = run_leadctl(
-        ["batch", "PUT /tags/{id}", "--concurrency", "1"], env=trait_env, stdin=lines
-    )
+    result = leadctl(["batch", "PUT /tags/{id}", "--concurrency", "1"], env=trait_env, stdin=lines)
 
     assert result.exit_code == 0, result.stderr
     assert trait_mock.violations() == []  # whole bodies, with the schema's required fields
@@ -170,16 +168,14 @@ def test_a_put_line_is_read_merged_and_sent_whole_with_if_match(
 
 
 def test_a_destructive_batch_needs_yes_once(
-    trait_mock: ContractMock, trait_env: CredentialEnv
+    trait_mock: ContractMock, trait_env: CredentialEnv, leadctl: Runner
 ) -> None:
-    refused = run_leadctl(["batch", "leads delete"], env=trait_env, stdin="lead_1\nlead_2\n")
+    refused = leadctl(["batch", "leads delete"], env=trait_env, stdin="lead_1\nlead_2\n")
     assert refused.exit_code == 2
     assert "--yes" in refused.stderr
     assert trait_mock.requests == []
 
-    confirmed = run_leadctl(
-        ["batch", "leads delete", "--yes"], env=trait_env, stdin="lead_1\nlead_2\n"
-    )
+    confirmed = leadctl(["batch", "leads delete", "--yes"], env=trait_env, stdin="lead_1\nlead_2\n")
 
     assert confirmed.exit_code == 0, confirmed.stderr
     assert len(trait_mock.requests_to("DELETE", "/leads/{id}")) == 2

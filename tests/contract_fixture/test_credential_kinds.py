@@ -9,22 +9,19 @@ from __future__ import annotations
 import json
 
 from tests.contract_fixture.bodies import INTAKE
-from tests.contract_fixture.conftest import SOURCE_KEY, CredentialEnv
+from tests.contract_fixture.conftest import SOURCE_KEY, CredentialEnv, Runner
 from tests.support.contract_mock import ContractMock
-from tests.support.e2e import run_leadctl
 
 OPAQUE = "opaque_0123456789abcdef"
 
 
 def test_a_key_of_the_prefix_the_contract_names_is_a_source_key(
-    trait_mock: ContractMock, trait_env: CredentialEnv
+    trait_mock: ContractMock, trait_env: CredentialEnv, leadctl: Runner
 ) -> None:
     source = {**trait_env, "LEADCTL_TOKEN": SOURCE_KEY}
-    created = run_leadctl(
-        ["leads", "create", "--data", json.dumps(INTAKE), "-o", "json"], env=source
-    )
-    refused = run_leadctl(["tags", "list"], env=source)
-    status = run_leadctl(["auth", "status", "-o", "json"], env=source)
+    created = leadctl(["leads", "create", "--data", json.dumps(INTAKE), "-o", "json"], env=source)
+    refused = leadctl(["tags", "list"], env=source)
+    status = leadctl(["auth", "status", "-o", "json"], env=source)
 
     assert created.exit_code == 0, created.stderr
     assert [(r.credential, r.credential_header) for r in trait_mock.requests] == [
@@ -37,12 +34,10 @@ def test_a_key_of_the_prefix_the_contract_names_is_a_source_key(
 
 
 def test_a_token_of_no_recognised_kind_is_sent_as_a_bearer_credential(
-    trait_mock: ContractMock, trait_env: CredentialEnv
+    trait_mock: ContractMock, trait_env: CredentialEnv, leadctl: Runner
 ) -> None:
-    result = run_leadctl(["tags", "list", "-o", "json"], env={**trait_env, "LEADCTL_TOKEN": OPAQUE})
-    status = run_leadctl(
-        ["auth", "status", "-o", "json"], env={**trait_env, "LEADCTL_TOKEN": OPAQUE}
-    )
+    result = leadctl(["tags", "list", "-o", "json"], env={**trait_env, "LEADCTL_TOKEN": OPAQUE})
+    status = leadctl(["auth", "status", "-o", "json"], env={**trait_env, "LEADCTL_TOKEN": OPAQUE})
 
     assert result.exit_code == 0, result.stderr
     assert status.exit_code == 0, status.stderr
@@ -54,29 +49,29 @@ def test_a_token_of_no_recognised_kind_is_sent_as_a_bearer_credential(
 
 
 def test_auth_login_recognises_the_prefix_and_records_what_the_user_says(
-    trait_mock: ContractMock, trait_env: CredentialEnv
+    trait_mock: ContractMock, trait_env: CredentialEnv, leadctl: Runner
 ) -> None:
     login = ["auth", "login", "--with-token", "--insecure-storage", "--no-contract"]
     base = ["--base-url", trait_mock.base_url]
-    by_prefix = run_leadctl(["-p", "intake", *login, *base], stdin=SOURCE_KEY)
-    declared = run_leadctl(["-p", "said", *login, *base, "--kind", "source"], stdin=OPAQUE)
+    by_prefix = leadctl(["-p", "intake", *login, *base], stdin=SOURCE_KEY)
+    declared = leadctl(["-p", "said", *login, *base, "--kind", "source"], stdin=OPAQUE)
 
     assert by_prefix.exit_code == 0, by_prefix.stderr
     assert "source keys cannot be checked" in by_prefix.stderr
     assert declared.exit_code == 0, declared.stderr
     assert trait_mock.requests == []  # neither was sent anywhere to be checked
-    refused = run_leadctl(["-p", "said", "tags", "list"])
+    refused = leadctl(["-p", "said", "tags", "list"])
     assert refused.exit_code == 4
     assert trait_mock.requests == []
 
 
 def test_a_plain_file_credential_is_named_at_login_and_in_status_never_on_use(
-    trait_mock: ContractMock, trait_env: CredentialEnv
+    trait_mock: ContractMock, trait_env: CredentialEnv, leadctl: Runner
 ) -> None:
     login = ["-p", "cron", "auth", "login", "--with-token", "--insecure-storage", "--no-contract"]
-    logged_in = run_leadctl([*login, "--base-url", trait_mock.base_url], stdin=OPAQUE)
-    used = run_leadctl(["-p", "cron", "tags", "list", "-o", "json"])
-    status = run_leadctl(["-p", "cron", "auth", "status", "-o", "json"])
+    logged_in = leadctl([*login, "--base-url", trait_mock.base_url], stdin=OPAQUE)
+    used = leadctl(["-p", "cron", "tags", "list", "-o", "json"])
+    status = leadctl(["-p", "cron", "auth", "status", "-o", "json"])
 
     assert logged_in.exit_code == used.exit_code == status.exit_code == 0
     assert "warning: the credential is stored unencrypted" in logged_in.stderr

@@ -9,9 +9,8 @@ import json
 import pytest
 
 from tests.contract_fixture.bodies import INTAKE
-from tests.contract_fixture.conftest import CredentialEnv
+from tests.contract_fixture.conftest import CredentialEnv, Runner
 from tests.support.contract_mock import ContractMock
-from tests.support.e2e import run_leadctl
 
 CURATED = {
     "users compliance": (
@@ -70,7 +69,7 @@ CURATED = {
 @pytest.mark.e2e
 @pytest.mark.parametrize("name", list(CURATED))
 def test_curated_command_sends_a_valid_request(
-    name: str, contract_mock: ContractMock, leadctl_env: CredentialEnv
+    name: str, contract_mock: ContractMock, leadctl_env: CredentialEnv, leadctl: Runner
 ) -> None:
     args, (method, template) = CURATED[name]
     if name == "lead-statuses get":
@@ -82,7 +81,7 @@ def test_curated_command_sends_a_valid_request(
             "POST", "/a2a", body={"jsonrpc": "2.0", "result": {"pong": True}, "id": 1}
         )
 
-    result = run_leadctl([*args, "-o", "json"], env=leadctl_env)
+    result = leadctl([*args, "-o", "json"], env=leadctl_env)
 
     assert result.exit_code == 0, result.stderr
     assert contract_mock.violations() == []

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.contract_fixture.conftest import CredentialEnv, contract_path
+from tests.contract_fixture.conftest import CredentialEnv, Runner, contract_path
 from tests.support.contract_mock import ContractMock
 from tests.support.e2e import run_leadctl
 
@@ -32,13 +32,17 @@ def import_renamed(
 
 
 def test_status_changes_update_flag_named_otherwise(
-    contract_mock: ContractMock, leadctl_env: CredentialEnv, contract_version: str, tmp_path: Path
+    contract_mock: ContractMock,
+    leadctl_env: CredentialEnv,
+    contract_version: str,
+    tmp_path: Path,
+    leadctl: Runner,
 ) -> None:
     renamed = ("LeadStatusChangeUpdateRequest", "followUpStatus", "nextStepStatus")
     import_renamed(leadctl_env, contract_version, tmp_path, *renamed)
 
     args = ["status-changes", "update", "c1", "--follow-up-status", "Call back"]
-    result = run_leadctl(args, env=leadctl_env)
+    result = leadctl(args, env=leadctl_env)
 
     assert result.exit_code == 2, result.stderr
     assert "--follow-up-status sets followUpStatus" in result.stderr
@@ -47,13 +51,17 @@ def test_status_changes_update_flag_named_otherwise(
 
 
 def test_users_compliance_flag_named_otherwise_inside_the_nested_object(
-    contract_mock: ContractMock, leadctl_env: CredentialEnv, contract_version: str, tmp_path: Path
+    contract_mock: ContractMock,
+    leadctl_env: CredentialEnv,
+    contract_version: str,
+    tmp_path: Path,
+    leadctl: Runner,
 ) -> None:
     import_renamed(
         leadctl_env, contract_version, tmp_path, "UserCompliance", "acceptedBaa", "baaAccepted"
     )
 
-    result = run_leadctl(["users", "compliance", "--no-accepted-baa"], env=leadctl_env)
+    result = leadctl(["users", "compliance", "--no-accepted-baa"], env=leadctl_env)
 
     assert result.exit_code == 2, result.stderr
     assert "--no-accepted-baa sets compliance.acceptedBaa" in result.stderr

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 
-from tests.contract_fixture.conftest import CredentialEnv, contract_path
+from tests.contract_fixture.conftest import CredentialEnv, Runner, contract_path
 from tests.support.contract_mock import ContractMock
 from tests.support.e2e import run_leadctl
 
@@ -16,14 +16,14 @@ REASON = "path parameter 'organizationId' is not in the path template /lead-stat
 
 
 def test_the_defective_operation_is_left_out_named_and_the_rest_works(
-    trait_mock: ContractMock, trait_env: CredentialEnv, contract_version: str
+    trait_mock: ContractMock, trait_env: CredentialEnv, contract_version: str, leadctl: Runner
 ) -> None:
-    again = run_leadctl(
+    again = leadctl(
         ["contract", "import", str(contract_path(contract_version, "traits"))], env=trait_env
     )
-    shown = json.loads(run_leadctl(["contract", "show", "-o", "json"], env=trait_env).stdout)
+    shown = json.loads(leadctl(["contract", "show", "-o", "json"], env=trait_env).stdout)
     reorder = run_leadctl(["lead-statuses", "reorder", "--help"], env=trait_env)
-    tags = run_leadctl(["tags", "list", "-o", "json"], env=trait_env)
+    tags = leadctl(["tags", "list", "-o", "json"], env=trait_env)
 
     assert again.exit_code == 0, again.stderr
     assert tags.exit_code == 0, tags.stderr
@@ -50,9 +50,9 @@ def operations_in(version: str) -> int:
 
 
 def test_contract_show_lists_what_was_left_out_for_a_person(
-    trait_env: CredentialEnv, contract_version: str
+    trait_env: CredentialEnv, contract_version: str, leadctl: Runner
 ) -> None:
-    shown = run_leadctl(["contract", "show", "-o", "table"], env={**trait_env, "COLUMNS": "200"})
+    shown = leadctl(["contract", "show", "-o", "table"], env={**trait_env, "COLUMNS": "200"})
     assert shown.exit_code == 0, shown.stderr
     if contract_version == "3.0":
         assert LEFT_OUT in shown.stdout and REASON in shown.stdout

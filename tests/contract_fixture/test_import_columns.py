@@ -14,9 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.contract_fixture.conftest import CredentialEnv
+from tests.contract_fixture.conftest import CredentialEnv, Runner
 from tests.support.contract_mock import ContractMock
-from tests.support.e2e import run_leadctl
 
 pytestmark = pytest.mark.e2e
 
@@ -34,12 +33,12 @@ REQUIRED = [
 
 
 def test_an_export_is_read_as_the_creates_fields_and_the_rest_left_out(
-    trait_mock: ContractMock, trait_env: CredentialEnv, tmp_path: Path
+    trait_mock: ContractMock, trait_env: CredentialEnv, tmp_path: Path, leadctl: Runner
 ) -> None:
     export = tmp_path / "export.csv"
     export.write_text(EXPORT, encoding="utf-8")
 
-    result = run_leadctl(["leads", "import", str(export), *REQUIRED], env=trait_env)
+    result = leadctl(["leads", "import", str(export), *REQUIRED], env=trait_env)
 
     assert result.exit_code == 0, result.stderr
     assert trait_mock.violations() == []
@@ -60,14 +59,14 @@ def test_an_export_is_read_as_the_creates_fields_and_the_rest_left_out(
 
 
 def test_a_typo_in_an_export_column_is_named_with_did_you_mean_before_any_row(
-    trait_mock: ContractMock, trait_env: CredentialEnv, tmp_path: Path
+    trait_mock: ContractMock, trait_env: CredentialEnv, tmp_path: Path, leadctl: Runner
 ) -> None:
     """The trait contract's lead takes extra fields (open_schemas), so the column is valid
     data; the warning names the field it was likely meant to be."""
     export = tmp_path / "export.csv"
     export.write_text(EXPORT.replace("lastName", "lastNmae", 1), encoding="utf-8")
 
-    result = run_leadctl(["leads", "import", str(export), *REQUIRED], env=trait_env)
+    result = leadctl(["leads", "import", str(export), *REQUIRED], env=trait_env)
 
     assert result.exit_code == 6  # the row lacks contact.lastName: invalid, not sent
     assert "column 'lastNmae' is not a field the lead lists" in result.stderr

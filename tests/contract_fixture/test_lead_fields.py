@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.contract_fixture.conftest import CredentialEnv
+from tests.contract_fixture.conftest import CredentialEnv, Runner
 from tests.support.contract_mock import ContractMock
 from tests.support.e2e import run_leadctl
 
@@ -35,12 +35,12 @@ def with_region(env: CredentialEnv) -> CredentialEnv:
 
 
 def test_create_takes_dot_paths_typed_from_the_schema(
-    contract_mock: ContractMock, leadctl_env: CredentialEnv
+    contract_mock: ContractMock, leadctl_env: CredentialEnv, leadctl: Runner
 ) -> None:
     args = ["leads", "create", *REQUIRED_FIELDS, "--field", "customer.creditScore=720",
             "--field", "customer.homeowner=yes"]  # fmt: skip
 
-    result = run_leadctl(args, env=with_region(leadctl_env))
+    result = leadctl(args, env=with_region(leadctl_env))
 
     assert result.exit_code == 0, result.stderr
     assert contract_mock.violations() == []
@@ -59,9 +59,9 @@ def test_create_takes_dot_paths_typed_from_the_schema(
 
 
 def test_a_required_object_without_required_fields_of_its_own_is_sent_empty(
-    contract_mock: ContractMock, leadctl_env: CredentialEnv
+    contract_mock: ContractMock, leadctl_env: CredentialEnv, leadctl: Runner
 ) -> None:
-    result = run_leadctl(["leads", "create", *REQUIRED_FIELDS], env=with_region(leadctl_env))
+    result = leadctl(["leads", "create", *REQUIRED_FIELDS], env=with_region(leadctl_env))
 
     assert result.exit_code == 0, result.stderr
     assert contract_mock.violations() == []
@@ -69,16 +69,16 @@ def test_a_required_object_without_required_fields_of_its_own_is_sent_empty(
 
 
 def test_create_refuses_unknown_paths_and_missing_fields_before_sending(
-    contract_mock: ContractMock, leadctl_env: CredentialEnv
+    contract_mock: ContractMock, leadctl_env: CredentialEnv, leadctl: Runner
 ) -> None:
-    unknown = run_leadctl(
+    unknown = leadctl(
         ["leads", "create", *REQUIRED_FIELDS, "--field", "contact.firstname=Ada"], env=leadctl_env
     )
-    flat = run_leadctl(
+    flat = leadctl(
         ["leads", "create", "--field", "firstName=Ada", "--field", "phone=+15125550123"],
         env=leadctl_env,
     )
-    missing = run_leadctl(["leads", "create", *REQUIRED_FIELDS[2:]], env=leadctl_env)
+    missing = leadctl(["leads", "create", *REQUIRED_FIELDS[2:]], env=leadctl_env)
 
     assert (unknown.exit_code, flat.exit_code, missing.exit_code) == (2, 2, 2)
     assert "contact.firstName" in unknown.stderr
@@ -88,7 +88,7 @@ def test_create_refuses_unknown_paths_and_missing_fields_before_sending(
 
 
 def test_import_types_each_csv_row_from_the_schema(
-    contract_mock: ContractMock, leadctl_env: CredentialEnv, tmp_path: Path
+    contract_mock: ContractMock, leadctl_env: CredentialEnv, tmp_path: Path, leadctl: Runner
 ) -> None:
     rows = [
         f"https://cert.example.com/c/{n},Ada{n},Lovelace,ada{n}@example.com,"
@@ -98,7 +98,7 @@ def test_import_types_each_csv_row_from_the_schema(
     csv_file = tmp_path / "leads.csv"
     csv_file.write_text(CSV_HEADER + "".join(rows), encoding="utf-8")
 
-    result = run_leadctl(["leads", "import", str(csv_file)], env=with_region(leadctl_env))
+    result = leadctl(["leads", "import", str(csv_file)], env=with_region(leadctl_env))
 
     assert result.exit_code == 0, result.stderr
     assert contract_mock.violations() == []
@@ -115,7 +115,7 @@ def test_import_types_each_csv_row_from_the_schema(
 
 
 def test_import_with_a_column_that_is_no_field_sends_nothing(
-    contract_mock: ContractMock, leadctl_env: CredentialEnv, tmp_path: Path
+    contract_mock: ContractMock, leadctl_env: CredentialEnv, tmp_path: Path, leadctl: Runner
 ) -> None:
     csv_file = tmp_path / "leads.csv"
     csv_file.write_text(
@@ -123,7 +123,7 @@ def test_import_with_a_column_that_is_no_field_sends_nothing(
         encoding="utf-8",
     )
 
-    result = run_leadctl(["leads", "import", str(csv_file)], env=leadctl_env)
+    result = leadctl(["leads", "import", str(csv_file)], env=leadctl_env)
 
     assert result.exit_code == 2
     assert "contact.mail" in result.stderr and "contact.email" in result.stderr
@@ -131,7 +131,7 @@ def test_import_with_a_column_that_is_no_field_sends_nothing(
 
 
 def test_a_cell_that_cannot_be_typed_makes_its_row_invalid_and_the_import_goes_on(
-    contract_mock: ContractMock, leadctl_env: CredentialEnv, tmp_path: Path
+    contract_mock: ContractMock, leadctl_env: CredentialEnv, tmp_path: Path, leadctl: Runner
 ) -> None:
     rows = [
         f"https://cert.example.com/c/{n},Ada{n},Lovelace,ada{n}@example.com,"
@@ -141,7 +141,7 @@ def test_a_cell_that_cannot_be_typed_makes_its_row_invalid_and_the_import_goes_o
     csv_file = tmp_path / "leads.csv"
     csv_file.write_text(CSV_HEADER + "".join(rows), encoding="utf-8")
 
-    result = run_leadctl(["leads", "import", str(csv_file)], env=leadctl_env)
+    result = leadctl(["leads", "import", str(csv_file)], env=leadctl_env)
 
     assert result.exit_code == 6
     assert "row 2: invalid: customer.creditScore: 'many' is not a whole number" in result.stderr
@@ -151,7 +151,7 @@ def test_a_cell_that_cannot_be_typed_makes_its_row_invalid_and_the_import_goes_o
 
 
 def test_import_maps_columns_and_shares_fields(
-    contract_mock: ContractMock, leadctl_env: CredentialEnv, tmp_path: Path
+    contract_mock: ContractMock, leadctl_env: CredentialEnv, tmp_path: Path, leadctl: Runner
 ) -> None:
     csv_file = tmp_path / "vendor.csv"
     csv_file.write_text(
@@ -167,7 +167,7 @@ def test_import_maps_columns_and_shares_fields(
             "--field", "metadata.consentCertificateUrl=https://cert.example.com/batch",
             "--field", "tagIds=", "--field", "tagNames=vendor;june"]  # fmt: skip
 
-    result = run_leadctl(args, env=leadctl_env)
+    result = leadctl(args, env=leadctl_env)
 
     assert result.exit_code == 0, result.stderr
     assert contract_mock.violations() == []

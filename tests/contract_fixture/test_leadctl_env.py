@@ -5,15 +5,14 @@ from __future__ import annotations
 
 import json
 
-from tests.contract_fixture.conftest import CredentialEnv
+from tests.contract_fixture.conftest import CredentialEnv, Runner
 from tests.support.contract_mock import ContractMock
-from tests.support.e2e import run_leadctl
 
 
 def test_a_curated_read_reaches_the_mock_valid(
-    contract_mock: ContractMock, leadctl_env: CredentialEnv
+    contract_mock: ContractMock, leadctl_env: CredentialEnv, leadctl: Runner
 ) -> None:
-    result = run_leadctl(["lead-statuses", "list", "-o", "json"], env=leadctl_env)
+    result = leadctl(["lead-statuses", "list", "-o", "json"], env=leadctl_env)
 
     assert result.exit_code == 0, result.stderr
     assert json.loads(result.stdout)[0]["category"] == "Open"

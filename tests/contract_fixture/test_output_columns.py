@@ -15,7 +15,7 @@ import json
 
 import pytest
 
-from tests.contract_fixture.conftest import CredentialEnv
+from tests.contract_fixture.conftest import CredentialEnv, Runner
 from tests.support.contract_mock import ContractMock
 from tests.support.e2e import run_leadctl
 
@@ -62,11 +62,11 @@ def test_leads_list_shows_the_schemas_status_and_no_column_it_lacks(
 
 
 def test_leads_list_csv_of_the_trait_contract_has_its_fields_as_headers(
-    trait_mock: ContractMock, trait_env: CredentialEnv
+    trait_mock: ContractMock, trait_env: CredentialEnv, leadctl: Runner
 ) -> None:
     trait_mock.reply("POST", LEADS, body={"items": [LIST_ITEM]})
 
-    result = run_leadctl(["leads", "list", "-o", "csv"], env=trait_env)
+    result = leadctl(["leads", "list", "-o", "csv"], env=trait_env)
 
     assert result.exit_code == 0, result.stderr
     head, row = result.stdout.splitlines()
@@ -105,11 +105,9 @@ def test_analytics_shows_its_numbers_not_only_when_it_was_made(
 
 @pytest.mark.parametrize("fmt", ["json", "ndjson", "csv", "table", "value"])
 def test_an_unknown_column_is_exit_2_before_any_request_naming_the_schemas_fields(
-    trait_mock: ContractMock, trait_env: CredentialEnv, fmt: str
+    trait_mock: ContractMock, trait_env: CredentialEnv, fmt: str, leadctl: Runner
 ) -> None:
-    result = run_leadctl(
-        ["leads", "list", "--all", "-o", fmt, "--columns", "id,state"], env=trait_env
-    )
+    result = leadctl(["leads", "list", "--all", "-o", fmt, "--columns", "id,state"], env=trait_env)
 
     assert result.exit_code == 2
     assert "unknown field in --columns: state" in result.stderr
@@ -121,11 +119,11 @@ def test_an_unknown_column_is_exit_2_before_any_request_naming_the_schemas_field
 
 
 def test_json_columns_pick_fields_of_every_item(
-    trait_mock: ContractMock, trait_env: CredentialEnv
+    trait_mock: ContractMock, trait_env: CredentialEnv, leadctl: Runner
 ) -> None:
     trait_mock.reply("POST", LEADS, body={"items": [LIST_ITEM, {**LIST_ITEM, "tags": None}]})
 
-    result = run_leadctl(
+    result = leadctl(
         ["leads", "list", "-o", "ndjson", "--columns", "id,currentLeadStatus.name,tags[].name"],
         env=trait_env,
     )
@@ -142,9 +140,9 @@ def test_json_columns_pick_fields_of_every_item(
 
 
 def test_a_write_is_not_sent_when_its_columns_are_unknown(
-    trait_mock: ContractMock, trait_env: CredentialEnv
+    trait_mock: ContractMock, trait_env: CredentialEnv, leadctl: Runner
 ) -> None:
-    result = run_leadctl(
+    result = leadctl(
         ["status-changes", "update", "sc-1", "--notes", "x", "-o", "json", "--columns", "nope"],
         env=trait_env,
     )

@@ -11,9 +11,8 @@ import json
 
 import pytest
 
-from tests.contract_fixture.conftest import CredentialEnv
+from tests.contract_fixture.conftest import CredentialEnv, Runner
 from tests.support.contract_mock import ContractMock
-from tests.support.e2e import run_leadctl
 
 pytestmark = pytest.mark.e2e
 
@@ -46,12 +45,10 @@ def queue_pages(mock: ContractMock, pages: int) -> None:
 
 
 def test_all_repeats_the_first_body_and_sends_tokens_byte_for_byte(
-    contract_mock: ContractMock, leadctl_env: CredentialEnv
+    contract_mock: ContractMock, leadctl_env: CredentialEnv, leadctl: Runner
 ) -> None:
     queue_pages(contract_mock, 4)
-    result = run_leadctl(
-        ["leads", "list", "--all", "--search", "ada", "-o", "ndjson"], env=leadctl_env
-    )
+    result = leadctl(["leads", "list", "--all", "--search", "ada", "-o", "ndjson"], env=leadctl_env)
 
     assert result.exit_code == 0, result.stderr
     assert [json.loads(line)["id"] for line in result.stdout.splitlines()] == [
@@ -64,10 +61,10 @@ def test_all_repeats_the_first_body_and_sends_tokens_byte_for_byte(
 
 
 def test_limit_one_asks_for_one_item(
-    contract_mock: ContractMock, leadctl_env: CredentialEnv
+    contract_mock: ContractMock, leadctl_env: CredentialEnv, leadctl: Runner
 ) -> None:
     contract_mock.reply("POST", LEADS, body={"items": [lead(0)], "continuationToken": "next"})
-    result = run_leadctl(["leads", "list", "--limit", "1", "-o", "json"], env=leadctl_env)
+    result = leadctl(["leads", "list", "--limit", "1", "-o", "json"], env=leadctl_env)
 
     assert result.exit_code == 0, result.stderr
     [request] = contract_mock.requests_to("POST", LEADS)
@@ -76,15 +73,15 @@ def test_limit_one_asks_for_one_item(
 
 
 def test_a_cursor_with_spaces_resumes_byte_for_byte(
-    contract_mock: ContractMock, leadctl_env: CredentialEnv
+    contract_mock: ContractMock, leadctl_env: CredentialEnv, leadctl: Runner
 ) -> None:
     token = " 100%25 done "
     contract_mock.reply("POST", LEADS, body={"items": [lead(0)], "continuationToken": token})
-    first = run_leadctl(["leads", "list", "--limit", "1", "-o", "csv"], env=leadctl_env)
+    first = leadctl(["leads", "list", "--limit", "1", "-o", "csv"], env=leadctl_env)
     assert first.exit_code == 0, first.stderr
     contract_mock.reply("POST", LEADS, body={"items": [lead(1)]})
 
-    resumed = run_leadctl(
+    resumed = leadctl(
         ["leads", "list", "--limit", "1", "--cursor", token, "-o", "ndjson"], env=leadctl_env
     )
 
@@ -95,12 +92,12 @@ def test_a_cursor_with_spaces_resumes_byte_for_byte(
 
 @pytest.mark.parametrize(("args", "asked"), [(["--all"], 100), (["--limit", "500"], 100)])
 def test_all_asks_for_no_more_than_the_contract_allows(
-    trait_mock: ContractMock, trait_env: CredentialEnv, args: list[str], asked: int
+    trait_mock: ContractMock, trait_env: CredentialEnv, args: list[str], asked: int, leadctl: Runner
 ) -> None:
     """The trait contract caps pageSize at 100 (paging_limits.py): 200 would be a 400."""
     trait_mock.reply("POST", LEADS, body={"items": []})
 
-    result = run_leadctl(["leads", "list", *args, "-o", "json"], env=trait_env)
+    result = leadctl(["leads", "list", *args, "-o", "json"], env=trait_env)
 
     assert result.exit_code == 0, result.stderr
     [request] = trait_mock.requests_to("POST", LEADS)

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.contract_fixture.conftest import CredentialEnv
+from tests.contract_fixture.conftest import CredentialEnv, Runner
 from tests.support.contract_mock import ContractMock
 from tests.support.e2e import run_leadctl
 
@@ -65,11 +65,11 @@ def generated_command(env: CredentialEnv, method: str, path: str) -> list[str]:
 
 
 def test_sources_update_reads_then_puts_the_whole_source(
-    contract_mock: ContractMock, leadctl_env: CredentialEnv
+    contract_mock: ContractMock, leadctl_env: CredentialEnv, leadctl: Runner
 ) -> None:
     etag = serve(contract_mock, "/sources/{id}", "/sources/s1", SOURCE)
 
-    result = run_leadctl(["sources", "update", "s1", "--name", "Web leads"], env=leadctl_env)
+    result = leadctl(["sources", "update", "s1", "--name", "Web leads"], env=leadctl_env)
 
     assert result.exit_code == 0, result.stderr
     assert contract_mock.violations() == []
@@ -88,11 +88,11 @@ def test_sources_update_reads_then_puts_the_whole_source(
 
 
 def test_status_changes_update_reads_then_puts_the_whole_entry(
-    contract_mock: ContractMock, leadctl_env: CredentialEnv
+    contract_mock: ContractMock, leadctl_env: CredentialEnv, leadctl: Runner
 ) -> None:
     serve(contract_mock, "/lead-status-changes/{id}", "/lead-status-changes/c1", STATUS_CHANGE)
 
-    result = run_leadctl(["status-changes", "update", "c1", "--notes", "x"], env=leadctl_env)
+    result = leadctl(["status-changes", "update", "c1", "--notes", "x"], env=leadctl_env)
 
     assert result.exit_code == 0, result.stderr
     assert contract_mock.violations() == []
@@ -108,11 +108,11 @@ def test_status_changes_update_reads_then_puts_the_whole_entry(
 
 
 def test_given_every_required_field_there_is_no_read(
-    contract_mock: ContractMock, leadctl_env: CredentialEnv
+    contract_mock: ContractMock, leadctl_env: CredentialEnv, leadctl: Runner
 ) -> None:
     args = ["status-changes", "update", "c1", "--type", "Visit", "--outcome", "Met"]
 
-    result = run_leadctl(args, env=leadctl_env)
+    result = leadctl(args, env=leadctl_env)
 
     assert result.exit_code == 0, result.stderr
     assert sent(contract_mock) == [("PUT", "/lead-status-changes/c1")]
@@ -120,11 +120,11 @@ def test_given_every_required_field_there_is_no_read(
 
 
 def test_dry_run_reads_and_prints_the_merged_put_without_sending_it(
-    contract_mock: ContractMock, leadctl_env: CredentialEnv
+    contract_mock: ContractMock, leadctl_env: CredentialEnv, leadctl: Runner
 ) -> None:
     serve(contract_mock, "/sources/{id}", "/sources/s1", SOURCE)
 
-    result = run_leadctl(
+    result = leadctl(
         ["--dry-run", "sources", "update", "s1", "--name", "Web leads"], env=leadctl_env
     )
 
@@ -136,12 +136,12 @@ def test_dry_run_reads_and_prints_the_merged_put_without_sending_it(
 
 
 def test_a_change_made_meanwhile_is_exit_6_and_nothing_replaced(
-    contract_mock: ContractMock, leadctl_env: CredentialEnv
+    contract_mock: ContractMock, leadctl_env: CredentialEnv, leadctl: Runner
 ) -> None:
     serve(contract_mock, "/sources/{id}", "/sources/s1", SOURCE)
     contract_mock.change("/sources/s1")  # someone else saved after that read
 
-    result = run_leadctl(["sources", "update", "s1", "--name", "Web leads"], env=leadctl_env)
+    result = leadctl(["sources", "update", "s1", "--name", "Web leads"], env=leadctl_env)
 
     assert result.exit_code == 6
     assert "changed" in result.stderr
@@ -149,7 +149,7 @@ def test_a_change_made_meanwhile_is_exit_6_and_nothing_replaced(
 
 
 def test_a_generated_put_reads_merges_and_sends_without_if_match_when_no_etag(
-    contract_mock: ContractMock, leadctl_env: CredentialEnv
+    contract_mock: ContractMock, leadctl_env: CredentialEnv, leadctl: Runner
 ) -> None:
     command = generated_command(leadctl_env, "PUT", "/automations/{id}")
     contract_mock.reply(
@@ -165,7 +165,7 @@ def test_a_generated_put_reads_merges_and_sends_without_if_match_when_no_etag(
         },
     )
 
-    result = run_leadctl([*command, "a1", "--field", "isActive=false"], env=leadctl_env)
+    result = leadctl([*command, "a1", "--field", "isActive=false"], env=leadctl_env)
 
     assert result.exit_code == 0, result.stderr
     assert contract_mock.violations() == []
@@ -180,14 +180,14 @@ def test_a_generated_put_reads_merges_and_sends_without_if_match_when_no_etag(
 
 
 def test_a_generated_put_with_an_etag_sends_if_match(
-    contract_mock: ContractMock, leadctl_env: CredentialEnv
+    contract_mock: ContractMock, leadctl_env: CredentialEnv, leadctl: Runner
 ) -> None:
     command = generated_command(leadctl_env, "PUT", "/tags/{id}")
     etag = serve(
         contract_mock, "/tags/{id}", "/tags/t1", {"id": "t1", "name": "vip", "color": "#f00"}
     )
 
-    result = run_leadctl([*command, "t1", "--field", "name=VIP"], env=leadctl_env)
+    result = leadctl([*command, "t1", "--field", "name=VIP"], env=leadctl_env)
 
     assert result.exit_code == 0, result.stderr
     put = contract_mock.requests_to("PUT", "/tags/{id}")[0]
@@ -195,13 +195,13 @@ def test_a_generated_put_with_an_etag_sends_if_match(
 
 
 def test_without_a_get_on_the_path_missing_fields_are_exit_2_before_sending(
-    contract_mock: ContractMock, leadctl_env: CredentialEnv
+    contract_mock: ContractMock, leadctl_env: CredentialEnv, leadctl: Runner
 ) -> None:
     command = generated_command(leadctl_env, "PUT", "/organizations/current/settings")
     assign = generated_command(leadctl_env, "PUT", "/leads/{id}/assignment")
 
-    with_get = run_leadctl(["--dry-run", *command, "--field", "name=Acme"], env=leadctl_env)
-    without_get = run_leadctl([*assign, "l1", "--data", "{}"], env=leadctl_env)
+    with_get = leadctl(["--dry-run", *command, "--field", "name=Acme"], env=leadctl_env)
+    without_get = leadctl([*assign, "l1", "--data", "{}"], env=leadctl_env)
 
     assert with_get.exit_code == 0, with_get.stderr
     assert without_get.exit_code == 2

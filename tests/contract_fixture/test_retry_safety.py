@@ -5,7 +5,7 @@ is retried."""
 
 from __future__ import annotations
 
-from tests.contract_fixture.conftest import SOURCE_KEY, CredentialEnv
+from tests.contract_fixture.conftest import SOURCE_KEY, CredentialEnv, Runner
 from tests.support.contract_mock import ContractMock
 from tests.support.e2e import run_leadctl
 
@@ -13,12 +13,12 @@ UNAVAILABLE = {"title": "Service Unavailable", "status": 503}
 
 
 def test_a_get_that_creates_is_sent_once_after_a_503_and_is_exit_9(
-    trait_mock: ContractMock, trait_env: CredentialEnv
+    trait_mock: ContractMock, trait_env: CredentialEnv, leadctl: Runner
 ) -> None:
     trait_mock.reply("GET", "/leads/intake", status=503, body=UNAVAILABLE)
     trait_mock.reply("GET", "/leads/intake", status=503, body=UNAVAILABLE)
 
-    result = run_leadctl(
+    result = leadctl(
         ["leads", "create-from-query", "--first-name", "Ada", "--phone-number", "+15125550123"],
         env={**trait_env, "LEADCTL_TOKEN": SOURCE_KEY},
     )
@@ -38,11 +38,11 @@ def test_its_help_says_why_it_is_not_retried(trait_env: CredentialEnv) -> None:
 
 
 def test_a_plain_read_is_retried_after_a_503(
-    trait_mock: ContractMock, trait_env: CredentialEnv
+    trait_mock: ContractMock, trait_env: CredentialEnv, leadctl: Runner
 ) -> None:
     trait_mock.reply("GET", "/tags", status=503, body=UNAVAILABLE)
 
-    result = run_leadctl(["tags", "list", "-o", "json", "--max-retries", "1"], env=trait_env)
+    result = leadctl(["tags", "list", "-o", "json", "--max-retries", "1"], env=trait_env)
 
     assert result.exit_code == 0, result.stderr
     assert len(trait_mock.requests_to("GET", "/tags")) == 2

@@ -20,10 +20,9 @@ from typing import Any
 
 import pytest
 
-from tests.contract_fixture.conftest import CredentialEnv, contract_path
+from tests.contract_fixture.conftest import CredentialEnv, Runner, contract_path
 from tests.security.secrets import leaks
 from tests.support.contract_mock import ContractMock
-from tests.support.e2e import run_leadctl
 
 pytestmark = pytest.mark.e2e
 
@@ -69,11 +68,11 @@ def sent(mock: ContractMock) -> list[tuple[str, str]]:
 
 
 def test_rotate_sends_the_update_with_the_flag_and_prints_the_new_key(
-    trait_mock: ContractMock, trait_env: CredentialEnv
+    trait_mock: ContractMock, trait_env: CredentialEnv, leadctl: Runner
 ) -> None:
     etag = serve_source(trait_mock)
 
-    result = run_leadctl(["sources", "rotate", "s1", "--yes", "-o", "json"], env=trait_env)
+    result = leadctl(["sources", "rotate", "s1", "--yes", "-o", "json"], env=trait_env)
 
     assert result.exit_code == 0, result.stderr
     assert trait_mock.violations() == []
@@ -98,23 +97,23 @@ def test_rotate_sends_the_update_with_the_flag_and_prints_the_new_key(
 
 
 def test_secret_only_prints_just_the_new_key(
-    trait_mock: ContractMock, trait_env: CredentialEnv
+    trait_mock: ContractMock, trait_env: CredentialEnv, leadctl: Runner
 ) -> None:
     serve_source(trait_mock)
 
-    result = run_leadctl(["sources", "rotate", "s1", "--yes", "--secret-only"], env=trait_env)
+    result = leadctl(["sources", "rotate", "s1", "--yes", "--secret-only"], env=trait_env)
 
     assert result.exit_code == 0, result.stderr
     assert result.stdout == trait_mock.issued[0] + "\n"
 
 
 def test_with_a_secret_file_the_key_is_written_0600_and_not_printed(
-    trait_mock: ContractMock, trait_env: CredentialEnv, tmp_path: Path
+    trait_mock: ContractMock, trait_env: CredentialEnv, tmp_path: Path, leadctl: Runner
 ) -> None:
     serve_source(trait_mock)
     target = tmp_path / "intake.key"
 
-    result = run_leadctl(
+    result = leadctl(
         ["sources", "rotate", "s1", "--yes", "--secret-file", str(target), "-o", "json"],
         env=trait_env,
     )
@@ -132,24 +131,24 @@ def test_with_a_secret_file_the_key_is_written_0600_and_not_printed(
 
 
 def test_secret_only_with_a_secret_file_prints_the_key_it_was_asked_for(
-    trait_mock: ContractMock, trait_env: CredentialEnv, tmp_path: Path
+    trait_mock: ContractMock, trait_env: CredentialEnv, tmp_path: Path, leadctl: Runner
 ) -> None:
     serve_source(trait_mock)
     target = tmp_path / "k"
     args = ["--secret-only", "--secret-file", str(target)]
 
-    result = run_leadctl(["sources", "rotate", "s1", "--yes", *args], env=trait_env)
+    result = leadctl(["sources", "rotate", "s1", "--yes", *args], env=trait_env)
 
     assert result.exit_code == 0, result.stderr
     assert result.stdout == target.read_text(encoding="utf-8") == trait_mock.issued[0] + "\n"
 
 
 def test_save_profile_stores_the_new_key_as_that_profiles_source_key(
-    trait_mock: ContractMock, trait_env: CredentialEnv
+    trait_mock: ContractMock, trait_env: CredentialEnv, leadctl: Runner
 ) -> None:
     serve_source(trait_mock)
 
-    result = run_leadctl(
+    result = leadctl(
         [
             *("sources", "rotate", "s1", "--yes", "--secret-only"),
             *("--save-profile", "intake", "--insecure-storage"),
@@ -165,12 +164,12 @@ def test_save_profile_stores_the_new_key_as_that_profiles_source_key(
 
 
 def test_a_lost_answer_is_exit_9_and_the_update_is_not_repeated(
-    trait_mock: ContractMock, trait_env: CredentialEnv
+    trait_mock: ContractMock, trait_env: CredentialEnv, leadctl: Runner
 ) -> None:
     serve_source(trait_mock)
     trait_mock.reply("PUT", TEMPLATE, status=503, body={"title": "Service Unavailable"})
 
-    result = run_leadctl(["sources", "rotate", "s1", "--yes"], env=trait_env)
+    result = leadctl(["sources", "rotate", "s1", "--yes"], env=trait_env)
 
     assert result.exit_code == 9, result.stderr
     assert result.stdout == ""
@@ -179,13 +178,13 @@ def test_a_lost_answer_is_exit_9_and_the_update_is_not_repeated(
 
 
 def test_a_429_is_waited_out_and_sent_again(
-    trait_mock: ContractMock, trait_env: CredentialEnv
+    trait_mock: ContractMock, trait_env: CredentialEnv, leadctl: Runner
 ) -> None:
     serve_source(trait_mock)
     trait_mock.reply("PUT", TEMPLATE, status=429, headers={"Retry-After": "0"})
     trait_mock.reply("PUT", TEMPLATE, body=SOURCE)  # with the issued key put in
 
-    result = run_leadctl(["sources", "rotate", "s1", "--yes", "--secret-only"], env=trait_env)
+    result = leadctl(["sources", "rotate", "s1", "--yes", "--secret-only"], env=trait_env)
 
     assert result.exit_code == 0, result.stderr
     assert [r.status for r in trait_mock.requests_to("PUT", TEMPLATE)] == [429, 200]
@@ -193,13 +192,13 @@ def test_a_429_is_waited_out_and_sent_again(
 
 
 def test_an_answer_without_a_new_key_is_kept_in_a_recovery_file(
-    trait_mock: ContractMock, trait_env: CredentialEnv
+    trait_mock: ContractMock, trait_env: CredentialEnv, leadctl: Runner
 ) -> None:
     serve_source(trait_mock, issue=False)
     # The service answered without the key (the raw body is kept: it may hold it elsewhere).
     trait_mock.reply("PUT", TEMPLATE, body={**SOURCE, "apiKey": None, "note": "k-77x"})
 
-    result = run_leadctl(["sources", "rotate", "s1", "--yes"], env=trait_env)
+    result = leadctl(["sources", "rotate", "s1", "--yes"], env=trait_env)
 
     assert result.exit_code == 8
     recovered = list((Path(os.environ["LEADCTL_DATA_DIR"]) / "recovered-secrets").iterdir())
@@ -208,17 +207,21 @@ def test_an_answer_without_a_new_key_is_kept_in_a_recovery_file(
 
 
 def test_without_a_rotate_operation_or_a_flag_it_is_exit_2_naming_what_is_missing(
-    trait_mock: ContractMock, trait_env: CredentialEnv, contract_version: str, tmp_path: Path
+    trait_mock: ContractMock,
+    trait_env: CredentialEnv,
+    contract_version: str,
+    tmp_path: Path,
+    leadctl: Runner,
 ) -> None:
     document = json.loads(contract_path(contract_version, "traits").read_text(encoding="utf-8"))
     update = document["components"]["schemas"]["SourceUpdateRequest"]["properties"]
     del update["regenerateApiKey"]
     edited = tmp_path / "no-flag.json"
     edited.write_text(json.dumps(document), encoding="utf-8")
-    imported = run_leadctl(["contract", "import", str(edited)], env=trait_env)
+    imported = leadctl(["contract", "import", str(edited)], env=trait_env)
     assert imported.exit_code == 0, imported.stderr
 
-    result = run_leadctl(["sources", "rotate", "s1", "--yes"], env=trait_env)
+    result = leadctl(["sources", "rotate", "s1", "--yes"], env=trait_env)
 
     assert result.exit_code == 2
     assert "POST /sources/{id}/credentials/rotate" in result.stderr
@@ -230,11 +233,11 @@ def test_without_a_rotate_operation_or_a_flag_it_is_exit_2_naming_what_is_missin
 
 
 def test_update_sends_a_whole_valid_body_without_the_read_secret_or_read_only_fields(
-    trait_mock: ContractMock, trait_env: CredentialEnv
+    trait_mock: ContractMock, trait_env: CredentialEnv, leadctl: Runner
 ) -> None:
     serve_source(trait_mock)
 
-    result = run_leadctl(["sources", "update", "s1", "--allowed-state", "NV"], env=trait_env)
+    result = leadctl(["sources", "update", "s1", "--allowed-state", "NV"], env=trait_env)
 
     assert result.exit_code == 0, result.stderr
     assert trait_mock.violations() == []  # apiKeyPreview/apiKeyRotatedAt are read-only there
@@ -247,13 +250,11 @@ def test_update_sends_a_whole_valid_body_without_the_read_secret_or_read_only_fi
 
 
 def test_dry_run_reads_and_shows_the_put_without_the_key(
-    trait_mock: ContractMock, trait_env: CredentialEnv
+    trait_mock: ContractMock, trait_env: CredentialEnv, leadctl: Runner
 ) -> None:
     serve_source(trait_mock)
 
-    result = run_leadctl(
-        ["--dry-run", "sources", "update", "s1", "--name", "Web leads"], env=trait_env
-    )
+    result = leadctl(["--dry-run", "sources", "update", "s1", "--name", "Web leads"], env=trait_env)
 
     assert result.exit_code == 0, result.stderr
     assert sent(trait_mock) == [("GET", "/sources/s1")]
@@ -262,11 +263,11 @@ def test_dry_run_reads_and_shows_the_put_without_the_key(
 
 
 def test_update_cannot_ask_for_a_new_key_behind_rotates_back(
-    trait_mock: ContractMock, trait_env: CredentialEnv
+    trait_mock: ContractMock, trait_env: CredentialEnv, leadctl: Runner
 ) -> None:
     args = ["sources", "update", "s1", "--data", '{"regenerateApiKey": true}']
 
-    result = run_leadctl(args, env=trait_env)
+    result = leadctl(args, env=trait_env)
 
     assert result.exit_code == 2
     assert "sources rotate" in result.stderr
@@ -274,11 +275,11 @@ def test_update_cannot_ask_for_a_new_key_behind_rotates_back(
 
 
 def test_a_required_field_the_read_cannot_give_names_its_flag(
-    trait_mock: ContractMock, trait_env: CredentialEnv
+    trait_mock: ContractMock, trait_env: CredentialEnv, leadctl: Runner
 ) -> None:
     serve_source(trait_mock, {k: v for k, v in SOURCE.items() if k != "defaultTags"})
 
-    result = run_leadctl(["sources", "update", "s1", "--name", "Web"], env=trait_env)
+    result = leadctl(["sources", "update", "s1", "--name", "Web"], env=trait_env)
 
     assert result.exit_code == 2
     assert "defaultTagNames" in result.stderr
@@ -287,11 +288,11 @@ def test_a_required_field_the_read_cannot_give_names_its_flag(
 
 
 def test_a_flag_whose_field_the_contract_names_otherwise_is_exit_2_naming_its_fields(
-    trait_mock: ContractMock, trait_env: CredentialEnv
+    trait_mock: ContractMock, trait_env: CredentialEnv, leadctl: Runner
 ) -> None:
     args = ["sources", "update", "s1", "--no-requires-consent-certificate"]
 
-    result = run_leadctl(args, env=trait_env)
+    result = leadctl(args, env=trait_env)
 
     assert result.exit_code == 2
     assert "--no-requires-consent-certificate" in result.stderr
@@ -301,7 +302,7 @@ def test_a_flag_whose_field_the_contract_names_otherwise_is_exit_2_naming_its_fi
 
 
 def test_a_412_is_leadctls_own_changed_meanwhile_error(
-    trait_mock: ContractMock, trait_env: CredentialEnv
+    trait_mock: ContractMock, trait_env: CredentialEnv, leadctl: Runner
 ) -> None:
     serve_source(trait_mock)
     trait_mock.reply(
@@ -311,10 +312,10 @@ def test_a_412_is_leadctls_own_changed_meanwhile_error(
         body={"title": "Etag Nope", "detail": "SERVICE WORDING 42", "traceId": "t-412"},
     )
 
-    text = run_leadctl(["sources", "update", "s1", "--name", "Web"], env=trait_env)
+    text = leadctl(["sources", "update", "s1", "--name", "Web"], env=trait_env)
     serve_source(trait_mock)
     trait_mock.reply("PUT", TEMPLATE, status=412, body={"detail": "SERVICE WORDING 42"})
-    as_json = run_leadctl(["sources", "update", "s1", "--name", "Web", "-o", "json"], env=trait_env)
+    as_json = leadctl(["sources", "update", "s1", "--name", "Web", "-o", "json"], env=trait_env)
 
     assert (text.exit_code, as_json.exit_code) == (6, 6)
     assert "changed after leadctl read it" in text.stderr

@@ -18,8 +18,10 @@ from urllib.parse import quote
 import pytest
 
 from tests.fixtures.contracts.thirdparty import TARGETS, contacts, payments, text_of
+from tests.support.cli import run_cli
 from tests.support.contract_mock import ContractMock, serve_contract
 from tests.support.e2e import run_leadctl
+from tests.support.imported_contracts import ImportedContracts
 
 # "+", "/" and "=" are percent-encoded in a query: the trace must mask that form too.
 API_KEY = "ck_live_a+b/c=d0123456789"
@@ -37,12 +39,14 @@ CONTACTS_KINDS = {
 
 def serve_and_import(document: dict[str, Any], name: str, kinds: dict[str, set[str]]) -> Any:
     @pytest.fixture
-    def fixture() -> Iterator[ContractMock]:
+    def fixture(imported_contracts: ImportedContracts) -> Iterator[ContractMock]:
         with serve_contract(document, credentials=CREDENTIALS, scheme_kinds=kinds) as mock:
-            configured = run_leadctl(["profile", "set", "base_url", mock.base_url])
+            # Setting up, not the subject (importing these contracts is tested below): the
+            # profile set in-process, the contract as `contract import` leaves it for the
+            # mock's base URL, imported once per session.
+            configured = run_cli(["profile", "set", "base_url", mock.base_url])
             assert configured.exit_code == 0, configured.stderr
-            imported = run_leadctl(["contract", "import", str(TARGETS[name])])
-            assert imported.exit_code == 0, imported.stderr
+            imported_contracts.install(TARGETS[name], mock.base_url)
             yield mock
 
     return fixture

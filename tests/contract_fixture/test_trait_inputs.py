@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.contract_fixture.conftest import CredentialEnv
+from tests.contract_fixture.conftest import CredentialEnv, Runner
 from tests.support.contract_mock import ContractMock
 from tests.support.e2e import base_env, leadctl_executable, run_leadctl
 from tests.support.one_terminal import on_a_terminal
@@ -41,7 +41,7 @@ def use_region(region: str = "US") -> None:
 
 
 def test_ids_of_phone_numbers_go_out_as_given(
-    trait_mock: ContractMock, trait_env: CredentialEnv
+    trait_mock: ContractMock, trait_env: CredentialEnv, leadctl: Runner
 ) -> None:
     # No region: had any of these been read as a phone number, it would be exit 2.
     commands = [
@@ -51,7 +51,7 @@ def test_ids_of_phone_numbers_go_out_as_given(
         ["numbers", "get-warmup", "5125550123"],
     ]
     for args in commands:
-        result = run_leadctl([*args, "-o", "json"], env=trait_env)
+        result = leadctl([*args, "-o", "json"], env=trait_env)
         assert result.exit_code == 0, (args, result.stderr)
 
     assert [r.path for r in trait_mock.requests] == [
@@ -65,7 +65,7 @@ def test_ids_of_phone_numbers_go_out_as_given(
 
 
 def test_phone_numbers_go_out_in_e164_in_body_query_and_on_messaging_operations(
-    trait_mock: ContractMock, trait_env: CredentialEnv
+    trait_mock: ContractMock, trait_env: CredentialEnv, leadctl: Runner
 ) -> None:
     use_region()
     national = "(512) 555-0123"
@@ -76,7 +76,7 @@ def test_phone_numbers_go_out_in_e164_in_body_query_and_on_messaging_operations(
         [f"to={national}" if word == "to=NATIONAL" else word for word in send.split()],
     ]
     for args in commands:
-        result = run_leadctl([*args, "-o", "json"], env=trait_env)
+        result = leadctl([*args, "-o", "json"], env=trait_env)
         assert result.exit_code == 0, (args, result.stderr)
 
     assert sent_to(trait_mock, "POST", "/suppressions/check") == [{"phoneNumber": E164}]
@@ -89,9 +89,9 @@ def test_phone_numbers_go_out_in_e164_in_body_query_and_on_messaging_operations(
 
 
 def test_a_national_number_without_a_region_is_exit_2_before_sending(
-    trait_mock: ContractMock, trait_env: CredentialEnv
+    trait_mock: ContractMock, trait_env: CredentialEnv, leadctl: Runner
 ) -> None:
-    result = run_leadctl(
+    result = leadctl(
         ["suppressions", "check-number", "--field", "phoneNumber=(512) 555-0123"], env=trait_env
     )
 
@@ -122,14 +122,15 @@ def test_destructive_verbs_need_yes_without_a_terminal(
     args: list[str],
     method: str,
     template: str,
+    leadctl: Runner,
 ) -> None:
-    refused = run_leadctl(args, env=trait_env)
+    refused = leadctl(args, env=trait_env)
     assert refused.exit_code == 2
     assert "confirmation needed" in refused.stderr
     assert "--yes" in refused.stderr
     assert trait_mock.requests == []
 
-    confirmed = run_leadctl([*args, "--yes"], env=trait_env)
+    confirmed = leadctl([*args, "--yes"], env=trait_env)
     assert confirmed.exit_code == 0, confirmed.stderr
     assert len(trait_mock.requests_to(method, template)) == 1
 
@@ -174,9 +175,13 @@ def test_only_destructive_verbs_offer_yes(trait_env: CredentialEnv) -> None:
     ],
 )
 def test_an_unknown_field_path_is_exit_2_with_did_you_mean(
-    trait_mock: ContractMock, trait_env: CredentialEnv, args: list[str], suggested: str
+    trait_mock: ContractMock,
+    trait_env: CredentialEnv,
+    args: list[str],
+    suggested: str,
+    leadctl: Runner,
 ) -> None:
-    result = run_leadctl(args, env=trait_env)
+    result = leadctl(args, env=trait_env)
 
     assert result.exit_code == 2
     assert "is not a field of" in result.stderr
@@ -185,7 +190,7 @@ def test_an_unknown_field_path_is_exit_2_with_did_you_mean(
 
 
 def test_fields_the_schema_welcomes_and_data_are_sent(
-    trait_mock: ContractMock, trait_env: CredentialEnv
+    trait_mock: ContractMock, trait_env: CredentialEnv, leadctl: Runner
 ) -> None:
     use_region()
     lead = [
@@ -198,8 +203,8 @@ def test_fields_the_schema_welcomes_and_data_are_sent(
     ]  # fmt: skip
     sms = {"fromPhoneNumber": E164, "toPhoneNumber": E164, "text": "hi", "txt": "lost"}
 
-    created = run_leadctl([*lead, "-o", "json"], env=trait_env)
-    sent = run_leadctl(["sms", "send", "--data", json.dumps(sms), "-o", "json"], env=trait_env)
+    created = leadctl([*lead, "-o", "json"], env=trait_env)
+    sent = leadctl(["sms", "send", "--data", json.dumps(sms), "-o", "json"], env=trait_env)
 
     assert created.exit_code == 0, created.stderr
     assert sent.exit_code == 0, sent.stderr  # --data is sent as given
@@ -236,11 +241,11 @@ def test_a_download_follows_its_redirect_without_the_credential(
 
 
 def test_a_download_to_a_file_and_never_binary_to_a_terminal(
-    trait_mock: ContractMock, trait_env: CredentialEnv, tmp_path: Path
+    trait_mock: ContractMock, trait_env: CredentialEnv, tmp_path: Path, leadctl: Runner
 ) -> None:
     target = tmp_path / "export.zip"
 
-    written = run_leadctl([*DOWNLOAD, "--output-file", str(target)], env=trait_env)
+    written = leadctl([*DOWNLOAD, "--output-file", str(target)], env=trait_env)
     code, shown = on_a_terminal(DOWNLOAD, trait_env)
 
     assert written.exit_code == 0, written.stderr
@@ -253,13 +258,13 @@ def test_a_download_to_a_file_and_never_binary_to_a_terminal(
 
 
 def test_a_broken_download_is_exit_8_and_leaves_no_file(
-    trait_mock: ContractMock, trait_env: CredentialEnv, tmp_path: Path
+    trait_mock: ContractMock, trait_env: CredentialEnv, tmp_path: Path, leadctl: Runner
 ) -> None:
     trait_mock.files.short_by = 5  # the storage host hangs up before the end
     downloads = tmp_path / "downloads"
     downloads.mkdir()
 
-    result = run_leadctl([*DOWNLOAD, "--output-file", str(downloads / "x.zip")], env=trait_env)
+    result = leadctl([*DOWNLOAD, "--output-file", str(downloads / "x.zip")], env=trait_env)
 
     assert result.exit_code == 8, result.stderr
     assert "the download" in result.stderr
@@ -267,14 +272,14 @@ def test_a_broken_download_is_exit_8_and_leaves_no_file(
 
 
 def test_a_redirect_on_the_services_own_origin_keeps_the_credential(
-    trait_mock: ContractMock, trait_env: CredentialEnv
+    trait_mock: ContractMock, trait_env: CredentialEnv, leadctl: Runner
 ) -> None:
     own = f"{trait_mock.base_url}/user-data-exports/exp_1"
     trait_mock.reply(
         "GET", "/user-data-exports/{id}/download", status=302, headers={"Location": own}
     )
 
-    result = run_leadctl(DOWNLOAD, env=trait_env)
+    result = leadctl(DOWNLOAD, env=trait_env)
 
     assert result.exit_code == 0, result.stderr
     assert json.loads(result.stdout)["id"]
@@ -287,12 +292,12 @@ def test_a_redirect_on_the_services_own_origin_keeps_the_credential(
 
 
 def test_a_multipart_only_upload_sends_the_file_field_as_a_file_part(
-    trait_mock: ContractMock, trait_env: CredentialEnv, tmp_path: Path
+    trait_mock: ContractMock, trait_env: CredentialEnv, tmp_path: Path, leadctl: Runner
 ) -> None:
     photo = tmp_path / "photo.png"
     photo.write_bytes(b"\x89PNG\r\n\x1a\nnot really")
 
-    result = run_leadctl(["sms", "upload-media", "--field", f"file=@{photo}"], env=trait_env)
+    result = leadctl(["sms", "upload-media", "--field", f"file=@{photo}"], env=trait_env)
 
     assert result.exit_code == 0, result.stderr
     [upload] = trait_mock.requests_to("POST", "/sms/media")
@@ -302,14 +307,14 @@ def test_a_multipart_only_upload_sends_the_file_field_as_a_file_part(
 
 
 def test_a_form_of_optional_fields_is_refused_empty_and_sent_as_multipart(
-    trait_mock: ContractMock, trait_env: CredentialEnv
+    trait_mock: ContractMock, trait_env: CredentialEnv, leadctl: Runner
 ) -> None:
-    empty = run_leadctl(["leads", "add-attachment", "lead_1"], env=trait_env)
+    empty = leadctl(["leads", "add-attachment", "lead_1"], env=trait_env)
     assert empty.exit_code == 2
     assert "nothing to send" in empty.stderr
     assert trait_mock.requests == []
 
-    note = run_leadctl(["leads", "add-attachment", "lead_1", "--field", "note=hi"], env=trait_env)
+    note = leadctl(["leads", "add-attachment", "lead_1", "--field", "note=hi"], env=trait_env)
     assert note.exit_code == 0, note.stderr
     [sent] = trait_mock.requests_to("POST", "/leads/{id}/attachments")
     assert sent.headers["content-type"].startswith("multipart/form-data")
@@ -323,18 +328,18 @@ NINE_IN_CHICAGO = re.compile(r"^\d{4}-\d{2}-\d{2}T(14|15):00:00Z$")  # CST or CD
 
 
 def test_times_as_people_type_them_go_out_in_utc(
-    trait_mock: ContractMock, trait_env: CredentialEnv
+    trait_mock: ContractMock, trait_env: CredentialEnv, leadctl: Runner
 ) -> None:
-    assert run_leadctl(["profile", "set", "timezone", "America/Chicago"]).exit_code == 0
+    assert leadctl(["profile", "set", "timezone", "America/Chicago"]).exit_code == 0
     send = [
         "sms", "send", "--field", f"fromPhoneNumber={E164}", "--field", f"toPhoneNumber={E164}",
         "--field", "text=hi", "--field", "scheduledAt=tomorrow 9am",
     ]  # fmt: skip
 
-    listed = run_leadctl(
+    listed = leadctl(
         ["leads", "list", "--range", "createdAt>=yesterday 09:00", "-o", "json"], env=trait_env
     )
-    scheduled = run_leadctl([*send, "-o", "json"], env=trait_env)
+    scheduled = leadctl([*send, "-o", "json"], env=trait_env)
 
     assert listed.exit_code == 0, listed.stderr
     assert scheduled.exit_code == 0, scheduled.stderr
@@ -347,9 +352,9 @@ def test_times_as_people_type_them_go_out_in_utc(
 
 
 def test_values_of_no_given_type_that_read_as_times_are_times(
-    trait_mock: ContractMock, trait_env: CredentialEnv
+    trait_mock: ContractMock, trait_env: CredentialEnv, leadctl: Runner
 ) -> None:
-    assert run_leadctl(["profile", "set", "timezone", "America/Chicago"]).exit_code == 0
+    assert leadctl(["profile", "set", "timezone", "America/Chicago"]).exit_code == 0
     use_region()
     lead = [
         "leads", "create",
@@ -360,10 +365,10 @@ def test_values_of_no_given_type_that_read_as_times_are_times(
         "--field", "metadata.receivedAt=yesterday 9am",
     ]  # fmt: skip
 
-    recent = run_leadctl(
+    recent = leadctl(
         ["events", "get-recent", "--since", "today 09:00", "-o", "json"], env=trait_env
     )
-    created = run_leadctl([*lead, "-o", "json"], env=trait_env)
+    created = leadctl([*lead, "-o", "json"], env=trait_env)
 
     assert recent.exit_code == 0, recent.stderr
     assert created.exit_code == 0, created.stderr
@@ -378,11 +383,11 @@ def test_values_of_no_given_type_that_read_as_times_are_times(
 
 
 def test_leads_list_offers_the_contracts_archive_and_tag_filters(
-    trait_mock: ContractMock, trait_env: CredentialEnv
+    trait_mock: ContractMock, trait_env: CredentialEnv, leadctl: Runner
 ) -> None:
     args = ["leads", "list", "--include-archived", "--tag-ids", "t1", "--tag-ids", "t2"]
 
-    result = run_leadctl([*args, "--all", "-o", "json"], env=trait_env)
+    result = leadctl([*args, "--all", "-o", "json"], env=trait_env)
     shown = run_leadctl(["leads", "list", "--help"], env=trait_env)
 
     assert result.exit_code == 0, result.stderr

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import json
 
-from tests.contract_fixture.conftest import CredentialEnv
-from tests.support.e2e import run_leadctl
+from tests.contract_fixture.conftest import CredentialEnv, Runner
 
 EXPECTED = {
     "leads get": ("GET", "/leads/{id}"),
@@ -20,9 +19,9 @@ EXPECTED = {
 
 
 def test_verbs_are_natural_and_curated_operations_appear_once(
-    leadctl_env: CredentialEnv,
+    leadctl_env: CredentialEnv, leadctl: Runner
 ) -> None:
-    shown = run_leadctl(["contract", "show", "--operations", "-o", "json"], env=leadctl_env)
+    shown = leadctl(["contract", "show", "--operations", "-o", "json"], env=leadctl_env)
     assert shown.exit_code == 0, shown.stderr
     rows = json.loads(shown.stdout)
     generated = {r["command"]: (r["method"], r["path"]) for r in rows if r["kind"] == "generated"}

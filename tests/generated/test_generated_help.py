@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from tests.generated.fixture_verbs import FIXTURE
-from tests.support.cli import run_cli
+from tests.support.cli import BASE_URL, run_cli
+from tests.support.imported_contracts import ImportedContracts
 
 SNAPSHOTS = Path(__file__).with_name("help_snapshots")
 UPDATE = os.environ.get("LEADCTL_UPDATE_SNAPSHOTS", "") not in ("", "0")
@@ -24,9 +25,10 @@ WIDTHS = (100, 160)
 
 
 @pytest.fixture
-def fixture_contract() -> None:
-    imported = run_cli(["contract", "import", str(FIXTURE)])
-    assert imported.exit_code == 0, imported.stderr
+def fixture_contract(imported_contracts: ImportedContracts) -> None:
+    # As `contract import` leaves it for BASE_URL (tests/generated/conftest.py), imported
+    # once per session.
+    imported_contracts.install(FIXTURE, BASE_URL)
 
 
 def generated_help(verb: tuple[str, str], width: int, capsys: pytest.CaptureFixture[str]) -> str:

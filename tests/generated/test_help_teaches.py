@@ -15,14 +15,16 @@ from leadctl.contract.formats import to_31
 from leadctl.contract.index import compile_index, curated_command_names
 from tests.generated.fixture_verbs import FIXTURE
 from tests.support.cli import BASE_URL, run_cli, token_env
+from tests.support.imported_contracts import ImportedContracts
 
 HelpOf = Callable[..., str]
 
 
 @pytest.fixture
-def help_of(capsys: pytest.CaptureFixture[str]) -> HelpOf:
-    imported = run_cli(["contract", "import", str(FIXTURE)])
-    assert imported.exit_code == 0, imported.stderr
+def help_of(capsys: pytest.CaptureFixture[str], imported_contracts: ImportedContracts) -> HelpOf:
+    # The fixture contract as `contract import` leaves it for BASE_URL (tests/generated/
+    # conftest.py), imported once per session.
+    imported_contracts.install(FIXTURE, BASE_URL)
 
     def run(group: str, verb: str, width: int = 100) -> str:
         capsys.readouterr()

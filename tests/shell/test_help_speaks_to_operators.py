@@ -21,6 +21,7 @@ from leadctl.docgen.text import split_examples
 from leadctl.docgen.tree import CommandSpec, active_tree
 from leadctl.iostreams import IOStreams
 from tests.support.cli import run_cli
+from tests.support.imported_contracts import ImportedContracts
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "contracts" / "traits-3.1.json"
 # leadctl's internals: extension names, the reference's schema name, how the project
@@ -71,11 +72,12 @@ def test_the_sandboxs_help(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_the_help_of_a_contract_of_the_services_kind(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    imported_contracts: ImportedContracts,
 ) -> None:
     monkeypatch.setenv("LEADCTL_BASE_URL", "https://leads.example.com")
-    imported = run_cli(["contract", "import", str(FIXTURE)])
-    assert imported.exit_code == 0, imported.stderr
+    imported_contracts.install(FIXTURE, "https://leads.example.com")
     assert problems(None, capsys) == []
 
 

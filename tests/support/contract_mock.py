@@ -1132,7 +1132,11 @@ class FileServer:
 
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self._server.daemon_threads = True
-        threading.Thread(target=self._server.serve_forever, daemon=True).start()
+        # serve_forever checks for shutdown every poll_interval (0.5 s by default): every
+        # test's stop() waited that long.
+        threading.Thread(
+            target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        ).start()
 
     def stop(self) -> None:
         if self._server is not None:

@@ -118,7 +118,8 @@ class HostileServer:
         self._lock = threading.Lock()
         self._arrived = threading.Condition(self._lock)
         self._socket = socket.create_server(("127.0.0.1", 0))
-        self._socket.settimeout(0.2)
+        # How often the accept loop looks at _stopping: each test's stop() waits up to this.
+        self._socket.settimeout(0.02)
         self._stopping = threading.Event()
         self._thread = threading.Thread(target=self._serve, name="hostile-server", daemon=True)
 

@@ -25,6 +25,7 @@ import pytest
 from pytest_httpx import HTTPXMock
 
 from tests.support.cli import BASE_URL, VirtualClock, run_cli, token_env
+from tests.support.imported_contracts import ImportedContracts
 from tests.support.payments import import_payments_contract
 
 LEADS = f"{BASE_URL}/leads"
@@ -506,10 +507,10 @@ LEAD = {
 
 
 @pytest.fixture
-def keyed_create() -> None:
+def keyed_create(imported_contracts: ImportedContracts) -> None:
     """The service's own contract is active: its POST /leads takes an Idempotency-Key."""
-    imported = run_cli(["contract", "import", str(TRAITS)], env=token_env())
-    assert imported.exit_code == 0, imported.stderr
+    # As `contract import` leaves it for token_env()'s service, imported once per session.
+    imported_contracts.install(TRAITS, BASE_URL)
 
 
 @pytest.mark.usefixtures("keyed_create")

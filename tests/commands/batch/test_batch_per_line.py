@@ -13,6 +13,7 @@ import pytest
 from pytest_httpx import HTTPXMock
 
 from tests.support.cli import BASE_URL, VirtualClock, run_cli, token_env
+from tests.support.imported_contracts import ImportedContracts
 
 TRAITS = Path(__file__).resolve().parents[2] / "fixtures" / "contracts" / "traits-3.1.json"
 LEAD = f"{BASE_URL}/leads/{{}}"
@@ -31,9 +32,9 @@ CURRENT = {
 
 
 @pytest.fixture(autouse=True)
-def service_contract() -> None:
-    imported = run_cli(["contract", "import", str(TRAITS)], env=token_env())
-    assert imported.exit_code == 0, imported.stderr
+def service_contract(imported_contracts: ImportedContracts) -> None:
+    # As `contract import` leaves it for token_env()'s service, imported once per session.
+    imported_contracts.install(TRAITS, BASE_URL)
 
 
 def batch(args: list[str], *, stdin: str = "", tty: bool = False) -> Any:
