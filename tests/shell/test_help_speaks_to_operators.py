@@ -77,7 +77,10 @@ def test_the_help_of_a_contract_of_the_services_kind(
     imported_contracts: ImportedContracts,
 ) -> None:
     monkeypatch.setenv("LEADCTL_BASE_URL", "https://leads.example.com")
+    bundled = {tuple(command.path) for command in tree_of(None).walk()}
     imported_contracts.install(FIXTURE, "https://leads.example.com")
+    # The fixture contract's commands are the ones checked, not the bundled contract's.
+    assert {tuple(command.path) for command in tree_of(None).walk()} != bundled
     assert problems(None, capsys) == []
 
 
