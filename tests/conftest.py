@@ -19,14 +19,16 @@ from tests.support.keyrings import DictKeyring
 
 hypothesis_profiles.register()
 
-# Modules whose module fixture runs every case of the module up front (the fault tables, the
-# secret audits): a module split between two workers ran its whole table on each.
+# Modules whose module fixture does the module's expensive work up front (the fault tables,
+# the secret audits, a fresh install): a module split between workers did it on each.
 WHOLE_MODULES = frozenset(
     {
         "tests/faults/test_fault_reads.py",
         "tests/faults/test_fault_writes.py",
         "tests/security/test_secret_audit.py",
         "tests/security/test_oauth_audit.py",
+        # A fresh install without extras (uv venv + uv pip install: ~18 s a worker).
+        "tests/sandbox/test_install_without_extras.py",
     }
 )
 
