@@ -9,7 +9,7 @@ import httpx
 import pytest
 from pytest_httpx import HTTPXMock
 
-from tests.support.cli import BASE_URL, ORG_KEY, run_cli
+from tests.support.cli import BASE_URL, ORG_KEY, run_cli, token_env
 
 CREATE_URL = f"{BASE_URL}/leads"
 PENDING = {"id": "lead_new", "processingStatus": "Pending"}
@@ -106,3 +106,21 @@ def test_the_resume_line_of_a_stopped_import_carries_the_profile(
     )
     assert result.exit_code == 3
     assert f"to go on: leadctl -p intake leads import {rows} --resume {report}" in result.stderr
+
+
+@pytest.mark.parametrize("output", [[], ["-o", "json"]])
+def test_a_credential_the_service_quotes_back_in_its_error_is_masked(
+    httpx_mock: HTTPXMock, output: list[str]
+) -> None:
+    # Masked twice: in the problem the client decodes, and again in the message
+    # cli/failures.py prints (this test fails only with both layers gone).
+    httpx_mock.add_response(
+        method="GET",
+        url=f"{BASE_URL}/lead-statuses",
+        status_code=403,
+        json={"title": "Forbidden", "detail": f"key {ORG_KEY} may not read this"},
+    )
+    result = run_cli(["lead-statuses", "list", *output], env=token_env())
+    assert result.exit_code == 4
+    assert "Forbidden" in result.stderr
+    assert ORG_KEY not in result.stderr
