@@ -130,7 +130,7 @@ def _default_trust(_cert_file: str | None, _cert_dir: str | None) -> ssl.SSLCont
 
 def _trust_context(cafile: str, what: str, *, hint: str) -> ssl.SSLContext:
     try:
-        return ssl.create_default_context(cafile=cafile)
+        return _bundle_context(cafile, _file_identity(cafile))
     except OSError as error:
         # ssl.SSLError is an OSError: a file that holds no PEM certificate lands here too.
         reason = (
@@ -139,6 +139,24 @@ def _trust_context(cafile: str, what: str, *, hint: str) -> ssl.SSLContext:
             else error.strerror or str(error)
         )
         raise UsageError(f"cannot use {what}: {reason}", hint=hint) from None
+
+
+def _file_identity(path: str) -> tuple[int, int, int, int] | None:
+    """Which file ``path`` is now: a bundle replaced or edited in place is loaded again."""
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None  # loading it reports why
+    return found.st_dev, found.st_ino, found.st_mtime_ns, found.st_size
+
+
+@functools.cache
+def _bundle_context(cafile: str, _identity: tuple[int, int, int, int] | None) -> ssl.SSLContext:
+    """A bundle's roots, loaded once a process for one version of the file, as
+    ``_default_trust`` does for httpx's: SSL_CERT_FILE is commonly set, parsing it costs
+    about 30 ms, and one process may build several clients. A bundle that fails to load
+    raises, so it is never kept."""
+    return ssl.create_default_context(cafile=cafile)
 
 
 def problem_from_response(
