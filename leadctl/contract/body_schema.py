@@ -56,7 +56,8 @@ def _document(path: str, _mtime_ns: int) -> Document:
     times: its flags, its read, its write)."""
     from leadctl.contract.formats import parse_document, to_31
 
-    return Document(to_31(parse_document(Path(path).read_bytes(), what=path, budget=None)))
+    parsed = parse_document(Path(path).read_bytes(), what=path, budget=None)
+    return Document(to_31(parsed, owned=True))
 
 
 def find_spec(doc: Document, method: str, path: str) -> Any:

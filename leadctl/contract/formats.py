@@ -96,10 +96,12 @@ def openapi_version(document: Mapping[str, Any]) -> str:
     )
 
 
-def to_31(document: Mapping[str, Any]) -> dict[str, Any]:
+def to_31(document: Mapping[str, Any], *, owned: bool = False) -> dict[str, Any]:
     """The document in the form leadctl compiles: a 3.0 document rewritten as 3.1, any
-    other returned as a copy."""
-    copied: dict[str, Any] = copy.deepcopy(dict(document))
+    other returned as a copy. A caller that ``owned`` the document (it parsed it for this
+    alone) gets it back rewritten in place: copying a 125-operation contract costs ~12 ms
+    of a write's start-up."""
+    copied: dict[str, Any] = dict(document) if owned else copy.deepcopy(dict(document))
     version = copied.get("openapi")
     if not (isinstance(version, str) and version.startswith("3.0")):
         return copied

@@ -82,6 +82,18 @@ def test_openapi_30_schemas_are_rewritten_in_31_form() -> None:
     assert note == {"type": ["string", "null"]}
 
 
+def test_the_callers_document_is_left_as_it_was_unless_handed_over() -> None:
+    original = openapi_30()
+    kept = json.loads(json.dumps(original))
+    converted = to_31(original)
+    assert original == kept  # the import stores and diffs the document as given
+    # A document parsed only to be read as 3.1 is rewritten where it is, not copied first.
+    handed_over = openapi_30()
+    in_place = to_31(handed_over, owned=True)
+    assert in_place == converted
+    assert in_place["components"] is handed_over["components"]
+
+
 def test_an_openapi_30_contract_is_imported_and_checked_as_31(
     import_contract: Importer, httpx_mock: HTTPXMock
 ) -> None:
