@@ -4,15 +4,18 @@ and the rules no meta-schema states; each problem traced to the operations it to
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from leadctl.contract.loading import new_budget
 from leadctl.contract.validate import Checked, check_contract
+from tests.support.e2e import run_leadctl
 
 VERSIONS = ["3.0.3", "3.1.0", "3.2.0"]
 THING = {"$ref": "#/components/schemas/Thing"}
@@ -227,3 +230,29 @@ def test_checking_a_contract_loads_no_pure_python_schema_validator() -> None:
     )
     assert ran.returncode == 0, ran.stderr
     assert ran.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("version", ["3.0.3", "3.1.0"])
+def test_contract_import_leaves_out_what_breaks_a_schema_and_names_where(
+    tmp_path: Path, version: str
+) -> None:
+    document = things(version)
+    body_schema(document)["type"] = 12
+    document["components"]["schemas"]["Thing"]["properties"]["name"]["minLength"] = -1
+    path = tmp_path / "things.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    env = {"LEADCTL_BASE_URL": "http://127.0.0.1:9"}
+
+    imported = run_leadctl(["contract", "import", str(path), "-o", "json"], env=env)
+
+    assert imported.exit_code == 0, imported.stderr
+    summary = json.loads(imported.stdout)
+    reasons = {entry["operation"]: entry["reasons"] for entry in summary["leftOut"]}
+    assert set(reasons) == {"POST /things", *USERS_OF_THING}
+    assert any("requestBody/" in r and "schema/type" in r for r in reasons["POST /things"])
+    for operation in USERS_OF_THING:
+        assert any(
+            "#/components/schemas/Thing" in r and "minLength" in r for r in reasons[operation]
+        )
+    assert summary["operations"] == 1  # GET /health
+    assert "warning: left out POST /things: requestBody/" in imported.stderr
