@@ -30,13 +30,13 @@ def semantic_problems(
     doc = Document(document)
     defaults = _Defaults(document, version)
     yield from _operation_ids(document)
-    for location, holder in _schema_holders(document):
+    for location, kind, holder in _schema_holders(document):
         budget.check("checking the document's schemas")
-        if location[-1] == "parameters":
+        if kind == "parameters":
             yield from ((location, m) for m in _duplicate_parameters(doc, holder))
             for parameter in holder if isinstance(holder, list) else ():
                 yield from ((location, m) for m in _holder_problems(doc, defaults, parameter))
-        elif location[:2] == ("components", "schemas"):
+        elif kind == "schema":
             yield from ((location, m) for m in _schema_problems(doc, defaults, holder))
         else:
             yield from ((location, m) for m in _holder_problems(doc, defaults, holder))
@@ -52,11 +52,11 @@ def _operations(document: Mapping[str, Any]) -> Iterator[tuple[str, str, Mapping
 
 
 def _operation_ids(document: Mapping[str, Any]) -> Iterator[tuple[Location, str]]:
-    seen: set[Any] = set()
+    seen: set[str] = set()
     for path, method, spec in _operations(document):
         operation_id = spec.get("operationId")
-        if operation_id is None:
-            continue
+        if not isinstance(operation_id, str):
+            continue  # none, or not a string: the meta-schema says so
         if operation_id in seen:
             yield (
                 ("paths", path, method),
@@ -65,38 +65,43 @@ def _operation_ids(document: Mapping[str, Any]) -> Iterator[tuple[Location, str]
         seen.add(operation_id)
 
 
-def _schema_holders(document: Mapping[str, Any]) -> Iterator[tuple[Location, Any]]:
-    """(where, what holds schemas there): each path item's and operation's parameters,
-    request body and answers, and each component that is or holds a schema."""
+def _schema_holders(document: Mapping[str, Any]) -> Iterator[tuple[Location, str, Any]]:
+    """(where, what kind, what): each path item's and operation's parameters (a list),
+    request body and answers (holders of schemas), and each component that is a schema or
+    holds some."""
     for path, item in (document.get("paths") or {}).items():
         if not isinstance(item, Mapping):
             continue
         if "parameters" in item:
-            yield ("paths", str(path), "parameters"), item["parameters"]
+            yield ("paths", str(path)), "parameters", item["parameters"]
         for method in HTTP_METHODS:
             spec = item.get(method)
             if not isinstance(spec, Mapping):
                 continue
             where = ("paths", str(path), method)
             if "parameters" in spec:
-                yield (*where, "parameters"), spec["parameters"]
-            yield where, spec.get("requestBody")
-            for answer in (spec.get("responses") or {}).values():
-                yield where, answer
+                yield where, "parameters", spec["parameters"]
+            yield where, "holder", spec.get("requestBody")
+            for answer in _values(spec.get("responses")):
+                yield where, "holder", answer
     components = document.get("components") or {}
     for kind in ("schemas", "parameters", "requestBodies", "responses", "headers"):
         named = components.get(kind) if isinstance(components, Mapping) else None
         for name, value in named.items() if isinstance(named, Mapping) else ():
-            yield ("components", kind, str(name)), value
+            yield (
+                ("components", kind, str(name)),
+                "schema" if kind == "schemas" else "holder",
+                value,
+            )
 
 
 def _duplicate_parameters(doc: Document, parameters: Any) -> Iterator[str]:
-    seen: set[tuple[Any, Any]] = set()
+    seen: set[tuple[str, str]] = set()
     for raw in parameters if isinstance(parameters, list) else ():
         parameter = _resolved(doc, raw)
         if not isinstance(parameter, Mapping) or "name" not in parameter:
             continue  # the meta-schema says what is wrong with it
-        key = (parameter.get("name"), parameter.get("in"))
+        key = (str(parameter.get("name")), str(parameter.get("in")))
         if key in seen:
             yield f"Duplicate parameter '{parameter['name']}'"
         seen.add(key)
@@ -109,11 +114,16 @@ def _holder_problems(doc: Document, defaults: _Defaults, holder: Any) -> Iterato
         return
     if "schema" in holder:
         yield from _schema_problems(doc, defaults, holder["schema"])
-    for media in (holder.get("content") or {}).values():
+    for media in _values(holder.get("content")):
         if isinstance(media, Mapping) and "schema" in media:
             yield from _schema_problems(doc, defaults, media["schema"])
-    for header in (holder.get("headers") or {}).values():
+    for header in _values(holder.get("headers")):
         yield from _holder_problems(doc, defaults, header)
+
+
+def _values(node: Any) -> Any:
+    """An object's values; nothing for anything else (the meta-schema says what it is)."""
+    return node.values() if isinstance(node, Mapping) else ()
 
 
 def _schema_problems(doc: Document, defaults: _Defaults, top: Any) -> Iterator[str]:
@@ -151,7 +161,8 @@ def _undefined_required(doc: Document, schema: Mapping[str, Any]) -> list[str]:
     required = schema.get("required")
     if "allOf" not in schema or not isinstance(required, list):
         return []
-    defined = {str(name) for name in schema.get("properties") or ()}
+    own = schema.get("properties")
+    defined = {str(name) for name in own} if isinstance(own, Mapping) else set()
     for part in schema["allOf"] if isinstance(schema["allOf"], list) else ():
         defined |= _property_names(doc, part)
     return sorted({str(name) for name in required} - defined)
@@ -224,14 +235,16 @@ class _Defaults:
 
 def _tag_problems(tags: Any, version: str) -> Iterator[tuple[Location, str]]:
     tags = [tag for tag in tags if isinstance(tag, Mapping)] if isinstance(tags, list) else []
-    seen: set[Any] = set()
-    for name in (tag.get("name") for tag in tags):
+    seen: set[str] = set()
+    for name in (str(tag.get("name")) for tag in tags):
         if name in seen:
             yield ("tags",), f"Duplicate tag name '{name}'"
         seen.add(name)
     if version != "3.2":
         return
-    parents = {tag.get("name"): tag["parent"] for tag in tags if tag.get("parent") is not None}
+    parents = {
+        str(tag.get("name")): str(tag["parent"]) for tag in tags if tag.get("parent") is not None
+    }
     for name, parent in parents.items():
         if parent not in seen:
             yield ("tags",), f"Tag '{name}' references unknown parent tag '{parent}'"
