@@ -190,6 +190,45 @@ def test_what_the_rules_allow_is_kept(version: str) -> None:
     assert (found.left_out, found.ignored) == ([], [])
 
 
+@pytest.mark.parametrize(
+    ("change", "users"),
+    [
+        ("operation-id-list", {"GET /things"}),
+        ("parameter-name-object", {"POST /things"}),
+        ("content-list", {"POST /things"}),
+        ("answers-list", {"POST /things"}),
+        ("component-named-parameters", {"GET /things/{id}"}),
+        ("tags-odd", set()),
+    ],
+)
+def test_odd_shapes_of_a_hostile_contract_are_reported_where_they_are(
+    change: str, users: set[str]
+) -> None:
+    document = things("3.2.0")
+    post = document["paths"]["/things"]["post"]
+    if change == "operation-id-list":
+        document["paths"]["/things"]["get"]["operationId"] = ["listThings"]
+    elif change == "parameter-name-object":
+        post["parameters"] = [{"name": {"a": 1}, "in": "query", "schema": {}}] * 2
+    elif change == "content-list":
+        post["requestBody"]["content"] = [1]
+    elif change == "answers-list":
+        post["responses"] = [1]
+    elif change == "component-named-parameters":
+        # A rule no meta-schema states, in a schema whose name is a keyword elsewhere.
+        document["components"]["schemas"]["parameters"] = {"allOf": [{}], "required": ["x"]}
+        answer = document["paths"]["/things/{id}"]["get"]["responses"]["200"]
+        answer["content"]["application/json"]["schema"] = {
+            "$ref": "#/components/schemas/parameters"
+        }
+    else:
+        document["tags"] = [{"name": ["a"], "parent": {"b": 1}}, 5]
+    found = checked(document)
+
+    assert {entry["operation"] for entry in found.left_out} == users
+    assert (found.ignored != []) == (change == "tags-odd")
+
+
 def test_problems_with_tags_are_listed_and_change_nothing() -> None:
     document = things("3.2.0")
     document["tags"] = [{"name": "a"}, {"name": "a"}, {"name": "b", "parent": "nowhere"}]
