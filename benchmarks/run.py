@@ -15,8 +15,8 @@
 5. batch: 1,000 GET-one-lead lines at ``--rate-limit 100/10s``: ``leadctl batch`` against a
    shell loop of single ``leadctl`` calls and an ``xargs -P4`` loop (benchmarks/paced.py);
 6. window: import and export under ``--rate-limit N/Ws``, with and without Retry-After;
-7. others: the directory's other scripts (sandbox_throughput.py, generated_startup.py),
-   once, with their own output.
+7. others: the directory's other scripts (sandbox_throughput.py, generated_startup.py,
+   contract_import.py), once, with their own output.
 
 Ratios compare numbers measured in the same run. Timed children run with bytecode
 compiled and PYTHONDONTWRITEBYTECODE unset. Benchmarks are not run in CI.
@@ -310,6 +310,7 @@ def _emails(server: support.Sandbox, marker: str) -> list[str]:
 OTHERS = {
     "sandbox_throughput.py": (["--duration", "10"], ["--duration", "3"]),
     "generated_startup.py": (["--runs", "40"], ["--runs", "10"]),
+    "contract_import.py": (["--runs", "5"], ["--runs", "2"]),
 }
 
 

@@ -9,11 +9,11 @@ left out with their reasons. Problems outside any operation (info, tags, servers
 and change nothing. A document with no sound operation left is refused.
 
 Problems come from two layers: the OpenAPI rules of the document's own version (the
-published meta-schema, and the semantic checks such as unique operationIds and declared path
-parameters), by ``openapi-spec-validator``, loaded only here and run one operation and one
-component at a time so each problem has a place; then what leadctl relies on: local
-``$ref``s only, one operation per METHOD and path template (``/a/{id}`` and ``/a/{key}``
-are one), and well-formed ``x-leadctl-*`` extensions.
+published meta-schema, every schema in the document against the version's schema dialect,
+in one jsonschema-rs pass: ``openapi_meta.py``; and the rules no meta-schema states, such as
+unique operationIds: ``openapi_semantics.py``), each problem at its place; then what
+leadctl relies on: local ``$ref``s only, one operation per METHOD and path template
+(``/a/{id}`` and ``/a/{key}`` are one), and well-formed ``x-leadctl-*`` extensions.
 """
 
 from __future__ import annotations
@@ -27,6 +27,8 @@ from leadctl.contract import HTTP_METHODS
 from leadctl.contract.budget import CHECK_EVERY, Budget
 from leadctl.contract.document import Document
 from leadctl.contract.formats import openapi_version
+from leadctl.contract.openapi_meta import meta_problems
+from leadctl.contract.openapi_semantics import semantic_problems
 from leadctl.contract.templates import template_key
 from leadctl.errors import UsageError
 
@@ -438,56 +440,13 @@ def _operation_extension_problems(spec: Mapping[str, Any], ids: set[str]) -> Ite
 def _spec_problems(
     document: Mapping[str, Any], version: str, budget: Budget
 ) -> Iterator[tuple[Location, str]]:
-    """The OpenAPI rules of the document's version: the meta-schema over the whole document
-    (each error has its place), then the semantic checks one operation and one component
-    schema at a time."""
-    import openapi_spec_validator as validators
-
-    validator = {
-        "3.0": validators.OpenAPIV30SpecValidator,
-        "3.1": validators.OpenAPIV31SpecValidator,
-        "3.2": validators.OpenAPIV32SpecValidator,
-    }[version](document)
-    for error in validator.schema_validator.iter_errors(document):
-        # A oneOf failure says little; the branch that came closest says what is wrong.
-        best = _deepest(error)
-        location = tuple(str(part) for part in best.absolute_path)
-        yield location, _message(str(best.message))
+    """The OpenAPI rules of the document's version: the meta-schema over the whole document,
+    every Schema Object in it included (each error has its place), then the rules no
+    meta-schema states, each schema checked where it is written."""
+    for location, message in meta_problems(document, version):
+        yield location, _message(message)
     budget.check("checking the document against OpenAPI " + version)
-    # The library's own per-keyword checks (KeywordValidator is not typed as callable).
-    registry: Any = validator.keyword_validators_registry
-    root = validator.schema_path
-    operations = set(registry["path"].OPERATIONS)
-    for path, item in (document.get("paths") or {}).items():
-        if not isinstance(item, Mapping):
-            continue
-        item_path = root / "paths" / path
-        shared = item_path / "parameters" if "parameters" in item else None
-        if shared is not None:
-            for error in _errors(registry["parameters"](shared)):
-                yield ("paths", str(path)), error
-        for method in item:
-            if method in operations and isinstance(item[method], Mapping):
-                budget.check("checking the document's operations")
-                check = registry["operation"](str(path), method, item_path / method, shared)
-                for error in _errors(check):
-                    yield ("paths", str(path), method), error
-    schemas = (document.get("components") or {}).get("schemas") or {}
-    for name in schemas if isinstance(schemas, Mapping) else ():
-        budget.check("checking the document's schemas")
-        check = registry["schema"](root / "components" / "schemas" / name)
-        for error in _errors(check):
-            yield ("components", "schemas", str(name)), error
-    if "tags" in document:
-        for error in _errors(registry["tags"](root / "tags")):
-            yield ("tags",), error
-
-
-def _deepest(error: Any) -> Any:
-    """Through a oneOf/anyOf failure to the sub-error that got furthest into the value."""
-    while getattr(error, "context", None):
-        error = max(error.context, key=lambda sub: len(sub.absolute_path))
-    return error
+    yield from semantic_problems(document, version, budget)
 
 
 def _message(text: str) -> str:
@@ -496,18 +455,3 @@ def _message(text: str) -> str:
     if line[:1] in ("{", "[") and " is " in line:
         return "the value" + line[line.index(" is ") :]
     return line
-
-
-def _errors(found: Any) -> Iterator[str]:
-    """The messages of one check; a check that fails outright is one problem there (its
-    text can hold the whole document, so only its first line is kept)."""
-    try:
-        for error in found:
-            yield _message(str(getattr(error, "message", error)))
-    except Exception as error:
-        ref = getattr(error, "ref", None)
-        if isinstance(ref, str):
-            yield f"$ref {ref!r} does not resolve"
-        else:
-            text = str(error).splitlines()[0] if str(error) else ""
-            yield f"{type(error).__name__}: {text}"
