@@ -25,11 +25,11 @@ from typing import Any, Protocol
 
 import pytest
 
-from leadctl.clock import Clock
 from tests.support.cli import run_cli
 from tests.support.contract_mock import ContractMock, serve_contract
 from tests.support.e2e import Completed, run_leadctl
 from tests.support.imported_contracts import ImportedContracts
+from tests.support.in_process import run_in_process
 
 CONTRACTS = Path(__file__).resolve().parents[1] / "fixtures" / "contracts"
 VERSIONS = ("3.1", "3.0")
@@ -80,19 +80,6 @@ class Runner(Protocol):
         stdin: str | None = None,
         timeout: float = 60,
     ) -> Completed: ...
-
-
-def run_in_process(
-    args: Sequence[str],
-    *,
-    env: Mapping[str, str] | None = None,
-    stdin: str | None = None,
-    timeout: float = 60,
-) -> Completed:
-    """``run_leadctl`` in this process: the same command tree, mock and socket, stdin at its
-    end where the program's would be closed, and the real clock (a 429 is waited out)."""
-    result = run_cli(args, env=env, stdin=stdin or "", clock=Clock())
-    return Completed(result.exit_code, result.stdout, result.stderr)
 
 
 # The variant whose tests run the installed program; the other one runs the same commands

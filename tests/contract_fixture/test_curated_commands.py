@@ -1,6 +1,9 @@
 """The curated commands against the fixture contract's validating mock, with the installed
 leadctl: each reaches its operation (bound by METHOD + path, whatever the operationId) with a
-request the contract accepts."""
+request the contract accepts.
+
+The rows vary only the data: one (``ENTRY_POINT_ROW``) runs the installed program on the 3.1
+contract, the others run in-process (the same command tree, mock and socket)."""
 
 from __future__ import annotations
 
@@ -11,6 +14,7 @@ import pytest
 from tests.contract_fixture.bodies import INTAKE
 from tests.contract_fixture.conftest import CredentialEnv, Runner
 from tests.support.contract_mock import ContractMock
+from tests.support.in_process import run_in_process
 
 CURATED = {
     "users compliance": (
@@ -64,6 +68,7 @@ CURATED = {
     # Descending in the contract's own words (its SortDirection enum), not the assumed "desc".
     "leads list sorted": (["leads", "list", "--order-by", "-createdAt"], ("POST", "/leads/all/my")),
 }
+ENTRY_POINT_ROW = "leads create"
 
 
 @pytest.mark.e2e
@@ -81,7 +86,8 @@ def test_curated_command_sends_a_valid_request(
             "POST", "/a2a", body={"jsonrpc": "2.0", "result": {"pong": True}, "id": 1}
         )
 
-    result = leadctl([*args, "-o", "json"], env=leadctl_env)
+    run = leadctl if name == ENTRY_POINT_ROW else run_in_process
+    result = run([*args, "-o", "json"], env=leadctl_env)
 
     assert result.exit_code == 0, result.stderr
     assert contract_mock.violations() == []

@@ -1,7 +1,8 @@
 """Issue 21 point 5: a curated flag bound to a field the active contract names otherwise is
 exit 2 naming the schema's fields, before anything is sent, for every curated update (sources
 update is in test_source_rotation_flag.py; here status-changes update and users compliance),
-with the installed leadctl and a contract imported with those fields renamed."""
+with the installed leadctl and a contract imported with those fields renamed (the import is
+setting up, in-process: tests/e2e/test_contract_verbs.py runs `contract import` installed)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import pytest
 
 from tests.contract_fixture.conftest import CredentialEnv, Runner, contract_path
 from tests.support.contract_mock import ContractMock
-from tests.support.e2e import run_leadctl
+from tests.support.in_process import run_in_process
 
 pytestmark = pytest.mark.e2e
 
@@ -27,7 +28,7 @@ def import_renamed(
         target["required"] = [new if n == old else n for n in target["required"]]
     edited = tmp_path / "renamed.json"
     edited.write_text(json.dumps(document), encoding="utf-8")
-    imported = run_leadctl(["contract", "import", str(edited)], env=env)
+    imported = run_in_process(["contract", "import", str(edited)], env=env)
     assert imported.exit_code == 0, imported.stderr
 
 

@@ -7,6 +7,10 @@ against the validating mock of the trait contract (issue 21 point 9, issue 23 po
   a timeline entry's type and time, an analytics answer's numbers.
 - ``--columns`` is checked against the schema before the first request, in every format,
   and the known fields it names are the schema's.
+
+Each guarantee meets the installed leadctl on the 3.1 contract (the ``leadctl`` fixture);
+the other tables and formats, which vary only the data, run in-process (same command tree,
+mock and socket).
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ import pytest
 
 from tests.contract_fixture.conftest import CredentialEnv, Runner
 from tests.support.contract_mock import ContractMock
-from tests.support.e2e import run_leadctl
+from tests.support.in_process import run_in_process
 
 pytestmark = pytest.mark.e2e
 
@@ -36,8 +40,8 @@ LIST_ITEM = {
 }
 
 
-def table(args: list[str], env: CredentialEnv) -> list[list[str]]:
-    result = run_leadctl([*args, "-o", "table"], env={**env, "NO_COLOR": "1", "TZ": "UTC"})
+def table(args: list[str], env: CredentialEnv, run: Runner = run_in_process) -> list[list[str]]:
+    result = run([*args, "-o", "table"], env={**env, "NO_COLOR": "1", "TZ": "UTC"})
     assert result.exit_code == 0, result.stderr
     return [line.split("  ") for line in result.stdout.splitlines()]
 
@@ -47,11 +51,11 @@ def header(rows: list[list[str]]) -> list[str]:
 
 
 def test_leads_list_shows_the_schemas_status_and_no_column_it_lacks(
-    trait_mock: ContractMock, trait_env: CredentialEnv
+    trait_mock: ContractMock, trait_env: CredentialEnv, leadctl: Runner
 ) -> None:
     trait_mock.reply("POST", LEADS, body={"items": [LIST_ITEM]})
 
-    rows = table(["leads", "list"], trait_env)
+    rows = table(["leads", "list"], trait_env, leadctl)
 
     assert header(rows) == [
         "id", "firstName", "lastName", "phone", "currentLeadStatus.name", "tags",
@@ -107,7 +111,8 @@ def test_analytics_shows_its_numbers_not_only_when_it_was_made(
 def test_an_unknown_column_is_exit_2_before_any_request_naming_the_schemas_fields(
     trait_mock: ContractMock, trait_env: CredentialEnv, fmt: str, leadctl: Runner
 ) -> None:
-    result = leadctl(["leads", "list", "--all", "-o", fmt, "--columns", "id,state"], env=trait_env)
+    run = leadctl if fmt == "json" else run_in_process
+    result = run(["leads", "list", "--all", "-o", fmt, "--columns", "id,state"], env=trait_env)
 
     assert result.exit_code == 2
     assert "unknown field in --columns: state" in result.stderr

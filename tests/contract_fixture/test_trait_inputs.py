@@ -9,6 +9,10 @@ installed leadctl: what generated and curated verbs do with what they are given.
 - A multipart-only operation gets multipart; an empty form of optional fields is refused.
 - Times as people type them become UTC; curated commands take the contract's own
   parameters.
+
+Each guarantee meets the installed leadctl once, on the 3.1 contract (the ``leadctl``
+fixture); further commands of a test and rows of a table that vary only the data, and the
+profile settings a test starts from, run in-process (same command tree, mock and socket).
 """
 
 from __future__ import annotations
@@ -20,9 +24,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.contract_fixture.conftest import CredentialEnv, Runner
+from leadctl.clock import Clock
+from tests.contract_fixture.conftest import ENTRY_POINT_VERSION, CredentialEnv, Runner
+from tests.support.cli import run_cli
 from tests.support.contract_mock import ContractMock
 from tests.support.e2e import base_env, leadctl_executable, run_leadctl
+from tests.support.in_process import run_in_process
 from tests.support.one_terminal import on_a_terminal
 
 NUMBER_ID = "3fa85f64-5717-4562-b3fc-2c963f66afa6"
@@ -34,7 +41,25 @@ def sent_to(mock: ContractMock, method: str, template: str) -> list[dict[str, ob
 
 
 def use_region(region: str = "US") -> None:
-    assert run_leadctl(["profile", "set", "region", region]).exit_code == 0
+    assert run_cli(["profile", "set", "region", region]).exit_code == 0
+
+
+def use_timezone(zone: str = "America/Chicago") -> None:
+    assert run_cli(["profile", "set", "timezone", zone]).exit_code == 0
+
+
+def terminal(
+    args: list[str], env: CredentialEnv, version: str, *, answer: bytes = b""
+) -> tuple[int, str]:
+    """Exit code and what a terminal showed: the installed leadctl on a pseudo-terminal for
+    the 3.1 contract, in-process with terminal streams for 3.0. ``answer`` is typed at the
+    [y/N] prompt."""
+    if version == ENTRY_POINT_VERSION:
+        keys = [answer + b"\r"] if answer else []
+        return on_a_terminal(args, env, keys=keys, prompt=b"[y/N]" if answer else b"")
+    typed = answer.decode() + "\n" if answer else ""
+    result = run_cli(args, env=env, tty=True, stdin=typed, clock=Clock())
+    return result.exit_code, result.stderr + result.stdout
 
 
 # -- 21.1 an identifier is not a phone number ------------------------------------------------
@@ -50,8 +75,9 @@ def test_ids_of_phone_numbers_go_out_as_given(
         ["numbers", "delete", NUMBER_ID, "--yes"],
         ["numbers", "get-warmup", "5125550123"],
     ]
-    for args in commands:
-        result = leadctl([*args, "-o", "json"], env=trait_env)
+    for index, args in enumerate(commands):
+        run = leadctl if index == 0 else run_in_process
+        result = run([*args, "-o", "json"], env=trait_env)
         assert result.exit_code == 0, (args, result.stderr)
 
     assert [r.path for r in trait_mock.requests] == [
@@ -75,8 +101,9 @@ def test_phone_numbers_go_out_in_e164_in_body_query_and_on_messaging_operations(
         ["suppressions", "check", "--phone-number", national],
         [f"to={national}" if word == "to=NATIONAL" else word for word in send.split()],
     ]
-    for args in commands:
-        result = leadctl([*args, "-o", "json"], env=trait_env)
+    for index, args in enumerate(commands):
+        run = leadctl if index == 0 else run_in_process
+        result = run([*args, "-o", "json"], env=trait_env)
         assert result.exit_code == 0, (args, result.stderr)
 
     assert sent_to(trait_mock, "POST", "/suppressions/check") == [{"phoneNumber": E164}]
@@ -124,30 +151,28 @@ def test_destructive_verbs_need_yes_without_a_terminal(
     template: str,
     leadctl: Runner,
 ) -> None:
-    refused = leadctl(args, env=trait_env)
+    run = leadctl if args is DESTRUCTIVE[0][0] else run_in_process
+    refused = run(args, env=trait_env)
     assert refused.exit_code == 2
     assert "confirmation needed" in refused.stderr
     assert "--yes" in refused.stderr
     assert trait_mock.requests == []
 
-    confirmed = leadctl([*args, "--yes"], env=trait_env)
+    confirmed = run([*args, "--yes"], env=trait_env)
     assert confirmed.exit_code == 0, confirmed.stderr
     assert len(trait_mock.requests_to(method, template)) == 1
 
 
 def test_a_destructive_verb_asks_on_a_terminal(
-    trait_mock: ContractMock, trait_env: CredentialEnv
+    trait_mock: ContractMock, trait_env: CredentialEnv, contract_version: str
 ) -> None:
-    code, shown = on_a_terminal(
-        ["payment-methods", "delete", "pm_1"], trait_env, keys=[b"n\r"], prompt=b"[y/N]"
-    )
+    delete = ["payment-methods", "delete", "pm_1"]
+    code, shown = terminal(delete, trait_env, contract_version, answer=b"n")
     assert code == 10, shown
     assert "Remove a payment method (DELETE /payment-methods/pm_1)? [y/N]" in shown
     assert trait_mock.requests == []
 
-    code, shown = on_a_terminal(
-        ["payment-methods", "delete", "pm_1"], trait_env, keys=[b"y\r"], prompt=b"[y/N]"
-    )
+    code, shown = terminal(delete, trait_env, contract_version, answer=b"y")
     assert code == 0, shown
     assert [r.path for r in trait_mock.requests] == ["/payment-methods/pm_1"]
 
@@ -165,15 +190,15 @@ def test_only_destructive_verbs_offer_yes(trait_env: CredentialEnv) -> None:
 # -- 21.6 / 23.3 unknown field paths are typos -------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    ("args", "suggested"),
-    [
-        (["leads", "create", "--field", "contact.fistName=Ada"], "did you mean contact.firstName?"),
-        # Inside a closed object of the lead, whose root keeps other fields.
-        (["leads", "create", "--field", "metadata.sorceUrl=x"], "did you mean metadata.sourceUrl?"),
-        (["sms", "send", "--field", "txt=hi"], "did you mean text?"),
-    ],
-)
+UNKNOWN_FIELDS = [
+    (["leads", "create", "--field", "contact.fistName=Ada"], "did you mean contact.firstName?"),
+    # Inside a closed object of the lead, whose root keeps other fields.
+    (["leads", "create", "--field", "metadata.sorceUrl=x"], "did you mean metadata.sourceUrl?"),
+    (["sms", "send", "--field", "txt=hi"], "did you mean text?"),
+]
+
+
+@pytest.mark.parametrize(("args", "suggested"), UNKNOWN_FIELDS)
 def test_an_unknown_field_path_is_exit_2_with_did_you_mean(
     trait_mock: ContractMock,
     trait_env: CredentialEnv,
@@ -181,7 +206,8 @@ def test_an_unknown_field_path_is_exit_2_with_did_you_mean(
     suggested: str,
     leadctl: Runner,
 ) -> None:
-    result = leadctl(args, env=trait_env)
+    run = leadctl if args is UNKNOWN_FIELDS[0][0] else run_in_process
+    result = run(args, env=trait_env)
 
     assert result.exit_code == 2
     assert "is not a field of" in result.stderr
@@ -204,7 +230,7 @@ def test_fields_the_schema_welcomes_and_data_are_sent(
     sms = {"fromPhoneNumber": E164, "toPhoneNumber": E164, "text": "hi", "txt": "lost"}
 
     created = leadctl([*lead, "-o", "json"], env=trait_env)
-    sent = leadctl(["sms", "send", "--data", json.dumps(sms), "-o", "json"], env=trait_env)
+    sent = run_in_process(["sms", "send", "--data", json.dumps(sms), "-o", "json"], env=trait_env)
 
     assert created.exit_code == 0, created.stderr
     assert sent.exit_code == 0, sent.stderr  # --data is sent as given
@@ -241,12 +267,16 @@ def test_a_download_follows_its_redirect_without_the_credential(
 
 
 def test_a_download_to_a_file_and_never_binary_to_a_terminal(
-    trait_mock: ContractMock, trait_env: CredentialEnv, tmp_path: Path, leadctl: Runner
+    trait_mock: ContractMock,
+    trait_env: CredentialEnv,
+    tmp_path: Path,
+    leadctl: Runner,
+    contract_version: str,
 ) -> None:
     target = tmp_path / "export.zip"
 
     written = leadctl([*DOWNLOAD, "--output-file", str(target)], env=trait_env)
-    code, shown = on_a_terminal(DOWNLOAD, trait_env)
+    code, shown = terminal(DOWNLOAD, trait_env, contract_version)
 
     assert written.exit_code == 0, written.stderr
     assert written.stdout == ""
@@ -314,7 +344,9 @@ def test_a_form_of_optional_fields_is_refused_empty_and_sent_as_multipart(
     assert "nothing to send" in empty.stderr
     assert trait_mock.requests == []
 
-    note = leadctl(["leads", "add-attachment", "lead_1", "--field", "note=hi"], env=trait_env)
+    note = run_in_process(
+        ["leads", "add-attachment", "lead_1", "--field", "note=hi"], env=trait_env
+    )
     assert note.exit_code == 0, note.stderr
     [sent] = trait_mock.requests_to("POST", "/leads/{id}/attachments")
     assert sent.headers["content-type"].startswith("multipart/form-data")
@@ -330,7 +362,7 @@ NINE_IN_CHICAGO = re.compile(r"^\d{4}-\d{2}-\d{2}T(14|15):00:00Z$")  # CST or CD
 def test_times_as_people_type_them_go_out_in_utc(
     trait_mock: ContractMock, trait_env: CredentialEnv, leadctl: Runner
 ) -> None:
-    assert leadctl(["profile", "set", "timezone", "America/Chicago"]).exit_code == 0
+    use_timezone()
     send = [
         "sms", "send", "--field", f"fromPhoneNumber={E164}", "--field", f"toPhoneNumber={E164}",
         "--field", "text=hi", "--field", "scheduledAt=tomorrow 9am",
@@ -339,7 +371,7 @@ def test_times_as_people_type_them_go_out_in_utc(
     listed = leadctl(
         ["leads", "list", "--range", "createdAt>=yesterday 09:00", "-o", "json"], env=trait_env
     )
-    scheduled = leadctl([*send, "-o", "json"], env=trait_env)
+    scheduled = run_in_process([*send, "-o", "json"], env=trait_env)
 
     assert listed.exit_code == 0, listed.stderr
     assert scheduled.exit_code == 0, scheduled.stderr
@@ -354,7 +386,7 @@ def test_times_as_people_type_them_go_out_in_utc(
 def test_values_of_no_given_type_that_read_as_times_are_times(
     trait_mock: ContractMock, trait_env: CredentialEnv, leadctl: Runner
 ) -> None:
-    assert leadctl(["profile", "set", "timezone", "America/Chicago"]).exit_code == 0
+    use_timezone()
     use_region()
     lead = [
         "leads", "create",
@@ -368,7 +400,7 @@ def test_values_of_no_given_type_that_read_as_times_are_times(
     recent = leadctl(
         ["events", "get-recent", "--since", "today 09:00", "-o", "json"], env=trait_env
     )
-    created = leadctl([*lead, "-o", "json"], env=trait_env)
+    created = run_in_process([*lead, "-o", "json"], env=trait_env)
 
     assert recent.exit_code == 0, recent.stderr
     assert created.exit_code == 0, created.stderr

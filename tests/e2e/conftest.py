@@ -58,11 +58,13 @@ def env_for(sandbox: SandboxProcess) -> Callable[[str], CredentialEnv]:
 def source_env(sandbox: SandboxProcess) -> CredentialEnv:
     """A profile ``intake`` holding the demo source key, stated as one (`auth login --kind
     source`: the bundled contract names no prefix that would tell it from any token)."""
-    from tests.support.e2e import run_leadctl
+    # Setting up, not the subject (tests/e2e/test_gh_habits.py and the secret audit run
+    # `auth login --with-token` installed).
+    from tests.support.in_process import run_in_process
 
     login = ["-p", "intake", "auth", "login", "--kind", "source", "--with-token"]
     options = ["--base-url", sandbox.base_url, "--insecure-storage", "--no-contract"]
-    result = run_leadctl([*login, *options], stdin=sandbox.credentials.source)
+    result = run_in_process([*login, *options], stdin=sandbox.credentials.source)
     assert result.exit_code == 0, result.stderr
     return CredentialEnv({"LEADCTL_PROFILE": "intake"})
 

@@ -1,4 +1,8 @@
-"""`leadctl a2a call`: the installed CLI against the sandbox's JSON-RPC endpoint."""
+"""`leadctl a2a call`: the installed CLI against the sandbox's JSON-RPC endpoint.
+
+Each guarantee meets the installed program (exit codes 0, 2, 4 and 6 with stdout and stderr
+apart, a terminal); the reads a test compares against and its further calls run in-process
+(``run_in_process``: the same command tree and socket)."""
 
 from __future__ import annotations
 
@@ -8,7 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from leadctl.clock import Clock
+from tests.support.cli import run_cli
 from tests.support.e2e import run_leadctl, run_leadctl_tty
+from tests.support.in_process import run_in_process
 from tests.support.sandbox_server import SandboxProcess
 
 pytestmark = pytest.mark.e2e
@@ -31,7 +38,7 @@ def test_ping_prints_the_result_only(sandbox: SandboxProcess, org_env: Env) -> N
 
 
 def test_leads_get_and_search_match_leads_list(org_env: Env, tmp_path: Path) -> None:
-    listed = run_leadctl(
+    listed = run_in_process(
         ["leads", "list", "--filter", "state=TX", "--limit", "3", "-o", "json"], env=org_env
     )
     leads = json.loads(listed.stdout)
@@ -49,7 +56,7 @@ def test_leads_get_and_search_match_leads_list(org_env: Env, tmp_path: Path) -> 
         json.dumps({"filters": [{"field": "state", "value": "TX"}], "pageSize": 3}),
         encoding="utf-8",
     )
-    searched = run_leadctl(
+    searched = run_in_process(
         ["a2a", "call", "leads.search", "--params", f"@{query}", "--id", "search-1"], env=org_env
     )
     assert searched.exit_code == 0, searched.stderr
@@ -62,7 +69,7 @@ def test_json_rpc_errors_are_exit_6(org_env: Env) -> None:
     assert unknown.stdout == ""
     assert unknown.stderr.splitlines()[0] == "error: JSON-RPC error -32601: Method not found"
 
-    missing = run_leadctl(
+    missing = run_in_process(
         ["a2a", "call", "leads.get", "--params", '{"id": "no-such-lead"}', "-o", "json"],
         env=org_env,
     )
@@ -92,7 +99,7 @@ def test_bad_input_and_source_keys_send_nothing(
     sandbox: SandboxProcess, org_env: Env, source_env: Env
 ) -> None:
     sandbox.clear_requests()
-    bad = run_leadctl(["a2a", "call", "leads.get", "--params", '"lead-1"'], env=org_env)
+    bad = run_in_process(["a2a", "call", "leads.get", "--params", '"lead-1"'], env=org_env)
     assert bad.exit_code == 2
     assert "object or array" in bad.stderr
     refused = run_leadctl(["a2a", "call", "agent.ping"], env=source_env)
@@ -104,7 +111,11 @@ def test_bad_input_and_source_keys_send_nothing(
 def test_a_table_shows_objects_as_readable_summaries_never_json(
     sandbox: SandboxProcess, org_env: Env
 ) -> None:
-    result = run_leadctl_tty(["a2a", "call", "agent.ping"], env={**org_env, "NO_COLOR": "1"})
+    # A terminal's rendering, in-process: test_terminal_shows_the_result_as_fields has the
+    # installed program's pseudo-terminal.
+    result = run_cli(
+        ["a2a", "call", "agent.ping"], env={**org_env, "NO_COLOR": "1"}, tty=True, clock=Clock()
+    )
 
     assert result.exit_code == 0, result.stderr
     rows = {

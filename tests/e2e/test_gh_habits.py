@@ -1,6 +1,10 @@
 """Habits a gh user brings (issue 23 point 11), through the installed leadctl: `api PATH`
 without a method, `help GROUP [VERB]`, `version`, and `auth login` asking for the base URL
-on a terminal."""
+on a terminal.
+
+Help is printed by Click to the process's stdout and stays installed; so does each exit code,
+stdin and the terminal. A table's second row, a test's second command and the read after a
+login run in-process (``run_in_process``: the same command tree and socket)."""
 
 from __future__ import annotations
 
@@ -11,6 +15,7 @@ import pytest
 from leadctl import __version__
 from tests.e2e.conftest import CredentialEnv
 from tests.support.e2e import run_leadctl, run_leadctl_terminal
+from tests.support.in_process import run_in_process
 from tests.support.sandbox_server import SandboxProcess
 
 SANDBOX = ["-p", "sandbox"]
@@ -31,7 +36,9 @@ def test_api_without_a_method_is_a_post_when_a_body_is_given(
     sandbox: SandboxProcess, org_env: CredentialEnv, body: list[str]
 ) -> None:
     sandbox.clear_requests()
-    result = run_leadctl(["api", "/leads/all/my", *body], env=org_env, stdin='{"pageSize": 2}')
+    # The form fields' row in-process; the first and the one that reads stdin installed.
+    run = run_in_process if body[0] == "-f" else run_leadctl
+    result = run(["api", "/leads/all/my", *body], env=org_env, stdin='{"pageSize": 2}')
     assert result.exit_code == 0, result.stderr
     assert "items" in json.loads(result.stdout)
     assert [(r["method"], r["path"]) for r in sandbox.requests()] == [("POST", "/leads/all/my")]
@@ -47,7 +54,7 @@ def test_api_paginate_without_a_method_reads_every_page(
     assert len(result.stdout.splitlines()) > 25  # more than one page
     methods = {(r["method"], r["path"]) for r in sandbox.requests()}
     assert methods == {("POST", "/lead-status-changes/all")}
-    refused = run_leadctl(["api", "GET", "/lead-statuses", "--paginate"], env=org_env)
+    refused = run_in_process(["api", "GET", "/lead-statuses", "--paginate"], env=org_env)
     assert refused.exit_code == 2
     assert "RequestDataOptions" not in refused.stderr and "POST" in refused.stderr
 
@@ -56,7 +63,7 @@ def test_api_with_a_method_sends_that_method(org_env: CredentialEnv) -> None:
     result = run_leadctl(["--dry-run", "api", "DELETE", "/tags/TAG_ID", "-f", "x=1"], env=org_env)
     assert result.exit_code == 0, result.stderr
     assert "-X DELETE" in result.stdout and "/tags/TAG_ID?x=1" in result.stdout
-    missing = run_leadctl(["api"], env=org_env)
+    missing = run_in_process(["api"], env=org_env)
     assert missing.exit_code == 2 and "missing PATH" in missing.stderr
 
 
@@ -85,8 +92,8 @@ def test_help_man_has_the_active_contracts_verbs() -> None:
 
 
 def test_version_is_a_command_too() -> None:
-    for line in (["version"], ["--version"]):
-        result = run_leadctl(line)
+    for line, run in ((["version"], run_in_process), (["--version"], run_leadctl)):
+        result = run(line)
         assert result.exit_code == 0, result.stderr
         assert result.stdout == f"leadctl {__version__}\n"
 
@@ -102,7 +109,7 @@ def test_auth_login_on_a_terminal_asks_for_the_base_url(sandbox: SandboxProcess)
     assert result.exit_code == 0, result.stdout
     assert "logged in: profile asked" in result.stdout
     assert sandbox.credentials.org not in result.stdout
-    listed = run_leadctl(["-p", "asked", "lead-statuses", "list", "-o", "json"])
+    listed = run_in_process(["-p", "asked", "lead-statuses", "list", "-o", "json"])
     assert listed.exit_code == 0, listed.stderr
 
 

@@ -1,4 +1,9 @@
-"""`leadctl leads list` and `leads create`: the installed CLI against the sandbox."""
+"""`leadctl leads list` and `leads create`: the installed CLI against the sandbox.
+
+Each guarantee meets the installed program (exit codes, stdout for a pipe, the terminal,
+jq at the other end of a pipe); the reads a test compares against (counts, the whole list,
+waiting for intake), logging in and a test's further commands run in-process
+(``run_in_process``: the same command tree and socket)."""
 
 from __future__ import annotations
 
@@ -14,6 +19,7 @@ from typing import Any
 import pytest
 
 from tests.support.e2e import base_env, leadctl_executable, run_leadctl, run_leadctl_tty
+from tests.support.in_process import run_in_process
 from tests.support.sandbox_server import SandboxProcess
 
 pytestmark = pytest.mark.e2e
@@ -39,7 +45,9 @@ def settled(env: Env, lead_id: str) -> dict[str, Any]:
     """The lead once intake processed it (the sandbox's intake delay is 0.2 s)."""
     deadline = time.monotonic() + 10
     while True:
-        result = run_leadctl(["leads", "list", "--filter", f"id={lead_id}", "-o", "json"], env=env)
+        result = run_in_process(
+            ["leads", "list", "--filter", f"id={lead_id}", "-o", "json"], env=env
+        )
         assert result.exit_code == 0, result.stderr
         leads = json.loads(result.stdout)
         assert [lead["id"] for lead in leads] == [lead_id]
@@ -88,7 +96,7 @@ def test_a_created_lead_shows_up_in_the_list(sandbox: SandboxProcess, org_env: E
     assert found["processingStatus"] == "Accepted"
     assert found["status"]["name"] == "New"
     assert [tag["name"] for tag in found["tags"]] == ["e2e"]
-    searched = run_leadctl(
+    searched = run_in_process(
         ["leads", "list", "--search", marker, "-o", "value", "--columns", "id,phone,state"],
         env=org_env,
     )
@@ -124,13 +132,13 @@ def test_a_source_key_may_create_leads_and_nothing_else(
     website = next(s for s in sandbox.info()["sources"] if s["name"] == "Website form")
     # Stated as a source key: nothing in the bundled contract tells one from any token.
     login = ["-p", "web", "auth", "login", "--kind", "source", "--with-token", "--no-contract"]
-    logged_in = run_leadctl(
+    logged_in = run_in_process(
         [*login, "--base-url", sandbox.base_url, "--insecure-storage"],
         stdin=sandbox.credentials.sources[website["id"]],
     )
     assert logged_in.exit_code == 0, logged_in.stderr
     source_env = {"LEADCTL_PROFILE": "web"}
-    created = run_leadctl(
+    created = run_in_process(
         ["leads", "create", "--field", "email=intake@example.test", "--field", "state=TX"],
         env=source_env,
     )
@@ -149,7 +157,7 @@ def test_bad_input_is_exit_2_and_reaches_no_service(sandbox: SandboxProcess, org
     bad_phone = run_leadctl(["leads", "create", "--field", "phone=+1 512 555"], env=org_env)
     assert bad_phone.exit_code == 2
     assert "phone" in bad_phone.stderr
-    bad_range = run_leadctl(["leads", "list", "--range", "createdAt=>2026-01-01"], env=org_env)
+    bad_range = run_in_process(["leads", "list", "--range", "createdAt=>2026-01-01"], env=org_env)
     assert bad_range.exit_code == 2
     assert "'=>' is not an operator" in bad_range.stderr
     assert bad_phone.stdout == bad_range.stdout == ""
@@ -182,7 +190,7 @@ def test_a_typo_in_a_field_name_is_exit_2_on_the_sandbox() -> None:
 
 
 def test_all_as_ndjson_piped_into_jq(org_env: Env) -> None:
-    count = run_leadctl(["leads", "list", "--count"], env=org_env)
+    count = run_in_process(["leads", "list", "--count"], env=org_env)
     assert count.exit_code == 0, count.stderr
     leadctl = subprocess.Popen(
         [leadctl_executable(), "leads", "list", "--all", "--page-size", "40", "-o", "ndjson"],
@@ -208,7 +216,7 @@ def test_all_as_ndjson_piped_into_jq(org_env: Env) -> None:
 
 
 def test_filtered_csv_export(org_env: Env) -> None:
-    count = run_leadctl(["leads", "list", "--filter", "state=TX", "--count"], env=org_env)
+    count = run_in_process(["leads", "list", "--filter", "state=TX", "--count"], env=org_env)
     exported = run_leadctl(
         ["leads", "list", "--filter", "state=TX", "--all", "-o", "csv", "--columns", "id,state"],
         env=org_env,
@@ -224,7 +232,7 @@ def test_limit_across_pages_and_cursor_resume_have_no_gap_and_no_repeat(
     sandbox: SandboxProcess, org_env: Env
 ) -> None:
     query = ["leads", "list", "--filter", "state=TX", "--page-size", "5"]
-    everything = run_leadctl([*query, "--all", "-o", "value", "--columns", "id"], env=org_env)
+    everything = run_in_process([*query, "--all", "-o", "value", "--columns", "id"], env=org_env)
     all_ids = everything.stdout.split()
     assert len(all_ids) > 12 and len(set(all_ids)) == len(all_ids)
 
@@ -247,7 +255,7 @@ def test_limit_across_pages_and_cursor_resume_have_no_gap_and_no_repeat(
     first_ten = [line.split()[0] for line in lines[1:] if line.strip()]
     cursor = re.search(r"--cursor (\S+)", shown.stderr)
     assert cursor is not None, shown.stderr
-    rest = run_leadctl(
+    rest = run_in_process(
         [*query, "--cursor", cursor.group(1), "--all", "-o", "value", "--columns", "id"],
         env=org_env,
     )
@@ -256,7 +264,7 @@ def test_limit_across_pages_and_cursor_resume_have_no_gap_and_no_repeat(
 
 
 def test_ranges_and_order(org_env: Env) -> None:
-    everything = run_leadctl(
+    everything = run_in_process(
         ["leads", "list", "--filter", "state=CA", "--all", "-o", "ndjson"], env=org_env
     )
     stamps = sorted(lead["createdAt"] for lead in ndjson(everything.stdout))
@@ -283,7 +291,7 @@ def test_ranges_and_order(org_env: Env) -> None:
     assert ranged.exit_code == 0, ranged.stderr
     got = [lead["createdAt"] for lead in ndjson(ranged.stdout)]
     assert got == [stamp for stamp in stamps if low <= stamp < high]
-    descending = run_leadctl(
+    descending = run_in_process(
         ["leads", "list", "--filter", "state=CA", "--order-by", "-createdAt", "--limit", "3"],
         env=org_env,
     )
@@ -297,7 +305,7 @@ def test_jq_with_ndjson_runs_on_each_item_and_with_all_and_limit(org_env: Env) -
     each = run_leadctl(
         ["leads", "list", "--limit", "2", "-o", "ndjson", "--jq", ".id"], env=org_env
     )
-    capped = run_leadctl(["leads", "list", "--all", "--limit", "3", "--jq", ".id"], env=org_env)
+    capped = run_in_process(["leads", "list", "--all", "--limit", "3", "--jq", ".id"], env=org_env)
 
     assert each.exit_code == 0, each.stderr
     assert capped.exit_code == 0, capped.stderr

@@ -1,4 +1,8 @@
-"""``leadctl numbers status``, installed, against the sandbox over 127.0.0.1."""
+"""``leadctl numbers status``, installed, against the sandbox over 127.0.0.1.
+
+Each guarantee meets the installed leadctl (exit codes 0, 2, 4 and 6 with stdout and stderr
+apart, the terminal); profile settings, a table's rows past the first and a test's second
+command run in-process (``run_in_process``: the same command tree and socket)."""
 
 from __future__ import annotations
 
@@ -9,6 +13,7 @@ from typing import Any
 import pytest
 
 from tests.support.e2e import run_leadctl, run_leadctl_tty
+from tests.support.in_process import run_in_process
 from tests.support.sandbox_server import SandboxProcess
 
 pytestmark = pytest.mark.e2e
@@ -23,8 +28,8 @@ def status_requests(sandbox: SandboxProcess) -> list[dict[str, Any]]:
 
 
 def profile_set(key: str, value: str) -> None:
-    # The config dir is this test's own (tests/conftest.py), passed on by run_leadctl.
-    result = run_leadctl(["profile", "set", key, value])
+    # The config dir is this test's own (tests/conftest.py). Setting up: in-process.
+    result = run_in_process(["profile", "set", key, value])
     assert result.exit_code == 0, result.stderr
 
 
@@ -73,12 +78,16 @@ def test_national_input_without_a_region_is_exit_2_and_sends_nothing(
     assert sandbox.requests() == []
 
 
-@pytest.mark.parametrize("typed", ["+1512555010", "+999 555 0101", "call me maybe"])
+INVALID = ["+1512555010", "+999 555 0101", "call me maybe"]
+
+
+@pytest.mark.parametrize("typed", INVALID)
 def test_invalid_numbers_are_exit_2_naming_the_input_and_send_nothing(
     sandbox: SandboxProcess, org_env: dict[str, str], typed: str
 ) -> None:
     sandbox.clear_requests()
-    result = run_leadctl(["numbers", "status", typed], env=org_env)
+    run = run_leadctl if typed == INVALID[0] else run_in_process
+    result = run(["numbers", "status", typed], env=org_env)
     assert result.exit_code == 2
     assert repr(typed) in result.stderr
     assert "Traceback" not in result.stderr
@@ -93,7 +102,7 @@ def test_window_parameters_reach_the_service(
     assert result.exit_code == 0, result.stderr
     traffic = json.loads(result.stdout)["trafficMetrics"]
     assert traffic["windowDays"] == 3 and len(traffic["trend"]) == 3
-    result = run_leadctl(
+    result = run_in_process(
         ["numbers", "status", WARMING, "--start", "2026-01-01", "--end", "2026-01-10"],
         env=org_env,
     )
@@ -125,12 +134,12 @@ def test_bad_window_input_is_exit_2_and_sends_nothing(
     sandbox: SandboxProcess, org_env: dict[str, str]
 ) -> None:
     sandbox.clear_requests()
-    for flags in (
-        ["--start", "2026-01-10", "--end", "2026-01-01"],
-        ["--window-days", "0"],
-        ["--end", "2026-02-30"],
+    for run, flags in (
+        (run_leadctl, ["--start", "2026-01-10", "--end", "2026-01-01"]),
+        (run_in_process, ["--window-days", "0"]),
+        (run_in_process, ["--end", "2026-02-30"]),
     ):
-        result = run_leadctl(["numbers", "status", WARMING, *flags], env=org_env)
+        result = run(["numbers", "status", WARMING, *flags], env=org_env)
         assert result.exit_code == 2, flags
     assert sandbox.requests() == []
 

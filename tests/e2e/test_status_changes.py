@@ -2,6 +2,10 @@
 
 Each test makes its own lead (intake creates its first status change), so nothing here
 depends on, or disturbs, what other tests do with the shared server.
+
+Each guarantee meets the installed leadctl (exit codes, stdout against stderr, the process's
+TZ, the terminal); reading the lead back, a profile's setup and a table's rows past the first
+run in-process (``run_in_process``: the same command tree and socket).
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from typing import Any
 import pytest
 
 from tests.support.e2e import run_leadctl, run_leadctl_tty
+from tests.support.in_process import run_in_process
 from tests.support.sandbox_server import SandboxProcess
 
 pytestmark = pytest.mark.e2e
@@ -62,7 +67,7 @@ def lead(sandbox: SandboxProcess) -> LeadWithHistory:
 def reread_lead(org_env: Env, lead_id: str) -> dict[str, Any]:
     """The lead and its history, read back through `leadctl api`."""
     envelope = {"jsonrpc": "2.0", "id": 1, "method": "leads.get", "params": {"id": lead_id}}
-    result = run_leadctl(
+    result = run_in_process(
         ["api", "POST", "/a2a", "--input", "-"], env=org_env, stdin=json.dumps(envelope)
     )
     assert result.exit_code == 0, result.stderr
@@ -138,7 +143,7 @@ def test_a_profile_timezone_applies_to_local_times(
     sandbox: SandboxProcess, org_env: Env, lead: LeadWithHistory
 ) -> None:
     for key, value in (("base_url", sandbox.base_url), ("timezone", "Asia/Tokyo")):
-        made = run_leadctl(["-p", "tokyo", "profile", "set", key, value])
+        made = run_in_process(["-p", "tokyo", "profile", "set", key, value])
         assert made.exit_code == 0, made.stderr
     result = run_leadctl(
         [
@@ -175,27 +180,28 @@ def test_update_on_a_terminal_shows_the_entry(org_env: Env, lead: LeadWithHistor
     assert "\x1b[" not in result.stdout
 
 
-@pytest.mark.parametrize(
-    ("args", "message"),
-    [
-        (["--category", "Won"], "is not a category"),
-        (["--callback-at", "next tuesday"], "--callback-at 'next tuesday'"),
-        (
-            [
-                "--appointment-start-at",
-                "2026-11-23T15:00Z",
-                "--appointment-end-at",
-                "2026-11-23T14:00Z",
-            ],
-            "before it starts",
-        ),
-        ([], "nothing to update"),
-    ],
-)
+BAD_UPDATES = [
+    (["--category", "Won"], "is not a category"),
+    (["--callback-at", "next tuesday"], "--callback-at 'next tuesday'"),
+    (
+        [
+            "--appointment-start-at",
+            "2026-11-23T15:00Z",
+            "--appointment-end-at",
+            "2026-11-23T14:00Z",
+        ],
+        "before it starts",
+    ),
+    ([], "nothing to update"),
+]
+
+
+@pytest.mark.parametrize(("args", "message"), BAD_UPDATES)
 def test_bad_update_input_sends_nothing(
     sandbox: SandboxProcess, org_env: Env, lead: LeadWithHistory, args: list[str], message: str
 ) -> None:
-    result = run_leadctl(["status-changes", "update", lead.change_id, *args], env=org_env)
+    run = run_leadctl if args is BAD_UPDATES[0][0] else run_in_process
+    result = run(["status-changes", "update", lead.change_id, *args], env=org_env)
     assert result.exit_code == 2
     assert message in result.stderr
     assert puts_for(sandbox, lead.change_id) == []
@@ -221,7 +227,7 @@ def test_a_deleted_entry_disappears(
     again = run_leadctl(["status-changes", "delete", lead.change_id, "--yes"], env=org_env)
     assert again.exit_code == 5
     assert "404" in again.stderr
-    update = run_leadctl(
+    update = run_in_process(
         ["status-changes", "update", lead.change_id, "--notes", "too late"], env=org_env
     )
     assert update.exit_code == 5

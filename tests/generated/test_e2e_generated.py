@@ -1,4 +1,8 @@
-"""The installed ``leadctl`` against a sandbox over 127.0.0.1: contracts and generated commands."""
+"""The installed ``leadctl`` against a sandbox over 127.0.0.1: contracts and generated commands.
+
+Each guarantee meets the installed program (exit codes, the terminal, a real `contract pull` and
+`contract import`); the reads that check what a command did, the seeding and a test's further
+commands run in-process (``run_in_process``: the same command tree and socket)."""
 
 from __future__ import annotations
 
@@ -14,6 +18,7 @@ import pytest
 
 from leadctl.contract import CONTRACT_FILE
 from tests.support.e2e import run_leadctl, run_leadctl_tty
+from tests.support.in_process import run_in_process
 from tests.support.sandbox_server import SandboxProcess, sandbox_server
 
 pytestmark = pytest.mark.e2e
@@ -33,12 +38,17 @@ def env(sandbox: SandboxProcess, cache_dir: Path) -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def pulled(sandbox: SandboxProcess, tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
-    """A cache dir holding the sandbox's contract, pulled once for the tests that only read it."""
+    """A cache dir holding the sandbox's contract, pulled once for the tests that only read it
+    (in-process: test_leads_create_wait pulls with the installed leadctl)."""
+    home = tmp_path_factory.mktemp("pulled")
     env = {
         **sandbox.env(sandbox.credentials.org),
-        "LEADCTL_CACHE_DIR": str(tmp_path_factory.mktemp("pulled-cache")),
+        "LEADCTL_CACHE_DIR": str(home / "cache"),
+        # A module fixture runs before the test's isolated_env: never the user's own dirs.
+        "LEADCTL_CONFIG_DIR": str(home / "config"),
+        "LEADCTL_DATA_DIR": str(home / "data"),
     }
-    result = run_leadctl(["contract", "pull"], env=env)
+    result = run_in_process(["contract", "pull"], env=env)
     assert result.exit_code == 0, result.stderr
     return env
 
@@ -67,7 +77,7 @@ def test_the_sandbox_publishes_its_contract_without_a_credential(sandbox: Sandbo
 def test_pull_then_send_an_sms_and_read_it_back(
     sandbox: SandboxProcess, pulled: dict[str, str]
 ) -> None:
-    shown = json.loads(run_leadctl(["contract", "show", "-o", "json"], env=pulled).stdout)
+    shown = json.loads(run_in_process(["contract", "show", "-o", "json"], env=pulled).stdout)
     assert shown["source"] == sandbox.url("/openapi.json")
     assert (shown["operations"], shown["generated"]) == (27, 15)
     start = last_seq(sandbox)
@@ -92,7 +102,7 @@ def test_pull_then_send_an_sms_and_read_it_back(
     assert log[0]["method"] == "POST" and log[0]["path"] == "/sms"
     assert log[0]["body"] == {"to": "+15125550143", "body": "Your quote is ready"}
     assert all(entry["path"] == f"/sms/{message['id']}" for entry in log[1:])
-    again = run_leadctl(
+    again = run_in_process(
         ["sms", "get", message["id"], "-o", "value", "--columns", "status"], env=pulled
     )
     assert again.stdout == "Sent\n"
@@ -102,7 +112,7 @@ def test_schedule_then_cancel_twice_and_a_sent_message_cannot_be(
     pulled: dict[str, str],
 ) -> None:
     later = (datetime.now(timezone.utc) + timedelta(hours=2)).isoformat()
-    scheduled = run_leadctl(
+    scheduled = run_in_process(
         [
             "sms",
             "send",
@@ -122,7 +132,9 @@ def test_schedule_then_cancel_twice_and_a_sent_message_cannot_be(
     message = json.loads(scheduled.stdout)
     assert message["status"] == "Scheduled"  # settled: --wait does not wait for sendAt
     for _ in range(2):
-        cancelled = run_leadctl(["sms", "cancel", message["id"], "--yes", "-o", "json"], env=pulled)
+        cancelled = run_in_process(
+            ["sms", "cancel", message["id"], "--yes", "-o", "json"], env=pulled
+        )
         assert json.loads(cancelled.stdout)["status"] == "Cancelled"
     failed = run_leadctl(
         ["sms", "send", "--field", "to=+15125550000", "--field", "body=x", "--wait"], env=pulled
@@ -138,7 +150,7 @@ def test_a_bad_body_is_exit_2_and_the_sandbox_receives_nothing(
     result = run_leadctl(
         ["sms", "send", "--field", "to=5125550143", "--field", "body="], env=pulled
     )
-    typo = run_leadctl(
+    typo = run_in_process(
         ["sms", "send", "--field", "to=+15125550143", "--field", "bdy=x"], env=pulled
     )
     assert result.exit_code == typo.exit_code == 2
@@ -154,7 +166,7 @@ def test_a_generated_paged_list_follows_continuation_tokens(
 ) -> None:
     prefix = f"e2e-{uuid.uuid4().hex[:8]}"
     for index in range(3):
-        created = run_leadctl(
+        created = run_in_process(
             ["tags", "create", "--field", f"name={prefix}-{index}", "--field", "color=#112233"],
             env=pulled,
         )
@@ -182,19 +194,22 @@ def test_curated_groups_gain_generated_verbs(
     sandbox: SandboxProcess, pulled: dict[str, str]
 ) -> None:
     web = source_id(sandbox, "Website form")
-    found = run_leadctl(["sources", "get", web, "-o", "value", "--columns", "name"], env=pulled)
+    found = run_in_process(["sources", "get", web, "-o", "value", "--columns", "name"], env=pulled)
     assert found.stdout == "Website form\n"
-    listed = run_leadctl(["sources", "list", "--all", "-o", "json"], env=pulled)
+    listed = run_in_process(["sources", "list", "--all", "-o", "json"], env=pulled)
     assert web in [s["id"] for s in json.loads(listed.stdout)]
     assert run_leadctl(["sources", "get", "no-such-source"], env=pulled).exit_code == 5
 
 
 @pytest.mark.parametrize("contract", ["bundled", "pulled"])
 def test_leads_create_wait(sandbox: SandboxProcess, env: dict[str, str], contract: str) -> None:
+    # The bundled contract's run is the installed program's; the pulled one's commands run
+    # in-process, after a real `contract pull`.
+    run = run_leadctl if contract == "bundled" else run_in_process
     if contract == "pulled":
         assert run_leadctl(["contract", "pull"], env=env).exit_code == 0
     start = last_seq(sandbox)
-    accepted = run_leadctl(
+    accepted = run(
         [
             "leads",
             "create",
@@ -219,7 +234,7 @@ def test_leads_create_wait(sandbox: SandboxProcess, env: dict[str, str], contrac
     else:
         assert {(e["method"], e["path"]) for e in polls} == {("POST", "/leads/all/my")}
         assert polls[0]["body"]["filters"] == [{"field": "id", "value": lead["id"]}]
-    rejected = run_leadctl(
+    rejected = run(
         [
             "leads",
             "create",
@@ -242,7 +257,7 @@ def test_import_a_file_and_diff_against_the_bundled_contract(
 ) -> None:
     published = tmp_path / "published.json"
     published.write_bytes(httpx.get(sandbox.url("/openapi.json"), timeout=10).content)
-    diff = run_leadctl(["contract", "diff", str(published), "-o", "json"], env=env)
+    diff = run_in_process(["contract", "diff", str(published), "-o", "json"], env=env)
     assert diff.exit_code == 0, diff.stderr
     rows = json.loads(diff.stdout)
     added = {row["operation"]: row["command"] for row in rows if row["change"] == "added"}
@@ -257,11 +272,11 @@ def test_import_a_file_and_diff_against_the_bundled_contract(
     imported = run_leadctl(["contract", "import", str(published)], env=env)
     assert imported.exit_code == 0, imported.stderr
     assert json.loads(imported.stdout)["source"] == str(published)
-    back = run_leadctl(["contract", "diff", str(CONTRACT_FILE), "-o", "json"], env=env)
+    back = run_in_process(["contract", "diff", str(CONTRACT_FILE), "-o", "json"], env=env)
     assert {row["change"] for row in json.loads(back.stdout)} == {"removed", "changed"}
     bad = tmp_path / "bad.json"
     bad.write_text('{"openapi": "3.1.0"}')
-    refused = run_leadctl(["contract", "import", str(bad)], env=env)
+    refused = run_in_process(["contract", "import", str(bad)], env=env)
     assert refused.exit_code == 2 and "not a usable OpenAPI 3.1 contract" in refused.stderr
 
 

@@ -3,7 +3,12 @@
 Settings keep it the sandbox and its published contract, `profile set` never changes the
 current profile, `profile unset` leaves nothing behind, and neither the environment nor a
 flag points it at another service; any other profile named with -p is warned when the
-environment overrides its own base URL. All through the installed leadctl.
+environment overrides its own base URL.
+
+Each guarantee meets the installed leadctl (argv, the environment and exit codes as the shell
+sees them); setting up (a lead's id, `profile use`, a profile's base URL), the rows of a table
+past the first and a test's further commands run in-process (``run_in_process``: the same
+command tree, the same embedded sandbox on its loopback socket, the same dirs).
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ import pytest
 from leadctl.config.settings import config_path, load_config
 from leadctl.generated.startup import config_file
 from tests.support.e2e import base_env, run_leadctl
+from tests.support.in_process import run_in_process
 from tests.support.sandbox_server import SandboxProcess, sandbox_server
 
 pytestmark = pytest.mark.e2e
@@ -36,7 +42,7 @@ def served() -> Iterator[SandboxProcess]:
 
 
 def a_lead_id(*extra: str, env: dict[str, str] | None = None) -> str:
-    listed = run_leadctl([*extra, "leads", "list", "--limit", "1", "-o", "json"], env=env)
+    listed = run_in_process([*extra, "leads", "list", "--limit", "1", "-o", "json"], env=env)
     assert listed.exit_code == 0, listed.stderr
     lead_id: str = json.loads(listed.stdout)[0]["id"]
     return lead_id
@@ -47,24 +53,26 @@ def config_text(home: Path) -> str:
     return path.read_text(encoding="utf-8") if path.exists() else ""
 
 
-@pytest.mark.parametrize(
-    ("key", "value"), [("timezone", "America/Chicago"), ("region", "US"), ("output", "json")]
-)
+SETTINGS = [("timezone", "America/Chicago"), ("region", "US"), ("output", "json")]
+
+
+@pytest.mark.parametrize(("key", "value"), SETTINGS)
 def test_a_setting_keeps_the_sandbox_and_its_commands(
     isolated_env: Path, key: str, value: str
 ) -> None:
+    run = run_leadctl if (key, value) == SETTINGS[0] else run_in_process
     lead_id = a_lead_id(*SANDBOX)
-    made = run_leadctl([*SANDBOX, "profile", "set", key, value])
+    made = run([*SANDBOX, "profile", "set", key, value])
     assert made.exit_code == 0, made.stderr
     assert load_config(base_env()).current_profile is None  # `profile use` changes that
 
-    got = run_leadctl([*SANDBOX, "leads", "get", lead_id, "-o", "json"])
+    got = run([*SANDBOX, "leads", "get", lead_id, "-o", "json"])
     assert got.exit_code == 0, got.stderr
     assert json.loads(got.stdout)["id"] == lead_id
-    shown = run_leadctl([*SANDBOX, "contract", "show", "-o", "json"])
+    shown = run([*SANDBOX, "contract", "show", "-o", "json"])
     assert json.loads(shown.stdout)["source"] == "published by the sandbox"
 
-    removed = run_leadctl([*SANDBOX, "profile", "unset", key])
+    removed = run([*SANDBOX, "profile", "unset", key])
     assert removed.exit_code == 0, removed.stderr
     assert "sandbox" not in config_text(isolated_env)  # no empty [profiles.sandbox] left
 
@@ -73,7 +81,7 @@ def test_the_current_profile_sandbox_has_its_commands_from_the_first_run(
     isolated_env: Path,
 ) -> None:
     lead_id = a_lead_id(*SANDBOX)
-    assert run_leadctl(["profile", "use", "sandbox"]).exit_code == 0
+    assert run_in_process(["profile", "use", "sandbox"]).exit_code == 0
     # No contract compiled yet (a cleared cache): a generated verb finds it all the same.
     shutil.rmtree(isolated_env / "cache")
     got = run_leadctl(["leads", "get", lead_id, "-o", "json"])
@@ -93,11 +101,11 @@ def test_the_environment_never_points_the_sandbox_elsewhere(served: SandboxProce
     assert "LEADCTL_BASE_URL" in notes[0] and "LEADCTL_TOKEN" in notes[0]
     assert env["LEADCTL_TOKEN"] not in result.stderr
 
-    quiet = run_leadctl([*SANDBOX, "-q", "leads", "get", own, "-o", "json"], env=env)
+    quiet = run_in_process([*SANDBOX, "-q", "leads", "get", own, "-o", "json"], env=env)
     assert quiet.exit_code == 0, quiet.stderr
     assert quiet.stderr == ""
     # The current profile is the sandbox too, not only -p.
-    assert run_leadctl(["profile", "use", "sandbox"]).exit_code == 0
+    assert run_in_process(["profile", "use", "sandbox"]).exit_code == 0
     current = run_leadctl(["leads", "get", own, "-o", "json"], env=env)
     assert current.exit_code == 0, current.stderr
     assert IGNORED_NOTE in current.stderr
@@ -108,7 +116,7 @@ def test_no_flag_or_setting_points_the_sandbox_elsewhere(served: SandboxProcess)
     flag = run_leadctl([*SANDBOX, "--base-url", served.base_url, "lead-statuses", "list"])
     assert flag.exit_code == 2
     assert "-p sandbox is always the embedded sandbox" in flag.stderr
-    setting = run_leadctl([*SANDBOX, "profile", "set", "base_url", served.base_url])
+    setting = run_in_process([*SANDBOX, "profile", "set", "base_url", served.base_url])
     assert setting.exit_code == 2
     assert "another profile" in setting.stderr
     assert served.requests() == [] or all(
@@ -136,7 +144,7 @@ def test_a_named_profile_overridden_by_the_environment_is_warned(
     served: SandboxProcess,
 ) -> None:
     elsewhere = "http://127.0.0.1:9"  # the profile's own, never contacted here
-    made = run_leadctl(["-p", "prod", "profile", "set", "base_url", elsewhere])
+    made = run_in_process(["-p", "prod", "profile", "set", "base_url", elsewhere])
     assert made.exit_code == 0, made.stderr
     env = served.env()
     result = run_leadctl(["-p", "prod", "-q", "lead-statuses", "list", "-o", "json"], env=env)
@@ -145,12 +153,12 @@ def test_a_named_profile_overridden_by_the_environment_is_warned(
     assert len(warnings) == 1, result.stderr
     assert served.base_url in warnings[0] and elsewhere in warnings[0]
     # The same URL, or the profile not named on the line: nothing to warn about.
-    assert run_leadctl(["profile", "use", "prod"]).exit_code == 0
-    current = run_leadctl(["lead-statuses", "list", "-o", "json"], env=env)
+    assert run_in_process(["profile", "use", "prod"]).exit_code == 0
+    current = run_in_process(["lead-statuses", "list", "-o", "json"], env=env)
     assert current.exit_code == 0 and "warning" not in current.stderr
-    same = run_leadctl(["-p", "prod", "profile", "set", "base_url", served.base_url])
+    same = run_in_process(["-p", "prod", "profile", "set", "base_url", served.base_url])
     assert same.exit_code == 0
-    again = run_leadctl(["-p", "prod", "lead-statuses", "list", "-o", "json"], env=env)
+    again = run_in_process(["-p", "prod", "lead-statuses", "list", "-o", "json"], env=env)
     assert again.exit_code == 0 and "warning" not in again.stderr
 
 

@@ -1,4 +1,10 @@
-"""``leadctl webhooks verify``, installed, on deliveries signed by the tests' own scheme."""
+"""``leadctl webhooks verify``, installed, on deliveries signed by the tests' own scheme.
+
+What belongs to the program meets the installed leadctl: exit 0, 2, 3 and 6 as the shell sees
+them with stdout and stderr apart, the secret from the environment or a file and never from
+argv nor echoed, the body from stdin byte for byte, a terminal, the modules it loads. The
+other deliveries (rows that vary only the data) are checked in-process (``run_in_process``,
+the same command tree and the real clock)."""
 
 from __future__ import annotations
 
@@ -10,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.e2e import base_env, leadctl_executable, run_leadctl
+from tests.support.in_process import run_in_process
 from tests.webhooks.scheme import new_secret, sign, signed_headers
 
 pytestmark = pytest.mark.e2e
@@ -29,10 +36,13 @@ def verify(
     *,
     secret: str,
     extra: list[str] | None = None,
+    installed: bool = False,
 ):
+    """``installed``: the installed leadctl, else in-process."""
     body_file = tmp_path / "body.json"
     body_file.write_bytes(body)
-    return run_leadctl(
+    run = run_leadctl if installed else run_in_process
+    return run(
         ["webhooks", "verify", *header_args(headers), "--body", str(body_file), *(extra or [])],
         env={"LEADCTL_WEBHOOK_SECRET": secret},
     )
@@ -41,7 +51,9 @@ def verify(
 def test_a_genuine_delivery_is_valid(tmp_path: Path) -> None:
     secret = new_secret()
     now = int(time.time())
-    result = verify(tmp_path, signed_headers(secret, MSG_ID, now, BODY), secret=secret)
+    result = verify(
+        tmp_path, signed_headers(secret, MSG_ID, now, BODY), secret=secret, installed=True
+    )
     assert result.exit_code == 0, result.stderr
     facts = json.loads(result.stdout)
     assert facts["valid"] is True
@@ -50,18 +62,19 @@ def test_a_genuine_delivery_is_valid(tmp_path: Path) -> None:
     assert secret not in result.stdout + result.stderr
 
 
-@pytest.mark.parametrize(
-    "tamper",
-    [
-        pytest.param(lambda body: body.replace(b"lead_1", b"lead_2"), id="one-value"),
-        pytest.param(lambda body: body + b"\n", id="trailing-newline"),
-        pytest.param(lambda body: body.replace(b",", b", "), id="reformatted-json"),
-    ],
-)
+TAMPERS = [
+    pytest.param(lambda body: body.replace(b"lead_1", b"lead_2"), id="one-value"),
+    pytest.param(lambda body: body + b"\n", id="trailing-newline"),
+    pytest.param(lambda body: body.replace(b",", b", "), id="reformatted-json"),
+]
+
+
+@pytest.mark.parametrize("tamper", TAMPERS)
 def test_a_changed_body_is_a_bad_signature(tmp_path: Path, tamper) -> None:
     secret = new_secret()
     headers = signed_headers(secret, MSG_ID, int(time.time()), BODY)
-    result = verify(tmp_path, headers, tamper(BODY), secret=secret)
+    installed = tamper is TAMPERS[0].values[0]
+    result = verify(tmp_path, headers, tamper(BODY), secret=secret, installed=installed)
     assert result.exit_code == 6
     assert "bad signature" in result.stderr
     assert result.stdout == ""
@@ -164,20 +177,21 @@ def test_a_timestamp_that_is_not_unix_seconds_is_malformed(tmp_path: Path, stamp
     assert "malformed header" in result.stderr
 
 
-@pytest.mark.parametrize(
-    "secret",
-    [
-        pytest.param("whsec_not*base64", id="not-base64"),
-        pytest.param("whsec_", id="empty-key"),
-        pytest.param("   ", id="blank"),
-        pytest.param("whsec_abc def", id="space"),
-        pytest.param("whpk_" + "A" * 44, id="asymmetric"),
-    ],
-)
+MALFORMED_SECRETS = [
+    pytest.param("whsec_not*base64", id="not-base64"),
+    pytest.param("whsec_", id="empty-key"),
+    pytest.param("   ", id="blank"),
+    pytest.param("whsec_abc def", id="space"),
+    pytest.param("whpk_" + "A" * 44, id="asymmetric"),
+]
+
+
+@pytest.mark.parametrize("secret", MALFORMED_SECRETS)
 def test_a_malformed_secret_is_exit_2_and_never_echoed(tmp_path: Path, secret: str) -> None:
     good = new_secret()
     headers = signed_headers(good, MSG_ID, int(time.time()), BODY)
-    result = verify(tmp_path, headers, secret=secret)
+    installed = secret == MALFORMED_SECRETS[0].values[0]
+    result = verify(tmp_path, headers, secret=secret, installed=installed)
     expected = 3 if not secret.strip() else 2  # blank: no secret at all
     assert result.exit_code == expected, result.stderr
     if secret.strip() and len(secret) > 8:
@@ -256,18 +270,19 @@ def captured(headers: dict[str, str], body: bytes, *, eol: bytes, length: bool =
 
 @pytest.mark.parametrize("eol", [b"\r\n", b"\n"], ids=["crlf", "lf"])
 def test_a_captured_request_file(tmp_path: Path, eol: bytes) -> None:
+    run = run_leadctl if eol == b"\r\n" else run_in_process
     secret = new_secret()
     headers = signed_headers(secret, MSG_ID, int(time.time()), BODY)
     request = tmp_path / "delivery.http"
     # An editor's newline after the body: Content-Length says where the body ends.
     request.write_bytes(captured(headers, BODY, eol=eol) + b"\n")
-    result = run_leadctl(
+    result = run(
         ["webhooks", "verify", "--request", str(request)], env={"LEADCTL_WEBHOOK_SECRET": secret}
     )
     assert result.exit_code == 0, result.stderr
     tampered = tmp_path / "tampered.http"
     tampered.write_bytes(captured(headers, BODY.replace(b"lead_1", b"lead_9"), eol=eol))
-    bad = run_leadctl(
+    bad = run_in_process(
         ["webhooks", "verify", "--request", str(tampered)], env={"LEADCTL_WEBHOOK_SECRET": secret}
     )
     assert bad.exit_code == 6
@@ -289,7 +304,7 @@ def test_a_chunked_captured_request(tmp_path: Path) -> None:
     )
     request = tmp_path / "chunked.http"
     request.write_bytes(captured(headers, chunks, eol=b"\r\n", length=False))
-    result = run_leadctl(
+    result = run_in_process(
         ["webhooks", "verify", "--request", str(request)], env={"LEADCTL_WEBHOOK_SECRET": secret}
     )
     assert result.exit_code == 0, result.stderr
@@ -307,7 +322,7 @@ def test_a_file_that_is_not_a_whole_request_is_exit_2(
 ) -> None:
     request = tmp_path / "bad.http"
     request.write_bytes(content)
-    result = run_leadctl(
+    result = run_in_process(
         ["webhooks", "verify", "--request", str(request)],
         env={"LEADCTL_WEBHOOK_SECRET": new_secret()},
     )
@@ -318,7 +333,7 @@ def test_a_file_that_is_not_a_whole_request_is_exit_2(
 def test_request_and_header_flags_do_not_mix(tmp_path: Path) -> None:
     request = tmp_path / "r.http"
     request.write_bytes(b"POST / HTTP/1.1\r\n\r\n")
-    result = run_leadctl(
+    result = run_in_process(
         ["webhooks", "verify", "--request", str(request), "--header", "webhook-id: x"],
         env={"LEADCTL_WEBHOOK_SECRET": new_secret()},
     )
