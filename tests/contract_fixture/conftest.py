@@ -92,8 +92,7 @@ def leadctl(contract_version: str) -> Runner:
     """Runs leadctl for a test that meets both contract variants. What the variants tell apart
     is how leadctl reads the contract, the same code in the process or out of it, so the real
     entry point (a subprocess: a second each on a loaded machine) is met once per guarantee,
-    on 3.1, and 3.0 runs in-process. A command's --help is printed by Click to the process's
-    stdout: tests reading it keep run_leadctl."""
+    on 3.1, and 3.0 runs in-process."""
     return run_leadctl if contract_version == ENTRY_POINT_VERSION else run_in_process
 
 

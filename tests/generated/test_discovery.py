@@ -117,13 +117,13 @@ def test_auth_login_pulls_the_contract_and_a_missing_one_is_a_note(
 
 
 def test_the_sandbox_profile_uses_the_contract_the_sandbox_publishes(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.delenv("LEADCTL_BASE_URL")
     found = shown(LEADCTL_PROFILE="sandbox")
     assert found["source"] == "published by the sandbox"
     assert found["generated"] > 0
-    capsys.readouterr()
-    assert run_cli(["-p", "sandbox", "tags", "--help"]).exit_code == 0
-    assert "list" in capsys.readouterr().out
+    tags = run_cli(["-p", "sandbox", "tags", "--help"])
+    assert tags.exit_code == 0
+    assert "list" in tags.stdout
     assert shown()["source"] == "bundled"  # the default profile is another service

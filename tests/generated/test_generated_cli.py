@@ -22,14 +22,13 @@ WIDGET = {"id": "w1", "name": "Gear", "state": "ready", "apiKey": "wk_live_secre
 
 
 @pytest.fixture
-def help_of(capsys: pytest.CaptureFixture[str]) -> Callable[..., str]:
-    """Help text: click prints it to the process's stdout, not to the fake streams."""
+def help_of() -> Callable[..., str]:
+    """Help text, as the command prints it."""
 
     def run(*args: str) -> str:
-        capsys.readouterr()
         result = run_cli([*args, "--help"]) if args[:1] != ("-p",) else run_cli([*args])
         assert result.exit_code == 0, result.stderr
-        return capsys.readouterr().out
+        return result.stdout
 
     return run
 

@@ -21,16 +21,15 @@ HelpOf = Callable[..., str]
 
 
 @pytest.fixture
-def help_of(capsys: pytest.CaptureFixture[str], imported_contracts: ImportedContracts) -> HelpOf:
+def help_of(imported_contracts: ImportedContracts) -> HelpOf:
     # The fixture contract as `contract import` leaves it for BASE_URL (tests/generated/
     # conftest.py), imported once per session.
     imported_contracts.install(FIXTURE, BASE_URL)
 
     def run(group: str, verb: str, width: int = 100) -> str:
-        capsys.readouterr()
         result = run_cli([group, verb, "--help"], env={"COLUMNS": str(width), "NO_COLOR": "1"})
         assert result.exit_code == 0, result.stderr
-        return capsys.readouterr().out
+        return result.stdout
 
     return run
 

@@ -40,20 +40,16 @@ def help_env(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("NO_COLOR", "1")
 
 
-def help_text(command: CommandSpec, capsys: pytest.CaptureFixture[str]) -> str:
-    capsys.readouterr()
+def help_text(command: CommandSpec) -> str:
     result = run_cli([*command.path, "--help"], env={"COLUMNS": "100", "NO_COLOR": "1"})
-    captured = capsys.readouterr()
-    assert result.exit_code == 0, captured.err + result.stderr
-    return captured.out + result.stdout
+    assert result.exit_code == 0, result.stderr
+    return result.stdout
 
 
 @pytest.mark.usefixtures("help_env")
 @pytest.mark.parametrize("command", COMMANDS, ids=command_id)
-def test_help_matches_its_snapshot(
-    command: CommandSpec, capsys: pytest.CaptureFixture[str]
-) -> None:
-    text = help_text(command, capsys)
+def test_help_matches_its_snapshot(command: CommandSpec) -> None:
+    text = help_text(command)
     snapshot = SNAPSHOTS / snapshot_name(command)
     if UPDATE:
         SNAPSHOTS.mkdir(exist_ok=True)
@@ -75,10 +71,8 @@ def test_no_snapshot_of_a_command_that_is_gone() -> None:
 
 @pytest.mark.usefixtures("help_env")
 @pytest.mark.parametrize("command", COMMANDS, ids=command_id)
-def test_help_starts_with_what_the_command_does(
-    command: CommandSpec, capsys: pytest.CaptureFixture[str]
-) -> None:
-    lines = help_text(command, capsys).splitlines()
+def test_help_starts_with_what_the_command_does(command: CommandSpec) -> None:
+    lines = help_text(command).splitlines()
     assert lines[0].startswith(f"Usage: {command.full_name}")
     assert lines[1] == ""
     assert lines[2].strip() and not lines[2].lstrip().startswith(("Options:", "Commands:"))
@@ -86,13 +80,11 @@ def test_help_starts_with_what_the_command_does(
 
 @pytest.mark.usefixtures("help_env")
 @pytest.mark.parametrize("command", VERBS, ids=command_id)
-def test_verb_help_ends_with_examples(
-    command: CommandSpec, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_verb_help_ends_with_examples(command: CommandSpec) -> None:
     """At least two example command lines under an "Examples:" heading, last in --help."""
     _epilog, examples = split_examples(command.epilog)
     runnable = [line for line in examples if "leadctl" in line]
     assert len(runnable) >= 2, f"{command.full_name}: {len(runnable)} example(s)"
-    text = help_text(command, capsys)
+    text = help_text(command)
     tail = text.rsplit("Examples:", 1)[-1]
     assert "Examples:" in text and "Options:" not in tail

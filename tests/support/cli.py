@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 from collections.abc import Mapping, Sequence
@@ -71,7 +72,11 @@ def run_cli(
     merged = dict(os.environ)
     merged.update(env or {})
     ios = IOStreams.for_test(stdin=stdin, tty=tty, stdout_tty=stdout_tty, env=merged)
-    code = invoke(list(args), ios=ios, env=merged, clock=clock or FakeClock(), transport=transport)
+    # Typer prints --help itself, to the process's stdout: here, the fake one.
+    with contextlib.redirect_stdout(ios.stdout):
+        code = invoke(
+            list(args), ios=ios, env=merged, clock=clock or FakeClock(), transport=transport
+        )
     return Result(code, ios.stdout.getvalue(), ios.stderr.getvalue(), ios)  # type: ignore[attr-defined]
 
 

@@ -68,10 +68,10 @@ def test_version() -> None:
     assert result.stdout == f"leadctl {__version__}\n"
 
 
-def test_help_lists_every_group_from_the_table(capsys: pytest.CaptureFixture[str]) -> None:
+def test_help_lists_every_group_from_the_table() -> None:
     result = run_cli(["--help"])
     assert result.exit_code == 0
-    shown = capsys.readouterr().out
+    shown = result.stdout
     for name, (_module, short_help) in GROUPS.items():
         assert name in shown
         assert short_help.split(".")[0] in shown
@@ -252,10 +252,9 @@ def test_api_input_from_stdin(httpx_mock: HTTPXMock) -> None:
 @pytest.mark.parametrize(
     "argv", [["api", "--help"], ["auth", "login", "--help"], ["auth", "--help"]]
 )
-def test_help_offers_no_typer_completion_options(
-    argv: list[str], capsys: pytest.CaptureFixture[str]
-) -> None:
-    assert run_cli(argv).exit_code == 0
-    shown = capsys.readouterr().out
+def test_help_offers_no_typer_completion_options(argv: list[str]) -> None:
+    result = run_cli(argv)
+    assert result.exit_code == 0
+    shown = result.stdout
     assert "--install-completion" not in shown
     assert "-o, --output" in shown or argv[-2] == "auth"

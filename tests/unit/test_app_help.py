@@ -23,12 +23,10 @@ def command_id(command: CommandSpec) -> str:
     return " ".join(command.path) or "leadctl"
 
 
-def help_at(command: CommandSpec, columns: int, capsys: pytest.CaptureFixture[str]) -> str:
-    capsys.readouterr()
+def help_at(command: CommandSpec, columns: int) -> str:
     result = run_cli([*command.path, "--help"], env={"COLUMNS": str(columns), "NO_COLOR": "1"})
-    captured = capsys.readouterr()
-    assert result.exit_code == 0, captured.err + result.stderr
-    return captured.out + result.stdout
+    assert result.exit_code == 0, result.stderr
+    return result.stdout
 
 
 def shown_examples(text: str) -> list[str]:
@@ -40,10 +38,8 @@ def shown_examples(text: str) -> list[str]:
 
 @pytest.mark.parametrize("columns", [80, 120])
 @pytest.mark.parametrize("command", VERBS, ids=command_id)
-def test_examples_are_whole_commands_at_any_width(
-    command: CommandSpec, columns: int, capsys: pytest.CaptureFixture[str]
-) -> None:
-    text = help_at(command, columns, capsys)
+def test_examples_are_whole_commands_at_any_width(command: CommandSpec, columns: int) -> None:
+    text = help_at(command, columns)
     _epilog, examples = split_examples(command.epilog)
     assert shown_examples(text) == [" ".join(example.split()) for example in examples]
     tail = text.rsplit("Examples:", 1)[1]
@@ -53,10 +49,10 @@ def test_examples_are_whole_commands_at_any_width(
         shlex.split(line.removesuffix(" \\"))
 
 
-def test_help_uses_the_width_of_the_terminal(capsys: pytest.CaptureFixture[str]) -> None:
+def test_help_uses_the_width_of_the_terminal() -> None:
     command = next(c for c in VERBS if c.path == ("status-changes", "update"))
-    narrow = help_at(command, 80, capsys)
-    wide = help_at(command, 120, capsys)
+    narrow = help_at(command, 80)
+    wide = help_at(command, 120)
     assert max(len(line) for line in narrow.splitlines()) <= 80
     assert 100 < max(len(line) for line in wide.splitlines()) <= 120
     assert len(wide.splitlines()) < len(narrow.splitlines())
@@ -65,28 +61,22 @@ def test_help_uses_the_width_of_the_terminal(capsys: pytest.CaptureFixture[str])
 @pytest.mark.parametrize(
     "command", [c for c in VERBS if c.path[0] == "status-changes"], ids=command_id
 )
-def test_prose_never_breaks_a_flag_at_its_hyphen(
-    command: CommandSpec, capsys: pytest.CaptureFixture[str]
-) -> None:
-    text = help_at(command, 80, capsys)
+def test_prose_never_breaks_a_flag_at_its_hyphen(command: CommandSpec) -> None:
+    text = help_at(command, 80)
     assert not [line for line in text.splitlines() if re.search(r"--[a-z]+-$", line)]
 
 
 @pytest.mark.parametrize("command", GROUPS, ids=command_id)
-def test_group_help_shows_each_verb_summary_in_full(
-    command: CommandSpec, capsys: pytest.CaptureFixture[str]
-) -> None:
-    text = " ".join(help_at(command, 80, capsys).split("Commands:", 1)[1].split())
+def test_group_help_shows_each_verb_summary_in_full(command: CommandSpec) -> None:
+    text = " ".join(help_at(command, 80).split("Commands:", 1)[1].split())
     assert "..." not in text
     for verb in command.commands:
         assert " ".join(first_sentence(verb.help).split()) in text
 
 
 @pytest.mark.parametrize("command", COMMANDS, ids=command_id)
-def test_usage_shows_arguments_without_braces(
-    command: CommandSpec, capsys: pytest.CaptureFixture[str]
-) -> None:
-    usage = help_at(command, 80, capsys).split("\n\n", 1)[0]
+def test_usage_shows_arguments_without_braces(command: CommandSpec) -> None:
+    usage = help_at(command, 80).split("\n\n", 1)[0]
     assert "{" not in usage and "}" not in usage
     for argument in command.arguments:
         if argument.required:
@@ -94,8 +84,6 @@ def test_usage_shows_arguments_without_braces(
 
 
 @pytest.mark.parametrize("command", COMMANDS, ids=command_id)
-def test_help_says_nothing_about_the_reference(
-    command: CommandSpec, capsys: pytest.CaptureFixture[str]
-) -> None:
-    text = " ".join(help_at(command, 120, capsys).split()).lower()
+def test_help_says_nothing_about_the_reference(command: CommandSpec) -> None:
+    text = " ".join(help_at(command, 120).split()).lower()
     assert "the reference" not in text

@@ -69,9 +69,9 @@ def test_bad_input_is_exit_2_and_sends_nothing(httpx_mock: HTTPXMock, args: list
     assert httpx_mock.get_requests() == []
 
 
-def test_help_says_status_values_are_not_known(capsys: pytest.CaptureFixture[str]) -> None:
+def test_help_says_status_values_are_not_known() -> None:
     result = run("--help")
-    text = " ".join((result.stdout + capsys.readouterr().out).split())
+    text = " ".join(result.stdout.split())
     assert "any word is accepted" in text and "case-insensitively" in text
     assert "Examples:" in text
 

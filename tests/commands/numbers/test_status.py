@@ -113,10 +113,10 @@ def test_one_renamed_parameter_leaves_the_others_assumed(httpx_mock: HTTPXMock) 
     assert result.exit_code == 0, result.stderr
 
 
-def test_help_states_the_assumed_parameter_names(capsys: pytest.CaptureFixture[str]) -> None:
+def test_help_states_the_assumed_parameter_names() -> None:
     result = run_cli(["numbers", "status", "--help"])
     assert result.exit_code == 0
-    text = " ".join((result.stdout + capsys.readouterr().out).split())
+    text = " ".join(result.stdout.split())
     for word in (
         "windowDays",
         "startDate",
