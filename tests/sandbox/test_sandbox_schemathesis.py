@@ -22,10 +22,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+from hypothesis import settings
+
 from tests.support.sandbox_server import sandbox_server
 
 SEED = 20251121
-MAX_EXAMPLES = 80
 TOKEN_VARIABLE = "LEADCTL_SCHEMATHESIS_ORG_KEY"
 NEGATIVE_DEFAULTS = ["400", "401", "403", "404", "405", "406", "409", "415", "422", "428", "429"]
 POSITIVE_DEFAULTS = ["2xx", "3xx", "401", "403", "404", "409", "429", "5xx"]
@@ -101,6 +102,12 @@ checks.positive_data_acceptance.expected-statuses = {_toml_list([*POSITIVE_DEFAU
 """
 
 
+def examples_per_operation() -> int:
+    """As many as every fuzz test of the run draws: the hypothesis profile's (the suite's 60,
+    or `--hypothesis-profile thorough`'s 500; tests/support/hypothesis_profiles.py)."""
+    return int(settings().max_examples)
+
+
 def test_schemathesis_all_checks_pass_against_live_sandbox(tmp_path: Path) -> None:
     with sandbox_server(seed=11, faults=True) as sandbox:
         info = sandbox.info()
@@ -132,7 +139,7 @@ def test_schemathesis_all_checks_pass_against_live_sandbox(tmp_path: Path) -> No
                 "--seed",
                 str(SEED),
                 "--max-examples",
-                str(MAX_EXAMPLES),
+                str(examples_per_operation()),
                 # One worker: hypothesis is not reliably thread-safe on CPython 3.11.
                 "--workers",
                 "1",

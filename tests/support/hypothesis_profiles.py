@@ -3,6 +3,7 @@
 ``suite`` (the default) keeps the whole suite within its time budget; ``thorough`` is for a
 night run or after touching a parser (``uv run pytest tests/fuzz --hypothesis-profile
 thorough``). Examples are derandomized, so every run of one profile draws the same ones.
+The schemathesis run against the sandbox draws as many per operation.
 """
 
 from __future__ import annotations
