@@ -31,8 +31,12 @@ SHARED = {
 
 def uv(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     require("uv")
+    # A throwaway install needs no bytecode of its ~100 packages (UV_COMPILE_BYTECODE, where
+    # set, made it 4x slower: 3 -> 13 s).
+    quick = dict(os.environ if env is None else env)
+    quick.pop("UV_COMPILE_BYTECODE", None)
     return subprocess.run(
-        ["uv", *args], cwd=REPO, env=env, capture_output=True, text=True, timeout=180
+        ["uv", *args], cwd=REPO, env=quick, capture_output=True, text=True, timeout=180
     )
 
 
