@@ -6,6 +6,11 @@ installed leadctl against the validating mock: every request valid, and
   Ctrl-C (a real SIGINT while a 429 after that 503 is waited out);
 - issue 21 point 15: per line what the single command does (an empty query for a query
   read, read-modify-write for a full-replacement PUT) and --yes once for a destructive one.
+
+The installed leadctl meets each guarantee on one variant (``leadctl``; Ctrl-C on both);
+the run a resume follows up, the resume after Ctrl-C, a body that only varies the data and the
+confirmed run after a refusal run in-process (``run_in_process``: the same command tree and
+socket).
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ import pytest
 from tests.contract_fixture.conftest import CredentialEnv, Runner
 from tests.support.contract_mock import ContractMock
 from tests.support.e2e import base_env, leadctl_executable
+from tests.support.in_process import run_in_process
 
 pytestmark = pytest.mark.e2e
 
@@ -76,7 +82,7 @@ def test_resume_sends_a_row_again_with_the_key_in_the_report(
     leads = leads_csv(tmp_path, 1)
     report = tmp_path / "report.ndjson"
     trait_mock.reply("POST", "/leads", status=503)
-    first = leadctl(
+    first = run_in_process(
         ["--max-retries", "0", "leads", "import", str(leads), "--report", str(report)],
         env=trait_env,
     )
@@ -91,7 +97,7 @@ def test_resume_sends_a_row_again_with_the_key_in_the_report(
 
 
 def test_ctrl_c_while_a_429_after_a_503_is_waited_out_keeps_the_row_and_its_key(
-    trait_mock: ContractMock, trait_env: CredentialEnv, tmp_path: Path, leadctl: Runner
+    trait_mock: ContractMock, trait_env: CredentialEnv, tmp_path: Path
 ) -> None:
     leads = leads_csv(tmp_path, 1)
     report = tmp_path / "report.ndjson"
@@ -123,7 +129,9 @@ def test_ctrl_c_while_a_429_after_a_503_is_waited_out_keeps_the_row_and_its_key(
     [key] = set(keys_of(trait_mock))
     assert (last["row"], last["outcome"], last["key"]) == (1, "unknown", key)
 
-    resumed = leadctl(["leads", "import", str(leads), "--resume", str(report)], env=trait_env)
+    resumed = run_in_process(
+        ["leads", "import", str(leads), "--resume", str(report)], env=trait_env
+    )
 
     # The create takes a key: --resume sends the unknown row again, with that key.
     assert resumed.exit_code == 0, resumed.stderr
@@ -135,9 +143,9 @@ def test_ctrl_c_while_a_429_after_a_503_is_waited_out_keeps_the_row_and_its_key(
 
 
 def test_a_query_read_line_with_only_an_id_sends_a_valid_empty_query(
-    trait_mock: ContractMock, trait_env: CredentialEnv, leadctl: Runner
+    trait_mock: ContractMock, trait_env: CredentialEnv
 ) -> None:
-    result = leadctl(
+    result = run_in_process(
         ["batch", "POST /leads/{id}/events/all"], env=trait_env, stdin="lead_1\nlead_2\n"
     )
 
@@ -175,7 +183,9 @@ def test_a_destructive_batch_needs_yes_once(
     assert "--yes" in refused.stderr
     assert trait_mock.requests == []
 
-    confirmed = leadctl(["batch", "leads delete", "--yes"], env=trait_env, stdin="lead_1\nlead_2\n")
+    confirmed = run_in_process(
+        ["batch", "leads delete", "--yes"], env=trait_env, stdin="lead_1\nlead_2\n"
+    )
 
     assert confirmed.exit_code == 0, confirmed.stderr
     assert len(trait_mock.requests_to("DELETE", "/leads/{id}")) == 2

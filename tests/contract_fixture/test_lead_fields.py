@@ -1,5 +1,9 @@
 """Issue 12 point 2, end to end with the installed leadctl against the validating mock:
-`leads create` and `leads import` on the contract's nested lead schema."""
+`leads create` and `leads import` on the contract's nested lead schema.
+
+The installed leadctl meets each guarantee on one variant (``leadctl``); setting the region,
+a body that only varies the data, and the second and third refusal of a test run in-process
+on both (``run_in_process``: the same command tree and socket)."""
 
 from __future__ import annotations
 
@@ -9,7 +13,7 @@ import pytest
 
 from tests.contract_fixture.conftest import CredentialEnv, Runner
 from tests.support.contract_mock import ContractMock
-from tests.support.e2e import run_leadctl
+from tests.support.in_process import run_in_process
 
 pytestmark = pytest.mark.e2e
 
@@ -29,7 +33,7 @@ CSV_HEADER = (
 
 
 def with_region(env: CredentialEnv) -> CredentialEnv:
-    configured = run_leadctl(["profile", "set", "region", "US"], env=env)
+    configured = run_in_process(["profile", "set", "region", "US"], env=env)
     assert configured.exit_code == 0, configured.stderr
     return env
 
@@ -59,9 +63,9 @@ def test_create_takes_dot_paths_typed_from_the_schema(
 
 
 def test_a_required_object_without_required_fields_of_its_own_is_sent_empty(
-    contract_mock: ContractMock, leadctl_env: CredentialEnv, leadctl: Runner
+    contract_mock: ContractMock, leadctl_env: CredentialEnv
 ) -> None:
-    result = leadctl(["leads", "create", *REQUIRED_FIELDS], env=with_region(leadctl_env))
+    result = run_in_process(["leads", "create", *REQUIRED_FIELDS], env=with_region(leadctl_env))
 
     assert result.exit_code == 0, result.stderr
     assert contract_mock.violations() == []
@@ -74,11 +78,11 @@ def test_create_refuses_unknown_paths_and_missing_fields_before_sending(
     unknown = leadctl(
         ["leads", "create", *REQUIRED_FIELDS, "--field", "contact.firstname=Ada"], env=leadctl_env
     )
-    flat = leadctl(
+    flat = run_in_process(
         ["leads", "create", "--field", "firstName=Ada", "--field", "phone=+15125550123"],
         env=leadctl_env,
     )
-    missing = leadctl(["leads", "create", *REQUIRED_FIELDS[2:]], env=leadctl_env)
+    missing = run_in_process(["leads", "create", *REQUIRED_FIELDS[2:]], env=leadctl_env)
 
     assert (unknown.exit_code, flat.exit_code, missing.exit_code) == (2, 2, 2)
     assert "contact.firstName" in unknown.stderr

@@ -1,5 +1,9 @@
 """Issue 12 point 1, end to end with the installed leadctl against the validating mock:
-full-replacement PUTs read the resource, merge the change, and send a whole valid body."""
+full-replacement PUTs read the resource, merge the change, and send a whole valid body.
+
+The installed leadctl meets each guarantee on one variant (``leadctl``); looking up a generated
+command, a second body that only varies the resource and a test's second command run
+in-process on both (``run_in_process``: the same command tree and socket)."""
 
 from __future__ import annotations
 
@@ -10,7 +14,7 @@ import pytest
 
 from tests.contract_fixture.conftest import CredentialEnv, Runner
 from tests.support.contract_mock import ContractMock
-from tests.support.e2e import run_leadctl
+from tests.support.in_process import run_in_process
 
 pytestmark = pytest.mark.e2e
 
@@ -58,7 +62,7 @@ def sent(mock: ContractMock) -> list[tuple[str, str]]:
 
 
 def generated_command(env: CredentialEnv, method: str, path: str) -> list[str]:
-    shown = run_leadctl(["contract", "show", "--operations", "-o", "json"], env=env)
+    shown = run_in_process(["contract", "show", "--operations", "-o", "json"], env=env)
     assert shown.exit_code == 0, shown.stderr
     row = next(r for r in json.loads(shown.stdout) if (r["method"], r["path"]) == (method, path))
     return str(row["command"]).split()
@@ -88,11 +92,11 @@ def test_sources_update_reads_then_puts_the_whole_source(
 
 
 def test_status_changes_update_reads_then_puts_the_whole_entry(
-    contract_mock: ContractMock, leadctl_env: CredentialEnv, leadctl: Runner
+    contract_mock: ContractMock, leadctl_env: CredentialEnv
 ) -> None:
     serve(contract_mock, "/lead-status-changes/{id}", "/lead-status-changes/c1", STATUS_CHANGE)
 
-    result = leadctl(["status-changes", "update", "c1", "--notes", "x"], env=leadctl_env)
+    result = run_in_process(["status-changes", "update", "c1", "--notes", "x"], env=leadctl_env)
 
     assert result.exit_code == 0, result.stderr
     assert contract_mock.violations() == []
@@ -200,7 +204,7 @@ def test_without_a_get_on_the_path_missing_fields_are_exit_2_before_sending(
     command = generated_command(leadctl_env, "PUT", "/organizations/current/settings")
     assign = generated_command(leadctl_env, "PUT", "/leads/{id}/assignment")
 
-    with_get = leadctl(["--dry-run", *command, "--field", "name=Acme"], env=leadctl_env)
+    with_get = run_in_process(["--dry-run", *command, "--field", "name=Acme"], env=leadctl_env)
     without_get = leadctl([*assign, "l1", "--data", "{}"], env=leadctl_env)
 
     assert with_get.exit_code == 0, with_get.stderr

@@ -1,13 +1,13 @@
 """Issue 21.8: retry safety from what the operation does. ``GET /leads/intake`` creates a lead
 from query parameters (its operationId and summary say so, traits/get_that_creates.py): after
 a 503 it is not sent again (one request, exit 9 saying it may have acted), where a plain read
-is retried."""
+is retried. The help row runs the installed leadctl on one variant (``leadctl``) and
+in-process on the other, as the other tests do."""
 
 from __future__ import annotations
 
 from tests.contract_fixture.conftest import SOURCE_KEY, CredentialEnv, Runner
 from tests.support.contract_mock import ContractMock
-from tests.support.e2e import run_leadctl
 
 UNAVAILABLE = {"title": "Service Unavailable", "status": 503}
 
@@ -30,8 +30,8 @@ def test_a_get_that_creates_is_sent_once_after_a_503_and_is_exit_9(
     assert trait_mock.violations() == []
 
 
-def test_its_help_says_why_it_is_not_retried(trait_env: CredentialEnv) -> None:
-    shown = run_leadctl(["leads", "create-from-query", "--help"], env=trait_env)
+def test_its_help_says_why_it_is_not_retried(trait_env: CredentialEnv, leadctl: Runner) -> None:
+    shown = leadctl(["leads", "create-from-query", "--help"], env=trait_env)
     assert shown.exit_code == 0, shown.stderr
     text = " ".join(shown.stdout.split())
     assert "Not retry-safe (a GET whose operationId or summary says it acts ('create'))" in text

@@ -8,6 +8,10 @@ with the installed leadctl against the validating mock, 3.1 and 3.0:
   ``defaultTagNames`` is derived from the read's tag objects;
 - a curated flag whose field the contract names otherwise is exit 2 naming its fields;
 - a 412 to leadctl's own If-Match is leadctl's "changed meanwhile" error, not the service's.
+
+The installed leadctl meets each guarantee on one variant (``leadctl``); importing an edited
+contract, the bodies sent (what the mock validates) and a second output format run in-process
+on both (``run_in_process``: the same command tree and socket).
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ import pytest
 from tests.contract_fixture.conftest import CredentialEnv, Runner, contract_path
 from tests.security.secrets import leaks
 from tests.support.contract_mock import ContractMock
+from tests.support.in_process import run_in_process
 
 pytestmark = pytest.mark.e2e
 
@@ -218,7 +223,7 @@ def test_without_a_rotate_operation_or_a_flag_it_is_exit_2_naming_what_is_missin
     del update["regenerateApiKey"]
     edited = tmp_path / "no-flag.json"
     edited.write_text(json.dumps(document), encoding="utf-8")
-    imported = leadctl(["contract", "import", str(edited)], env=trait_env)
+    imported = run_in_process(["contract", "import", str(edited)], env=trait_env)
     assert imported.exit_code == 0, imported.stderr
 
     result = leadctl(["sources", "rotate", "s1", "--yes"], env=trait_env)
@@ -233,11 +238,11 @@ def test_without_a_rotate_operation_or_a_flag_it_is_exit_2_naming_what_is_missin
 
 
 def test_update_sends_a_whole_valid_body_without_the_read_secret_or_read_only_fields(
-    trait_mock: ContractMock, trait_env: CredentialEnv, leadctl: Runner
+    trait_mock: ContractMock, trait_env: CredentialEnv
 ) -> None:
     serve_source(trait_mock)
 
-    result = leadctl(["sources", "update", "s1", "--allowed-state", "NV"], env=trait_env)
+    result = run_in_process(["sources", "update", "s1", "--allowed-state", "NV"], env=trait_env)
 
     assert result.exit_code == 0, result.stderr
     assert trait_mock.violations() == []  # apiKeyPreview/apiKeyRotatedAt are read-only there
@@ -275,11 +280,11 @@ def test_update_cannot_ask_for_a_new_key_behind_rotates_back(
 
 
 def test_a_required_field_the_read_cannot_give_names_its_flag(
-    trait_mock: ContractMock, trait_env: CredentialEnv, leadctl: Runner
+    trait_mock: ContractMock, trait_env: CredentialEnv
 ) -> None:
     serve_source(trait_mock, {k: v for k, v in SOURCE.items() if k != "defaultTags"})
 
-    result = leadctl(["sources", "update", "s1", "--name", "Web"], env=trait_env)
+    result = run_in_process(["sources", "update", "s1", "--name", "Web"], env=trait_env)
 
     assert result.exit_code == 2
     assert "defaultTagNames" in result.stderr
@@ -315,7 +320,9 @@ def test_a_412_is_leadctls_own_changed_meanwhile_error(
     text = leadctl(["sources", "update", "s1", "--name", "Web"], env=trait_env)
     serve_source(trait_mock)
     trait_mock.reply("PUT", TEMPLATE, status=412, body={"detail": "SERVICE WORDING 42"})
-    as_json = leadctl(["sources", "update", "s1", "--name", "Web", "-o", "json"], env=trait_env)
+    as_json = run_in_process(
+        ["sources", "update", "s1", "--name", "Web", "-o", "json"], env=trait_env
+    )
 
     assert (text.exit_code, as_json.exit_code) == (6, 6)
     assert "changed after leadctl read it" in text.stderr

@@ -28,7 +28,7 @@ from leadctl.clock import Clock
 from tests.contract_fixture.conftest import ENTRY_POINT_VERSION, CredentialEnv, Runner
 from tests.support.cli import run_cli
 from tests.support.contract_mock import ContractMock
-from tests.support.e2e import base_env, leadctl_executable, run_leadctl
+from tests.support.e2e import base_env, leadctl_executable
 from tests.support.in_process import run_in_process
 from tests.support.one_terminal import on_a_terminal
 
@@ -177,9 +177,9 @@ def test_a_destructive_verb_asks_on_a_terminal(
     assert [r.path for r in trait_mock.requests] == ["/payment-methods/pm_1"]
 
 
-def test_only_destructive_verbs_offer_yes(trait_env: CredentialEnv) -> None:
-    purge = run_leadctl(["leads", "purge-archived", "--help"], env=trait_env)
-    archived = run_leadctl(["leads", "get-archived", "--help"], env=trait_env)
+def test_only_destructive_verbs_offer_yes(trait_env: CredentialEnv, leadctl: Runner) -> None:
+    purge = leadctl(["leads", "purge-archived", "--help"], env=trait_env)
+    archived = run_in_process(["leads", "get-archived", "--help"], env=trait_env)
 
     assert purge.exit_code == archived.exit_code == 0
     assert "--yes" in purge.stdout
@@ -420,7 +420,7 @@ def test_leads_list_offers_the_contracts_archive_and_tag_filters(
     args = ["leads", "list", "--include-archived", "--tag-ids", "t1", "--tag-ids", "t2"]
 
     result = leadctl([*args, "--all", "-o", "json"], env=trait_env)
-    shown = run_leadctl(["leads", "list", "--help"], env=trait_env)
+    shown = run_in_process(["leads", "list", "--help"], env=trait_env)
 
     assert result.exit_code == 0, result.stderr
     [listed] = trait_mock.requests_to("POST", "/leads/all/my")

@@ -1,4 +1,8 @@
-"""``leadctl automations runs``, installed, against the sandbox over 127.0.0.1."""
+"""``leadctl automations runs``, installed, against the sandbox over 127.0.0.1.
+
+Each output form and exit code meets the installed program; filters and lookups that only
+vary the data (a status in capitals, no match, an unknown automation) run in-process
+(``run_in_process``: the same command tree and socket)."""
 
 from __future__ import annotations
 
@@ -8,6 +12,7 @@ from typing import Any
 import pytest
 
 from tests.support.e2e import run_leadctl, run_leadctl_tty
+from tests.support.in_process import run_in_process
 from tests.support.sandbox_server import SandboxProcess
 
 pytestmark = pytest.mark.e2e
@@ -40,7 +45,7 @@ def test_status_filters_case_insensitively_keeping_the_shape(
 ) -> None:
     runs = automation["history"]["runs"]
     wanted = runs[0]["status"]
-    result = run_leadctl(
+    result = run_in_process(
         ["automations", "runs", automation["id"], "--status", wanted.upper()], env=org_env
     )
     assert result.exit_code == 0, result.stderr
@@ -50,7 +55,7 @@ def test_status_filters_case_insensitively_keeping_the_shape(
 
 
 def test_status_with_no_match_is_an_empty_success(automation: dict[str, Any], org_env: Any) -> None:
-    result = run_leadctl(
+    result = run_in_process(
         ["automations", "runs", automation["id"], "--status", "NoSuchState", "-o", "ndjson"],
         env=org_env,
     )
@@ -137,7 +142,7 @@ def test_unknown_run_is_exit_5(automation: dict[str, Any], org_env: Any) -> None
 
 
 def test_unknown_automation_has_no_runs(org_env: Any) -> None:
-    result = run_leadctl(["automations", "runs", "no-such-automation"], env=org_env)
+    result = run_in_process(["automations", "runs", "no-such-automation"], env=org_env)
     assert result.exit_code == 0, result.stderr
     assert json.loads(result.stdout) == {"automationId": "no-such-automation", "runs": []}
 

@@ -1,6 +1,10 @@
 """`leadctl batch` against the sandbox: a generated read by id, a write whose answer is lost
 (reported unknown, never sent again, not even by --resume), and runs that overlap on one
-report or are killed mid-way (each line sent once)."""
+report or are killed mid-way (each line sent once).
+
+Each run whose outcome is tested is the installed leadctl's; pulling the contract a test
+starts from, the list it takes ids from and the resumes after a lost answer or a killed run
+run in-process (``run_in_process``: the same command tree, report lock and socket)."""
 
 from __future__ import annotations
 
@@ -17,6 +21,7 @@ import pytest
 
 from tests.e2e.conftest import CredentialEnv
 from tests.support.e2e import base_env, leadctl_executable, run_leadctl
+from tests.support.in_process import run_in_process
 from tests.support.sandbox_server import SandboxProcess
 
 pytestmark = pytest.mark.e2e
@@ -27,7 +32,7 @@ def pulled_env(org_env: CredentialEnv, tmp_path: Path) -> dict[str, str]:
     """The org credential, with the sandbox's published contract pulled (its `leads get`
     and `tags create` are generated commands)."""
     env = {**org_env, "LEADCTL_CACHE_DIR": str(tmp_path / "cache")}
-    pulled = run_leadctl(["contract", "pull"], env=env)
+    pulled = run_in_process(["contract", "pull"], env=env)
     assert pulled.exit_code == 0, pulled.stderr
     return env
 
@@ -37,7 +42,7 @@ def outcomes(text: str) -> dict[int, dict[str, Any]]:
 
 
 def test_a_batch_of_reads_by_bare_id(pulled_env: dict[str, str], tmp_path: Path) -> None:
-    listed = run_leadctl(["leads", "list", "--limit", "3", "-o", "ndjson"], env=pulled_env)
+    listed = run_in_process(["leads", "list", "--limit", "3", "-o", "ndjson"], env=pulled_env)
     ids = [json.loads(line)["id"] for line in listed.stdout.splitlines()]
     source = tmp_path / "ids.txt"
     source.write_text("".join(f"{ident}\n" for ident in [*ids, "no-such-lead"]))
@@ -81,7 +86,7 @@ def test_a_lost_answer_to_a_write_is_unknown_and_never_sent_again(
 
     assert posts() == 3  # each line once: the lost one was not sent again
 
-    again = run_leadctl(
+    again = run_in_process(
         ["batch", "POST /tags", "--input", str(source), "--resume", str(report)],
         env=pulled_env,
     )
@@ -161,7 +166,7 @@ def test_a_run_killed_mid_way_leaves_no_lock_and_resume_sends_nothing_twice(
     finally:
         first.kill()
 
-    resumed = run_leadctl([*args, "--resume", str(report)], env=pulled_env)
+    resumed = run_in_process([*args, "--resume", str(report)], env=pulled_env)
 
     sent = Counter(
         entry["body"]["name"]

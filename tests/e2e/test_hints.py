@@ -1,6 +1,10 @@
 """Hints that work when followed (issue 23 point 9), through the installed leadctl: they
 name the profile typed with -p, suggest only what the credential may run, name the
-command's own flags, and fit an 80-column terminal without breaking a token."""
+command's own flags, and fit an 80-column terminal without breaking a token.
+
+Each hint is read from the installed program's stderr or terminal once; the profile a test
+sets up, its variants (once the profile is the current one) and following a hint's cursor
+run in-process (``run_in_process``: the same command tree)."""
 
 from __future__ import annotations
 
@@ -10,23 +14,24 @@ from pathlib import Path
 
 from tests.e2e.conftest import CredentialEnv
 from tests.support.e2e import run_leadctl, run_leadctl_terminal
+from tests.support.in_process import run_in_process
 
 SGR = re.compile(r"\x1b\[[0-9;]*m")
 NO_TOKEN = {"LEADCTL_TOKEN": "", "LEADCTL_TOKEN_FILE": ""}
 
 
 def test_the_login_hint_carries_the_profile_typed_with_p() -> None:
-    made = run_leadctl(["-p", "prod", "profile", "set", "base_url", "https://api.example.com"])
+    made = run_in_process(["-p", "prod", "profile", "set", "base_url", "https://api.example.com"])
     assert made.exit_code == 0, made.stderr
     for line in (["-p", "prod", "leads", "list"], ["leads", "list", "-p", "prod"]):
         result = run_leadctl(line, env=NO_TOKEN)
         assert result.exit_code == 3, result.stderr
         assert "`leadctl -p prod auth login`" in result.stderr
     # Even once prod is the current profile: the copied command must not depend on that.
-    assert run_leadctl(["profile", "use", "prod"]).exit_code == 0
-    typed = run_leadctl(["-p", "prod", "leads", "list"], env=NO_TOKEN)
+    assert run_in_process(["profile", "use", "prod"]).exit_code == 0
+    typed = run_in_process(["-p", "prod", "leads", "list"], env=NO_TOKEN)
     assert "`leadctl -p prod auth login`" in typed.stderr
-    current = run_leadctl(["leads", "list"], env=NO_TOKEN)
+    current = run_in_process(["leads", "list"], env=NO_TOKEN)
     assert "`leadctl auth login`" in current.stderr
 
 
@@ -71,7 +76,7 @@ def test_long_hints_break_at_spaces_at_80_columns(isolated_env: Path) -> None:
     cursor = re.search(r"--cursor\s+(\S+)", plain)  # the token has a line of its own
     assert cursor is not None, plain
     # The token on the terminal is the one that resumes: nothing was cut out of it.
-    resumed = run_leadctl(["-p", "sandbox", "leads", "list", "--cursor", cursor.group(1)])
+    resumed = run_in_process(["-p", "sandbox", "leads", "list", "--cursor", cursor.group(1)])
     assert resumed.exit_code == 0, resumed.stderr
     assert stderr_lines_fit(shown.stdout, 80) == []
 

@@ -1,6 +1,10 @@
 """Intake on the active lead schema, with the installed leadctl over real 127.0.0.1 sockets:
 the ASP.NET-style fixture contract's nested body against its validating mock, and the bundled
-contract's flat shape against the sandbox."""
+contract's flat shape against the sandbox.
+
+Each create, import and refusal is the installed leadctl's; the region setting a test starts
+from and the list it checks against run in-process (``run_in_process``: the same command tree
+and socket)."""
 
 from __future__ import annotations
 
@@ -21,6 +25,7 @@ from tests.contract_fixture.conftest import (
 from tests.support.contract_mock import ContractMock, serve_contract
 from tests.support.e2e import run_leadctl
 from tests.support.imported_contracts import ImportedContracts
+from tests.support.in_process import run_in_process
 from tests.support.sandbox_server import SandboxProcess
 
 pytestmark = pytest.mark.e2e
@@ -37,7 +42,7 @@ def fixture_mock() -> Iterator[ContractMock]:
 @pytest.fixture
 def fixture_env(fixture_mock: ContractMock, imported_contracts: ImportedContracts) -> CredentialEnv:
     env = leadctl_env_for(fixture_mock, "3.1", imported_contracts)
-    assert run_leadctl(["profile", "set", "region", "US"]).exit_code == 0
+    assert run_in_process(["profile", "set", "region", "US"]).exit_code == 0
     return env
 
 
@@ -100,7 +105,7 @@ def test_the_bundled_flat_shape_still_works_against_the_sandbox(
     sandbox: SandboxProcess, org_env: CredentialEnv, tmp_path: Path
 ) -> None:
     mark = f"flat{uuid.uuid4().hex[:10]}"
-    assert run_leadctl(["profile", "set", "region", "US"]).exit_code == 0
+    assert run_in_process(["profile", "set", "region", "US"]).exit_code == 0
     created = run_leadctl(
         [
             "leads", "create", "--field", f"firstName={mark}", "--field", "phone=(512) 555-0143",
@@ -121,7 +126,9 @@ def test_the_bundled_flat_shape_still_works_against_the_sandbox(
     imported = run_leadctl(["leads", "import", str(leads)], env=org_env)
     assert imported.exit_code == 0, imported.stderr
 
-    listed = run_leadctl(["leads", "list", "--search", mark, "--all", "-o", "ndjson"], env=org_env)
+    listed = run_in_process(
+        ["leads", "list", "--search", mark, "--all", "-o", "ndjson"], env=org_env
+    )
     assert listed.exit_code == 0, listed.stderr
     found = [json.loads(line) for line in listed.stdout.splitlines()]
     assert sorted(lead["phone"] for lead in found) == [

@@ -1,4 +1,9 @@
-"""`leadctl lead-statuses list`: the installed CLI against the sandbox."""
+"""`leadctl lead-statuses list`: the installed CLI against the sandbox.
+
+Each output and refusal meets the installed program; the reads a test compares against
+(the raw API answer, the organization's list, the list a lookup is checked with) and a
+second form of a lookup run in-process (``run_in_process``: the same command tree and
+socket)."""
 
 from __future__ import annotations
 
@@ -11,6 +16,7 @@ from collections.abc import Callable
 import pytest
 
 from tests.support.e2e import run_leadctl, run_leadctl_tty
+from tests.support.in_process import run_in_process
 from tests.support.sandbox_server import SandboxProcess
 
 pytestmark = pytest.mark.e2e
@@ -20,7 +26,7 @@ Env = dict[str, str]
 
 def test_json_is_the_services_array_unchanged(org_env: Env) -> None:
     listed = run_leadctl(["lead-statuses", "list"], env=org_env)
-    raw = run_leadctl(["api", "GET", "/lead-statuses"], env=org_env)
+    raw = run_in_process(["api", "GET", "/lead-statuses"], env=org_env)
     assert listed.exit_code == raw.exit_code == 0, listed.stderr + raw.stderr
     statuses = json.loads(listed.stdout)
     assert statuses == json.loads(raw.stdout)
@@ -41,7 +47,7 @@ def test_csv_follows_the_display_order(org_env: Env) -> None:
 
 
 def test_terminal_table_with_color_swatches(org_env: Env) -> None:
-    piped = run_leadctl(["lead-statuses", "list", "-o", "ndjson"], env=org_env)
+    piped = run_in_process(["lead-statuses", "list", "-o", "ndjson"], env=org_env)
     expected = sorted(
         (json.loads(line) for line in piped.stdout.splitlines()), key=lambda s: s["sortOrder"]
     )
@@ -88,18 +94,18 @@ def test_a_user_token_reads_them_too(
     as_user = run_leadctl(
         ["lead-statuses", "list"], env=env_for(sandbox.credentials.read_only_user)
     )
-    as_org = run_leadctl(["lead-statuses", "list"], env=org_env)
+    as_org = run_in_process(["lead-statuses", "list"], env=org_env)
     assert as_user.exit_code == 0, as_user.stderr
     assert json.loads(as_user.stdout) == json.loads(as_org.stdout)
 
 
 def test_get_finds_a_status_by_name_as_the_list_shows_it(org_env: Env) -> None:
-    listed = json.loads(run_leadctl(["lead-statuses", "list"], env=org_env).stdout)
+    listed = json.loads(run_in_process(["lead-statuses", "list"], env=org_env).stdout)
     wanted = next(s for s in listed if s["name"] == "New")
     found = run_leadctl(["lead-statuses", "get", "new", "-o", "json"], env=org_env)
     assert found.exit_code == 0, found.stderr
     assert json.loads(found.stdout) == wanted
-    as_value = run_leadctl(
+    as_value = run_in_process(
         ["lead-statuses", "get", "NEW", "-o", "value", "--columns", "id"], env=org_env
     )
     assert as_value.stdout == wanted["id"] + "\n"

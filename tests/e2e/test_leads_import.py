@@ -2,6 +2,11 @@
 
 Every lead carries an e-mail with a marker unique to the test, so listing by that marker
 shows exactly what the imports created: each row once, none lost, none twice.
+
+Each guarantee meets the installed program once (exit codes, stdin, the report on stdout, the
+terminal, a 429 waited out); the reads that count what was created, seeding, a resume's
+second run and the variants (a source key, a known rate) run in-process (``run_in_process``:
+the same command tree and socket).
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ import pytest
 
 from tests.e2e.conftest import CredentialEnv, credential_env
 from tests.support.e2e import run_leadctl, run_leadctl_tty
+from tests.support.in_process import run_in_process
 from tests.support.sandbox_server import SandboxProcess, sandbox_server
 
 pytestmark = pytest.mark.e2e
@@ -33,7 +39,7 @@ def email(mark: str, n: int) -> str:
 
 
 def listed_emails(env: CredentialEnv, mark: str) -> Counter[str]:
-    result = run_leadctl(
+    result = run_in_process(
         [
             "leads", "list", "--search", mark, "--search-field", "email", "--all",
             "--page-size", "200", "-o", "ndjson",
@@ -98,7 +104,7 @@ def test_bad_rows_a_dropped_answer_and_resume_leave_each_lead_exactly_once(
     posts_before = lead_posts(sandbox, mark)
     assert posts_before == 47  # every valid row and the one the service rejected, once
 
-    again = run_leadctl(["leads", "import", str(leads), "--resume", str(outcomes)], env=org_env)
+    again = run_in_process(["leads", "import", str(leads), "--resume", str(outcomes)], env=org_env)
 
     # Created rows are skipped, the unknown one stays unknown (exit 9) and is not sent
     # again; the rejected and invalid ones fail again.
@@ -134,7 +140,9 @@ def test_a_source_key_may_import(sandbox: SandboxProcess, env_for: Any, tmp_path
     leads = tmp_path / "leads.ndjson"
     leads.write_text(json.dumps({"email": email(mark, 1)}) + "\n")
 
-    result = run_leadctl(["leads", "import", str(leads)], env=env_for(sandbox.credentials.source))
+    result = run_in_process(
+        ["leads", "import", str(leads)], env=env_for(sandbox.credentials.source)
+    )
 
     assert result.exit_code == 0, result.stderr
 
@@ -190,7 +198,7 @@ def test_a_known_limit_paces_from_the_first_row_without_a_429(
     leads = tmp_path / "leads.ndjson"
     leads.write_text("".join(json.dumps({"email": email(mark, n)}) + "\n" for n in range(15)))
 
-    result = run_leadctl(
+    result = run_in_process(
         ["leads", "import", str(leads), "--concurrency", "8", "--rate", "5/1s"], env=env
     )
 
@@ -222,7 +230,7 @@ def exported(env: CredentialEnv, mark: str, columns: str) -> list[dict[str, str]
     import csv
     import io
 
-    result = run_leadctl(
+    result = run_in_process(
         ["leads", "list", "--search", mark, "--search-field", "lastName", "--all",
          "-o", "csv", "--columns", columns],
         env=env,
@@ -234,7 +242,7 @@ def exported(env: CredentialEnv, mark: str, columns: str) -> list[dict[str, str]
 def test_an_export_imports_back_unchanged(org_env: CredentialEnv, tmp_path: Path) -> None:
     mark = marker()
     for lead in ROUND_TRIP:
-        created = run_leadctl(
+        created = run_in_process(
             ["leads", "create", "--data", json.dumps({**lead, "lastName": mark})], env=org_env
         )
         assert created.exit_code == 0, created.stderr
@@ -248,7 +256,7 @@ def test_an_export_imports_back_unchanged(org_env: CredentialEnv, tmp_path: Path
     export.write_text(listed.stdout, encoding="utf-8")
     assert "'=HYPERLINK" in listed.stdout  # the formula reaches no spreadsheet as one
 
-    imported = run_leadctl(["leads", "import", str(export)], env=org_env)
+    imported = run_in_process(["leads", "import", str(export)], env=org_env)
 
     assert imported.exit_code == 0, imported.stderr
     assert "3 created" in imported.stderr

@@ -1,4 +1,8 @@
-"""`leadctl notifications announcements`: the installed CLI against the sandbox."""
+"""`leadctl notifications announcements`: the installed CLI against the sandbox.
+
+Each output form, the cursor a terminal shows and each refusal meet the installed program;
+the reads a test compares against (every announcement, the raw API answer) and following
+the cursor run in-process (``run_in_process``: the same command tree and socket)."""
 
 from __future__ import annotations
 
@@ -9,6 +13,7 @@ from typing import Any
 import pytest
 
 from tests.support.e2e import run_leadctl, run_leadctl_tty
+from tests.support.in_process import run_in_process
 from tests.support.sandbox_server import SandboxProcess
 
 pytestmark = pytest.mark.e2e
@@ -21,14 +26,14 @@ def plain(text: str) -> str:
 
 
 def all_announcements(env: Env) -> list[dict[str, Any]]:
-    result = run_leadctl(["notifications", "announcements", "--all", "-o", "ndjson"], env=env)
+    result = run_in_process(["notifications", "announcements", "--all", "-o", "ndjson"], env=env)
     assert result.exit_code == 0, result.stderr
     return [json.loads(line) for line in result.stdout.splitlines()]
 
 
 def test_json_is_the_services_items_and_count_matches(org_env: Env) -> None:
     listed = all_announcements(org_env)
-    raw = run_leadctl(
+    raw = run_in_process(
         ["api", "POST", "/notifications/announcements", "--paginate", "-o", "ndjson"],
         env=org_env,
     )
@@ -74,7 +79,7 @@ def test_limit_and_cursor_resume_without_gap_or_repeat(
     )
     cursor = re.search(r"--cursor (\S+)", shown.stderr)
     assert cursor is not None, shown.stderr
-    rest = run_leadctl(
+    rest = run_in_process(
         [
             "notifications",
             "announcements",

@@ -6,6 +6,11 @@ authorization URL with httpx as a browser would.
 
 Expiry is injected through the sandbox's access-token lifetime: 30 s, inside leadctl's
 60 s refresh margin, so the next command refreshes at once, without any sleep.
+
+Signing in, refreshing, Ctrl-C and logging out run the installed leadctl; a command that only
+shows a stored token is used (``auth status``, a read after a browser login, the refresh that
+checks the token two processes left) runs in-process (``run_in_process``: the same command
+tree, config directory and socket).
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ import httpx
 import pytest
 
 from tests.support.e2e import base_env, leadctl_executable, run_leadctl
+from tests.support.in_process import run_in_process
 from tests.support.sandbox_server import SandboxProcess, sandbox_server
 
 pytestmark = pytest.mark.e2e
@@ -144,7 +150,7 @@ def test_device_login_with_dynamic_registration_then_commands_use_the_token(
     used = run_leadctl(["-p", "dev", "lead-statuses", "list", "-o", "json"])
     assert used.exit_code == 0, used.stderr
     assert isinstance(json.loads(used.stdout), list)
-    status = run_leadctl(["-q", "-p", "dev", "-o", "json", "auth", "status"])
+    status = run_in_process(["-q", "-p", "dev", "-o", "json", "auth", "status"])
     assert status.exit_code == 0, status.stderr
     shown = json.loads(status.stdout)
     assert shown["kind"] == "user" and shown["expiresAt"]
@@ -165,7 +171,7 @@ def test_browser_login_with_pkce_and_a_loopback_redirect(sandbox: SandboxProcess
     code, _out, err = running.finish()
     assert code == 0, err
     assert stored("web")["client_id"] == "leadctl"
-    used = run_leadctl(["-p", "web", "lead-statuses", "list", "-o", "json"])
+    used = run_in_process(["-p", "web", "lead-statuses", "list", "-o", "json"])
     assert used.exit_code == 0, used.stderr
 
 
@@ -259,7 +265,7 @@ def test_two_processes_refreshing_at_once_leave_one_valid_token(sandbox: Sandbox
     assert [r[0] for r in results] == [0, 0], [r[2] for r in results]
     # Without the lock the second would present the rotated-away refresh token, and the
     # server would revoke the whole family: the token left behind must still refresh.
-    again = run_leadctl(["-p", "shared", "auth", "refresh"])
+    again = run_in_process(["-p", "shared", "auth", "refresh"])
     assert again.exit_code == 0, again.stderr
 
 

@@ -1,5 +1,9 @@
 """The id picker: offered on a terminal where the contract has a list operation, never
-anywhere else (a missing id stays exit 2 and nothing is read)."""
+anywhere else (a missing id stays exit 2 and nothing is read).
+
+The picker and the refusals meet the installed program; the profile and contract each test
+starts from and the list it picks against run in-process (``run_in_process``: the same
+command tree and socket)."""
 
 from __future__ import annotations
 
@@ -7,6 +11,7 @@ import json
 
 from tests.e2e.conftest import CredentialEnv
 from tests.support.e2e import run_leadctl
+from tests.support.in_process import run_in_process
 from tests.support.one_terminal import on_a_terminal
 from tests.support.sandbox_server import SandboxProcess
 
@@ -17,9 +22,9 @@ UPDATE = ["-p", PROFILE, "sources", "update", "--description", "picked", "-o", "
 
 def use_published_contract(org_env: CredentialEnv, base_url: str) -> None:
     """A profile whose contract is the one the sandbox publishes (it lists sources)."""
-    setup = run_leadctl(["-p", PROFILE, "profile", "set", "base_url", base_url], env=org_env)
+    setup = run_in_process(["-p", PROFILE, "profile", "set", "base_url", base_url], env=org_env)
     assert setup.exit_code == 0, setup.stderr
-    pulled = run_leadctl(["-p", PROFILE, "contract", "pull"], env=org_env)
+    pulled = run_in_process(["-p", PROFILE, "contract", "pull"], env=org_env)
     assert pulled.exit_code == 0, pulled.stderr
 
 
@@ -27,7 +32,7 @@ def test_a_missing_id_is_picked_from_the_list_on_a_terminal(
     sandbox: SandboxProcess, org_env: CredentialEnv
 ) -> None:
     use_published_contract(org_env, sandbox.base_url)
-    listed = run_leadctl(
+    listed = run_in_process(
         ["-p", PROFILE, "sources", "list", "--limit", "2", "-o", "json"], env=org_env
     )
     assert listed.exit_code == 0, listed.stderr

@@ -1,4 +1,5 @@
-"""Small things a first hour trips on (issue 23 point 13), through the installed leadctl."""
+"""Small things a first hour trips on (issue 23 point 13), through the installed leadctl
+(the quiet variant of a dry run in-process: ``run_in_process``, the same command tree)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from pathlib import Path
 
 from tests.e2e.conftest import CredentialEnv
 from tests.support.e2e import run_leadctl
+from tests.support.in_process import run_in_process
 from tests.support.sandbox_server import SandboxProcess
 
 
@@ -39,7 +41,7 @@ def test_dry_run_on_the_embedded_sandbox_says_its_port_is_gone() -> None:
     assert result.stdout.startswith("curl ") and "http://127.0.0.1:" in result.stdout
     assert "port closes when leadctl exits" in result.stderr
     assert "`leadctl sandbox serve`" in result.stderr
-    quiet = run_leadctl(["-p", "sandbox", "--dry-run", "-q", "leads", "list"])
+    quiet = run_in_process(["-p", "sandbox", "--dry-run", "-q", "leads", "list"])
     assert quiet.exit_code == 0 and quiet.stderr == ""
 
 

@@ -1,4 +1,8 @@
-"""`leadctl users compliance`: the installed CLI against the sandbox."""
+"""`leadctl users compliance`: the installed CLI against the sandbox.
+
+Each update whose answer or refusal is tested meets the installed program; re-reading the
+user a test compares against and a test's second update run in-process (``run_in_process``:
+the same command tree and socket)."""
 
 from __future__ import annotations
 
@@ -9,6 +13,7 @@ from typing import Any
 import pytest
 
 from tests.support.e2e import run_leadctl, run_leadctl_tty
+from tests.support.in_process import run_in_process
 from tests.support.sandbox_server import SandboxProcess
 
 pytestmark = pytest.mark.e2e
@@ -19,7 +24,7 @@ FLAGS = ("acceptedTerms", "acceptedToSubscription", "acceptedSms", "acceptedBaa"
 
 def current_user(env: Env) -> dict[str, Any]:
     """The user as the service has it now, re-read with an update that changes nothing."""
-    result = run_leadctl(
+    result = run_in_process(
         ["api", "PUT", "/users/compliance", "--input", "-"], env=env, stdin='{"compliance": null}'
     )
     assert result.exit_code == 0, result.stderr
@@ -51,7 +56,7 @@ def test_only_the_given_flags_change(sandbox: SandboxProcess, org_env: Env) -> N
     unchanged = ("acceptedTerms", "acceptedToSubscription", "acceptedEmail")
     assert {f: returned[f] for f in unchanged} == {f: before[f] for f in unchanged}
 
-    second = run_leadctl(["users", "compliance", "--accepted-sms"], env=org_env)
+    second = run_in_process(["users", "compliance", "--accepted-sms"], env=org_env)
     assert second.exit_code == 0, second.stderr
     after = current_user(org_env)["compliance"]
     assert after["acceptedSms"] is True

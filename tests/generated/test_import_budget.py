@@ -1,8 +1,12 @@
 """Contract imports that would hang or crash (issue 22.3): a 418-byte YAML alias bomb, a
 document nested 5,000 deep, one over the size limit, one slower than the time limit. Each is
 exit 2 within seconds, stores nothing and leaves the active contract as it was, for
-``contract import``, ``contract pull`` and ``contract diff``, as JSON and as YAML, through
-the installed leadctl."""
+``contract import``, ``contract pull`` and ``contract diff``, as JSON and as YAML.
+
+Each refusal by ``contract import`` and ``contract pull`` is the installed leadctl's, its wall
+time measured from outside; the profile and the good contract a test starts from, reading the
+active contract back, ``contract diff`` on the same file and the import within the default
+limit run in-process (``run_in_process``: the same command tree and budget)."""
 
 from __future__ import annotations
 
@@ -10,7 +14,7 @@ import contextlib
 import json
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -19,7 +23,8 @@ import pytest
 
 from leadctl.contract.budget import MAX_BYTES, MAX_DEPTH
 from tests.generated.contracts import widgets
-from tests.support.e2e import run_leadctl
+from tests.support.e2e import Completed, run_leadctl
+from tests.support.in_process import run_in_process
 
 pytestmark = pytest.mark.e2e
 
@@ -66,21 +71,23 @@ def env(tmp_path: Path) -> dict[str, str]:
     """A profile of a service whose contract (widgets) is already imported."""
     good = tmp_path / "widgets.json"
     good.write_text(json.dumps(widgets()), encoding="utf-8")
-    assert run_leadctl(["profile", "set", "base_url", "http://127.0.0.1:9"]).exit_code == 0
-    imported = run_leadctl(["contract", "import", str(good)])
+    assert run_in_process(["profile", "set", "base_url", "http://127.0.0.1:9"]).exit_code == 0
+    imported = run_in_process(["contract", "import", str(good)])
     assert imported.exit_code == 0, imported.stderr
     return {}
 
 
 def active_title(env: dict[str, str]) -> str:
-    shown = run_leadctl(["contract", "show", "-o", "json"], env=env)
+    shown = run_in_process(["contract", "show", "-o", "json"], env=env)
     assert shown.exit_code == 0, shown.stderr
     return str(json.loads(shown.stdout)["title"])
 
 
-def refused_quickly(args: list[str], env: dict[str, str], expected: str) -> None:
+def refused_quickly(
+    args: list[str], env: dict[str, str], expected: str, run: Callable[..., Completed] = run_leadctl
+) -> None:
     started = time.monotonic()
-    result = run_leadctl(args, env=env, timeout=120)
+    result = run(args, env=env, timeout=120)
     elapsed = time.monotonic() - started
     assert result.exit_code == 2, result.stderr
     assert expected in result.stderr
@@ -100,7 +107,7 @@ def test_a_hostile_file_is_refused_at_once_and_the_active_contract_stays(
         assert len(path.read_bytes()) < 420
 
     refused_quickly(["contract", "import", str(path)], env, expected)
-    refused_quickly(["contract", "diff", str(path)], env, expected)
+    refused_quickly(["contract", "diff", str(path)], env, expected, run_in_process)
 
     assert active_title(env) == "Widgets"
 
@@ -140,7 +147,7 @@ def test_an_import_slower_than_its_time_limit_is_refused_and_says_how_to_allow_m
     assert "--time-limit SECONDS" in result.stderr
     assert active_title(env) == "Widgets"
     # The same document within the default limit is imported.
-    assert run_leadctl(["contract", "import", str(path)], env=env).exit_code == 0
+    assert run_in_process(["contract", "import", str(path)], env=env).exit_code == 0
     assert active_title(env) == "Widgets 2"
 
 
@@ -189,5 +196,5 @@ def test_a_hostile_service_contract_is_refused_by_pull(
     with publishing(text, content_type) as base_url:
         env = {"LEADCTL_BASE_URL": base_url, "LEADCTL_TOKEN": "sk_test_0123456789abcdef"}
         refused_quickly(["contract", "pull"], env, expected)
-        shown = run_leadctl(["contract", "show", "-o", "json"], env=env)
+        shown = run_in_process(["contract", "show", "-o", "json"], env=env)
         assert json.loads(shown.stdout)["source"] == "bundled"

@@ -1,4 +1,8 @@
-"""``leadctl sandbox serve|reset`` as users run them: output, Ctrl-C, loopback, state, seed."""
+"""``leadctl sandbox serve|reset`` as users run them: output, Ctrl-C, loopback, state, seed.
+
+A server's start, its output and its stop belong to the process and run it; a refusal that
+ends before any server starts and a second reset run in-process (``run_in_process``: the
+same command tree)."""
 
 from __future__ import annotations
 
@@ -14,6 +18,7 @@ from pathlib import Path
 import httpx
 
 from leadctl_sandbox.db import DB_FILE
+from tests.support.in_process import run_in_process
 from tests.support.sandbox_server import SandboxProcess, sandbox_server
 
 MODULE = (sys.executable, "-m", "leadctl", "sandbox")
@@ -53,8 +58,9 @@ def test_non_loopback_host_is_refused_without_allow_remote(tmp_path: Path) -> No
 
 
 def test_conflicting_state_options_are_a_usage_error(tmp_path: Path) -> None:
-    result = _run(["serve", "--memory", "--data-dir", str(tmp_path), "--port", "0"], _env(tmp_path))
-    assert result.returncode == 2
+    args = ["sandbox", "serve", "--memory", "--data-dir", str(tmp_path), "--port", "0"]
+    result = run_in_process(args, env=_env(tmp_path))
+    assert result.exit_code == 2
     assert "--data-dir and --memory" in result.stderr
 
 
@@ -169,8 +175,10 @@ def test_state_persists_across_restarts_and_reset_wipes_it(tmp_path: Path) -> No
     assert reset.returncode == 0
     assert "sandbox state removed" in reset.stderr
     assert _state_files(state) == ["notes.txt"]
-    again = _run(["reset", "--yes", "--data-dir", str(state)], _env(tmp_path))
-    assert again.returncode == 0 and "no sandbox state" in again.stderr
+    again = run_in_process(
+        ["sandbox", "reset", "--yes", "--data-dir", str(state)], env=_env(tmp_path)
+    )
+    assert again.exit_code == 0 and "no sandbox state" in again.stderr
 
 
 def _stop_and_stderr(sandbox: SandboxProcess) -> str:
@@ -189,15 +197,8 @@ def test_reset_wipes_the_default_state_dir(tmp_path: Path) -> None:
     embedded.stop()
     default = tmp_path / "data" / "sandbox"
     assert DB_FILE in _state_files(default)
-    result = subprocess.run(
-        [LEADCTL, "sandbox", "reset", "--yes"],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
+    result = run_in_process(["sandbox", "reset", "--yes"], env=env)
+    assert result.exit_code == 0, result.stderr
     assert not default.exists()
 
 

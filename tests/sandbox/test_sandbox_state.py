@@ -1,6 +1,10 @@
 """The sandbox profile stays the sandbox, and its state is guarded: ``sandbox reset`` asks,
 refuses while a ``sandbox serve`` holds the state, and a broken state is one line naming
-``sandbox reset``."""
+``sandbox reset``.
+
+Each guarantee meets the installed program (exit codes, the prompt on a terminal, the refusal
+while a server holds the state); making a state, settings, and the reset that cleans up after
+a check run in-process (``run_in_process``: the same command tree)."""
 
 from __future__ import annotations
 
@@ -17,6 +21,7 @@ import pytest
 
 from leadctl_sandbox.db import DB_FILE
 from tests.support.e2e import base_env, leadctl_executable, run_leadctl
+from tests.support.in_process import run_in_process
 from tests.support.sandbox_server import sandbox_server
 
 pytestmark = pytest.mark.e2e
@@ -27,7 +32,7 @@ def default_state(home: Path) -> Path:
 
 
 def make_state() -> None:
-    result = run_leadctl(["--profile", "sandbox", "lead-statuses", "list", "-o", "json"])
+    result = run_in_process(["--profile", "sandbox", "lead-statuses", "list", "-o", "json"])
     assert result.exit_code == 0, result.stderr
 
 
@@ -36,7 +41,7 @@ def make_state() -> None:
 
 def test_profile_settings_are_layered_on_the_embedded_sandbox(isolated_env: Path) -> None:
     for key, value in (("region", "US"), ("output", "csv")):
-        result = run_leadctl(["--profile", "sandbox", "profile", "set", key, value])
+        result = run_in_process(["--profile", "sandbox", "profile", "set", key, value])
         assert result.exit_code == 0, result.stderr
         assert "no longer" not in result.stderr and "instead of" not in result.stderr
     listed = run_leadctl(["--profile", "sandbox", "lead-statuses", "list"])
@@ -44,8 +49,8 @@ def test_profile_settings_are_layered_on_the_embedded_sandbox(isolated_env: Path
     header, first = listed.stdout.splitlines()[:2]
     assert "name" in header.split(",") and "New" in first.split(",")  # the profile's csv
     # The current profile, not only -p: `profile use sandbox` after the settings.
-    assert run_leadctl(["profile", "use", "sandbox"]).exit_code == 0
-    again = run_leadctl(["lead-statuses", "list", "-o", "json"])
+    assert run_in_process(["profile", "use", "sandbox"]).exit_code == 0
+    again = run_in_process(["lead-statuses", "list", "-o", "json"])
     assert again.exit_code == 0, again.stderr
     assert json.loads(again.stdout)[0]["name"] == "New"
     assert (default_state(isolated_env) / DB_FILE).exists()
@@ -124,7 +129,7 @@ def test_reset_is_refused_while_a_serve_holds_the_state(tmp_path: Path) -> None:
         assert f"pid {served.process.pid}" in second.stderr
         with served.client() as api:
             assert api.get("/lead-statuses").status_code == 200  # untouched
-    done = run_leadctl(["sandbox", "reset", "--yes", "--data-dir", str(state)])
+    done = run_in_process(["sandbox", "reset", "--yes", "--data-dir", str(state)])
     assert done.exit_code == 0, done.stderr
     assert not (state / DB_FILE).exists()
 
@@ -146,7 +151,7 @@ def test_a_corrupt_state_is_one_line_naming_reset(isolated_env: Path) -> None:
     result = run_leadctl(["--profile", "sandbox", "lead-statuses", "list"])
     assert result.exit_code == 1
     assert_one_line_naming_reset(result.stderr)
-    assert run_leadctl(["sandbox", "reset", "--yes"]).exit_code == 0
+    assert run_in_process(["sandbox", "reset", "--yes"]).exit_code == 0
     make_state()
 
 

@@ -1,6 +1,10 @@
 """The config and the credential file store on disk: private modes whatever the umask,
 atomic replacement, and concurrent writers (real `leadctl profile set` processes) that
 never lose each other's changes nor leave a half-written file for a reader to see.
+
+The modes, the refusal and the writers are the installed leadctl's; the login a refusal test
+starts from, the config a race starts from and reading the result back run in-process
+(``run_in_process``: the same command tree and config directory).
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.e2e import base_env, leadctl_executable, run_leadctl
+from tests.support.in_process import run_in_process
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -105,9 +110,8 @@ def test_files_are_private_even_with_umask_0() -> None:
 
 
 def test_a_group_readable_credential_file_is_refused_not_used() -> None:
-    proc = subprocess.run(
+    login = run_in_process(
         [
-            leadctl_executable(),
             "-p",
             "loose",
             "auth",
@@ -118,16 +122,12 @@ def test_a_group_readable_credential_file_is_refused_not_used() -> None:
             "--insecure-storage",
             "--no-verify",
         ],
-        input=TOKEN,
-        capture_output=True,
-        text=True,
-        env=base_env(),
-        timeout=60,
+        stdin=TOKEN,
     )
-    assert proc.returncode == 0, proc.stderr
+    assert login.exit_code == 0, login.stderr
     stored = config_dir() / "credentials" / "loose"
     stored.chmod(0o640)
-    result = run_leadctl(["-p", "loose", "--dry-run", "lead-statuses", "list"])
+    result = run_in_process(["-p", "loose", "--dry-run", "lead-statuses", "list"])
     status = run_leadctl(["-p", "loose", "auth", "status"])
     assert status.exit_code == 3, status.stderr
     assert "chmod 600" in status.stderr
@@ -135,7 +135,7 @@ def test_a_group_readable_credential_file_is_refused_not_used() -> None:
 
 
 def test_concurrent_writers_lose_nothing_and_readers_never_see_half_a_file() -> None:
-    seed = run_leadctl(["-p", "shared", "profile", "set", "output", "json"])
+    seed = run_in_process(["-p", "shared", "profile", "set", "output", "json"])
     assert seed.exit_code == 0, seed.stderr
     config = config_dir() / "config.toml"
     problems: list[str] = []
@@ -191,5 +191,5 @@ def test_concurrent_writers_lose_nothing_and_readers_never_see_half_a_file() -> 
     leftovers = [p.name for p in config_dir().iterdir() if p.name.endswith(".tmp")]
     assert leftovers == []
     # The file as a whole still reads back through leadctl.
-    listed = run_leadctl(["profile", "list", "-o", "json"])
+    listed = run_in_process(["profile", "list", "-o", "json"])
     assert listed.exit_code == 0, listed.stderr
