@@ -50,8 +50,10 @@ class Read:
     retry_after: tuple[int, int]
     login: bool = False
     ndjson: bool = False
-    # Fields the service computes from its clock (the capacity counters' next reset move
-    # on at every minute), left out when comparing with the clean run.
+    # Fields the service computes from its clock, left out when comparing with the clean
+    # run: the capacity counters' next resets move on every minute, and what was used this
+    # minute, hour or day (and so what is still possible) starts over at each boundary, which
+    # a run crossing the hour met between the clean read and the faulted one.
     clock_fields: tuple[str, ...] = ()
 
 
@@ -72,7 +74,7 @@ READS = (
         "GET",
         lambda info: f"/phone-numbers/{info['phoneNumbers'][0]}/status",
         (2, 0),
-        clock_fields=("ResetsAt",),
+        clock_fields=("ResetsAt", "ThisMinute", "ThisHour", "Today", "Possible"),
     ),
     Read(
         "automations runs",
