@@ -57,6 +57,9 @@ class Read:
     clock_fields: tuple[str, ...] = ()
 
 
+# The windows the service counts outbound traffic in (numbers status's capacity).
+PERIODS = ("ThisMinute", "ThisHour", "Today")
+
 READS = (
     Read(
         "lead-statuses list",
@@ -74,7 +77,11 @@ READS = (
         "GET",
         lambda info: f"/phone-numbers/{info['phoneNumbers'][0]}/status",
         (2, 0),
-        clock_fields=("ResetsAt", "ThisMinute", "ThisHour", "Today", "Possible"),
+        clock_fields=(
+            *(f"{what}{period}" for what in ("Used", "Remaining") for period in PERIODS),
+            "ResetsAt",
+            "Possible",
+        ),
     ),
     Read(
         "automations runs",
