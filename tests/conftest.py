@@ -44,12 +44,12 @@ LONG_FIRST = (
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Bytecode for leadctl, its sandbox and the venv's libraries, before any worker or leadctl
-    process starts. Where PYTHONDONTWRITEBYTECODE is set (this CI machine sets it) Python
-    never writes it, and each of the ~1,000 leadctl processes the suite starts compiled typer,
-    httpx and its own modules from source again: a fresh clone ran `uv run pytest` in 346 s,
-    against 222 s with bytecode. The first run compiles for about 7 s; later ones check the
-    files' times (0.2 s)."""
+    """Bytecode for leadctl, its sandbox, the tests and the venv's libraries, before any
+    worker or leadctl process starts. Where PYTHONDONTWRITEBYTECODE is set (this CI machine
+    sets it) Python never writes it, and each of the ~1,000 leadctl processes the suite starts
+    compiled typer, httpx and its own modules from source again: a fresh clone ran `uv run
+    pytest` in 346 s, against 222 s with bytecode. The first run compiles for about 7 s;
+    later ones check the files' times (0.2 s)."""
     if hasattr(config, "workerinput"):
         return  # an xdist worker: the controller has done it
     import compileall
@@ -57,7 +57,7 @@ def pytest_configure(config: pytest.Config) -> None:
     import sysconfig
 
     root = Path(__file__).resolve().parent.parent
-    places = [root / "leadctl", root / "leadctl_sandbox"]
+    places = [root / "leadctl", root / "leadctl_sandbox", root / "tests"]
     if sys.prefix != sys.base_prefix:  # a venv of this project's, never a shared install
         places.append(Path(sysconfig.get_paths()["purelib"]))
     for place in places:
