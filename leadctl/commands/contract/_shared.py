@@ -89,7 +89,7 @@ def store(ctx: Context, checked: Checked, etag: str | None = None) -> None:
     data = summary(active, profile)
     print_summary(ctx, data)
     ctx.ios.info(
-        f"profile {profile!r} (and every profile of {service_name(ctx)}) now uses {label}: "
+        f"{_sharing(ctx, profile)} now uses {label}: "
         f"{data['operations']} operations, {data['curated']} with curated commands, "
         f"{data['generated']} as generated commands"
         + (f", {len(checked.loaded.left_out)} left out" if checked.loaded.left_out else "")
@@ -105,6 +105,14 @@ def report_left_out(ctx: Context, left_out: list[dict[str, Any]]) -> None:
         ctx.ios.warn(f"... and {len(left_out) - SHOWN_LEFT_OUT} more operations left out")
     if left_out:
         ctx.ios.info("`leadctl contract show` lists every operation left out and why")
+
+
+def _sharing(ctx: Context, profile: str) -> str:
+    """Who an imported contract serves: the profiles of one service share it; a profile
+    with no base URL keeps its own (saying "every profile of profile 'x'" said nothing)."""
+    if ctx.settings.embedded_sandbox or ctx.settings.base_url:
+        return f"profile {profile!r} (and every profile of {service_name(ctx)})"
+    return f"profile {profile!r}"
 
 
 def service_name(ctx: Context) -> str:
