@@ -1,4 +1,4 @@
-"""Every test runs with its own config and data dirs and none of the user's LEADCTL_* vars;
+"""Every test runs with its own config, data and cache dirs and none of the user's LEADCTL_* vars;
 keyring fixtures for the in-process tests of every folder."""
 
 from __future__ import annotations
@@ -97,8 +97,29 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     return WholeModules(config, log)
 
 
+# leadctl's three dirs, as every fixture wider than one test sees them: never the user's own.
+# A leadctl run that writes there had no home of its own (a module fixture's `auth login` once
+# pulled a contract into the real ~/.cache/leadctl on every suite run); `isolated_env` fails the
+# test whose fixtures did it.
+UNCLAIMED_DIRS = ("LEADCTL_CONFIG_DIR", "LEADCTL_DATA_DIR", "LEADCTL_CACHE_DIR")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def unclaimed_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    home = tmp_path_factory.mktemp("unclaimed-home")
+    with pytest.MonkeyPatch.context() as patch:
+        for name in UNCLAIMED_DIRS:
+            patch.setenv(
+                name, str(home / name.removeprefix("LEADCTL_").removesuffix("_DIR").lower())
+            )
+        yield home
+
+
 @pytest.fixture(autouse=True)
-def isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+def isolated_env(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, unclaimed_home: Path
+) -> Iterator[Path]:
+    assert not any(unclaimed_home.iterdir()), _unclaimed_message(unclaimed_home)
     for name in list(os.environ):
         if name.startswith("LEADCTL_") or name in ("NO_COLOR", "FORCE_COLOR", "PAGER"):
             monkeypatch.delenv(name)
@@ -111,6 +132,16 @@ def isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Pa
     # A test that reaches the real OS keyring by accident fails loudly instead.
     monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "keyring.backends.fail.Keyring")
     yield home
+    monkeypatch.undo()
+    assert not any(unclaimed_home.iterdir()), _unclaimed_message(unclaimed_home)
+
+
+def _unclaimed_message(home: Path) -> str:
+    written = sorted(str(path.relative_to(home)) for path in home.rglob("*"))
+    return (
+        f"a leadctl run of this test or of a fixture it uses wrote {written} under the dirs "
+        f"no test owns ({home}): give that run its own {', '.join(UNCLAIMED_DIRS)}"
+    )
 
 
 @pytest.fixture(scope="session")

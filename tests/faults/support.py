@@ -8,11 +8,12 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import httpx
 
-from tests.support.e2e import Completed, run_leadctl
+from tests.support.e2e import Completed, home_env, run_leadctl
 from tests.support.sandbox_server import SandboxProcess
 
 # A fault rule that lets one request through untouched: rules are taken in the order they
@@ -30,8 +31,14 @@ class SecretEnv(dict[str, str]):
         return f"SecretEnv(<{len(self)} variables, hidden>)"
 
 
-def env_for(sandbox: SandboxProcess, credential: str | None = None) -> SecretEnv:
-    return SecretEnv(sandbox.env(credential))
+def env_for(
+    sandbox: SandboxProcess, credential: str | None = None, home: Path | None = None
+) -> SecretEnv:
+    """For a run against ``sandbox``; one a module fixture makes needs a ``home`` of its own."""
+    env = SecretEnv(sandbox.env(credential))
+    if home is not None:
+        env.update(home_env(home))
+    return env
 
 
 def inject(sandbox: SandboxProcess, path: str, method: str, actions: Sequence[str]) -> None:

@@ -155,10 +155,8 @@ def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def read_env(sandbox: SandboxProcess, workdir: Path, name: str) -> dict[str, str]:
-    """Each run its own config dir: `auth login` writes one."""
-    env = env_for(sandbox)
-    env["LEADCTL_CONFIG_DIR"] = str(workdir / name.replace(" ", "_").replace(":", ""))
-    return env
+    """Each run its own dirs: `auth login` writes a config and pulls the contract."""
+    return env_for(sandbox, home=workdir / name.replace(" ", "_").replace(":", ""))
 
 
 @dataclass(frozen=True)

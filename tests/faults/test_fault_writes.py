@@ -270,7 +270,10 @@ def _field(result: Completed, *path: str) -> Any:
 
 
 @pytest.fixture(scope="module")
-def outcomes(sandbox: SandboxProcess, world: World) -> dict[str, Outcome]:
+def outcomes(
+    sandbox: SandboxProcess, world: World, tmp_path_factory: pytest.TempPathFactory
+) -> dict[str, Outcome]:
+    homes = tmp_path_factory.mktemp("fault-writes")
     fault_cases = []
     for index, (write, scenario) in enumerate(CASES):
         chosen = plan(world, write, scenario, index)
@@ -281,7 +284,7 @@ def outcomes(sandbox: SandboxProcess, world: World) -> dict[str, Outcome]:
                 chosen.path,
                 scenario.actions(write.retry_safe, write.retry_after),
                 [*scenario.options(), *chosen.args],
-                env_for(sandbox),
+                env_for(sandbox, home=homes / str(index)),
                 stdin=chosen.stdin,
                 prepare=chosen.prepare,
                 observe=chosen.observe,

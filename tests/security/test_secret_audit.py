@@ -79,6 +79,7 @@ def execute(audit: Audit, run: Run) -> None:
         "LEADCTL_BASE_URL": audit.sandbox.base_url,
         "LEADCTL_CONFIG_DIR": str(audit.config_dir),
         "LEADCTL_DATA_DIR": str(audit.data_dir),
+        "LEADCTL_CACHE_DIR": str(audit.home / "cache"),
         "LEADCTL_PAGER": f"tee -a {audit.pager_file}",
         **run.extra_env,
     }

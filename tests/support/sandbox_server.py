@@ -208,6 +208,7 @@ def start_sandbox(
     # Never the user's own dirs: a test sandbox's default state goes to its work dir.
     merged["LEADCTL_DATA_DIR"] = str(Path(workdir.name) / "data")
     merged["LEADCTL_CONFIG_DIR"] = str(Path(workdir.name) / "config")
+    merged["LEADCTL_CACHE_DIR"] = str(Path(workdir.name) / "cache")
     merged.update(env or {})
     with stderr_path.open("wb") as stderr:
         process = subprocess.Popen(
