@@ -18,8 +18,8 @@ from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from leadctl.config.dirs import config_dir
 from leadctl.config.settings import (
-    config_dir,
     ensure_private_dir,
     validate_profile_name,
     write_private_file,

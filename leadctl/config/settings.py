@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+from leadctl.config.dirs import config_dir
 from leadctl.errors import LeadctlError, UsageError
 from leadctl.output.formats import OUTPUT_FORMATS
 
@@ -64,31 +65,6 @@ INTERNAL_KEYS: Mapping[str, tuple[str, ...]] = {
     "credential_store": CREDENTIAL_STORES,
     "credential_kind": CREDENTIAL_KINDS,
 }
-
-
-def _env_path(env: Mapping[str, str], name: str) -> Path | None:
-    value = env.get(name, "")
-    return Path(value).expanduser() if value else None
-
-
-def config_dir(env: Mapping[str, str]) -> Path:
-    """LEADCTL_CONFIG_DIR, else the platform's user config dir; never created here."""
-    override = _env_path(env, "LEADCTL_CONFIG_DIR")
-    if override is not None:
-        return override
-    import platformdirs
-
-    return Path(platformdirs.user_config_dir("leadctl", appauthor=False))
-
-
-def data_dir(env: Mapping[str, str]) -> Path:
-    """LEADCTL_DATA_DIR, else the platform's user data dir; never created here."""
-    override = _env_path(env, "LEADCTL_DATA_DIR")
-    if override is not None:
-        return override
-    import platformdirs
-
-    return Path(platformdirs.user_data_dir("leadctl", appauthor=False))
 
 
 def config_path(env: Mapping[str, str]) -> Path:

@@ -13,20 +13,19 @@ without a base URL keeps its own (``profile~NAME``).
 ``index.json`` is written last and names its directory, so a reader never pairs a new
 index with old schemas. A service without an imported contract uses the bundled one.
 
-Reading is on every command's start-up path: it needs no platformdirs (the cache dir is
-computed here as platformdirs computes it on Linux and macOS; a test compares the two),
-and reads the config only when some contract was imported (or for ``-p sandbox``).
+Reading is on every command's start-up path: it reads the config only when some contract
+was imported (or for ``-p sandbox``).
 """
 
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from leadctl import __version__
+from leadctl.config.dirs import cache_dir
 from leadctl.config.settings import ensure_private_dir, write_private_file
 from leadctl.contract import (
     BUNDLED_GROUPS_FILE,
@@ -52,21 +51,6 @@ CONTRACT_FILE = "openapi.json"
 SCHEMAS_FILE = "schemas.json"
 SANDBOX_KEY = "sandbox"
 SANDBOX_SOURCE = "published by the sandbox"
-
-
-def cache_dir(env: Mapping[str, str]) -> Path:
-    """LEADCTL_CACHE_DIR, else the platform's user cache dir for leadctl; never created."""
-    override = env.get("LEADCTL_CACHE_DIR", "")
-    if override:
-        return Path(override).expanduser()
-    if sys.platform == "darwin":
-        return Path(os.path.expanduser("~/Library/Caches")) / "leadctl"
-    if os.name == "posix":
-        xdg = env.get("XDG_CACHE_HOME", "").strip()
-        return Path(xdg if xdg else os.path.expanduser("~/.cache")) / "leadctl"
-    import platformdirs
-
-    return Path(platformdirs.user_cache_dir("leadctl", appauthor=False))
 
 
 def key_dir(env: Mapping[str, str], key: str) -> Path:

@@ -8,12 +8,11 @@ Kept apart from ``leadctl.generated.tree`` because the root help runs on every
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from leadctl.config.service_target import ENV_BASE_URL, SANDBOX_PROFILE, service_target
-from leadctl.config.settings import load_config
+from leadctl.config.settings import config_path, load_config
 from leadctl.contract.store import SANDBOX_KEY, help_groups, key_for_base_url, key_for_profile
 from leadctl.errors import LeadctlError
 
@@ -72,30 +71,12 @@ def _config_mentions_sandbox(env: Mapping[str, str]) -> bool:
     """Whether config.toml may make the sandbox the current profile (`profile use
     sandbox`): a look at its bytes, not a parse, which start-up cannot afford; a yes is
     settled by the parse in ``key()``."""
-    path = config_file(env)
-    if path is None:
-        return True  # where the path is not computed here, the parse finds out
+    path = config_path(env)
     try:
         with open(path, "rb") as file:
             return b"sandbox" in file.read()
     except OSError:
         return False
-
-
-def config_file(env: Mapping[str, str]) -> str | None:
-    """config.toml's path as ``leadctl.config.settings`` finds it, computed as platformdirs
-    computes it on Linux and macOS without importing either (a test compares them)."""
-    override = env.get("LEADCTL_CONFIG_DIR", "")
-    if override:
-        directory = os.path.expanduser(override)
-    elif sys.platform == "darwin":
-        directory = os.path.expanduser("~/Library/Application Support/leadctl")
-    elif os.name == "posix":
-        xdg = env.get("XDG_CONFIG_HOME", "").strip()
-        directory = os.path.join(xdg or os.path.expanduser("~/.config"), "leadctl")
-    else:
-        return None
-    return os.path.join(directory, "config.toml")
 
 
 def write_help_sections(click_ctx: Any, formatter: Any) -> None:

@@ -16,6 +16,7 @@ from pytest_httpx import HTTPXMock
 from leadctl.cli.app import root
 from tests.generated.contracts import widgets, write
 from tests.support.cli import BASE_URL, FakeClock, Result, run_cli, token_env
+from tests.support.e2e import base_env, leadctl_executable
 
 Importer = Callable[..., Result]
 WIDGET = {"id": "w1", "name": "Gear", "state": "ready", "apiKey": "wk_live_secret_value"}
@@ -513,6 +514,41 @@ def test_help_with_an_imported_contract_loads_no_heavy_library(
     assert loaded(["--help"]) == []
     assert loaded(["-p", "default", "--help"]) == []
     assert set(loaded(["widgets", "--help"])) <= {"json", "tomllib"}
+
+
+def test_help_on_an_operators_machine_with_an_imported_contract_loads_no_heavy_library(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The test above sets LEADCTL_BASE_URL and the dirs; an operator sets neither, so the
+    root help finds the current profile's service through config.toml at its default place.
+    Run through the installed console script."""
+    home = tmp_path / "operator"
+    monkeypatch.setenv("HOME", str(home))
+    for name in ("LEADCTL_CONFIG_DIR", "LEADCTL_CACHE_DIR", "LEADCTL_DATA_DIR"):
+        monkeypatch.delenv(name)
+    for name in ("XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME"):
+        monkeypatch.delenv(name, raising=False)
+    config = home / ".config" / "leadctl" / "config.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text(f'current_profile = "ops"\n\n[profiles.ops]\nbase_url = "{BASE_URL}"\n')
+    imported = run_cli(["contract", "import", str(write(tmp_path / "c.json", widgets()))])
+    assert imported.exit_code == 0, imported.stderr
+    assert (home / ".cache" / "leadctl" / "contracts").is_dir()
+
+    heavy = ("httpx", "rich", "pydantic", "keyring", "platformdirs", "tempfile", "json")
+    probe = (
+        "import atexit, runpy, sys\n"
+        f"atexit.register(lambda: print([m for m in {heavy!r} if m in sys.modules]))\n"
+        f"sys.argv = [{leadctl_executable()!r}, '--help']\n"
+        f"runpy.run_path({leadctl_executable()!r}, run_name='__main__')\n"
+    )
+    found = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, env=base_env()
+    )
+    assert found.returncode == 0, found.stderr
+    *shown, loaded = found.stdout.splitlines()
+    assert "widgets" in "\n".join(shown)  # the config was read: the profile's groups show
+    assert loaded == "[]"
 
 
 OTHER_URL = "https://other.example.test"

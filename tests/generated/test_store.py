@@ -3,17 +3,12 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
-
-import platformdirs
-import pytest
 
 from leadctl.contract.loading import Loaded
 from leadctl.contract.store import (
     INDEX_FILE,
     active_index,
-    cache_dir,
     key_dir,
     key_for_base_url,
     remove,
@@ -21,22 +16,6 @@ from leadctl.contract.store import (
     stored_keys,
 )
 from tests.generated.contracts import widgets
-
-
-@pytest.mark.skipif(sys.platform == "win32", reason="computed natively on POSIX only")
-@pytest.mark.parametrize("xdg", [None, "/tmp/xdg-cache-test"])
-def test_the_cache_dir_is_platformdirs_own(
-    monkeypatch: pytest.MonkeyPatch, xdg: str | None
-) -> None:
-    monkeypatch.delenv("LEADCTL_CACHE_DIR")
-    if xdg is None:
-        monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
-    else:
-        monkeypatch.setenv("XDG_CACHE_HOME", xdg)
-    import os
-
-    expected = Path(platformdirs.user_cache_dir("leadctl", appauthor=False))
-    assert cache_dir(os.environ) == expected
 
 
 def test_contracts_are_kept_per_service_whatever_the_profile() -> None:

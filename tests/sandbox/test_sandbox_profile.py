@@ -14,16 +14,13 @@ command tree, the same embedded sandbox on its loopback socket, the same dirs).
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from leadctl.config.settings import config_path, load_config
-from leadctl.generated.startup import config_file
+from leadctl.config.settings import load_config
 from tests.support.e2e import base_env, run_leadctl
 from tests.support.in_process import run_in_process
 from tests.support.sandbox_server import SandboxProcess, sandbox_server
@@ -160,18 +157,3 @@ def test_a_named_profile_overridden_by_the_environment_is_warned(
     assert same.exit_code == 0
     again = run_in_process(["-p", "prod", "lead-statuses", "list", "-o", "json"], env=env)
     assert again.exit_code == 0 and "warning" not in again.stderr
-
-
-@pytest.mark.skipif(sys.platform == "win32", reason="computed natively on POSIX only")
-@pytest.mark.parametrize("xdg", [None, "/tmp/xdg-config-test"])
-def test_start_up_finds_the_config_file_where_the_config_is_read(
-    monkeypatch: pytest.MonkeyPatch, xdg: str | None
-) -> None:
-    monkeypatch.delenv("LEADCTL_CONFIG_DIR")
-    if xdg is None:
-        monkeypatch.delenv("XDG_CONFIG_HOME", raising=False)
-    else:
-        monkeypatch.setenv("XDG_CONFIG_HOME", xdg)
-    assert config_file(os.environ) == str(config_path(os.environ))
-    monkeypatch.setenv("LEADCTL_CONFIG_DIR", "~/elsewhere")
-    assert config_file(os.environ) == str(config_path(os.environ))

@@ -15,8 +15,6 @@ from leadctl.config.profile_values import parse_profile_value
 from leadctl.config.settings import (
     PROFILE_KEYS,
     Config,
-    config_dir,
-    data_dir,
     load_config,
     update_config,
     validate_profile_name,
@@ -45,26 +43,6 @@ def _add_profile(name: str, **values: object) -> None:
 
 
 # -- paths -----------------------------------------------------------------------------
-
-
-def test_config_and_data_dir_follow_the_environment(tmp_path: Path) -> None:
-    env = {"LEADCTL_CONFIG_DIR": str(tmp_path / "c"), "LEADCTL_DATA_DIR": str(tmp_path / "d")}
-    assert config_dir(env) == tmp_path / "c"
-    assert data_dir(env) == tmp_path / "d"
-
-
-def test_dirs_default_to_the_platform_dirs_without_creating_them() -> None:
-    import platformdirs
-
-    expected_config = Path(platformdirs.user_config_dir("leadctl", appauthor=False))
-    expected_data = Path(platformdirs.user_data_dir("leadctl", appauthor=False))
-    existed = (expected_config.exists(), expected_data.exists())
-    assert config_dir({}) == expected_config
-    assert data_dir({"LEADCTL_DATA_DIR": ""}) == expected_data
-    assert (expected_config.exists(), expected_data.exists()) == existed
-
-
-# -- reading ---------------------------------------------------------------------------
 
 
 def test_load_without_a_file_is_empty_and_creates_nothing(conf_dir: Path) -> None:
