@@ -19,11 +19,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from leadctl.config.dirs import config_dir
-from leadctl.config.settings import (
-    ensure_private_dir,
-    validate_profile_name,
-    write_private_file,
-)
+from leadctl.config.private_files import ensure_private_dir, write_private_file
+from leadctl.config.settings import validate_profile_name
 from leadctl.errors import KeyringUnavailable, LeadctlError, NotAuthenticated, UsageError
 from leadctl.oauth.tokens import BadTokenSet, from_stored, is_stored_token_set
 from leadctl.util.jwt import jwt_expiry, looks_like_jwt

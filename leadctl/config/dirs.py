@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Literal
 
 APP_NAME = "leadctl"
+CONFIG_FILE = "config.toml"
 
 Kind = Literal["config", "data", "cache"]
 
@@ -32,6 +33,11 @@ _USER_DIRS: Mapping[Kind, tuple[str, str, str]] = {
 def config_dir(env: Mapping[str, str]) -> Path:
     """LEADCTL_CONFIG_DIR, else the user's config dir for leadctl."""
     return _dir("config", env)
+
+
+def config_path(env: Mapping[str, str]) -> Path:
+    """Where config.toml is (or would be)."""
+    return config_dir(env) / CONFIG_FILE
 
 
 def data_dir(env: Mapping[str, str]) -> Path:

@@ -21,7 +21,7 @@ from types import FrameType
 from typing import TextIO
 
 from leadctl.config.dirs import data_dir
-from leadctl.config.settings import ensure_private_dir
+from leadctl.config.private_files import ensure_private_dir
 from leadctl.errors import LeadctlError, UsageError
 from leadctl.util.atomic import AtomicFile, write_synced
 from leadctl.util.sigint import sigint_handled_by

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import math
-import os
 import re
 import sys
 from collections.abc import Callable, Iterator, Mapping
@@ -17,13 +16,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-from leadctl.config.dirs import config_dir
+from leadctl.config.dirs import config_path
+from leadctl.config.private_files import ensure_private_dir, write_private_file
 from leadctl.errors import LeadctlError, UsageError
 from leadctl.output.formats import OUTPUT_FORMATS
 
 T = TypeVar("T")
 
-CONFIG_FILE = "config.toml"
 LOCK_FILE = "config.toml.lock"
 # Long enough for a slow disk, short enough that a wedged process cannot hang every command.
 LOCK_TIMEOUT = 30.0
@@ -65,10 +64,6 @@ INTERNAL_KEYS: Mapping[str, tuple[str, ...]] = {
     "credential_store": CREDENTIAL_STORES,
     "credential_kind": CREDENTIAL_KINDS,
 }
-
-
-def config_path(env: Mapping[str, str]) -> Path:
-    return config_dir(env) / CONFIG_FILE
 
 
 @dataclass
@@ -186,32 +181,6 @@ def load_config(env: Mapping[str, str]) -> Config:
 
 
 # -- writing ---------------------------------------------------------------------------
-
-
-def ensure_private_dir(path: Path) -> None:
-    """Create ``path`` (and parents) if missing; a directory leadctl creates is 0700."""
-    if path.is_dir():
-        return
-    try:
-        path.mkdir(mode=0o700, parents=True, exist_ok=True)
-        # mkdir's mode is filtered by the umask; the final permission must not be.
-        os.chmod(path, 0o700)
-    except OSError as error:
-        raise LeadctlError(f"cannot create the directory {path}: {error.strerror}") from None
-
-
-def write_private_file(path: Path, data: bytes) -> None:
-    """Replace ``path`` atomically with a 0600 file holding ``data`` (readers see the old
-    file or the new one, never a partial one)."""
-    from leadctl.util.atomic import AtomicFile
-
-    pending = AtomicFile(path)
-    try:
-        pending.commit(data)
-    except OSError as error:
-        raise LeadctlError(f"cannot write {path}: {error.strerror or error}") from None
-    finally:
-        pending.discard()
 
 
 def _config_to_toml(config: Config) -> bytes:

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from leadctl import __version__
 from leadctl.config.dirs import cache_dir
-from leadctl.config.settings import ensure_private_dir, write_private_file
+from leadctl.config.private_files import ensure_private_dir, write_private_file
 from leadctl.contract import (
     BUNDLED_GROUPS_FILE,
     BUNDLED_INDEX_FILE,
@@ -139,6 +139,14 @@ def stored_keys(env: Mapping[str, str]) -> list[str]:
         return []
 
 
+def candidate_keys(env: Mapping[str, str], *, maybe_sandbox: bool) -> list[str]:
+    """The stored keys this invocation's service could have: the embedded sandbox's only
+    where the sandbox may be the profile. With none, ``key()`` (which may parse the config)
+    is not needed: a `-p sandbox` tour leaves the sandbox's contract behind, and every
+    command of another profile would otherwise read the config to find it is not theirs."""
+    return [name for name in stored_keys(env) if maybe_sandbox or name != SANDBOX_KEY]
+
+
 def active_index(
     env: Mapping[str, str], key: Callable[[], str | None], *, maybe_sandbox: bool = False
 ) -> ActiveIndex:
@@ -149,7 +157,7 @@ def active_index(
     outdated index is rebuilt from the stored contract; if that fails too, the bundled
     contract is used and ``problem`` says why.
     """
-    stored = stored_keys(env)
+    stored = candidate_keys(env, maybe_sandbox=maybe_sandbox)
     if not stored and not maybe_sandbox:
         return bundled_index()
     name = key()
@@ -329,7 +337,7 @@ def help_groups(
 ) -> list[tuple[str, str]]:
     """What `leadctl --help` shows of generated groups, without a JSON parser: the bundled
     groups file unless the profile's service has an imported contract."""
-    if not stored_keys(env) and not maybe_sandbox:
+    if not candidate_keys(env, maybe_sandbox=maybe_sandbox) and not maybe_sandbox:
         return read_groups(BUNDLED_GROUPS_FILE)
     name = key()
     if name is not None and (key_dir(env, name) / GROUPS_FILE).is_file():

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from leadctl.config.credentials import oauth_credential, save_credential, stored_credential
 from leadctl.config.dirs import config_dir
-from leadctl.config.settings import ensure_private_dir
+from leadctl.config.private_files import ensure_private_dir
 from leadctl.errors import LeadctlError, NotAuthenticated
 from leadctl.http.client import tls_verification
 from leadctl.http.request_limits import DEFAULT_TIMEOUT

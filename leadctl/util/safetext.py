@@ -69,6 +69,8 @@ def safe_text(text: str, *, one_line: bool = False) -> str:
     """
     if text.isprintable():  # no control, format or separator character: nothing to do
         return text
+    if not one_line and text.replace("\n", "").replace("\t", "").isprintable():
+        return text  # layout only (help, multi-line messages): no pattern to compile
     if one_line:
         text = text.replace("\r\n", " ").replace("\n", " ").replace("\t", " ")
     elif "\r\n" in text:

@@ -39,6 +39,22 @@ def test_without_imports_the_bundled_index_is_used_and_no_profile_is_asked(
     assert found.index["contract"]["source"] == "bundled"
 
 
+def test_the_sandboxs_contract_alone_asks_no_profile_unless_it_may_be_the_sandbox(
+    cache_dir: Path,
+) -> None:
+    env = {"LEADCTL_CACHE_DIR": str(cache_dir)}
+    raw = json.dumps(widgets()).encode()
+    save(
+        env, "sandbox", Loaded(raw, widgets()), source="s.json", imported_at="2026-01-01T00:00:00Z"
+    )
+
+    def profile() -> str:
+        raise AssertionError("only the sandbox profile could use the sandbox's contract")
+
+    assert active_index(env, profile).key is None
+    assert active_index(env, lambda: "sandbox", maybe_sandbox=True).key == "sandbox"
+
+
 def test_save_then_load_per_profile(cache_dir: Path) -> None:
     env = {"LEADCTL_CACHE_DIR": str(cache_dir)}
     raw = json.dumps(widgets()).encode()

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from pytest_httpx import HTTPXMock
@@ -55,6 +57,24 @@ def modules_loaded_running(argv: list[str]) -> list[str]:
 @pytest.mark.parametrize("argv", [["--version"], ["--help"]])
 def test_version_and_help_load_no_heavy_library(argv: list[str]) -> None:
     assert modules_loaded_running(argv) == []
+
+
+@pytest.mark.parametrize("stored", ["nothing", "the sandbox's contract"])
+def test_the_root_help_parses_no_config_when_no_contract_could_be_the_profiles(
+    stored: str,
+) -> None:
+    # The config module (dataclasses, its checks) and tempfile (the writers) are for
+    # commands; the root help looks at the config only to find an imported contract's groups.
+    # The sandbox's contract, which a `-p sandbox` tour leaves behind, is no other profile's.
+    if stored != "nothing":
+        pulled = run_cli(["-p", "sandbox", "contract", "show"])
+        assert pulled.exit_code == 0, pulled.stderr
+        assert (Path(os.environ["LEADCTL_CACHE_DIR"]) / "contracts" / "sandbox").is_dir()
+    code = (
+        "import contextlib, io\nfrom leadctl.cli.app import invoke\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n    invoke(['--help'])"
+    )
+    assert modules_loaded_by(code, ("leadctl.config.settings", "tempfile")) == []
 
 
 @pytest.mark.parametrize("group", list(GROUPS))

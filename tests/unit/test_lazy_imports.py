@@ -29,7 +29,8 @@ PACKAGE = Path(leadctl.__file__).resolve().parent
 MEASURED_PATHS = (
     # leadctl --help
     "leadctl.__main__", "leadctl.cli", "leadctl.iostreams",
-    "leadctl.config.settings", "leadctl.contract.store", "leadctl.generated.startup",
+    "leadctl.config.settings", "leadctl.config.private_files", "leadctl.contract.store",
+    "leadctl.generated.startup",
     "leadctl.docgen",
     # a read: lead-statuses list -o json
     "leadctl.context", "leadctl.commands.lead_statuses", "leadctl.output.registry",

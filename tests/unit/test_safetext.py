@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from leadctl.iostreams import safe_json, safe_text
+from leadctl.util.safetext import _unsafe
 
 # What a terminal acts on instead of showing: controls, format characters (bidi, zero
 # width), line/paragraph separators, surrogates. The oracle is unicodedata, not the
@@ -53,6 +54,15 @@ def test_what_a_terminal_would_act_on_is_shown(raw: str, shown: str) -> None:
 def test_text_with_nothing_to_act_on_is_unchanged() -> None:
     text = "Zoë Ñúñez 山田 🎉 O'Brien <b>&amp; [bold] \\x1b 100%"
     assert safe_text(text) is text
+
+
+def test_layout_alone_compiles_no_pattern() -> None:
+    # Every help screen is such text: the pattern costs ~0.5 ms to compile.
+    _unsafe.cache_clear()
+    text = "Usage: leadctl [OPTIONS]\n\n\tleads  Leads: list, create\n"
+    assert safe_text(text) is text
+    assert _unsafe.cache_info().misses == 0
+    assert safe_text(text, one_line=True) == text.replace("\n", " ").replace("\t", " ")
 
 
 def test_newlines_and_tabs_are_layout_a_crlf_is_a_newline() -> None:

@@ -91,7 +91,7 @@ def test_commit_happens_once(folder: Path) -> None:
 
 
 def test_write_private_file_reports_a_failed_write_and_leaves_nothing(folder: Path) -> None:
-    from leadctl.config.settings import write_private_file
+    from leadctl.config.private_files import write_private_file
     from leadctl.errors import LeadctlError
 
     target = folder / "config.toml"
