@@ -152,7 +152,8 @@ def active_index(
 ) -> ActiveIndex:
     """The index of the service ``key()`` names, else the bundled one.
 
-    ``key`` is called only when some contract was imported, or ``maybe_sandbox`` (the
+    ``key`` is called only when a contract was imported that could be this service's
+    (:func:`candidate_keys`), or ``maybe_sandbox`` (the
     embedded sandbox's published contract is compiled on its first use). An unreadable or
     outdated index is rebuilt from the stored contract; if that fails too, the bundled
     contract is used and ``problem`` says why.
