@@ -115,6 +115,14 @@ def _sharing(ctx: Context, profile: str) -> str:
     return f"profile {profile!r}"
 
 
+def service_of_profile(ctx: Context, profile: str) -> str:
+    """The service and the profile that named it; a profile with no base URL is its own
+    service, named once ("profile 'x' (profile 'x')" said it twice)."""
+    service = service_name(ctx)
+    named = f"profile {profile!r}"
+    return service if service == named else f"{service} ({named})"
+
+
 def service_name(ctx: Context) -> str:
     if ctx.settings.embedded_sandbox:
         return "the embedded sandbox"

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from leadctl.commands._verb import verb_command
-from leadctl.commands.contract._shared import service_name
+from leadctl.commands.contract._shared import service_of_profile
 from leadctl.config.settings import validate_profile_name
 from leadctl.contract.store import SANDBOX_KEY, context_key, remove
 
@@ -21,13 +21,13 @@ class Options:
 
 def run(opts: Options, ctx: Context) -> None:
 
-    profile = validate_profile_name(ctx.settings.profile)
+    whose = service_of_profile(ctx, validate_profile_name(ctx.settings.profile))
     key = context_key(ctx)
     if key is not None and remove(ctx.env, key):
         again = "the sandbox's published" if key == SANDBOX_KEY else "the bundled"
-        ctx.ios.info(f"{service_name(ctx)} uses {again} contract again (profile {profile!r})")
+        ctx.ios.info(f"{whose} uses {again} contract again")
     else:
-        ctx.ios.info(f"{service_name(ctx)} had no imported contract (profile {profile!r})")
+        ctx.ios.info(f"{whose} had no imported contract")
 
 
 EPILOG = "Examples:\n\n  leadctl contract reset\n\n  leadctl -p sandbox contract reset"
