@@ -40,7 +40,8 @@ class EmbeddedSandbox:
         from leadctl_sandbox.server import SandboxServer
 
         if isinstance(self._server, SandboxServer):
-            self._server.stop()
+            # The command is done with it: no request of its own is left to finish.
+            self._server.stop(graceful=False)
         self._server = None
         if self._state is not None:
             self._state.close()

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import gc
 import json
+import socket
 import time
+import warnings
 from pathlib import Path
 
 import httpx
@@ -57,6 +60,48 @@ def test_embedded_sandbox_serves_on_loopback_and_stops(tmp_path: Path) -> None:
     finally:
         again.stop()
     assert elapsed < WARM_START_BUDGET
+
+
+def test_stopping_cuts_off_open_connections_and_leaves_the_state_whole(tmp_path: Path) -> None:
+    """The embedded sandbox stops without uvicorn's graceful polling (its command is done):
+    an idle keep-alive connection and a request still sending its body are closed, nothing
+    is left for the garbage collector to warn about, and the state opens again."""
+    env = {"LEADCTL_DATA_DIR": str(tmp_path)}
+    sandbox = EmbeddedSandbox(env=env)
+    sandbox.start()
+    auth = {"Authorization": f"Bearer {sandbox.org_key}"}
+    port = int(sandbox.base_url.rsplit(":", 1)[1])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        idle = httpx.Client(base_url=sandbox.base_url, headers=auth)
+        assert idle.get("/lead-statuses").status_code == 200  # its connection stays open
+        partial = socket.create_connection(("127.0.0.1", port))
+        partial.sendall(
+            b"POST /leads HTTP/1.1\r\nHost: sandbox\r\nAuthorization: Bearer "
+            + sandbox.org_key.encode()
+            + b'\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"first'
+        )
+        sandbox.stop()
+        partial.settimeout(10)
+        try:
+            answer = partial.recv(1024)
+        except ConnectionResetError:  # closed with its body unread: reset rather than EOF
+            answer = b""
+        assert answer == b""  # closed, no answer
+        partial.close()
+        with pytest.raises(httpx.TransportError):
+            idle.get("/lead-statuses")
+        idle.close()
+        gc.collect()
+    assert [str(w.message) for w in caught if issubclass(w.category, ResourceWarning)] == []
+
+    again = EmbeddedSandbox(env=env)
+    again.start()
+    try:
+        statuses = httpx.get(again.base_url + "/lead-statuses", headers=auth)
+        assert statuses.status_code == 200 and statuses.json()
+    finally:
+        again.stop()
 
 
 def test_profile_sandbox_runs_a_command_without_login(tmp_path: Path) -> None:
