@@ -186,13 +186,15 @@ class SandboxServer:
     def _halt(self, serving: asyncio.Task[None]) -> None:
         """In the server's loop: stop listening, close every connection (a client's idle
         keep-alive one, or one whose request is cut off), and cancel the serve task."""
-        for server in self._server.servers:
-            server.close()
-        for connection in list(self._server.server_state.connections):
-            transport = getattr(connection, "transport", None)
-            if transport is not None:
-                transport.close()
-        serving.cancel()
+        try:
+            for server in self._server.servers:
+                server.close()
+            for connection in list(self._server.server_state.connections):
+                transport = getattr(connection, "transport", None)
+                if transport is not None:
+                    transport.close()
+        finally:
+            serving.cancel()  # whatever another uvicorn calls these: the thread must end
 
     def alive(self) -> bool:
         return self._thread is not None and self._thread.is_alive()
