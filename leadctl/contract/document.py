@@ -10,6 +10,18 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from leadctl.contract import HTTP_METHODS
+
+
+def operations(document: Mapping[str, Any]) -> Iterator[tuple[str, str, Mapping[str, Any]]]:
+    """Each operation as written: path, method (lower case) and its object; a path item or
+    operation that is not an object is skipped (the meta-schema reports it)."""
+    for path, item in (document.get("paths") or {}).items():
+        if isinstance(item, Mapping):
+            for method in HTTP_METHODS:
+                if isinstance(item.get(method), Mapping):
+                    yield str(path), method, item[method]
+
 
 class Document:
     """Local ``$ref`` resolution and merged views of an OpenAPI document's schemas."""
@@ -33,6 +45,14 @@ class Document:
                 return node
             node = self.pointer(node["$ref"])
         raise KeyError("a $ref chain does not end")
+
+    def resolved(self, node: Any) -> Any:
+        """:meth:`resolve`, or None where a ``$ref`` leads nowhere: for checks that report
+        such a ``$ref`` on its own."""
+        try:
+            return self.resolve(node)
+        except (KeyError, IndexError, ValueError, TypeError):
+            return None
 
     def branches(self, schema: Any, depth: int = 0) -> Iterator[Mapping[str, Any]]:
         """The schema and, through $ref, allOf and the non-null branch of anyOf/oneOf,

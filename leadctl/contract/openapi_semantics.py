@@ -15,7 +15,7 @@ from typing import Any
 
 from leadctl.contract import HTTP_METHODS
 from leadctl.contract.budget import Budget
-from leadctl.contract.document import Document
+from leadctl.contract.document import Document, operations
 from leadctl.contract.formats import schema_to_31, to_31
 from leadctl.contract.openapi_meta import DRAFT_2020_12, refuse_fetch
 
@@ -43,17 +43,9 @@ def semantic_problems(
     yield from _tag_problems(document.get("tags"), version)
 
 
-def _operations(document: Mapping[str, Any]) -> Iterator[tuple[str, str, Mapping[str, Any]]]:
-    for path, item in (document.get("paths") or {}).items():
-        if isinstance(item, Mapping):
-            for method in HTTP_METHODS:
-                if isinstance(item.get(method), Mapping):
-                    yield str(path), method, item[method]
-
-
 def _operation_ids(document: Mapping[str, Any]) -> Iterator[tuple[Location, str]]:
     seen: set[str] = set()
-    for path, method, spec in _operations(document):
+    for path, method, spec in operations(document):
         operation_id = spec.get("operationId")
         if not isinstance(operation_id, str):
             continue  # none, or not a string: the meta-schema says so
@@ -98,7 +90,7 @@ def _schema_holders(document: Mapping[str, Any]) -> Iterator[tuple[Location, str
 def _duplicate_parameters(doc: Document, parameters: Any) -> Iterator[str]:
     seen: set[tuple[str, str]] = set()
     for raw in parameters if isinstance(parameters, list) else ():
-        parameter = _resolved(doc, raw)
+        parameter = doc.resolved(raw)
         if not isinstance(parameter, Mapping) or "name" not in parameter:
             continue  # the meta-schema says what is wrong with it
         key = (str(parameter.get("name")), str(parameter.get("in")))
@@ -174,7 +166,7 @@ def _property_names(doc: Document, schema: Any) -> set[str]:
     seen: set[int] = set()
     pending = [schema]
     while pending:
-        node = _resolved(doc, pending.pop())
+        node = doc.resolved(pending.pop())
         if not isinstance(node, Mapping) or id(node) in seen:
             continue
         seen.add(id(node))
@@ -185,13 +177,6 @@ def _property_names(doc: Document, schema: Any) -> set[str]:
                 pending.extend(node[key])
         pending.extend(node[key] for key in ("items", "not") if key in node)
     return names
-
-
-def _resolved(doc: Document, node: Any) -> Any:
-    try:
-        return doc.resolve(node)
-    except (KeyError, IndexError, ValueError, TypeError):
-        return None  # a $ref to nowhere: reported on its own
 
 
 class _Defaults:

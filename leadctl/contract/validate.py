@@ -25,7 +25,7 @@ from typing import Any
 
 from leadctl.contract import HTTP_METHODS
 from leadctl.contract.budget import CHECK_EVERY, Budget
-from leadctl.contract.document import Document
+from leadctl.contract.document import Document, operations
 from leadctl.contract.formats import openapi_version
 from leadctl.contract.openapi_meta import meta_problems
 from leadctl.contract.openapi_semantics import semantic_problems
@@ -90,21 +90,13 @@ def check_contract(document: Any, *, what: str, budget: Budget) -> Checked:
     working = found.without_broken(document)
     found.add_all(_spec_problems(working, version, budget))
     sound = found.without_broken(working)
-    if not any(True for _ in _operation_keys(sound)):
+    if not any(True for _ in operations(sound)):
         problems = found.all_messages() or ["the document has no operations"]
         raise ContractInvalid(what, problems, version)
     return Checked(sound, found.left_out(), found.ignored)
 
 
 # -- tracing problems to operations -------------------------------------------------------
-
-
-def _operation_keys(document: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
-    for path, item in (document.get("paths") or {}).items():
-        if isinstance(item, Mapping):
-            for method in HTTP_METHODS:
-                if isinstance(item.get(method), Mapping):
-                    yield str(path), method
 
 
 def _component(location: Location) -> str | None:
@@ -291,9 +283,8 @@ def _operation_uses(document: Mapping[str, Any]) -> dict[tuple[str, str], set[st
     direct = _component_uses(document)
     schemes = (document.get("components") or {}).get("securitySchemes") or {}
     uses: dict[tuple[str, str], set[str]] = {}
-    for path, method in _operation_keys(document):
+    for path, method, spec in operations(document):
         item = document["paths"][path]
-        spec = item[method]
         found = _refs_under(spec) | _refs_under(item.get("parameters"))
         security = spec.get("security", document.get("security"))
         for requirement in security if isinstance(security, list) else ():
@@ -353,7 +344,7 @@ def _duplicate_operations(document: Mapping[str, Any]) -> Iterator[tuple[Locatio
     """Two operations on one METHOD and path template: a command could not tell them apart,
     so the later one is left out."""
     seen: dict[tuple[str, str], str] = {}
-    for path, method in _operation_keys(document):
+    for path, method, _spec in operations(document):
         key = template_key(method, path)
         if key in seen:
             yield (
@@ -370,13 +361,13 @@ def _path_template_problems(document: Mapping[str, Any]) -> Iterator[tuple[Locat
     its arguments in template order, and could not fill a segment nobody declared."""
     import re
 
-    for path, method in _operation_keys(document):
-        item = document["paths"][path]
+    doc = Document(document)
+    for path, method, spec in operations(document):
         declared = set()
-        for holder in (item.get("parameters"), item[method].get("parameters")):
+        for holder in (document["paths"][path].get("parameters"), spec.get("parameters")):
             for param in holder if isinstance(holder, list) else ():
                 if isinstance(param, Mapping) and "$ref" in param:
-                    param = _resolved(document, param)
+                    param = doc.resolved(param)
                 if isinstance(param, Mapping) and param.get("in") == "path":
                     declared.add(str(param.get("name")))
         in_template = set(re.findall(r"\{([^}/]+)\}", path))
@@ -392,24 +383,12 @@ def _path_template_problems(document: Mapping[str, Any]) -> Iterator[tuple[Locat
             )
 
 
-def _resolved(document: Mapping[str, Any], node: Mapping[str, Any]) -> Any:
-
-    try:
-        return Document(document).resolve(node)
-    except (KeyError, IndexError, ValueError, TypeError):
-        return None  # a $ref to nowhere: reported on its own
-
-
 def _extension_problems(document: Mapping[str, Any]) -> Iterator[tuple[Location, str]]:
     operation_ids = {
-        str(document["paths"][path][method]["operationId"])
-        for path, method in _operation_keys(document)
-        if document["paths"][path][method].get("operationId")
+        str(spec["operationId"]) for _, _, spec in operations(document) if spec.get("operationId")
     }
-    for path, method in _operation_keys(document):
-        for message in _operation_extension_problems(
-            document["paths"][path][method], operation_ids
-        ):
+    for path, method, spec in operations(document):
+        for message in _operation_extension_problems(spec, operation_ids):
             yield ("paths", path, method), message
 
 
