@@ -338,7 +338,7 @@ def help_groups(
 ) -> list[tuple[str, str]]:
     """What `leadctl --help` shows of generated groups, without a JSON parser: the bundled
     groups file unless the profile's service has an imported contract."""
-    if not candidate_keys(env, maybe_sandbox=maybe_sandbox) and not maybe_sandbox:
+    if not maybe_sandbox and not candidate_keys(env, maybe_sandbox=False):
         return read_groups(BUNDLED_GROUPS_FILE)
     name = key()
     if name is not None and (key_dir(env, name) / GROUPS_FILE).is_file():
