@@ -110,7 +110,7 @@ def report_left_out(ctx: Context, left_out: list[dict[str, Any]]) -> None:
 def _sharing(ctx: Context, profile: str) -> str:
     """Who an imported contract serves: the profiles of one service share it; a profile
     with no base URL keeps its own (saying "every profile of profile 'x'" said nothing)."""
-    if ctx.settings.embedded_sandbox or ctx.settings.base_url:
+    if _has_service(ctx):
         return f"profile {profile!r} (and every profile of {service_name(ctx)})"
     return f"profile {profile!r}"
 
@@ -118,9 +118,14 @@ def _sharing(ctx: Context, profile: str) -> str:
 def service_of_profile(ctx: Context, profile: str) -> str:
     """The service and the profile that named it; a profile with no base URL is its own
     service, named once ("profile 'x' (profile 'x')" said it twice)."""
-    service = service_name(ctx)
-    named = f"profile {profile!r}"
-    return service if service == named else f"{service} ({named})"
+    if _has_service(ctx):
+        return f"{service_name(ctx)} (profile {profile!r})"
+    return f"profile {profile!r}"
+
+
+def _has_service(ctx: Context) -> bool:
+    """Whether the profile names a service beyond itself (the sandbox, or a base URL)."""
+    return bool(ctx.settings.embedded_sandbox or ctx.settings.base_url)
 
 
 def service_name(ctx: Context) -> str:
