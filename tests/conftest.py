@@ -14,6 +14,7 @@ import pytest
 from keyring.backend import KeyringBackend
 
 from tests.support import hypothesis_profiles
+from tests.support.e2e import home_env
 from tests.support.imported_contracts import ImportedContracts
 from tests.support.keyrings import DictKeyring
 
@@ -101,17 +102,12 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
 # A leadctl run that writes there had no home of its own (a module fixture's `auth login` once
 # pulled a contract into the real ~/.cache/leadctl on every suite run); `isolated_env` fails the
 # test whose fixtures did it.
-UNCLAIMED_DIRS = ("LEADCTL_CONFIG_DIR", "LEADCTL_DATA_DIR", "LEADCTL_CACHE_DIR")
-
-
 @pytest.fixture(scope="session", autouse=True)
 def unclaimed_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     home = tmp_path_factory.mktemp("unclaimed-home")
     with pytest.MonkeyPatch.context() as patch:
-        for name in UNCLAIMED_DIRS:
-            patch.setenv(
-                name, str(home / name.removeprefix("LEADCTL_").removesuffix("_DIR").lower())
-            )
+        for name, value in home_env(home).items():
+            patch.setenv(name, value)
         yield home
 
 
@@ -125,14 +121,12 @@ def isolated_env(
             monkeypatch.delenv(name)
     home = tmp_path / "home"
     home.mkdir()
-    monkeypatch.setenv("LEADCTL_CONFIG_DIR", str(home / "config"))
-    monkeypatch.setenv("LEADCTL_DATA_DIR", str(home / "data"))
-    monkeypatch.setenv("LEADCTL_CACHE_DIR", str(home / "cache"))
+    for name, value in home_env(home).items():
+        monkeypatch.setenv(name, value)
     monkeypatch.setenv("COLUMNS", "120")
     # A test that reaches the real OS keyring by accident fails loudly instead.
     monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "keyring.backends.fail.Keyring")
     yield home
-    monkeypatch.undo()
     assert not any(unclaimed_home.iterdir()), _unclaimed_message(unclaimed_home)
 
 
@@ -140,7 +134,7 @@ def _unclaimed_message(home: Path) -> str:
     written = sorted(str(path.relative_to(home)) for path in home.rglob("*"))
     return (
         f"a leadctl run of this test or of a fixture it uses wrote {written} under the dirs "
-        f"no test owns ({home}): give that run its own {', '.join(UNCLAIMED_DIRS)}"
+        f"no test owns ({home}): give that run its own {', '.join(home_env(home))}"
     )
 
 

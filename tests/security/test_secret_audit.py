@@ -27,7 +27,14 @@ from pathlib import Path
 import pytest
 
 from tests.security.secrets import leaks, scan_tree
-from tests.support.e2e import Completed, base_env, leadctl_executable, run_leadctl, run_leadctl_tty
+from tests.support.e2e import (
+    Completed,
+    base_env,
+    home_env,
+    leadctl_executable,
+    run_leadctl,
+    run_leadctl_tty,
+)
 from tests.support.sandbox_server import SandboxProcess, sandbox_server
 
 pytestmark = pytest.mark.e2e
@@ -77,9 +84,7 @@ def sandbox() -> Iterator[SandboxProcess]:
 def execute(audit: Audit, run: Run) -> None:
     env = {
         "LEADCTL_BASE_URL": audit.sandbox.base_url,
-        "LEADCTL_CONFIG_DIR": str(audit.config_dir),
-        "LEADCTL_DATA_DIR": str(audit.data_dir),
-        "LEADCTL_CACHE_DIR": str(audit.home / "cache"),
+        **home_env(audit.home),
         "LEADCTL_PAGER": f"tee -a {audit.pager_file}",
         **run.extra_env,
     }

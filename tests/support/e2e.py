@@ -42,8 +42,9 @@ def base_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
 
 
 def home_env(home: Path) -> dict[str, str]:
-    """leadctl's config, data and cache dirs under ``home``: for runs a fixture wider than
-    one test makes, which would otherwise share the dirs no test owns."""
+    """leadctl's config, data and cache dirs under ``home``: each test's own
+    (tests/conftest.py), and those of runs a fixture wider than one test makes, which would
+    otherwise share the dirs no test owns."""
     return {
         "LEADCTL_CONFIG_DIR": str(home / "config"),
         "LEADCTL_DATA_DIR": str(home / "data"),

@@ -18,6 +18,11 @@ from leadctl.config.dirs import Kind, cache_dir, config_dir, data_dir, user_dir
 KINDS: tuple[Kind, ...] = get_args(Kind)
 XDG = {"config": "XDG_CONFIG_HOME", "data": "XDG_DATA_HOME", "cache": "XDG_CACHE_HOME"}
 PLATFORMS = {"linux": Unix, "darwin": MacOS}
+FOUND_BY = {"config": config_dir, "data": data_dir, "cache": cache_dir}
+
+
+def platformdirs_own(kind: Kind) -> Path:
+    return Path(getattr(platformdirs, f"user_{kind}_dir")("leadctl", appauthor=False))
 
 
 def test_the_overrides_come_first_and_expand_the_home(tmp_path: Path) -> None:
@@ -58,8 +63,8 @@ def test_without_overrides_each_dir_is_platformdirs_own(
     monkeypatch: pytest.MonkeyPatch, kind: Kind
 ) -> None:
     monkeypatch.delenv(f"LEADCTL_{kind.upper()}_DIR")
-    found = {"config": config_dir, "data": data_dir, "cache": cache_dir}[kind](os.environ)
-    assert found == Path(getattr(platformdirs, f"user_{kind}_dir")("leadctl", appauthor=False))
+    found = FOUND_BY[kind](os.environ)
+    assert found == platformdirs_own(kind)
     assert not found.exists() or found.is_dir()  # looked up, never created here
 
 
@@ -75,5 +80,4 @@ def test_platformdirs_is_asked_where_it_decides_more_than_a_path(
     monkeypatch.setenv("HOME", "relative-home")
     assert user_dir(kind, os.environ, "linux") is None
     monkeypatch.delenv(f"LEADCTL_{kind.upper()}_DIR")
-    found = {"config": config_dir, "data": data_dir, "cache": cache_dir}[kind](os.environ)
-    assert found == Path(getattr(platformdirs, f"user_{kind}_dir")("leadctl", appauthor=False))
+    assert FOUND_BY[kind](os.environ) == platformdirs_own(kind)
