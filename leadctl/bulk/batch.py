@@ -214,16 +214,21 @@ def parse_line(number: int, raw: bytes, shape: Shape, key_for: KeyFor) -> Job:
     except UnicodeDecodeError:
         return invalid("not UTF-8 text")
     value: Any
-    try:
-        value = loads_input(decoded)
-    except NotJson as error:
-        return invalid(f"invalid JSON: {error}")
-    except json.JSONDecodeError as error:
-        if decoded.startswith(("{", "[", '"')):
+    if decoded.startswith(("{", "[", '"')):
+        # Only a line written as JSON is read as JSON: an object (the request), or a
+        # string as `jq` prints it without -r. An array is JSON but never a request.
+        try:
+            value = loads_input(decoded)
+        except NotJson as error:
+            return invalid(f"invalid JSON: {error}")
+        except json.JSONDecodeError as error:
             return invalid(f"invalid JSON: {error.msg} at column {error.colno}")
-        value = decoded  # a bare id
+    else:
+        # Anything else is a bare id, as written: `2e5255c3-...`, `1e3`, `0012` and `NaN`
+        # are ids, never numbers, whatever they happen to look like.
+        value = decoded
     if not isinstance(value, dict):
-        if len(shape.path) != 1 or isinstance(value, (list, bool)) or value is None:
+        if len(shape.path) != 1 or not isinstance(value, str):
             taken = ", ".join(shape.path) or "no path parameter"
             return invalid(
                 "not a JSON object; a bare value is only for an operation with one path "

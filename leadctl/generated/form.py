@@ -75,7 +75,8 @@ def form_body(
     region: object = None,
 ) -> tuple[bytes | None, str]:
     """The encoded body and its Content-Type; (None, "") when nothing was given and the
-    contract says the body may be left out (``required: false``).
+    contract says the body may be left out (``required: false``); an empty urlencoded form
+    when nothing was given and no field is required.
 
     A binary field takes ``--field NAME=@PATH`` as ``--file`` does; another field's
     ``@PATH`` (``@-``: stdin) is that file's text. Phone number fields go in E.164.
@@ -109,13 +110,16 @@ def form_body(
     if not given:
         if meta.empty_allowed or not meta.fields:
             return None, ""
-        # A form of optional fields sent empty would do nothing or fail at the service:
-        # what was meant is unclear, so nothing is sent.
-        raise UsageError(
-            "nothing to send: give at least one form field",
-            hint="give "
-            + " ".join(_example(meta, name) for name in missing or _names(meta)[:3] or ["NAME"]),
-        )
+        if not missing and not multipart:
+            # No field is required: an empty form is a valid request, as the JSON verbs
+            # send {} (a contact form whose every field is optional).
+            return b"", FORM_MEDIA
+        if not missing:
+            # A multipart body holds at least one part (RFC 2046): there is no empty one.
+            raise UsageError(
+                f"nothing to send: a {meta.media} body needs at least one part",
+                hint="give " + " ".join(_example(meta, name) for name in _names(meta)[:3]),
+            )
     if missing:
         raise UsageError(
             f"missing form fields: {', '.join(missing)}; nothing was sent",

@@ -6,7 +6,8 @@ installed leadctl: what generated and curated verbs do with what they are given.
 - Destructive verbs ask on a terminal and need --yes without one (nothing sent).
 - An unknown field path is a typo (exit 2, did you mean), where the schema lists its fields.
 - A download's redirect is followed, without the credential off the service's origin.
-- A multipart-only operation gets multipart; an empty form of optional fields is refused.
+- A multipart-only operation gets multipart; an empty multipart form is refused (it has no
+  parts), an empty urlencoded form of optional fields is sent.
 - Times as people type them become UTC; curated commands take the contract's own
   parameters.
 
@@ -336,12 +337,24 @@ def test_a_multipart_only_upload_sends_the_file_field_as_a_file_part(
     assert trait_mock.violations() == []
 
 
-def test_a_form_of_optional_fields_is_refused_empty_and_sent_as_multipart(
+def test_an_urlencoded_form_of_optional_fields_is_sent_empty(
+    trait_mock: ContractMock, trait_env: CredentialEnv, leadctl: Runner
+) -> None:
+    empty = leadctl(["website", "contact"], env=trait_env)
+
+    assert empty.exit_code == 0, empty.stderr
+    [sent] = trait_mock.requests_to("POST", "/website/contact")
+    assert sent.headers["content-type"] == "application/x-www-form-urlencoded"
+    assert sent.body == b"" and sent.form == {}
+    assert trait_mock.violations() == []
+
+
+def test_a_multipart_form_of_optional_fields_is_refused_empty_and_sent_with_a_part(
     trait_mock: ContractMock, trait_env: CredentialEnv, leadctl: Runner
 ) -> None:
     empty = leadctl(["leads", "add-attachment", "lead_1"], env=trait_env)
     assert empty.exit_code == 2
-    assert "nothing to send" in empty.stderr
+    assert "nothing to send: a multipart/form-data body needs at least one part" in empty.stderr
     assert trait_mock.requests == []
 
     note = run_in_process(

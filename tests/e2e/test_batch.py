@@ -45,17 +45,21 @@ def test_a_batch_of_reads_by_bare_id(pulled_env: dict[str, str], tmp_path: Path)
     listed = run_in_process(["leads", "list", "--limit", "3", "-o", "ndjson"], env=pulled_env)
     ids = [json.loads(line)["id"] for line in listed.stdout.splitlines()]
     source = tmp_path / "ids.txt"
-    source.write_text("".join(f"{ident}\n" for ident in [*ids, "no-such-lead"]))
+    # Ids that read as JSON numbers are ids all the same: sent as written, found missing.
+    unknown = ["no-such-lead", "1e3", "0012", "2e5255c3-0000-4000-8000-000000000000"]
+    source.write_text("".join(f"{ident}\n" for ident in [*ids, *unknown]))
 
     # By METHOD and path: the verb's name depends on the contract's operationId.
     result = run_leadctl(["batch", "GET /leads/{id}", "--input", str(source)], env=pulled_env)
 
     assert result.exit_code == 6, result.stderr
     found = outcomes(result.stdout)
-    assert [found[n]["outcome"] for n in (1, 2, 3, 4)] == ["ok", "ok", "ok", "rejected"]
+    assert [found[n]["outcome"] for n in range(1, 8)] == ["ok"] * 3 + ["rejected"] * 4
     assert [found[n]["result"]["id"] for n in (1, 2, 3)] == ids
-    assert found[4]["status"] == 404
-    assert "4 lines sent" in result.stderr
+    assert [(found[n]["status"], found[n]["params"]) for n in range(4, 8)] == [
+        (404, {"id": ident}) for ident in unknown
+    ]
+    assert "7 lines sent" in result.stderr
 
 
 def test_a_lost_answer_to_a_write_is_unknown_and_never_sent_again(

@@ -821,11 +821,14 @@ class ContractMock:
             if record.body:
                 record.violations.append("a body sent to an operation that takes none")
             return None
-        if not record.body:
+        base = content_type.split(";")[0].strip().lower()
+        # An empty urlencoded body is a form with no fields (what a browser sends for a form
+        # of empty inputs), a body all the same; empty JSON or multipart is no body at all.
+        empty_form = base == "application/x-www-form-urlencoded" and "content-length" in headers
+        if not record.body and not empty_form:
             if request_body.get("required"):
                 record.violations.append("missing required request body")
             return None
-        base = content_type.split(";")[0].strip().lower()
         content = request_body.get("content") or {}
         if "*" in base:
             record.violations.append(f"content type {base!r} is a pattern, not a media type")

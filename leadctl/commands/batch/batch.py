@@ -56,8 +56,10 @@ def batch(
         typer.Option(
             "--input",
             metavar="FILE|-",
-            help="NDJSON, one request per line: path, query and body fields by name; a "
-            "bare id for an operation with one path parameter. - reads stdin.",
+            help="NDJSON, one request per line: a JSON object of path, query and body "
+            "fields by name; or, for an operation with one path parameter, a bare id, taken "
+            "as written (1e3 and 0012 are ids, not numbers; a quoted JSON string is its "
+            "text). - reads stdin.",
         ),
     ] = "-",
     report: Annotated[

@@ -227,3 +227,32 @@ def test_run_refuses_an_unknown_operation_before_reading_input(httpx_mock: HTTPX
         verb.run(opts, direct_context(stdin="x\n"))
     assert raised.value.hint is not None and "leads list" in raised.value.hint
     assert httpx_mock.get_requests() == []
+
+
+# Ids that happen to read as JSON numbers (or as NaN): each is text, sent as written. About
+# one random UUID in 150 starts with digits, an `e` and more digits.
+LOOKS_LIKE_A_NUMBER = ["2e5255c3-b87f-4b1c-9d2e-0c5f3a7e9b10", "1e3", "0012", "NaN", "12", "-0"]
+
+
+def test_a_bare_id_is_text_whatever_it_looks_like(httpx_mock: HTTPXMock) -> None:
+    for ident in LOOKS_LIKE_A_NUMBER:
+        httpx_mock.add_response(url=f"{BASE_URL}/automations/{ident}/runs", json={"data": []})
+    ids = "".join(f"{ident}\n" for ident in LOOKS_LIKE_A_NUMBER)
+    result = batch(["GET /automations/{id}/runs"], stdin=ids)
+    assert result.exit_code == 0, result.stdout + result.stderr
+    sent = sorted(str(request.url) for request in httpx_mock.get_requests())
+    assert sent == sorted(f"{BASE_URL}/automations/{ident}/runs" for ident in LOOKS_LIKE_A_NUMBER)
+    assert [r["params"] for r in lines(result.stdout)] == [
+        {"id": ident} for ident in LOOKS_LIKE_A_NUMBER
+    ]
+
+
+def test_a_line_written_as_json_is_read_as_json(httpx_mock: HTTPXMock) -> None:
+    # A string as `jq` prints it without -r is that string; an array is never a request.
+    httpx_mock.add_response(url=f"{BASE_URL}/automations/1e3/runs", json={"data": []})
+    result = batch(["GET /automations/{id}/runs"], stdin='"1e3"\n[1, 2]\n{"id": 7\n')
+    assert result.exit_code == 6, result.stderr
+    found = {r["row"]: r for r in lines(result.stdout)}
+    assert [found[n]["outcome"] for n in (1, 2, 3)] == ["ok", "invalid", "invalid"]
+    assert found[2]["error"]["detail"].startswith("not a JSON object")
+    assert found[3]["error"]["detail"].startswith("invalid JSON")
