@@ -45,7 +45,9 @@ AllOption = Annotated[
     typer.Option(
         "--all",
         help="Follow every page, asking for 200 items a page (or the most the service's "
-        "contract allows) unless --page-size is given; with --limit, until N items.",
+        "contract allows) unless --page-size is given; with --limit, until N items. "
+        "Without --all or --limit a list is one page, and when more exist stderr says so "
+        "in one line, wherever it goes (a terminal, a file, a cron log; -q silences it).",
     ),
 ]
 CursorOption = Annotated[
@@ -156,7 +158,7 @@ def print_paged(
             columns=columns,
             view=view,
             footer=lambda: _next_page_hint(pager),
-            file_note=lambda written: _more_pages_note(pager, written),
+            file_note=lambda written: _more_pages_note(pager, written, paging),
             streamed=paging.all_pages,
         )
     except LeadctlError as error:
@@ -212,10 +214,13 @@ def _next_page_hint(pager: Pager) -> str | None:
     return f"more results: add {cursor_flag(pager.next_cursor)} (or --all)"
 
 
-def _more_pages_note(pager: Pager, written: int) -> str | None:
-    """Said on the terminal when one page went to a file or pipe: a partial export must
-    not pass for a whole one."""
+def _more_pages_note(pager: Pager, written: int, paging: Paging) -> str | None:
+    """Said on stderr, whatever it is connected to, when one page was printed and more
+    exist: a partial export (a cron job's, into a file) must not pass for a whole one.
+    Nothing when --limit asked for at most so many, or --all for every page."""
     if pager.next_cursor is None or pager.interrupted:
+        return None
+    if paging.limit is not None or paging.all_pages:
         return None
 
     plural = "" if written == 1 else "s"

@@ -68,12 +68,13 @@ def emit_list(
     arrives. ``view`` draws the items instead under ``table`` without ``--columns``; it
     gets ``items`` as given (a list stays a list), and the count is then the list's length
     or how many items the view took. ``footer`` (how to fetch the next page) goes to
-    stderr only under a table on a terminal, where a person reads it; scripts get the data
-    alone. It is read after the last item, when the pager knows whether there is a next
-    page: pass a callable (or an object whose ``str()`` is computed then); empty means no
-    footer. ``file_note(count)`` is the same for output written to a file or pipe while a
-    person watches stderr (``leads list -o csv > one.csv``). ``streamed`` (``--all``)
-    makes ``--jq`` run on each item rather than on the whole array, as ``-o ndjson`` does.
+    stderr only under a table on a terminal, where a person reads it. It is read after the
+    last item, when the pager knows whether there is a next page: pass a callable (or an
+    object whose ``str()`` is computed then); empty means no footer. ``file_note(count)``
+    is the line said otherwise, whatever stderr is connected to (``leads list -o csv >
+    one.csv``, a cron job's ``2>log``): a partial result is never silent; -q silences it.
+    ``streamed`` (``--all``) makes ``--jq`` run on each item rather than on the whole
+    array, as ``-o ndjson`` does.
 
     ``--columns`` picks fields for every format: the columns of table/csv/tsv/value, the
     keys of each JSON/NDJSON object (:mod:`leadctl.output.projection`); ``--jq`` reads the
@@ -97,7 +98,7 @@ def emit_list(
             text = footer() if callable(footer) else str(footer)
             if text:
                 ios.info(text)
-    elif file_note is not None and ios.stderr_is_tty:
+    elif file_note is not None:
         text = file_note(count)
         if text:
             ios.info(text)

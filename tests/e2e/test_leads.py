@@ -14,6 +14,7 @@ import re
 import subprocess
 import time
 import uuid
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -213,6 +214,30 @@ def test_all_as_ndjson_piped_into_jq(org_env: Env) -> None:
     summary = json.loads(jq.stdout)
     assert summary["n"] == summary["ids"] == int(count.stdout)
     assert summary["n"] > 200  # more than one page of the seeded data
+
+
+def test_a_cron_export_of_one_page_says_so_in_its_log(org_env: Env, tmp_path: Path) -> None:
+    """stdin closed, stdout and stderr files, no terminal anywhere: the one page written
+    is named as one page in the log, in one line; -q silences it."""
+    export, log = tmp_path / "leads.ndjson", tmp_path / "cron.log"
+    for quiet in ([], ["-q"]):
+        with export.open("w") as out, log.open("w") as err:
+            code = subprocess.run(
+                [leadctl_executable(), *quiet, "leads", "list", "-o", "ndjson"],
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=err,
+                env=base_env(org_env),
+                timeout=60,
+            ).returncode
+        assert code == 0
+        written = len(export.read_text().splitlines())
+        assert 0 < written < 200  # one page of the 200+ seeded leads
+        if quiet:
+            assert log.read_text() == ""
+        else:
+            [line] = log.read_text().splitlines()
+            assert line.startswith(f"wrote {written} items, one page; more exist: add --all")
 
 
 def test_filtered_csv_export(org_env: Env) -> None:

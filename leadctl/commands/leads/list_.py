@@ -122,15 +122,16 @@ def run(opts: Options, ctx: Context) -> None:
 
 HELP = """List the organization's leads (POST /leads/all/my), newest first unless sorted.
 
-    Filters, ranges, search and sort go to the service in the query of the list and stay
-    the same on every page. Without --all or --limit one page is printed; on a terminal the
-    footer tells how to get the next one, and a page written to a file from a terminal
-    says on stderr that more exist. The table shows id, firstName, lastName, phone, state,
-    status (in the lead status's color), tag names, processingStatus and createdAt (in the
-    profile's timezone; --utc for UTC), each where the service's leads have that field
-    (else one they have, such as currentLeadStatus.name), leaving out from the right what
-    the terminal has no room for; --columns picks others (email, product, sourceId,
-    tags[].name...), for -o json too. -o csv writes what `leads import` reads back.
+    Filters, ranges, search and sort go to the service in the query of the list and stay the
+    same on every page. Without --all or --limit one page is printed; on a terminal the
+    footer tells how to get the next one, and otherwise stderr says in one line that more
+    exist, wherever it goes (a file, a cron job's log; -q silences it). The table shows id,
+    firstName, lastName, phone, state, status (in the lead status's color), tag names,
+    processingStatus and createdAt (in the profile's timezone; --utc for UTC), each where
+    the service's leads have that field (else one they have, such as
+    currentLeadStatus.name), leaving out from the right what the terminal has no room for;
+    --columns picks others (email, product, sourceId, tags[].name...), for -o json too. -o
+    csv writes what `leads import` reads back.
     Range values that are times (2026-11-01, 2026-11-01T09:00, today, yesterday, -7d,
     -2h) are read in the profile's timezone (else the system's) and sent in UTC.
     """

@@ -306,16 +306,25 @@ def test_order_direction_property_can_be_renamed_by_the_profile(httpx_mock: HTTP
     ]
 
 
-@pytest.mark.parametrize(("stderr_tty", "noted"), [(True, True), (False, False)])
-def test_one_page_written_to_a_file_from_a_terminal_says_more_exist(
-    httpx_mock: HTTPXMock, stderr_tty: bool, noted: bool
+@pytest.mark.parametrize(
+    ("before", "after", "stderr_tty", "noted"),
+    [
+        ([], [], True, True),  # a person watching stderr
+        ([], [], False, True),  # cron: stdin closed, stderr to a log
+        (["-q"], [], False, False),  # -q silences it
+        ([], ["--limit", "2"], False, False),  # at most 2 was asked for: nothing partial
+    ],
+)
+def test_one_page_of_more_says_so_on_stderr_whatever_it_is(
+    httpx_mock: HTTPXMock, before: list[str], after: list[str], stderr_tty: bool, noted: bool
 ) -> None:
     httpx_mock.add_response(
         method="POST", url=LIST_URL, json={"items": [LEAD_A, LEAD_B], "continuationToken": "t1"}
     )
     merged = {**os.environ, **token_env()}
     ios = IOStreams.for_test(stdout_tty=False, stderr_tty=stderr_tty, env=merged)
-    code = invoke(["leads", "list", "-o", "csv"], ios=ios, env=merged, clock=FakeClock())
+    args = [*before, "leads", "list", "-o", "csv", *after]
+    code = invoke(args, ios=ios, env=merged, clock=FakeClock())
     assert code == 0
     err = ios.stderr.getvalue()  # type: ignore[attr-defined]
     assert ios.stdout.getvalue().count("\n") == 3  # type: ignore[attr-defined]
