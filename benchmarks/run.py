@@ -311,6 +311,7 @@ OTHERS = {
     "sandbox_throughput.py": (["--duration", "10"], ["--duration", "3"]),
     "generated_startup.py": (["--runs", "40"], ["--runs", "10"]),
     "contract_import.py": (["--runs", "5"], ["--runs", "2"]),
+    "embedded_sandbox.py": (["--rounds", "30", "--twice"], ["--rounds", "8"]),
 }
 
 

@@ -147,7 +147,7 @@ class Context:
         self.options = GlobalOptions() if options is None else options
         self.clock = Clock() if clock is None else clock
         self.env: Mapping[str, str] = os.environ if env is None else env
-        self.transport = transport
+        self._given_transport = transport
         self._sandbox: SandboxOnDemand | None = None
         self._held: HeldCredential | None = None
         self._client: Client | None = None
@@ -162,7 +162,7 @@ class Context:
     def with_options(self, options: GlobalOptions) -> Context:
         """A fresh context over the same streams, clock, environment and embedded sandbox,
         with other options: its settings, credential and client are looked up again."""
-        copy = Context(self.ios, options, self.clock, self.env, self.transport)
+        copy = Context(self.ios, options, self.clock, self.env, self._given_transport)
         copy._sandbox = self._sandbox
         return copy
 
@@ -238,6 +238,18 @@ class Context:
     def sandbox_started(self) -> bool:
         """Whether this invocation started the embedded sandbox (its port ends with it)."""
         return self._sandbox is not None and self._sandbox.started
+
+    @property
+    def transport(self) -> Any:
+        """The httpx transport of every client of the invocation: a test's, else the
+        embedded sandbox's (its app answering in this process), else None (the network)."""
+        if self._given_transport is not None:
+            return self._given_transport
+        try:
+            embedded = self.settings.embedded_sandbox
+        except UsageError:
+            return None  # a profile not made yet (auth login makes it) is not the sandbox
+        return self.sandbox().transport if embedded else None
 
     def base_url(self) -> str:
         if self.settings.embedded_sandbox:

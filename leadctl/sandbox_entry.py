@@ -31,17 +31,18 @@ def _as_leadctl_errors() -> Iterator[None]:
 
 
 class EmbeddedSandbox:
-    """A sandbox server in this process on an ephemeral loopback port (``--profile sandbox``),
-    with its state in the user data dir, seeded on first use."""
+    """The sandbox's app answering this process's client (``--profile sandbox``) through
+    ``transport``, with its state in the user data dir, seeded on first use."""
 
     def __init__(self, *, env: Mapping[str, str]) -> None:
         self._env = env
         self._inner: Any = None
         self.base_url = ""
         self.org_key = ""
+        self.transport: Any = None
 
     def start(self) -> None:
-        from leadctl_sandbox.embedded import EmbeddedSandbox as Inner
+        from leadctl_sandbox.embedded import InProcessSandbox as Inner
 
         inner = Inner(env=self._env)
         with _as_leadctl_errors():
@@ -49,6 +50,7 @@ class EmbeddedSandbox:
         self._inner = inner
         self.base_url = inner.base_url
         self.org_key = inner.org_key
+        self.transport = inner.transport
 
     def stop(self) -> None:
         if self._inner is not None:

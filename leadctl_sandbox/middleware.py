@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from starlette.datastructures import Headers
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from leadctl_sandbox.app import SCOPE_CREDENTIAL_KIND, SCOPE_OPERATION
-from leadctl_sandbox.faults import FAULT_HEADER, Fault, FaultBook, parse_fault
 from leadctl_sandbox.problems import (
     PROBLEM_MEDIA_TYPE,
     ApiProblem,
@@ -23,9 +22,14 @@ from leadctl_sandbox.problems import (
     problem_body,
     validation_problem,
 )
-from leadctl_sandbox.ratelimit import FixedWindowLimiter, RateLimiter
 from leadctl_sandbox.requestlog import RequestLog, loggable_body
 from leadctl_sandbox.times import iso, utcnow
+
+if TYPE_CHECKING:
+    # Loaded by build_asgi only for a sandbox that has faults or a rate limit: the embedded
+    # sandbox of each --profile sandbox command has neither.
+    from leadctl_sandbox.faults import Fault, FaultBook
+    from leadctl_sandbox.ratelimit import FixedWindowLimiter, RateLimiter
 
 CONTROL_PREFIX = "/_sandbox"
 
@@ -128,6 +132,8 @@ class SandboxMiddleware:
         await self.app(scope, receive, send)
 
     def _fault_for(self, scope: Scope) -> Fault | None:
+        from leadctl_sandbox.faults import FAULT_HEADER, parse_fault
+
         assert self.faults is not None
         header = Headers(scope=scope).get(FAULT_HEADER)
         if header:

@@ -19,9 +19,9 @@ if TYPE_CHECKING:
     from leadctl.iostreams import IOStreams
 
 DEFAULT_PROFILE = "default"
-# After --dry-run on the embedded sandbox: the URL it printed dies with this process.
+# After --dry-run on the embedded sandbox: the URL it printed is answered inside leadctl only.
 EMBEDDED_DRY_RUN = (
-    "the embedded sandbox's port closes when leadctl exits, so that URL answers nothing; "
+    "the embedded sandbox answers inside leadctl only, so that URL answers nothing; "
     "to send the request yourself, start a sandbox that stays with `leadctl sandbox serve` "
     "and use the URL and key it prints"
 )

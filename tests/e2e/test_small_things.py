@@ -35,11 +35,11 @@ def test_a_national_number_without_a_region_still_says_so(org_env: CredentialEnv
     assert "national format and no region is set" in result.stderr
 
 
-def test_dry_run_on_the_embedded_sandbox_says_its_port_is_gone() -> None:
+def test_dry_run_on_the_embedded_sandbox_says_its_url_answers_nothing() -> None:
     result = run_leadctl(["-p", "sandbox", "--dry-run", "leads", "list"])
     assert result.exit_code == 0, result.stderr
-    assert result.stdout.startswith("curl ") and "http://127.0.0.1:" in result.stdout
-    assert "port closes when leadctl exits" in result.stderr
+    assert result.stdout.startswith("curl ") and "http://sandbox.localhost/" in result.stdout
+    assert "answers inside leadctl only, so that URL answers nothing" in result.stderr
     assert "`leadctl sandbox serve`" in result.stderr
     quiet = run_in_process(["-p", "sandbox", "--dry-run", "-q", "leads", "list"])
     assert quiet.exit_code == 0 and quiet.stderr == ""

@@ -4,17 +4,22 @@ from __future__ import annotations
 
 import gc
 import json
+import re
 import socket
 import time
 import warnings
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
 
 from leadctl_sandbox.db import DB_FILE
-from leadctl_sandbox.embedded import EmbeddedSandbox
+from leadctl_sandbox.embedded import EmbeddedSandbox, InProcessSandbox
+from leadctl_sandbox.in_process import InProcessTransport
 from tests.support.cli import run_cli
+from tests.support.e2e import run_leadctl
 
 # Generous for a loaded CI machine; the measured warm start is reported by the benchmark.
 WARM_START_BUDGET = 2.0
@@ -113,3 +118,89 @@ def test_profile_sandbox_runs_a_command_without_login(tmp_path: Path) -> None:
     statuses = json.loads(result.stdout)
     assert [s["name"] for s in statuses][:2] == ["New", "Contacted"]
     assert (tmp_path / "data" / "sandbox" / DB_FILE).exists()
+
+
+# -- in the process, without a socket (--profile sandbox) ---------------------------------
+
+
+def test_the_in_process_sandbox_answers_as_the_served_one(tmp_path: Path) -> None:
+    sandbox = InProcessSandbox(env={"LEADCTL_DATA_DIR": str(tmp_path)})
+    sandbox.start()
+    auth = {"Authorization": f"Bearer {sandbox.org_key}"}
+    try:
+        with httpx.Client(transport=sandbox.transport, base_url=sandbox.base_url) as api:
+            created = api.post(
+                "/leads", json={"firstName": "In Process", "phone": "+15125550171"}, headers=auth
+            )
+            assert created.status_code == 202, created.text
+            lead = created.json()
+            # The path arrives percent-decoded, beside its raw form; the query string whole.
+            found = api.get(f"/leads/{lead['id']}", headers=auth)
+            assert found.json()["firstName"] == "In Process"
+            missing = api.get("/leads/no%20such%2Flead", headers=auth)
+            assert missing.status_code == 404
+            assert missing.headers["content-type"].startswith("application/problem+json")
+            assert api.get("/lead-statuses").status_code == 401  # the same middleware
+        # A client closing (httpx closes its transport) leaves it to every other client.
+        with httpx.Client(transport=sandbox.transport, base_url=sandbox.base_url) as again:
+            assert again.get("/lead-statuses", headers=auth).status_code == 200
+    finally:
+        sandbox.stop()
+    with pytest.raises(httpx.ConnectError, match="has stopped"):
+        httpx.Client(transport=transport_of(sandbox, tmp_path)).get(sandbox.base_url + "/")
+
+
+def transport_of(stopped: InProcessSandbox, tmp_path: Path) -> InProcessTransport:
+    """A stopped sandbox's transport, kept by a client that outlives it."""
+    kept = InProcessSandbox(env={"LEADCTL_DATA_DIR": str(tmp_path)})
+    kept.start()
+    transport = kept.transport
+    assert transport is not None and stopped.transport is None
+    kept.stop()
+    return transport
+
+
+def test_requests_of_several_threads_are_all_answered() -> None:
+    """A pager fetches its next page from another thread while the first is printed."""
+    seen: list[str] = []
+
+    async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        seen.append(scope["path"] + "?" + scope["query_string"].decode())
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": scope["path"].encode()})
+
+    transport = InProcessTransport(app)
+    try:
+        api = httpx.Client(transport=transport, base_url="http://sandbox.localhost")
+        with api, ThreadPoolExecutor(4) as pool:
+            paths = list(pool.map(lambda n: api.get(f"/p/{n}?n={n}").text, range(8)))
+    finally:
+        transport.shutdown()
+    assert paths == [f"/p/{n}" for n in range(8)]
+    assert sorted(seen) == sorted(f"/p/{n}?n={n}" for n in range(8))
+
+
+def test_a_handler_that_fails_before_answering_is_a_500() -> None:
+    async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        raise RuntimeError("a bug in the sandbox")
+
+    transport = InProcessTransport(app)
+    try:
+        with httpx.Client(transport=transport) as api:
+            answer = api.get("http://sandbox.localhost/anything")
+    finally:
+        transport.shutdown()
+    assert answer.status_code == 500
+
+
+def test_profile_sandbox_starts_no_server(tmp_path: Path) -> None:
+    """The installed leadctl: the app answers in the process, uvicorn never loads (it was
+    most of what a -p sandbox command spent beyond the same read of `sandbox serve`)."""
+    env = {"LEADCTL_DATA_DIR": str(tmp_path / "data"), "PYTHONVERBOSE": "1"}
+    result = run_leadctl(["-p", "sandbox", "lead-statuses", "list", "-o", "json"], env=env)
+    assert result.exit_code == 0, result.stderr[-2000:]
+    assert [s["name"] for s in json.loads(result.stdout)][:2] == ["New", "Contacted"]
+    loaded = set(re.findall(r"^import '([\w.]+)' #", result.stderr, re.MULTILINE))
+    assert "leadctl_sandbox.in_process" in loaded  # guards the guard
+    assert sorted(m for m in loaded if m.split(".")[0] in ("uvicorn", "h11")) == []
+    assert "httpx._main" not in loaded

@@ -1,0 +1,75 @@
+"""`--profile sandbox` against a sandbox of its own: the same read, in turns, shuffled.
+
+    uv run python benchmarks/embedded_sandbox.py [--rounds 30] [--twice]
+
+Times ``leadctl -p sandbox lead-statuses list -o json`` (the sandbox's app answering in
+the leadctl process) against ``leadctl lead-statuses list -o json`` sent to ``leadctl
+sandbox serve`` on loopback (a server started once, before the timing), and ``python -c
+"import typer"`` as the yardstick. Each round runs the three in a new random order, so
+load that comes and goes on a shared machine falls on all of them alike; the figure is
+the ratio of the medians. Bytecode is compiled first and every child runs with it, as an
+installed leadctl does. Target (issue 32): the embedded read <= 1.25x the served one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+import support
+
+TARGET = 1.25
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=30)
+    parser.add_argument("--warmup", type=int, default=3)
+    parser.add_argument("--twice", action="store_true", help="measure the whole run twice")
+    args = parser.parse_args()
+    support.compile_bytecode()
+    with tempfile.TemporaryDirectory(prefix="leadctl-embedded-") as scratch:
+        env = support.child_env(Path(scratch))
+        read = [support.LEADCTL, "lead-statuses", "list", "-o", "json"]
+        with support.sandbox(env) as server:
+            commands = {
+                "typer": ([support.PYTHON, "-c", "import typer"], env),
+                "served": (read, server.env(env)),
+                "embedded": ([support.LEADCTL, "-p", "sandbox", *read[1:]], env),
+            }
+            for _ in range(2 if args.twice else 1):
+                found = in_turns(commands, rounds=args.rounds, warmup=args.warmup)
+                ratio = found["embedded"] / found["served"]
+                verdict = "yes" if ratio <= TARGET else "no"
+                print(
+                    f"-p sandbox read {found['embedded'] * 1000:.1f} ms, against sandbox serve "
+                    f"{found['served'] * 1000:.1f} ms: {ratio:.2f}x (target <= {TARGET}x: "
+                    f"{verdict}); import typer {found['typer'] * 1000:.1f} ms; load "
+                    f"{support.load()}"
+                )
+
+
+def in_turns(
+    commands: dict[str, tuple[list[str], dict[str, str]]], *, rounds: int, warmup: int
+) -> dict[str, float]:
+    times: dict[str, list[float]] = {name: [] for name in commands}
+    names = list(commands)
+    for turn in range(warmup + rounds):
+        random.shuffle(names)
+        for name in names:
+            argv, env = commands[name]
+            started = time.perf_counter()
+            subprocess.run(
+                argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True
+            )
+            if turn >= warmup:
+                times[name].append(time.perf_counter() - started)
+    return {name: support.median(values) for name, values in times.items()}
+
+
+if __name__ == "__main__":
+    main()
