@@ -14,10 +14,7 @@ installed leadctl does. Target (issue 32): the embedded read <= 1.25x the served
 from __future__ import annotations
 
 import argparse
-import random
-import subprocess
 import tempfile
-import time
 from pathlib import Path
 
 import support
@@ -42,7 +39,7 @@ def main() -> None:
                 "embedded": ([support.LEADCTL, "-p", "sandbox", *read[1:]], env),
             }
             for _ in range(2 if args.twice else 1):
-                found = in_turns(commands, rounds=args.rounds, warmup=args.warmup)
+                found = support.shuffled_turns(commands, rounds=args.rounds, warmup=args.warmup)
                 ratio = found["embedded"] / found["served"]
                 verdict = "yes" if ratio <= TARGET else "no"
                 print(
@@ -51,24 +48,6 @@ def main() -> None:
                     f"{verdict}); import typer {found['typer'] * 1000:.1f} ms; load "
                     f"{support.load()}"
                 )
-
-
-def in_turns(
-    commands: dict[str, tuple[list[str], dict[str, str]]], *, rounds: int, warmup: int
-) -> dict[str, float]:
-    times: dict[str, list[float]] = {name: [] for name in commands}
-    names = list(commands)
-    for turn in range(warmup + rounds):
-        random.shuffle(names)
-        for name in names:
-            argv, env = commands[name]
-            started = time.perf_counter()
-            subprocess.run(
-                argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True
-            )
-            if turn >= warmup:
-                times[name].append(time.perf_counter() - started)
-    return {name: support.median(values) for name, values in times.items()}
 
 
 if __name__ == "__main__":

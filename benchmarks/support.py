@@ -7,6 +7,7 @@ import compileall
 import json
 import os
 import platform
+import random
 import selectors
 import signal
 import statistics
@@ -198,6 +199,33 @@ def alternating(
             subprocess.run(
                 list(argv), env=dict(env), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                 check=True,
+            )  # fmt: skip
+            if turn >= warmup:
+                times[name].append(time.perf_counter() - started)
+    return {name: median(values) for name, values in times.items()}
+
+
+def shuffled_turns(
+    commands: Mapping[str, tuple[Sequence[str], Mapping[str, str]]],
+    *,
+    rounds: int,
+    warmup: int,
+    cwd: Path | None = None,
+) -> dict[str, float]:
+    """Median seconds per named ``(argv, env)``, every command once per round, each round in
+    a new random order: load that comes and goes on a shared machine falls on all alike,
+    and no command always runs right after another (whose page cache it would inherit).
+    ``cwd``: where the children run (``python -c`` imports from there first)."""
+    times: dict[str, list[float]] = {name: [] for name in commands}
+    names = list(commands)
+    for turn in range(warmup + rounds):
+        random.shuffle(names)
+        for name in names:
+            argv, env = commands[name]
+            started = time.perf_counter()
+            subprocess.run(
+                list(argv), env=dict(env), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                check=True, cwd=cwd,
             )  # fmt: skip
             if turn >= warmup:
                 times[name].append(time.perf_counter() - started)

@@ -16,21 +16,9 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from leadctl.clock import Clock
-from leadctl.config.credentials import Credential, CredentialKind
-from leadctl.config.held_credential import HeldCredential, resolve_credential
-from leadctl.config.profile_settings import profile_name, resolve_settings
-from leadctl.config.settings import load_config
-from leadctl.contract.operations import source_key_prefixes
-from leadctl.contract.store import active_for_context
 from leadctl.errors import NotAuthenticated, UsageError
-from leadctl.http.client import Client, tls_verification
-from leadctl.http.rate_limit import known_limit
 from leadctl.http.request_limits import DEFAULT_MAX_RETRIES
-from leadctl.http.retry import RetryPolicy
-from leadctl.inputs.datetimes import input_zone
-from leadctl.iostreams import IOStreams
 from leadctl.output.formats import JSON, TABLE
-from leadctl.sandbox_entry import SandboxOnDemand  # light: it loads the sandbox when one starts
 
 if TYPE_CHECKING:
     from datetime import tzinfo
@@ -44,9 +32,10 @@ if TYPE_CHECKING:
     from leadctl.contract.operations import Operation
     from leadctl.contract.store import ActiveIndex
     from leadctl.http.client import Client
+    from leadctl.iostreams import IOStreams
     from leadctl.oauth.session import SignedInProfile
     from leadctl.output.checked_columns import CheckedColumns
-    from leadctl.sandbox_entry import EmbeddedSandbox
+    from leadctl.sandbox_entry import EmbeddedSandbox, SandboxOnDemand
 
 
 class GlobalOptions:
@@ -170,16 +159,19 @@ class Context:
 
     @cached_property
     def config(self) -> Config:
+        from leadctl.config.settings import load_config
 
         return load_config(self.env)
 
     @cached_property
     def profile_name(self) -> str:
+        from leadctl.config.profile_settings import profile_name
 
         return profile_name(self.options.profile, self.config)
 
     @cached_property
     def settings(self) -> Settings:
+        from leadctl.config.profile_settings import resolve_settings
 
         options = self.options
         return resolve_settings(
@@ -196,6 +188,7 @@ class Context:
     @cached_property
     def active_index(self) -> ActiveIndex:
         """The active contract's compiled index (``leadctl.contract.operations``), read once."""
+        from leadctl.contract.store import active_for_context
 
         return active_for_context(self)
 
@@ -222,6 +215,7 @@ class Context:
     def input_zone(self) -> tzinfo | None:
         """The zone of a time typed without an offset: the profile's ``timezone``, else the
         system's (None: the C library's local time)."""
+        from leadctl.inputs.datetimes import input_zone
 
         return input_zone(self.settings.get("timezone"), self.env)
 
@@ -229,6 +223,10 @@ class Context:
 
     def sandbox(self) -> EmbeddedSandbox:
         """The sandbox server embedded in this process (``--profile sandbox``)."""
+        from leadctl.sandbox_entry import (
+            SandboxOnDemand,  # light: loads the sandbox when one starts
+        )
+
         if self._sandbox is None:
             notice = self.settings.notice
             self._sandbox = SandboxOnDemand(self.env, notice=notice, info=self.ios.info)
@@ -285,6 +283,8 @@ class Context:
         return found
 
     def _held_credential(self) -> HeldCredential:
+        from leadctl.config.held_credential import HeldCredential
+
         if self._held is None:
             self._held = HeldCredential(
                 look_up=self._look_up_credential,
@@ -295,6 +295,9 @@ class Context:
         return self._held
 
     def _look_up_credential(self) -> Credential | None:
+        from leadctl.config.credentials import Credential, CredentialKind
+        from leadctl.config.held_credential import resolve_credential
+        from leadctl.contract.operations import source_key_prefixes
 
         if self.settings.embedded_sandbox:
             # Never a credential from the environment: that belongs to another service.
@@ -346,6 +349,9 @@ class Context:
 
     def new_client(self) -> Client:
         """A client of the caller's own (who closes it), built from this invocation's pieces."""
+        from leadctl.http.client import Client, tls_verification
+        from leadctl.http.rate_limit import known_limit
+        from leadctl.http.retry import RetryPolicy
 
         options, settings, clock = self.options, self.settings, self.clock
         ca_bundle = settings.get("ca_bundle")

@@ -18,8 +18,7 @@ from __future__ import annotations
 
 import base64
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 from urllib.parse import quote, quote_plus
 
 if TYPE_CHECKING:
@@ -29,8 +28,7 @@ UNKNOWN = "unknown"
 STAFF = frozenset({"org", "user"})
 
 
-@dataclass(frozen=True)
-class Place:
+class Place(NamedTuple):
     """One place a credential goes: a header, query parameter or cookie, and its form."""
 
     where: str  # "header", "query" or "cookie"
@@ -39,8 +37,7 @@ class Place:
     scheme: str
 
 
-@dataclass(frozen=True)
-class Requirement:
+class Requirement(NamedTuple):
     """One alternative of an operation's security: the kinds it admits, where it puts them."""
 
     kinds: frozenset[str]

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from leadctl.context import Context
     from leadctl.contract.document import Document
     from leadctl.contract.operations import Operation
+    from leadctl.contract.store import ActiveIndex
 
 JSON_MEDIA = "application/json"
 
@@ -31,14 +32,19 @@ JSON_MEDIA = "application/json"
 class BodySchema:
     doc: Document  # the whole contract, for $refs
     schema: Any
-    index: Mapping[str, Any]  # the compiled index of the same contract
+    active: ActiveIndex  # the compiled index of the same contract
+
+    @property
+    def index(self) -> Mapping[str, Any]:
+        """The whole index (read on first use: most commands never need it)."""
+        return self.active.index
 
 
 @dataclass(frozen=True)
 class OperationSpec:
     doc: Document  # the whole contract, for $refs
     spec: Any  # the operation object (None when the contract has no such operation)
-    index: Mapping[str, Any]  # the compiled index of the same contract
+    active: ActiveIndex  # the compiled index of the same contract
 
 
 def operation_spec(ctx: Context, op: Operation) -> OperationSpec:
@@ -47,7 +53,7 @@ def operation_spec(ctx: Context, op: Operation) -> OperationSpec:
     active = bundled_index() if op.bundled else active_index_of(ctx)
     path = Path(active.contract_path)
     doc = _document(str(path), path.stat().st_mtime_ns)
-    return OperationSpec(doc, find_spec(doc, op.method, op.path), active.index)
+    return OperationSpec(doc, find_spec(doc, op.method, op.path), active)
 
 
 @lru_cache(maxsize=4)
@@ -73,7 +79,7 @@ def body_schema(ctx: Context, op: Operation) -> BodySchema | None:
     """``op``'s JSON request body schema; None when the contract shows none."""
     found = operation_spec(ctx, op)
     schema = json_body_schema(found.doc, found.spec)
-    return None if schema is None else BodySchema(found.doc, schema, found.index)
+    return None if schema is None else BodySchema(found.doc, schema, found.active)
 
 
 def json_response_schema(doc: Document, spec: Any) -> Any:

@@ -34,7 +34,6 @@ from leadctl.contract.entries import (
 from leadctl.contract.store import bundled_index
 from leadctl.contract.templates import PATH_PARAM, template_key
 from leadctl.errors import UsageError
-from leadctl.generated.given import contract_query
 
 if TYPE_CHECKING:
     from leadctl.context import Context
@@ -205,7 +204,7 @@ def use_active_index(ctx: Context, active: ActiveIndex) -> None:
 
 def source_key_prefixes(ctx: Context) -> list[str]:
     """The prefixes the active contract's source-key scheme says source keys start with."""
-    return [str(p) for p in active_index_of(ctx).index.get("sourceKeyPrefixes", ())]
+    return [str(p) for p in active_index_of(ctx).head.get("sourceKeyPrefixes", ())]
 
 
 def _settings(ctx: Context) -> Mapping[str, Any]:
@@ -218,6 +217,9 @@ def _settings(ctx: Context) -> Mapping[str, Any]:
 def curated(ctx: Context, method: str, path: str) -> Operation:
     """The operation a curated command calls: the active contract's operation on METHOD +
     path template, else the bundled contract's (the curated command keeps working)."""
+    # Loaded when a curated verb runs: its query values are no part of its --help.
+    from leadctl.generated.given import contract_query
+
     entry = find_entry(active_index_of(ctx).index, method, path)
     bundled = False
     if entry is None:

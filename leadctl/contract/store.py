@@ -1,6 +1,8 @@
 """Imported contracts, one per service (base URL), under the cache dir.
 
     <cache>/contracts/<key>/index.json             what generated commands are built from
+    <cache>/contracts/<key>/head.json              its top level, and where each group is
+    <cache>/contracts/<key>/<sha16>/by-group.json  its operations, group by group
     <cache>/contracts/<key>/<sha16>/openapi.json   the document as imported
     <cache>/contracts/<key>/<sha16>/schemas.json   body schemas, read only to validate
 
@@ -11,7 +13,9 @@ embedded sandbox's key is ``sandbox`` (its contract is the one it publishes); a 
 without a base URL keeps its own (``profile~NAME``).
 
 ``index.json`` is written last and names its directory, so a reader never pairs a new
-index with old schemas. A service without an imported contract uses the bundled one.
+index with old schemas; ``head.json`` names the same directory and is written just before
+it (leadctl.contract.index_slices: a command reads the head and its own group only). A
+service without an imported contract uses the bundled one.
 
 Reading is on every command's start-up path: it reads the config only when some contract
 was imported (or for ``-p sandbox``).
@@ -20,7 +24,7 @@ was imported (or for ``-p sandbox``).
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -34,6 +38,15 @@ from leadctl.contract import (
     INDEX_FORMAT,
 )
 from leadctl.contract import CONTRACT_FILE as BUNDLED
+from leadctl.contract.index_slices import (
+    GENERATED_GROUPS,
+    HEAD_FILE,
+    OPERATION_GROUPS,
+    SLICES,
+    SLICES_FILE,
+    read_chunk,
+    sliced,
+)
 from leadctl.errors import UsageError
 
 if TYPE_CHECKING:
@@ -61,6 +74,24 @@ def key_for_base_url(base_url: str) -> str:
     """``api.example.com_v1-1a2b3c4d`` for ``https://api.example.com/v1/``: readable, and
     one per service whatever the profile."""
     import hashlib
+
+    readable, normal = _key_parts(base_url)
+    return f"{readable}-{hashlib.sha256(normal.encode()).hexdigest()[:8]}"
+
+
+def stored_key_for_base_url(base_url: str, stored: Collection[str]) -> str | None:
+    """The key of ``base_url`` when a contract is stored under it, else None. Start-up asks
+    this: the hash is computed only when a stored key has the URL's readable part, since
+    loading hashlib (OpenSSL) costs every command about 3 ms."""
+    readable, _ = _key_parts(base_url)
+    if not any(name.startswith(f"{readable}-") for name in stored):
+        return None
+    key = key_for_base_url(base_url)
+    return key if key in stored else None
+
+
+def _key_parts(base_url: str) -> tuple[str, str]:
+    """The key's readable part and the normalized URL its hash is of."""
     import re
     from urllib.parse import urlsplit
 
@@ -71,7 +102,7 @@ def key_for_base_url(base_url: str) -> str:
     path = parts.path.rstrip("/")
     normal = f"{parts.scheme.lower()}://{host}{port}{path}"
     readable = re.sub(r"[^A-Za-z0-9.-]+", "_", f"{host}{port}{path}").strip("_") or "service"
-    return f"{readable[:80]}-{hashlib.sha256(normal.encode()).hexdigest()[:8]}"
+    return readable[:80], normal
 
 
 def key_for_profile(profile: str, base_url: str | None, *, embedded_sandbox: bool) -> str:
@@ -88,19 +119,82 @@ class ActiveIndex:
     A plain class rather than a dataclass: it is defined on every command's start-up.
     """
 
-    __slots__ = ("index", "key", "problem", "schemas_path")
+    __slots__ = ("_groups", "_index", "_index_path", "_operation_groups", "head", "key",
+                 "problem", "schemas_path")  # fmt: skip
 
     def __init__(
         self,
-        index: Mapping[str, Any],
+        index: Mapping[str, Any] | None,
         schemas_path: Path,
         key: str | None,  # None: the bundled contract
         problem: str | None = None,  # why an imported contract could not be used
+        *,
+        head: Mapping[str, Any] | None = None,  # a stored index's head (index_slices)
+        index_path: Path | None = None,  # where the whole index is, read on first use
     ) -> None:
-        self.index = index
+        self._index = index
+        self._index_path = index_path
+        # The index's top level (its groups, its contract's facts): the head, or the index.
+        self.head: Mapping[str, Any] = head if head is not None else (index or {})
         self.schemas_path = schemas_path
         self.key = key
         self.problem = problem
+        self._groups: dict[str, list[Mapping[str, Any]]] = {}
+        self._operation_groups: Mapping[str, str] | None = None
+
+    @property
+    def index(self) -> Mapping[str, Any]:
+        """The whole index, every operation included (read when first asked for)."""
+        if self._index is None:
+            assert self._index_path is not None
+            self._index = _read_json(self._index_path)
+        return self._index
+
+    @property
+    def _slices(self) -> Mapping[str, Any] | None:
+        found = self.head.get(SLICES) if self._index is None else None
+        return found if isinstance(found, Mapping) else None
+
+    def group_entries(self, group: str) -> list[Mapping[str, Any]]:
+        """The entries of one group's operations, in contract order."""
+        found = self._groups.get(group)
+        if found is None:
+            slices = self._slices
+            if slices is None:
+                found = [e for e in self.index.get("operations", ()) if e.get("group") == group]
+            elif group in slices:
+                found = list(read_chunk(self._slices_path, slices[group]))
+            else:
+                found = []
+            self._groups[group] = found
+        return found
+
+    def generated_groups(self) -> list[str]:
+        """The groups with generated verbs (those no curated command is), in contract order."""
+        if self._slices is not None:
+            return [str(name) for name in self.head.get(GENERATED_GROUPS, ())]
+        found: dict[str, None] = {}
+        for entry in self.index.get("operations", ()):
+            if entry.get("curated") is None:
+                found.setdefault(str(entry["group"]))
+        return list(found)
+
+    def group_of_operation(self, operation_id: str) -> str | None:
+        if self._operation_groups is None:
+            where = self.head.get(OPERATION_GROUPS) if self._slices is not None else None
+            if where is not None:
+                self._operation_groups = read_chunk(self._slices_path, where)
+            else:
+                self._operation_groups = {
+                    str(e["operationId"]): str(e["group"])
+                    for e in self.index.get("operations", ())
+                    if e.get("operationId")
+                }
+        return self._operation_groups.get(operation_id)
+
+    @property
+    def _slices_path(self) -> Path:
+        return self.schemas_path.with_name(SLICES_FILE)
 
     @property
     def contract_path(self) -> Path:
@@ -170,6 +264,12 @@ def active_index(
         return bundled_index()
     directory = key_dir(env, name)
     try:
+        head = _read_head(directory)
+        if head is not None:
+            schemas_path = directory / str(head["files"]) / SCHEMAS_FILE
+            return ActiveIndex(
+                None, schemas_path, name, head=head, index_path=directory / INDEX_FILE
+            )
         index = _read_json(directory / INDEX_FILE)
         schemas_path = directory / str(index["files"]) / SCHEMAS_FILE
         if _current(index):
@@ -188,6 +288,20 @@ def active_index(
             problem=f"the imported contract {name!r} is unusable "
             f"({type(error).__name__}: {error}); using the bundled contract",
         )
+
+
+def _read_head(directory: Path) -> Mapping[str, Any] | None:
+    """The index's head when it is this version's and its slices are there; else None
+    (an index written before heads were, or by another version: read it whole)."""
+    try:
+        head = _read_json(directory / HEAD_FILE)
+    except (OSError, ValueError):
+        return None
+    if not isinstance(head, dict) or not _current(head) or not isinstance(head.get(SLICES), dict):
+        return None
+    if not (directory / str(head.get("files")) / SLICES_FILE).is_file():
+        return None
+    return head
 
 
 def context_key(ctx: Context) -> str | None:
@@ -294,7 +408,10 @@ def save(
     ensure_private_dir(directory / files)
     write_private_file(directory / files / CONTRACT_FILE, loaded.raw)
     write_private_file(directory / files / SCHEMAS_FILE, dump(schemas).encode("utf-8"))
+    head, slices = sliced(index, dump)
+    write_private_file(directory / files / SLICES_FILE, slices)
     write_private_file(directory / GROUPS_FILE, groups_text(index).encode("utf-8"))
+    write_private_file(directory / HEAD_FILE, dump(head).encode("utf-8"))
     write_private_file(directory / INDEX_FILE, dump(index).encode("utf-8"))
     _remove_other_versions(directory, keep=files)
     return ActiveIndex(index, directory / files / SCHEMAS_FILE, key)

@@ -10,17 +10,15 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Sequence
-from dataclasses import replace
 from enum import Enum
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from leadctl.generated.confirm import YES_HELP
-from leadctl.generated.prose import contract_prose, contract_words
-from leadctl.generated.run import run_operation
+from leadctl.generated.prose import contract_prose, contract_words, operation_line
 from leadctl.generated.samples import body_json, field_args, param_args
-from leadctl.http.listing import (
+from leadctl.http.paging_flags import (
     AllOption,
     CountOption,
     CursorOption,
@@ -250,6 +248,8 @@ def build_verb(op: Operation, tree: GeneratedTree, *, name: str | None = None) -
     parameters, bindings = _parameters(op)
 
     def callback(typer_ctx: typer.Context, **values: Any) -> None:
+        # Loaded when the verb runs: its --help needs the flags, not the HTTP machinery.
+        from leadctl.generated.run import run_operation
 
         run_operation(typer_ctx, op, tree, values, bindings)
 
@@ -275,14 +275,7 @@ def build_verb(op: Operation, tree: GeneratedTree, *, name: str | None = None) -
 
 
 def short_help(op: Operation) -> str:
-    summary = " ".join(contract_prose(op.summary).split())
-    if summary:
-        return summary.rstrip(".") + "."
-    description = " ".join(contract_prose(op.description).split())
-    if description:
-        first = description.split(". ", 1)[0]
-        return first.rstrip(".") + "."
-    return f"{op.method} {contract_words(op.path)}."
+    return operation_line(op.summary, op.description, op.method, op.path)
 
 
 DOWNLOAD_HELP = (
@@ -357,7 +350,7 @@ def _body_help(body: Body | None) -> str | None:
         media = contract_words(body.media)
         lines = ["\b", f"Form fields ({media}; --field NAME=VALUE, --file NAME=@PATH):"]
         for field in body.fields:
-            shown = replace(field, type="file") if field.name in body.files else field
+            shown = field._replace(type="file") if field.name in body.files else field
             lines += _field_lines(shown)
         return "\n".join(lines)
     if not body.json:

@@ -23,3 +23,16 @@ def contract_prose(text: str) -> str:
 def contract_words(text: object) -> str:
     """A name, path or value from the contract, on one line, escapes shown."""
     return safe_text(str(text), one_line=True)
+
+
+def operation_line(summary: str, description: str, method: str, path: str) -> str:
+    """An operation's one-line help: its summary, else its description's first sentence,
+    else METHOD path. Read from the index entry alone, so a group's help lists its verbs
+    without building them."""
+    text = " ".join(contract_prose(summary).split())
+    if text:
+        return text.rstrip(".") + "."
+    text = " ".join(contract_prose(description).split())
+    if text:
+        return text.split(". ", 1)[0].rstrip(".") + "."
+    return f"{method} {contract_words(path)}."

@@ -26,7 +26,8 @@ from leadctl.generated.form import form_body
 from leadctl.generated.values import Conversions, normalised, normalised_param
 from leadctl.http.client import decode_json
 from leadctl.http.download import deliver, is_redirect
-from leadctl.http.listing import check_count_alone, paging_from_flags, print_paged
+from leadctl.http.listing import print_paged
+from leadctl.http.paging_flags import check_count_alone, paging_from_flags
 from leadctl.http.query_options import descending_value, direction_key_of, list_body
 from leadctl.http.replace import replace_resource
 from leadctl.http.waiting import PendingRule, poll_function, wait_for

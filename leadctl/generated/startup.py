@@ -12,9 +12,14 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from leadctl.config.dirs import config_path
-from leadctl.config.service_target import ENV_BASE_URL, SANDBOX_PROFILE, service_target
-from leadctl.contract.store import SANDBOX_KEY, help_groups, key_for_base_url, key_for_profile
-from leadctl.errors import LeadctlError
+from leadctl.config.service_target import ENV_BASE_URL, SANDBOX_PROFILE
+from leadctl.contract.profile_keys import profile_keys
+from leadctl.contract.store import (
+    SANDBOX_KEY,
+    help_groups,
+    stored_key_for_base_url,
+    stored_keys,
+)
 
 # Where the root keeps the global options that choose the service, as read from the line.
 LINE_PARAMS = "leadctl.line_params"
@@ -23,8 +28,8 @@ LINE_PARAMS_NAMES = ("profile", "base_url")
 
 def startup_key(click_ctx: Any) -> tuple[Callable[[], str | None], bool]:
     """The store key of this invocation's service, as a function (it may read the config,
-    which start-up avoids unless a contract was imported), and whether it may be the
-    embedded sandbox."""
+    which start-up avoids unless a contract was imported; None when no contract is stored
+    for the service), and whether it may be the embedded sandbox."""
 
     root = click_ctx.find_root()
     obj = root.obj
@@ -45,28 +50,20 @@ def startup_key(click_ctx: Any) -> tuple[Callable[[], str | None], bool]:
         if explicit == SANDBOX_PROFILE:
             return SANDBOX_KEY  # nothing points the sandbox profile elsewhere
         if (base_flag or base_env) is not None and not maybe_sandbox:
-            return key_for_base_url(str(base_flag or base_env))  # no config needed
+            # No config needed; None: nothing is stored for it (the bundled contract).
+            return stored_key_for_base_url(str(base_flag or base_env), stored_keys(env))
 
-        # Parsed only here, when a contract was imported: the config module costs the root
-        # help about 1.5 ms of its 60.
-        from leadctl.config.settings import load_config
-
-        try:
-            config = load_config(env)
-        except LeadctlError:
+        # Only here, when a contract was imported: the config's profiles as remembered
+        # for its current stamp (leadctl.contract.profile_keys), parsed only once it changed.
+        keys = profile_keys(env)
+        if keys is None:
             return None  # the command itself reports a broken config
-        name = str(explicit or config.current_profile or "default")
+        name = str(explicit or keys.current or "default")
         if name == SANDBOX_PROFILE:
             return SANDBOX_KEY
-        target = service_target(
-            name,
-            config.profiles.get(name) or {},
-            base_url_flag=base_flag,
-            base_url_env=base_env,
-            env=env,
-            named_with_flag=flag_profile is not None,
-        )
-        return key_for_profile(name, target.base_url, embedded_sandbox=False)
+        if base_flag or base_env:
+            return stored_key_for_base_url(str(base_flag or base_env), stored_keys(env))
+        return keys.key_of(name)
 
     return key, maybe_sandbox
 

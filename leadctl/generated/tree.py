@@ -13,10 +13,9 @@ from collections.abc import Callable, Collection, Mapping
 from typing import TYPE_CHECKING, Any
 
 from leadctl.cli.verb_group import LazyVerbs, VerbGroup
-from leadctl.contract.operations import Operation, find_entry
 from leadctl.contract.store import ActiveIndex, active_index, bundled_index
 from leadctl.generated.assumptions import BUNDLED_ASSUMPTIONS
-from leadctl.generated.prose import contract_prose, contract_words
+from leadctl.generated.prose import contract_prose, contract_words, operation_line
 from leadctl.generated.startup import startup_key
 from leadctl.iostreams import safe_text
 
@@ -28,41 +27,44 @@ Prepare = Callable[[Any], None]
 
 
 class GeneratedTree:
-    """The active index's groups and operations. An operation is decoded into an
-    :class:`Operation` when it is first used (its verb built, waited on), not all at
-    once: a contract of hundreds of operations costs a command only the few it needs."""
+    """The active index's groups and operations. A group's operations are read when the
+    group is first used (a stored index is read by group: ``leadctl.contract.index_slices``)
+    and each is decoded into an :class:`Operation` when it is first used (its verb built,
+    waited on): a contract of thousands of operations costs a command the few it needs."""
 
     def __init__(self, active: ActiveIndex) -> None:
         self.active = active
-        index = active.index
-        self._groups: Mapping[str, Mapping[str, Any]] = index.get("groups", {})
-        self._entries: list[Mapping[str, Any]] = list(index.get("operations", ()))
-        self._decoded: dict[int, Operation] = {}
-        # Per group, each generated verb's names (its verb, then its aliases) and position:
-        # what listing a group needs, read without decoding its operations.
-        self._by_group: dict[str, list[tuple[list[str], int]]] = {}
-        self._by_id: dict[str, int] = {}
-        for position, entry in enumerate(self._entries):
-            if entry.get("operationId"):
-                self._by_id[entry["operationId"]] = position
-            if entry.get("curated") is None:
-                names = [str(entry["verb"]), *entry.get("aliases", ())]
-                self._by_group.setdefault(entry["group"], []).append((names, position))
+        head = active.head
+        self._groups: Mapping[str, Mapping[str, Any]] = head.get("groups", {})
+        self._generated_groups = set(active.generated_groups())
+        self._new_groups = active.generated_groups()
+        self._decoded: dict[str, Operation] = {}
         self._aliases = {
             alias: name
             for name, group in self._groups.items()
             for alias in group.get("aliases", ())
         }
 
-    def _operation(self, position: int) -> Operation:
-        found = self._decoded.get(position)
+    def _operation(self, entry: Mapping[str, Any]) -> Operation:
+        key = str(entry["id"])
+        found = self._decoded.get(key)
         if found is None:
-            found = self._decoded[position] = Operation.from_entry(self._entries[position])
+            from leadctl.contract.operations import Operation
+
+            found = self._decoded[key] = Operation.from_entry(entry)
         return found
+
+    def _verbs(self, group: str) -> list[tuple[list[str], Mapping[str, Any]]]:
+        """A group's generated verbs: each one's names (its verb, then its aliases) and entry."""
+        return [
+            ([str(entry["verb"]), *entry.get("aliases", ())], entry)
+            for entry in self.active.group_entries(group)
+            if entry.get("curated") is None
+        ]
 
     def all_operations(self) -> list[Operation]:
         """Every operation of the index, decoded (a search over all of them)."""
-        return [self._operation(position) for position in range(len(self._entries))]
+        return [self._operation(entry) for entry in self.active.index.get("operations", ())]
 
     def canonical(self, name: str) -> str:
         """The group a name stands for: the kebab-case tag of a renamed group is an alias."""
@@ -70,20 +72,25 @@ class GeneratedTree:
 
     def new_groups(self, curated: Collection[str]) -> list[str]:
         """Groups that only generated verbs make up, in contract order."""
-        return [name for name in self._by_group if name not in curated]
+        return [name for name in self._new_groups if name not in curated]
 
     def short_help(self, group: str) -> str:
         text = contract_prose(str(self._groups.get(group, {}).get("help") or ""))
         return text or f"Operations of the service's {group} group (from its contract)."
 
     def operation(self, operation_id: str) -> Operation | None:
-        position = self._by_id.get(operation_id)
-        return None if position is None else self._operation(position)
+        group = self.active.group_of_operation(operation_id)
+        for entry in self.active.group_entries(group) if group is not None else ():
+            if entry.get("operationId") == operation_id:
+                return self._operation(entry)
+        return None
 
     def single_read(self, collection: str) -> Operation | None:
         """A GET of ``collection/{id}`` (one path parameter), e.g. GET /leads/{id}."""
-        for position in self._by_id.values():
-            op = self._operation(position)
+        for entry in self.active.index.get("operations", ()):
+            if not entry.get("operationId"):
+                continue
+            op = self._operation(entry)
             rest = (
                 op.path.removeprefix(collection + "/")
                 if op.path.startswith(collection + "/")
@@ -100,16 +107,16 @@ class GeneratedTree:
 
     def _factories(
         self, group: str, prepare: Prepare, curated: Collection[str] = ()
-    ) -> tuple[dict[str, Callable[[], Any]], dict[str, str]]:
-        """Each verb's factory, and the aliases that reach it. A generated verb whose name
-        a curated verb has (one added after the index was compiled) takes its first alias
-        instead, so it stays reachable."""
+    ) -> tuple[dict[str, Callable[[], Any]], dict[str, str], dict[str, str]]:
+        """Each verb's factory, the aliases that reach it, and its one-line help. A
+        generated verb whose name a curated verb has (one added after the index was
+        compiled) takes its first alias instead, so it stays reachable."""
 
-        def factory(position: int, name: str) -> Callable[[], Any]:
+        def factory(entry: Mapping[str, Any], name: str) -> Callable[[], Any]:
             def build() -> Any:
                 from leadctl.generated.command import build_verb
 
-                command = build_verb(self._operation(position), self, name=name)
+                command = build_verb(self._operation(entry), self, name=name)
                 prepare(command)
                 return command
 
@@ -117,18 +124,32 @@ class GeneratedTree:
 
         factories: dict[str, Callable[[], Any]] = {}
         aliases: dict[str, str] = {}
-        for all_names, position in self._by_group.get(group, ()):
+        summaries: dict[str, str] = {}
+        for all_names, entry in self._verbs(group):
             names = [n for n in all_names if n not in curated]
             if not names:
                 continue
-            factories[names[0]] = factory(position, names[0])
+            factories[names[0]] = factory(entry, names[0])
+            summaries[names[0]] = self._summary(entry)
             for alias in names[1:]:
                 aliases[alias] = names[0]
-        return factories, aliases
+        return factories, aliases, summaries
+
+    @staticmethod
+    def _summary(entry: Mapping[str, Any]) -> str:
+        """A verb's line in its group's help, as its built command would show it (Click
+        marks a deprecated command so), from the entry without decoding it."""
+        line = operation_line(
+            str(entry.get("summary") or ""),
+            str(entry.get("description") or ""),
+            str(entry.get("method") or ""),
+            str(entry.get("path") or ""),
+        )
+        return f"{line} (DEPRECATED)" if entry.get("deprecated") else line
 
     def group_command(self, name: str, prepare: Prepare) -> Any | None:
         """A group made only of generated verbs, or None when there is no such group."""
-        if name not in self._by_group:
+        if name not in self._generated_groups:
             return None
 
         tag = self._groups.get(name, {}).get("tag")
@@ -145,17 +166,15 @@ class GeneratedTree:
             short_help=self.short_help(name),
             rich_markup_mode=None,
         )
-        factories, aliases = self._factories(name, prepare)
-        group.commands = LazyVerbs({}, factories, aliases)
+        group.commands = LazyVerbs({}, *self._factories(name, prepare))
         return group
 
     def add_verbs(self, command: Any, group: str, prepare: Prepare) -> None:
         """Give a curated group the generated verbs it lacks (a curated verb always wins)."""
         verbs = getattr(command, "commands", None)
-        if group not in self._by_group or not isinstance(verbs, LazyVerbs):
+        if group not in self._generated_groups or not isinstance(verbs, LazyVerbs):
             return
-        factories, aliases = self._factories(group, prepare, curated=verbs)
-        verbs.add_pending(factories, aliases)
+        verbs.add_pending(*self._factories(group, prepare, curated=verbs))
 
     def prepare_curated(self, command: Any, group: str, verb: str) -> None:
         """What the active contract changes in a curated verb, once it is built: the note
@@ -178,6 +197,7 @@ class GeneratedTree:
                 command.help = f"{command.help or ''}\n\n{note}".strip()
             return
         from leadctl.contract.curated import CURATED_COMMANDS
+        from leadctl.contract.operations import find_entry
 
         for (method, path), (owner, name) in CURATED_COMMANDS.items():
             if (owner, name) != (group, verb):

@@ -12,9 +12,8 @@ A value that cannot be converted is reported with the schema's findings; nothing
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass
 from datetime import datetime, tzinfo
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from leadctl.errors import UsageError
 from leadctl.inputs.datetimes import datetime_option, local_date, looks_like_datetime, parse_instant
@@ -47,8 +46,7 @@ def normalised_param(ctx: Context, spec: Parameter, value: Any) -> Any:
     return value
 
 
-@dataclass(frozen=True)
-class Conversions:
+class Conversions(NamedTuple):
     zone: tzinfo | None  # of a time typed without an offset (None: the system's)
     now: datetime
     region: object  # the profile's default region for national phone numbers

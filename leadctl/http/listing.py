@@ -4,14 +4,12 @@ that prints pages. Outside ``leadctl.commands`` so that generated commands can u
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Annotated, Any
-
-import typer
+from typing import TYPE_CHECKING, Any
 
 from leadctl.contract.body_schema import body_schema
-from leadctl.errors import BadResponse, LeadctlError, UsageError
+from leadctl.errors import BadResponse, LeadctlError
 from leadctl.http.paging import Pager, PageRequest, cursor_flag
+from leadctl.http.paging_flags import Paging
 from leadctl.output import columns_view, emit_list
 from leadctl.output.progress import ProgressLine
 from leadctl.output.registry import streams_items
@@ -26,74 +24,6 @@ if TYPE_CHECKING:
     from leadctl.http.paging import Pager
     from leadctl.output import Column
     from leadctl.output.progress import ProgressLine
-
-PageSizeOption = Annotated[
-    int | None,
-    typer.Option("--page-size", min=1, metavar="N", help="Items per request (pageSize)."),
-]
-LimitOption = Annotated[
-    int | None,
-    typer.Option(
-        "--limit",
-        min=1,
-        metavar="N",
-        help="Stop after N items, asking for at most N a page (following pages as needed).",
-    ),
-]
-AllOption = Annotated[
-    bool,
-    typer.Option(
-        "--all",
-        help="Follow every page, asking for 200 items a page (or the most the service's "
-        "contract allows) unless --page-size is given; with --limit, until N items. "
-        "Without --all or --limit a list is one page, and when more exist stderr says so "
-        "in one line, wherever it goes (a terminal, a file, a cron log; -q silences it).",
-    ),
-]
-CursorOption = Annotated[
-    str | None,
-    typer.Option("--cursor", metavar="TOKEN", help="Resume from a continuation token."),
-]
-CountOption = Annotated[
-    bool, typer.Option("--count", help="Print only the total count (includeCount).")
-]
-
-
-@dataclass(frozen=True)
-class Paging:
-    """The five paging flags of a collection command, as given; a curated verb's Options
-    holds one (``paging: Paging = field(default_factory=Paging)``) and gets the five flags."""
-
-    page_size: PageSizeOption = None
-    limit: LimitOption = None
-    all_pages: AllOption = False
-    cursor: CursorOption = None
-    count: CountOption = False
-
-
-def paging_from_flags(
-    *,
-    page_size: int | None,
-    limit: int | None,
-    all_pages: bool | None,
-    cursor: str | None,
-    count: bool | None,
-) -> Paging:
-    """The Paging of the flags above (a flag not given, as a generated verb may pass
-    None for a switch, is off)."""
-    return Paging(
-        page_size=page_size,
-        limit=limit,
-        all_pages=bool(all_pages),
-        cursor=cursor,
-        count=bool(count),
-    )
-
-
-def check_count_alone(paging: Paging) -> None:
-    """--count prints only the total: --limit and --all, which choose items, are exit 2."""
-    if paging.count and (paging.limit is not None or paging.all_pages):
-        raise UsageError("--count prints only the total: it takes no --limit or --all")
 
 
 def print_paged(

@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone, tzinfo
+from typing import NamedTuple
 
 from leadctl.errors import UsageError
 from leadctl.util.isotime import MAX_FRACTION_DIGITS, fraction_microseconds, offset_zone
@@ -61,8 +61,7 @@ class InvalidDateTime(ValueError):
     """The text is not an accepted ISO 8601 date-time; the message says why."""
 
 
-@dataclass(frozen=True)
-class Instant:
+class Instant(NamedTuple):
     """A moment in UTC and how many fraction-of-second digits the user wrote."""
 
     utc: datetime

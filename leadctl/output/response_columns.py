@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from leadctl.contract.body_schema import json_response_schema, operation_spec
 from leadctl.errors import UsageError
@@ -71,8 +71,7 @@ def output_columns(
 # -- the answer's fields ---------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class ResponseFields:
+class ResponseFields(NamedTuple):
     """The fields of an answer (one item of a list), as the schema describes them."""
 
     doc: Document

@@ -111,3 +111,27 @@ def test_the_tree_decodes_only_the_operations_it_uses(tmp_path: Path) -> None:
     assert found is not None and found.id == used["id"]
     with pytest.raises(KeyError):
         tree.operation(str(other["operationId"]))
+
+
+def test_a_group_lists_each_verb_with_the_line_its_built_command_shows(tmp_path: Path) -> None:
+    """A group's help takes each verb's line from its entry, without building the verb
+    (issue 32): it must be the line the built command gives, a deprecated one included."""
+    operations = compiled_operations("traits-3.1.json")
+    deprecated = next(op["id"] for op in operations if op["group"] == "tags" and op["verb"])
+    index = {
+        "groups": {},
+        "operations": [
+            {**op, "deprecated": True} if op["id"] == deprecated else op for op in operations
+        ],
+    }
+    tree = GeneratedTree(ActiveIndex(index, tmp_path / "schemas.json", "test"))
+    checked = []
+    for group_name in tree.new_groups(curated=()):
+        group = tree.group_command(group_name, lambda command: None)
+        assert group is not None
+        for name in list(group.commands):
+            listed = group.commands.summary(name)
+            assert listed == group.commands[name].get_short_help_str(limit=1000), name
+            checked.append(listed)
+    assert len(checked) > 100
+    assert sum(line.endswith("(DEPRECATED)") for line in checked) == 1

@@ -26,7 +26,7 @@ class Options:
 def run(opts: Options, ctx: Context) -> None:
 
     ctx.settings  # noqa: B018 - an unknown --profile is exit 2 before anything is sent
-    meta = active_index_of(ctx).index.get("contract", {})
+    meta = active_index_of(ctx).head.get("contract", {})
     known = {}
     if active_index_of(ctx).key == context_key(ctx) and meta.get("etag"):
         known[str(meta.get("source"))] = str(meta["etag"])

@@ -8,13 +8,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from leadctl.commands._verb import verb_command
-from leadctl.contract.operations import curated
 from leadctl.errors import LeadctlError
-from leadctl.http.listing import Paging, check_count_alone, print_paged
-
-# RequestDataOptions from flags, shared with generated commands.
-from leadctl.http.query_options import descending_value, direction_key_of, list_body
-from leadctl.http.shared_reads import read_lead_statuses
+from leadctl.http.paging_flags import Paging, check_count_alone
 from leadctl.output.columns import Column
 
 if TYPE_CHECKING:
@@ -94,6 +89,14 @@ class Options:
 
 def run(opts: Options, ctx: Context) -> None:
     """POST /leads/all/my with the collection query of the flags; print the page(s)."""
+    # Loaded here, not at the top: `leads list --help`, the verb help people read most,
+    # needs the flags only (issue 32: a verb's help within 1.2x of importing Typer).
+    from leadctl.contract.operations import curated
+    from leadctl.http.listing import print_paged
+
+    # RequestDataOptions from flags, shared with generated commands.
+    from leadctl.http.query_options import descending_value, direction_key_of, list_body
+
     check_count_alone(opts.paging)
 
     operation = curated(ctx, "POST", "/leads/all/my")
@@ -161,6 +164,8 @@ def _with_status_colors(ctx: Any) -> Any:
 def _status_colors(ctx: Any) -> dict[Any, str]:
     """Lead status id -> color; empty when the statuses cannot be read (colors are a
     nicety: the list still prints)."""
+
+    from leadctl.http.shared_reads import read_lead_statuses
 
     try:
         statuses = read_lead_statuses(ctx)

@@ -403,7 +403,7 @@ def test_a_number_in_a_range_is_not_taken_for_a_date(httpx_mock: HTTPXMock) -> N
 
 def test_list_run_sends_the_options_as_request_data_options(httpx_mock: HTTPXMock) -> None:
     from leadctl.commands.leads import list_
-    from leadctl.http.listing import Paging
+    from leadctl.http.paging_flags import Paging
     from tests.support.run_context import direct_context, stdout_of
 
     httpx_mock.add_response(method="POST", url=LIST_URL, json={"items": [LEAD_A, LEAD_B]})

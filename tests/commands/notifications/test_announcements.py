@@ -181,7 +181,7 @@ def test_service_failure_is_retried_then_exit_8(httpx_mock: HTTPXMock) -> None:
 
 def test_run_with_all_pages_follows_the_continuation_token(httpx_mock: HTTPXMock) -> None:
     from leadctl.commands.notifications.announcements import Options, run
-    from leadctl.http.listing import Paging
+    from leadctl.http.paging_flags import Paging
     from tests.support.run_context import direct_context, stdout_of
 
     httpx_mock.add_response(
@@ -204,7 +204,7 @@ def test_run_with_all_pages_follows_the_continuation_token(httpx_mock: HTTPXMock
 def test_run_refuses_count_with_a_limit_before_sending(httpx_mock: HTTPXMock) -> None:
     from leadctl.commands.notifications.announcements import Options, run
     from leadctl.errors import UsageError
-    from leadctl.http.listing import Paging
+    from leadctl.http.paging_flags import Paging
     from tests.support.run_context import direct_context
 
     with pytest.raises(UsageError, match="--count prints only the total"):
