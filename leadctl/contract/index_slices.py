@@ -1,12 +1,12 @@
 """A stored index read by group: a command reads the operations of its own group only.
 
-A compiled index holds every operation of the contract (``index.json``: 3 MB and 40 ms of
-decoding for 3,000 operations); a command uses the few of one group. So beside the index
-the store keeps its top level without the operations (``head.json``: the groups, the
-contract's facts) and one file holding each group's operations as its own JSON array
-(``<sha16>/by-group.json``), found by the byte offset and length the head gives. A group's
-help or a generated verb decodes the head and one array; ``index.json`` stays the whole
-index for what needs all of it (``contract show``, a search over every operation).
+A compiled index holds every operation of the contract (3 MB and 40 ms of decoding for
+3,000 operations); a command uses the few of one group. So the store keeps the index's top
+level as ``index.json`` (the groups, the contract's facts: its head), every operation in
+contract order in ``<sha16>/operations.json`` for what needs all of them (``contract
+show``, a search over every operation), and each group's operations as its own JSON array
+in ``<sha16>/by-group.json``, found by the byte offset and length the head gives. A
+group's help or a generated verb decodes the head and one array.
 
 Every part is JSON the store wrote itself (0600, in the 0700 cache dir); one that cannot
 be read as the head says is an error the caller turns into a full read.
@@ -18,12 +18,13 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-HEAD_FILE = "head.json"
 SLICES_FILE = "by-group.json"
+OPERATIONS_FILE = "operations.json"
 # Keys of the head beside the index's own top level.
 SLICES = "slices"  # {group: [offset, length]} into SLICES_FILE
 GENERATED_GROUPS = "generatedGroups"  # groups with generated verbs, in contract order
 OPERATION_GROUPS = "operationGroups"  # [offset, length] of {operationId: group}
+HEAD_ONLY = (SLICES, GENERATED_GROUPS, OPERATION_GROUPS)
 
 
 def sliced(index: Mapping[str, Any], dump: Any) -> tuple[dict[str, Any], bytes]:

@@ -1,8 +1,8 @@
 """Imported contracts, one per service (base URL), under the cache dir.
 
-    <cache>/contracts/<key>/index.json             what generated commands are built from
-    <cache>/contracts/<key>/head.json              its top level, and where each group is
+    <cache>/contracts/<key>/index.json             the index's top level, where each group is
     <cache>/contracts/<key>/<sha16>/by-group.json  its operations, group by group
+    <cache>/contracts/<key>/<sha16>/operations.json  all of them in contract order
     <cache>/contracts/<key>/<sha16>/openapi.json   the document as imported
     <cache>/contracts/<key>/<sha16>/schemas.json   body schemas, read only to validate
 
@@ -13,9 +13,9 @@ embedded sandbox's key is ``sandbox`` (its contract is the one it publishes); a 
 without a base URL keeps its own (``profile~NAME``).
 
 ``index.json`` is written last and names its directory, so a reader never pairs a new
-index with old schemas; ``head.json`` names the same directory and is written just before
-it (leadctl.contract.index_slices: a command reads the head and its own group only). A
-service without an imported contract uses the bundled one.
+index with old schemas or operations (leadctl.contract.index_slices: a command reads the
+index's top level and its own group's operations only). A service without an imported
+contract uses the bundled one, whose index holds its operations inline.
 
 Reading is on every command's start-up path: it reads the config only when some contract
 was imported (or for ``-p sandbox``).
@@ -40,8 +40,9 @@ from leadctl.contract import (
 from leadctl.contract import CONTRACT_FILE as BUNDLED
 from leadctl.contract.index_slices import (
     GENERATED_GROUPS,
-    HEAD_FILE,
+    HEAD_ONLY,
     OPERATION_GROUPS,
+    OPERATIONS_FILE,
     SLICES,
     SLICES_FILE,
     read_chunk,
@@ -119,8 +120,8 @@ class ActiveIndex:
     A plain class rather than a dataclass: it is defined on every command's start-up.
     """
 
-    __slots__ = ("_groups", "_index", "_index_path", "_operation_groups", "head", "key",
-                 "problem", "schemas_path")  # fmt: skip
+    __slots__ = ("_groups", "_index", "_operation_groups", "head", "key", "problem",
+                 "schemas_path")  # fmt: skip
 
     def __init__(
         self,
@@ -130,10 +131,8 @@ class ActiveIndex:
         problem: str | None = None,  # why an imported contract could not be used
         *,
         head: Mapping[str, Any] | None = None,  # a stored index's head (index_slices)
-        index_path: Path | None = None,  # where the whole index is, read on first use
     ) -> None:
         self._index = index
-        self._index_path = index_path
         # The index's top level (its groups, its contract's facts): the head, or the index.
         self.head: Mapping[str, Any] = head if head is not None else (index or {})
         self.schemas_path = schemas_path
@@ -146,8 +145,9 @@ class ActiveIndex:
     def index(self) -> Mapping[str, Any]:
         """The whole index, every operation included (read when first asked for)."""
         if self._index is None:
-            assert self._index_path is not None
-            self._index = _read_json(self._index_path)
+            operations = _read_json(self.schemas_path.with_name(OPERATIONS_FILE))
+            top = {key: value for key, value in self.head.items() if key not in HEAD_ONLY}
+            self._index = {**top, "operations": operations}
         return self._index
 
     @property
@@ -163,7 +163,7 @@ class ActiveIndex:
             if slices is None:
                 found = [e for e in self.index.get("operations", ()) if e.get("group") == group]
             elif group in slices:
-                found = list(read_chunk(self._slices_path, slices[group]))
+                found = list(self._chunk(slices[group]) or ())
             else:
                 found = []
             self._groups[group] = found
@@ -182,8 +182,9 @@ class ActiveIndex:
     def group_of_operation(self, operation_id: str) -> str | None:
         if self._operation_groups is None:
             where = self.head.get(OPERATION_GROUPS) if self._slices is not None else None
-            if where is not None:
-                self._operation_groups = read_chunk(self._slices_path, where)
+            found = self._chunk(where) if where is not None else None
+            if isinstance(found, Mapping):
+                self._operation_groups = found
             else:
                 self._operation_groups = {
                     str(e["operationId"]): str(e["group"])
@@ -192,9 +193,14 @@ class ActiveIndex:
                 }
         return self._operation_groups.get(operation_id)
 
-    @property
-    def _slices_path(self) -> Path:
-        return self.schemas_path.with_name(SLICES_FILE)
+    def _chunk(self, where: Any) -> Any:
+        """A part of the slices file; None when it cannot be read as the head says (the
+        whole index is read instead, and a damaged one is reported by that read)."""
+        try:
+            return read_chunk(self.schemas_path.with_name(SLICES_FILE), where)
+        except (OSError, ValueError, TypeError):
+            self.head = {key: value for key, value in self.head.items() if key != SLICES}
+            return None
 
     @property
     def contract_path(self) -> Path:
@@ -264,16 +270,10 @@ def active_index(
         return bundled_index()
     directory = key_dir(env, name)
     try:
-        head = _read_head(directory)
-        if head is not None:
-            schemas_path = directory / str(head["files"]) / SCHEMAS_FILE
-            return ActiveIndex(
-                None, schemas_path, name, head=head, index_path=directory / INDEX_FILE
-            )
-        index = _read_json(directory / INDEX_FILE)
+        index = _read_json(directory / INDEX_FILE)  # the head: operations are read by group
         schemas_path = directory / str(index["files"]) / SCHEMAS_FILE
         if _current(index):
-            return ActiveIndex(index, schemas_path, name)
+            return ActiveIndex(None, schemas_path, name, head=index)
         if name == SANDBOX_KEY and index.get("contract", {}).get("source") == SANDBOX_SOURCE:
             return _save_sandbox(env)  # another leadctl's sandbox publishes another contract
         return recompile(env, name, schemas_path.with_name(CONTRACT_FILE), index)
@@ -288,20 +288,6 @@ def active_index(
             problem=f"the imported contract {name!r} is unusable "
             f"({type(error).__name__}: {error}); using the bundled contract",
         )
-
-
-def _read_head(directory: Path) -> Mapping[str, Any] | None:
-    """The index's head when it is this version's and its slices are there; else None
-    (an index written before heads were, or by another version: read it whole)."""
-    try:
-        head = _read_json(directory / HEAD_FILE)
-    except (OSError, ValueError):
-        return None
-    if not isinstance(head, dict) or not _current(head) or not isinstance(head.get(SLICES), dict):
-        return None
-    if not (directory / str(head.get("files")) / SLICES_FILE).is_file():
-        return None
-    return head
 
 
 def context_key(ctx: Context) -> str | None:
@@ -409,10 +395,11 @@ def save(
     write_private_file(directory / files / CONTRACT_FILE, loaded.raw)
     write_private_file(directory / files / SCHEMAS_FILE, dump(schemas).encode("utf-8"))
     head, slices = sliced(index, dump)
+    operations = dump(index.get("operations", [])).encode("utf-8")
+    write_private_file(directory / files / OPERATIONS_FILE, operations)
     write_private_file(directory / files / SLICES_FILE, slices)
     write_private_file(directory / GROUPS_FILE, groups_text(index).encode("utf-8"))
-    write_private_file(directory / HEAD_FILE, dump(head).encode("utf-8"))
-    write_private_file(directory / INDEX_FILE, dump(index).encode("utf-8"))
+    write_private_file(directory / INDEX_FILE, dump(head).encode("utf-8"))
     _remove_other_versions(directory, keep=files)
     return ActiveIndex(index, directory / files / SCHEMAS_FILE, key)
 

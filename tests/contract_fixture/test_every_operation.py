@@ -81,7 +81,8 @@ def _new_sweep(
     imported = run_cli(["contract", "import", str(contract_path(version, name))], env=env)
     assert imported.exit_code == 0, imported.stderr
     index = json.loads(next((home / "cache").rglob("index.json")).read_text("utf-8"))
-    entries = {(str(e["method"]), str(e["path"])): e for e in index["operations"]}
+    operations = json.loads(next((home / "cache").rglob("operations.json")).read_text("utf-8"))
+    entries = {(str(e["method"]), str(e["path"])): e for e in operations}
     left_out = {str(e["operation"]): e["reasons"] for e in index["leftOut"]}
     return Sweep(name, mock, env, entries, left_out, home)
 

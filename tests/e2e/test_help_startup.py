@@ -75,7 +75,8 @@ def loaded(names: set[str], packages: Sequence[str]) -> list[str]:
 HELP_PATHS = [
     ["--help"],
     ["-p", "staging", "--help"],
-    ["--base-url", "https://ops.example.test", "leads", "--help"],
+    # a base URL no contract is stored for: known without hashing it
+    ["--base-url", "https://nowhere.example.test", "leads", "--help"],
     ["leads", "--help"],  # a curated group, with the stored contract's generated verbs
     ["leads", "list", "--help"],  # a curated verb
     ["tags", "--help"],  # a generated group
@@ -106,13 +107,13 @@ def test_a_group_help_lists_generated_verbs_without_building_them(
 
 def test_a_big_contract_is_read_by_group(tmp_path: Path) -> None:
     """A group's help and a generated verb read the stored index's head and their own
-    group: with the whole index.json unreadable, both still work."""
+    group: with the list of every operation unreadable, both still work."""
     env = home_env(tmp_path)
     leadctl(env, "-q", "-p", "big", "profile", "set", "base_url", "https://big.example.test")
     big = write_contract(tmp_path / "big.json", big_contract("3.0", resources=40))
     leadctl(env, "-q", "-p", "big", "contract", "import", str(big))
-    (index,) = (tmp_path / "cache" / "contracts").glob("big.example.test-*/index.json")
-    index.write_text("{ not the index", encoding="utf-8")
+    (every,) = (tmp_path / "cache" / "contracts").glob("big.example.test-*/*/operations.json")
+    every.write_text("[ not the operations", encoding="utf-8")
 
     listed = leadctl(env, "-p", "big", "accounts-3", "--help")
     assert "get-customer" in listed
