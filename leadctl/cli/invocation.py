@@ -67,8 +67,7 @@ def global_options(params: Mapping[str, Any], env: Mapping[str, str]) -> GlobalO
     if jq is not None:
         # A mistyped expression is a usage error before anything is sent.
         compile_jq(jq)
-    output = params.get("output")
-    columns = params.get("columns")
+    output, columns = _with_json_fields(params)
     max_retries = params.get("max_retries")
     return GlobalOptions(
         profile=profile or env.get("LEADCTL_PROFILE") or None,
@@ -90,6 +89,20 @@ def global_options(params: Mapping[str, Any], env: Mapping[str, str]) -> GlobalO
         utc=bool(params.get("utc")),
         allow_formulas=bool(params.get("allow_formulas")),
     )
+
+
+def _with_json_fields(params: Mapping[str, Any]) -> tuple[Any, str | None]:
+    """-o and --columns, with gh's ``--json FIELDS`` read as ``-o json --columns FIELDS``."""
+    output, columns = params.get("output"), params.get("columns")
+    fields = params.get("json_fields")
+    if fields is None:
+        return output, columns
+    named = str(getattr(output, "value", output)) if output else None
+    if named not in (None, "json") or columns not in (None, fields):
+        raise UsageError(
+            f"--json {fields} is `-o json --columns {fields}`: give it without -o or --columns"
+        )
+    return "json", fields
 
 
 def _env_output(env: Mapping[str, str]) -> str | None:
