@@ -305,6 +305,12 @@ def main_callback(
     quiet: Annotated[bool, typer.Option("-q", "--quiet", help=QUIET_HELP)] = False,
     no_color: Annotated[bool, typer.Option("--no-color", help="No color.")] = False,
     no_input: Annotated[bool, typer.Option("--no-input", help="Never prompt.")] = False,
+    no_pager: Annotated[
+        bool,
+        typer.Option(
+            "--no-pager", help="Write long tables straight to the terminal, not through a pager."
+        ),
+    ] = False,
     debug: Annotated[
         bool,
         typer.Option(

@@ -51,6 +51,8 @@ def set_streams(context: Context) -> None:
     context.ios.no_color = options.no_color
     context.ios.no_input = options.no_input
     context.ios.quiet = options.quiet
+    if options.no_pager:  # a verb may have turned the pager off already (listing.py)
+        context.ios.no_pager = True
 
 
 def global_options(params: Mapping[str, Any], env: Mapping[str, str]) -> GlobalOptions:
@@ -80,6 +82,7 @@ def global_options(params: Mapping[str, Any], env: Mapping[str, str]) -> GlobalO
         quiet=bool(params.get("quiet")),
         no_color=bool(params.get("no_color")),
         no_input=bool(params.get("no_input")),
+        no_pager=bool(params.get("no_pager")),
         debug=bool(params.get("debug")) or env.get("LEADCTL_DEBUG", "") not in ("", "0"),
         timeout=timeout if timeout is not None else _env_timeout(env),
         max_retries=DEFAULT_MAX_RETRIES if max_retries is None else max_retries,
