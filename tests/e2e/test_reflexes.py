@@ -84,3 +84,27 @@ def test_no_pager_writes_a_long_table_straight_to_the_terminal(
     assert result.exit_code == 0, result.stderr
     assert pager_saw.exists() is paged
     assert result.stdout.count("-") >= 40 * 4  # the rows reached the terminal either way
+
+
+@pytest.mark.parametrize("columns", [[], ["--columns", "id,status.name"]], ids=str)
+def test_yaml_output_is_the_json_output_as_yaml(columns: list[str]) -> None:
+    import yaml
+
+    read = [*SANDBOX, "leads", "list", "--limit", "3", *columns]
+    as_json = run_leadctl([*read, "-o", "json"])
+    as_yaml = run_leadctl([*read, "-o", "yaml"])
+    assert as_yaml.exit_code == 0, as_yaml.stderr
+    assert not as_yaml.stdout.lstrip().startswith("[")  # block YAML, not JSON
+    assert yaml.safe_load(as_yaml.stdout) == json.loads(as_json.stdout)
+
+
+def test_yaml_output_of_one_object_and_of_an_empty_list() -> None:
+    import yaml
+
+    first = json.loads(run_leadctl([*SANDBOX, "leads", "list", "--limit", "1"]).stdout)[0]
+    got = run_leadctl([*SANDBOX, "leads", "get", first["id"], "-o", "yaml"])
+    assert got.exit_code == 0, got.stderr
+    assert yaml.safe_load(got.stdout)["id"] == first["id"]
+    empty = run_leadctl([*SANDBOX, "leads", "list", "--filter", "state=ZZ", "-o", "yaml"])
+    assert empty.exit_code == 0, empty.stderr
+    assert yaml.safe_load(empty.stdout) == []

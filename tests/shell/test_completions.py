@@ -24,7 +24,7 @@ from tests.support.e2e import leadctl_executable
 
 COMPLETIONS = REPO / "completions"
 ZSH_HARNESS = Path(__file__).with_name("zsh_complete.zsh")
-OUTPUT_FORMATS = {"table", "json", "ndjson", "csv", "tsv", "value"}
+OUTPUT_FORMATS = {"table", "json", "ndjson", "yaml", "csv", "tsv", "value"}
 CATEGORIES = {"Open", "Qualified", "Converted", "Lost", "Invalid", "Duplicate"}
 SHELLS = ("bash", "zsh", "fish")
 TIMEOUT = 20
