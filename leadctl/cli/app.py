@@ -253,7 +253,8 @@ root = typer.Typer(
     cls=LazyGroup,
     name="leadctl",
     help="Operate the Lead Management Service from the command line.",
-    epilog="Run `leadctl GROUP --help` for a group's commands. Exit codes: see `man leadctl`.",
+    epilog="Run `leadctl GROUP --help` for a group's commands. Topics: `leadctl help "
+    "environment`, `exit-codes`, `formatting`, `retries`.",
     rich_markup_mode=None,
     pretty_exceptions_enable=False,
     add_completion=False,

@@ -108,3 +108,34 @@ def test_yaml_output_of_one_object_and_of_an_empty_list() -> None:
     empty = run_leadctl([*SANDBOX, "leads", "list", "--filter", "state=ZZ", "-o", "yaml"])
     assert empty.exit_code == 0, empty.stderr
     assert yaml.safe_load(empty.stdout) == []
+
+
+@pytest.mark.parametrize(
+    ("topic", "says"),
+    [
+        ("environment", ["LEADCTL_TOKEN_FILE", "CLICOLOR_FORCE", "NO_COLOR"]),
+        ("exit-codes", ["\n9\n", "Outcome unknown", "\n130\n"]),
+        ("formatting", ["yaml", "--json FIELDS", "--jq EXPR", "--no-pager"]),
+        ("retries", ["--max-retries N (default 4)", "Retry-After", "exit 9"]),
+    ],
+)
+def test_help_topics_are_in_the_cli_itself(topic: str, says: list[str]) -> None:
+    result = run_leadctl(["help", topic])
+    assert result.exit_code == 0, result.stderr
+    for words in says:
+        assert words in result.stdout
+
+
+def test_every_exit_code_and_variable_of_the_manual_is_in_its_topic() -> None:
+    from leadctl.docgen.reference import ENVIRONMENT, EXIT_CODES
+
+    codes = run_leadctl(["help", "exit-codes"]).stdout.splitlines()
+    assert [str(int(code)) for code in EXIT_CODES] == [line for line in codes if line.isdigit()]
+    variables = run_leadctl(["help", "environment"]).stdout.splitlines()
+    assert [name for name, _ in ENVIRONMENT] == [line for line in variables if line.isupper()]
+
+
+def test_a_mistyped_topic_is_spelled() -> None:
+    result = run_leadctl(["help", "exit-code"])
+    assert result.exit_code == 2
+    assert "`leadctl help exit-codes`" in result.stderr
