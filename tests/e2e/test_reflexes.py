@@ -139,3 +139,33 @@ def test_a_mistyped_topic_is_spelled() -> None:
     result = run_leadctl(["help", "exit-code"])
     assert result.exit_code == 2
     assert "`leadctl help exit-codes`" in result.stderr
+
+
+def test_profile_list_shows_the_built_in_sandbox_profile() -> None:
+    table = run_leadctl(["profile", "list", "-o", "table"])
+    assert table.exit_code == 0, table.stderr
+    header, sandbox = table.stdout.splitlines()
+    assert "built-in" in header.split()
+    assert sandbox.split()[:3] == ["sandbox", "no", "yes"]
+    assert "no profiles of your own yet" in table.stderr
+
+
+def test_y_is_yes_for_profile_delete() -> None:
+    created = run_leadctl(["-p", "scratch", "profile", "set", "region", "US"])
+    assert created.exit_code == 0, created.stderr
+    deleted = run_leadctl(["profile", "delete", "scratch", "-y"])
+    assert deleted.exit_code == 0, deleted.stderr
+    names = run_leadctl(["profile", "list", "-o", "value", "--columns", "name"]).stdout
+    assert names.split() == ["sandbox"]
+
+
+def test_every_yes_in_the_command_tree_has_y() -> None:
+    from leadctl.docgen.tree import load_tree
+
+    without_y = [
+        " ".join(command.path)
+        for command in load_tree().walk()
+        for option in command.options
+        if "--yes" in option.names and "-y" not in option.names
+    ]
+    assert without_y == []
