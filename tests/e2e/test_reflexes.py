@@ -169,3 +169,26 @@ def test_every_yes_in_the_command_tree_has_y() -> None:
         if "--yes" in option.names and "-y" not in option.names
     ]
     assert without_y == []
+
+
+def test_api_takes_x_and_httpie_items() -> None:
+    result = run_leadctl(
+        [*SANDBOX, "api", "-X", "POST", "/leads/all/my", "pageSize:=2", "X-Trace:abc"]
+        + ["--jq", ".items | length"]
+    )
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == "2\n"
+
+
+def test_api_slurp_counts_every_page_with_jq() -> None:
+    path = "/lead-status-changes/all"
+    slurped = run_leadctl([*SANDBOX, "api", path, "--paginate", "--slurp", "--jq", "length"])
+    assert slurped.exit_code == 0, slurped.stderr
+    each = run_leadctl([*SANDBOX, "api", path, "--paginate", "-o", "ndjson"])
+    assert int(slurped.stdout) == len(each.stdout.splitlines()) > 25  # more than one page
+
+
+def test_api_item_before_the_path_is_no_unknown_method() -> None:
+    result = run_leadctl([*SANDBOX, "api", "pageSize:=2", "/leads/all/my"])
+    assert result.exit_code == 2
+    assert "comes before PATH" in result.stderr and "unknown method" not in result.stderr
