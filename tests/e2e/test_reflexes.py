@@ -172,9 +172,9 @@ def test_every_yes_in_the_command_tree_has_y() -> None:
 
 
 def test_api_takes_x_and_httpie_items() -> None:
+    items = ["pageSize:=2", "X-Trace:abc"]
     result = run_leadctl(
-        [*SANDBOX, "api", "-X", "POST", "/leads/all/my", "pageSize:=2", "X-Trace:abc"]
-        + ["--jq", ".items | length"]
+        [*SANDBOX, "api", "-X", "POST", "/leads/all/my", *items, "--jq", ".items|length"]
     )
     assert result.exit_code == 0, result.stderr
     assert result.stdout == "2\n"

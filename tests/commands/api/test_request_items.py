@@ -21,11 +21,8 @@ def test_httpie_items_are_a_body_a_json_field_a_header_and_a_query(
         match_headers={"X-Trace": "abc"},
         json={"items": [], "continuationToken": None},
     )
-    result = run_cli(
-        ["api", "/leads/all/my", "search=ada", "pageSize:=3", 'filter:={"a": [1, true]}']
-        + ["X-Trace:abc", "state==TX", "state==CA"],
-        env=token_env(),
-    )
+    items = ["search=ada", "pageSize:=3", 'filter:={"a": [1, true]}', "X-Trace:abc"]
+    result = run_cli(["api", "/leads/all/my", *items, "state==TX", "state==CA"], env=token_env())
     assert result.exit_code == 0, result.stderr
     assert json.loads(result.stdout) == {"items": [], "continuationToken": None}
 
