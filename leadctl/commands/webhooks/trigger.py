@@ -37,6 +37,10 @@ EPILOG = (
 )
 
 
+def _complete_event(incomplete: str) -> list[str]:
+    return [kind for kind in EVENT_TYPES if kind.startswith(incomplete)]
+
+
 @dataclass(frozen=True)
 class Options:
     event: Annotated[
@@ -44,7 +48,7 @@ class Options:
         typer.Argument(
             metavar="EVENT",
             help="The event type: " + ", ".join(EVENT_TYPES) + ".",
-            autocompletion=lambda: list(EVENT_TYPES),
+            autocompletion=_complete_event,
         ),
     ]
     fields: Annotated[
