@@ -138,7 +138,7 @@ EPILOG = (
     "  leadctl api /leads/all/my -F pageSize=50 --paginate -o ndjson | jq .id\n\n"
     "  leadctl api PUT /sources/SOURCE_ID -f name='Web form' --include\n\n"
     "  leadctl api -X PUT /sources/SOURCE_ID name='Web form' active:=true X-Trace:abc\n\n"
-    "  leadctl api /leads/all/my --paginate --slurp --jq length"
+    "  leadctl api /leads/all/my --paginate --slurp | jq length"
 )
 
 
