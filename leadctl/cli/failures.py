@@ -16,7 +16,7 @@ import typer
 
 from leadctl.cli.hints import carry_profile, fit_hint
 from leadctl.cli.picker import can_pick, pick_missing_argument
-from leadctl.cli.suggest import option_intent
+from leadctl.cli.suggest import JSON_WITHOUT_FIELDS, option_intent
 from leadctl.config.redact import mask_secrets, redact_text
 from leadctl.errors import ExitCode, LeadctlError, UsageError
 from leadctl.iostreams import IOStreams, safe_json, safe_text
@@ -70,9 +70,13 @@ def exit_code_of(error: Exception, run: Invocation, *, rerun: Callable[[str], in
 
 def _intent_of(error: Exception) -> UsageError | None:
     """The one-line answer for an option of another CLI (aws's --query, gh's --web)."""
-    # Click's NoSuchOption, which Typer (carrying its own Click) does not export.
-    if type(error).__name__ == "NoSuchOption":
-        return option_intent(str(getattr(error, "option_name", "")))
+    # Click's NoSuchOption and BadOptionUsage, which Typer (carrying its own Click) does
+    # not export.
+    kind, option = type(error).__name__, str(getattr(error, "option_name", ""))
+    if kind == "NoSuchOption":
+        return option_intent(option)
+    if kind == "BadOptionUsage" and option == "--json":
+        return UsageError(JSON_WITHOUT_FIELDS)
     return None
 
 

@@ -118,6 +118,13 @@ OPTION_INTENTS: dict[str, str] = {
 }
 
 
+# gh's `--json` alone lists the fields; here an unknown field does (before anything is sent).
+JSON_WITHOUT_FIELDS = (
+    "--json takes the fields to print, as `--json id,state` (`-o json --columns id,state`); "
+    "a field the data does not have lists those it has"
+)
+
+
 def command_intent(words: tuple[str, ...]) -> UsageError | None:
     """The one-line answer for ``words`` (a group and the verb after it) when another CLI's
     user typed them for a leadctl command of another name, else None."""

@@ -36,6 +36,7 @@ def test_json_fields_with_another_format_is_refused() -> None:
         (["leads", "view", "x"], "use `leadctl -p sandbox leads get`"),
         (["leads", "list", "--query", "[0]"], "--jq EXPR"),
         (["leads", "list", "--web"], "opens no browser"),
+        (["leads", "list", "--json"], "`--json id,state` (`-o json --columns id,state`)"),
     ],
     ids=lambda value: " ".join(value) if isinstance(value, list) else "",
 )
