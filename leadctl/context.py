@@ -57,6 +57,7 @@ class GlobalOptions:
         "max_retries",
         "no_color",
         "no_input",
+        "no_pager",
         "output",
         "profile",
         "profile_from_env",
@@ -75,6 +76,7 @@ class GlobalOptions:
         quiet: bool = False,
         no_color: bool = False,
         no_input: bool = False,
+        no_pager: bool = False,
         debug: bool = False,
         timeout: float | None = None,
         max_retries: int = DEFAULT_MAX_RETRIES,
@@ -97,6 +99,7 @@ class GlobalOptions:
         self.quiet = quiet
         self.no_color = no_color
         self.no_input = no_input
+        self.no_pager = no_pager
         self.debug = debug
         self.timeout = timeout
         self.max_retries = max_retries

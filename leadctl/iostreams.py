@@ -40,12 +40,15 @@ def _is_tty(stream: object) -> bool:
 
 
 def color_wanted(*, is_tty: bool, no_color_flag: bool, env: Mapping[str, str]) -> bool:
-    """Colors for one stream: --no-color, NO_COLOR, FORCE_COLOR, TERM=dumb, TTY, in that order."""
+    """Colors for one stream: --no-color, NO_COLOR, CLICOLOR_FORCE or FORCE_COLOR, CLICOLOR=0,
+    TERM=dumb, TTY, in that order (gh's reading of the CLICOLOR convention: NO_COLOR wins
+    over CLICOLOR_FORCE, which colors a pipe too)."""
     if no_color_flag or env.get("NO_COLOR"):
         return False
-    if env.get("FORCE_COLOR") not in (None, "", "0"):
-        return True
-    if env.get("TERM") == "dumb":
+    for force in ("CLICOLOR_FORCE", "FORCE_COLOR"):
+        if env.get(force) not in (None, "", "0"):
+            return True
+    if env.get("CLICOLOR") == "0" or env.get("TERM") == "dumb":
         return False
     return is_tty
 

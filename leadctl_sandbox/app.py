@@ -16,7 +16,7 @@ from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 
 from leadctl_sandbox import intake
-from leadctl_sandbox.auth import authenticate, authorize
+from leadctl_sandbox.auth import SOURCE, authenticate, authorize
 from leadctl_sandbox.contract import ContractOperation, iter_operations
 from leadctl_sandbox.db import transaction
 from leadctl_sandbox.ops import Call, Handler, handlers
@@ -32,6 +32,7 @@ from leadctl_sandbox.routing import Router
 from leadctl_sandbox.settings import SandboxSettings
 from leadctl_sandbox.state import SandboxState
 from leadctl_sandbox.times import utcnow
+from leadctl_sandbox.trigger import NO_WEBHOOKS, TRIGGER_PATH, example_event
 from leadctl_sandbox.validation import BODY_KEY, Errors, SchemaValidator
 from leadctl_sandbox.webhooks import Event, WebhookSender
 
@@ -91,6 +92,8 @@ class SandboxApp:
             # Assumed: the service publishes its contract here, to anyone (no credential).
             scope[SCOPE_OPERATION] = "getContract"
             return Response(published_bytes(), media_type="application/json")
+        if request.method == "POST" and raw_path.split("?", 1)[0] == TRIGGER_PATH:
+            return await self._trigger(request, scope)
         operation, path_params = self.router.match(request.method, raw_path.split("?", 1)[0])
         scope[SCOPE_OPERATION] = operation.operation_id
         raw_body = await request.body()
@@ -127,6 +130,30 @@ class SandboxApp:
             return Response(status_code=204)
         content = json.dumps(reply.body, ensure_ascii=False, separators=(",", ":"))
         return Response(content, status_code=reply.status, media_type="application/json")
+
+    async def _trigger(self, request: Request, scope: Scope) -> Response:
+        """A signed example delivery (leadctl_sandbox/trigger.py), for the caller's
+        organization: any credential that may read it."""
+        scope[SCOPE_OPERATION] = "triggerWebhook"
+        raw_body = await request.body()
+        conn = self.state.conn
+        with transaction(conn, immediate=True):
+            principal = authenticate(conn, self.state.secret, request.headers.get("authorization"))
+            scope[SCOPE_CREDENTIAL_KIND] = principal.kind
+            if principal.kind == SOURCE:
+                raise ApiProblem(403, "a source key may only create leads")
+            if self.webhooks is None:
+                raise ApiProblem(409, NO_WEBHOOKS)
+            try:
+                body = json.loads(raw_body or b"{}")
+            except ValueError:
+                raise ApiProblem(400, "the body is not JSON") from None
+            if not isinstance(body, dict):
+                raise ApiProblem(400, 'the body is {"type": EVENT, "data": {...}}')
+            event = example_event(conn, principal.org_id, body, utcnow())
+        webhook_id = self.webhooks.publish_one(event)
+        answer = {"webhookId": webhook_id, "type": event.type, "url": self.webhooks.url}
+        return Response(json.dumps(answer), status_code=202, media_type="application/json")
 
     def _parameters(
         self, operation: ContractOperation, path_params: Mapping[str, str], request: Request

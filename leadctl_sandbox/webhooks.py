@@ -107,7 +107,9 @@ class WebhookSender:
         )
         self._thread.start()
 
-    def publish(self, events: Iterable[Event]) -> None:
+    def publish(self, events: Iterable[Event]) -> list[str]:
+        """Queue ``events``; returns their webhook-ids, in order."""
+        ids = []
         with self._ready:
             for event in events:
                 msg_id = f"msg_{uuid.uuid4().hex}"
@@ -115,7 +117,13 @@ class WebhookSender:
                     time.monotonic(), next(self._order), msg_id, event, event.payload()
                 )
                 heapq.heappush(self._queue, pending)
+                ids.append(msg_id)
             self._ready.notify()
+        return ids
+
+    def publish_one(self, event: Event) -> str:
+        """Queue one event; returns its webhook-id."""
+        return self.publish([event])[0]
 
     def stop(self) -> int:
         """Stop sending; returns how many deliveries were still waiting (not delivered)."""

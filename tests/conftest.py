@@ -117,7 +117,13 @@ def isolated_env(
 ) -> Iterator[Path]:
     assert not any(unclaimed_home.iterdir()), _unclaimed_message(unclaimed_home)
     for name in list(os.environ):
-        if name.startswith("LEADCTL_") or name in ("NO_COLOR", "FORCE_COLOR", "PAGER"):
+        if name.startswith("LEADCTL_") or name in (
+            "NO_COLOR",
+            "FORCE_COLOR",
+            "CLICOLOR",
+            "CLICOLOR_FORCE",
+            "PAGER",
+        ):
             monkeypatch.delenv(name)
     home = tmp_path / "home"
     home.mkdir()

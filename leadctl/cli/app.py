@@ -73,6 +73,8 @@ COLUMNS_HELP = (
     "format: the columns of table/csv/tsv/value, the keys of each JSON/NDJSON object (as "
     "gh's --json). An unknown field is exit 2 naming the known ones, before anything is sent."
 )
+# gh's reflex, accepted as gh has it; hidden: leadctl's own spelling is the one taught.
+JSON_HELP = "-o json --columns FIELDS, as gh's --json."
 QUIET_HELP = "No informational messages on stderr."
 JQ_HELP = (
     "Filter the JSON output with a jq expression (strings print raw, other values as "
@@ -194,9 +196,14 @@ class LazyGroup(VerbGroup):
         command = self.get_command(ctx, name)
         verb = args[1] if len(args) > 1 else None
         if command is None:
-            from leadctl.cli.suggest import from_the_active_contract, unknown_command
+            from leadctl.cli.suggest import (
+                command_intent,
+                from_the_active_contract,
+                unknown_command,
+            )
 
-            raise unknown_command(
+            words = (name, verb) if verb and not verb.startswith("-") else (name,)
+            raise command_intent(words) or unknown_command(
                 name,
                 self.list_commands(ctx),
                 command_path="leadctl",
@@ -206,9 +213,13 @@ class LazyGroup(VerbGroup):
         if hasattr(command, "list_commands") and verb and not verb.startswith("-"):
             sub_ctx = typer.Context(command, parent=ctx, info_name=name)
             if command.get_command(sub_ctx, verb) is None:
-                from leadctl.cli.suggest import from_the_active_contract, unknown_command
+                from leadctl.cli.suggest import (
+                    command_intent,
+                    from_the_active_contract,
+                    unknown_command,
+                )
 
-                raise unknown_command(
+                raise command_intent((name, verb)) or unknown_command(
                     verb,
                     command.list_commands(sub_ctx),
                     command_path=f"leadctl {name}",
@@ -242,7 +253,8 @@ root = typer.Typer(
     cls=LazyGroup,
     name="leadctl",
     help="Operate the Lead Management Service from the command line.",
-    epilog="Run `leadctl GROUP --help` for a group's commands. Exit codes: see `man leadctl`.",
+    epilog="Run `leadctl GROUP --help` for a group's commands. Topics: `leadctl help "
+    "environment`, `exit-codes`, `formatting`, `retries`.",
     rich_markup_mode=None,
     pretty_exceptions_enable=False,
     add_completion=False,
@@ -284,6 +296,9 @@ def main_callback(
         str | None, typer.Option("--columns", metavar="a,b.c", help=COLUMNS_HELP)
     ] = None,
     jq: Annotated[str | None, typer.Option("--jq", metavar="EXPR", help=JQ_HELP)] = None,
+    json_fields: Annotated[
+        str | None, typer.Option("--json", metavar="FIELDS", hidden=True, help=JSON_HELP)
+    ] = None,
     utc: Annotated[bool, typer.Option("--utc", help=UTC_HELP)] = False,
     allow_formulas: Annotated[
         bool, typer.Option("--allow-formulas", help=ALLOW_FORMULAS_HELP)
@@ -291,6 +306,12 @@ def main_callback(
     quiet: Annotated[bool, typer.Option("-q", "--quiet", help=QUIET_HELP)] = False,
     no_color: Annotated[bool, typer.Option("--no-color", help="No color.")] = False,
     no_input: Annotated[bool, typer.Option("--no-input", help="Never prompt.")] = False,
+    no_pager: Annotated[
+        bool,
+        typer.Option(
+            "--no-pager", help="Write long tables straight to the terminal, not through a pager."
+        ),
+    ] = False,
     debug: Annotated[
         bool,
         typer.Option(

@@ -16,6 +16,7 @@ import typer
 
 from leadctl.cli.hints import carry_profile, fit_hint
 from leadctl.cli.picker import can_pick, pick_missing_argument
+from leadctl.cli.suggest import JSON_WITHOUT_FIELDS, option_intent
 from leadctl.config.redact import mask_secrets, redact_text
 from leadctl.errors import ExitCode, LeadctlError, UsageError
 from leadctl.iostreams import IOStreams, safe_json, safe_text
@@ -53,7 +54,9 @@ def exit_code_of(error: Exception, run: Invocation, *, rerun: Callable[[str], in
         return rerun(picked)
     if isinstance(error, typer.TyperException):
         # Typer's public base of Click's own errors (usage errors, exit 2, and the rest).
-        usage = UsageError(error.format_message(), hint="run with --help for usage")
+        usage = _intent_of(error) or UsageError(
+            error.format_message(), hint="run with --help for usage"
+        )
         return report_error(usage, run.ios, as_json=_json_errors_wanted(run))
     debug = run.context.options.debug if run.context else False
     if debug or run.env.get("LEADCTL_DEBUG") == "1":
@@ -63,6 +66,18 @@ def exit_code_of(error: Exception, run: Invocation, *, rerun: Callable[[str], in
         f"error: unexpected {type(error).__name__}; run with --debug for a traceback\n"
     )
     return int(ExitCode.UNEXPECTED)
+
+
+def _intent_of(error: Exception) -> UsageError | None:
+    """The one-line answer for an option of another CLI (aws's --query, gh's --web)."""
+    # Click's NoSuchOption and BadOptionUsage, which Typer (carrying its own Click) does
+    # not export.
+    kind, option = type(error).__name__, str(getattr(error, "option_name", ""))
+    if kind == "NoSuchOption":
+        return option_intent(option)
+    if kind == "BadOptionUsage" and option == "--json":
+        return UsageError(JSON_WITHOUT_FIELDS)
+    return None
 
 
 def report(error: LeadctlError, run: Invocation) -> int:

@@ -36,6 +36,6 @@ GROUPS: dict[str, tuple[str, str]] = {
     ),
     "sandbox": ("leadctl.commands.sandbox", "Run the local sandbox server."),
     "completion": ("leadctl.commands.completion", "Print the completion script for SHELL."),
-    "help": ("leadctl.commands.help", "Show the help of leadctl, a group or a verb."),
+    "help": ("leadctl.commands.help", "Show the help of leadctl, a group or a verb, or a topic."),
     "version": ("leadctl.commands.version", "Print leadctl's version, as --version does."),
 }

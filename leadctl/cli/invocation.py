@@ -51,6 +51,8 @@ def set_streams(context: Context) -> None:
     context.ios.no_color = options.no_color
     context.ios.no_input = options.no_input
     context.ios.quiet = options.quiet
+    if options.no_pager:  # a verb may have turned the pager off already (listing.py)
+        context.ios.no_pager = True
 
 
 def global_options(params: Mapping[str, Any], env: Mapping[str, str]) -> GlobalOptions:
@@ -67,8 +69,7 @@ def global_options(params: Mapping[str, Any], env: Mapping[str, str]) -> GlobalO
     if jq is not None:
         # A mistyped expression is a usage error before anything is sent.
         compile_jq(jq)
-    output = params.get("output")
-    columns = params.get("columns")
+    output, columns = _with_json_fields(params)
     max_retries = params.get("max_retries")
     return GlobalOptions(
         profile=profile or env.get("LEADCTL_PROFILE") or None,
@@ -81,6 +82,7 @@ def global_options(params: Mapping[str, Any], env: Mapping[str, str]) -> GlobalO
         quiet=bool(params.get("quiet")),
         no_color=bool(params.get("no_color")),
         no_input=bool(params.get("no_input")),
+        no_pager=bool(params.get("no_pager")),
         debug=bool(params.get("debug")) or env.get("LEADCTL_DEBUG", "") not in ("", "0"),
         timeout=timeout if timeout is not None else _env_timeout(env),
         max_retries=DEFAULT_MAX_RETRIES if max_retries is None else max_retries,
@@ -90,6 +92,20 @@ def global_options(params: Mapping[str, Any], env: Mapping[str, str]) -> GlobalO
         utc=bool(params.get("utc")),
         allow_formulas=bool(params.get("allow_formulas")),
     )
+
+
+def _with_json_fields(params: Mapping[str, Any]) -> tuple[Any, str | None]:
+    """-o and --columns, with gh's ``--json FIELDS`` read as ``-o json --columns FIELDS``."""
+    output, columns = params.get("output"), params.get("columns")
+    fields = params.get("json_fields")
+    if fields is None:
+        return output, columns
+    named = str(getattr(output, "value", output)) if output else None
+    if named not in (None, "json") or columns not in (None, fields):
+        raise UsageError(
+            f"--json {fields} is `-o json --columns {fields}`: give it without -o or --columns"
+        )
+    return "json", fields
 
 
 def _env_output(env: Mapping[str, str]) -> str | None:

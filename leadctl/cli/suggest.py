@@ -93,3 +93,49 @@ def from_the_contract(word: str, *, bundled: bool, sandbox: bool) -> str:
         f"{word!r}: `leadctl contract pull` fetches its latest version, `leadctl contract "
         "show` lists what it has"
     )
+
+
+# Did you mean by intent: a word another CLI (gh, aws, Stripe, HTTPie) uses for what leadctl
+# spells otherwise. Its spelling is nowhere near leadctl's, so difflib cannot find it; each
+# answer is one line, the leadctl way.
+COMMAND_INTENTS: dict[tuple[str, ...], str] = {
+    ("config", "get"): "profile show",
+    ("config", "set"): "profile set",
+    ("config", "list"): "profile show",
+    ("config", "unset"): "profile unset",
+    ("config",): "profile",
+    ("configure",): "profile set",
+    ("auth", "switch"): "profile use",
+    ("leads", "view"): "leads get",
+}
+OPTION_INTENTS: dict[str, str] = {
+    "--query": "leadctl filters JSON with `--jq EXPR` (jq's language, as gh's --jq)",
+    "--template": "leadctl filters JSON with `--jq EXPR`; `--columns a,b` picks fields",
+    "--format": "leadctl picks the output format with `-o FMT`",
+    "--web": (
+        "leadctl opens no browser: it prints what the service answers (`-o json` for all of it)"
+    ),
+}
+
+
+# gh's `--json` alone lists the fields; here an unknown field does (before anything is sent).
+JSON_WITHOUT_FIELDS = (
+    "--json takes the fields to print, as `--json id,state` (`-o json --columns id,state`); "
+    "a field the data does not have lists those it has"
+)
+
+
+def command_intent(words: tuple[str, ...]) -> UsageError | None:
+    """The one-line answer for ``words`` (a group and the verb after it) when another CLI's
+    user typed them for a leadctl command of another name, else None."""
+    for typed in dict.fromkeys((words[:2], words[:1])):
+        found = COMMAND_INTENTS.get(typed)
+        if found is not None:
+            return UsageError(f"leadctl has no `{' '.join(typed)}`: use `leadctl {found}`")
+    return None
+
+
+def option_intent(option: str) -> UsageError | None:
+    """The one-line answer for an option leadctl does not have but another CLI does."""
+    found = OPTION_INTENTS.get(option)
+    return UsageError(f"no option {option}: {found}") if found else None

@@ -65,7 +65,7 @@ CURATED_VERBS: dict[str, tuple[str, ...]] = {
     "contract": ("diff", "import", "pull", "reset", "show"),
     "api": (),
     "sandbox": ("reset", "serve"),
-    "webhooks": ("listen", "secret", "send", "verify"),
+    "webhooks": ("listen", "secret", "send", "trigger", "verify"),
     "completion": (),
     "batch": (),
     "help": (),

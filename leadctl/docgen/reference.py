@@ -47,10 +47,12 @@ ENVIRONMENT: tuple[tuple[str, str], ...] = (
     ("PAGER", "Pager used when LEADCTL_PAGER is not set (default: less -FRX)."),
     ("NO_COLOR", "Any non-empty value turns color off, like --no-color."),
     (
-        "FORCE_COLOR",
+        "CLICOLOR_FORCE",
         "Any value but 0 turns color on even when the stream is not a terminal "
         "(NO_COLOR and --no-color still win).",
     ),
+    ("FORCE_COLOR", "The same as CLICOLOR_FORCE."),
+    ("CLICOLOR", "0 turns color off, like NO_COLOR."),
 )
 
 FILES: tuple[tuple[str, str], ...] = (

@@ -99,8 +99,10 @@ def build_fields(
     stdin: TextIO | None = None,
     raw_flag: str = "-f",
     typed_flag: str = "-F",
+    json_fields: Iterable[tuple[str, str]] = (),
 ) -> dict[str, Any]:
-    """The JSON object described by the fields, in the order given."""
+    """The JSON object described by the fields, in the order given; ``json_fields`` are
+    (KEY, JSON text) pairs, HTTPie's ``key:=json`` items."""
     result: dict[str, Any] = {}
     for raw in raw_fields:
         key, value = split_field(raw, flag=raw_flag)
@@ -108,6 +110,8 @@ def build_fields(
     for raw in typed_fields:
         key, value = split_field(raw, flag=typed_flag)
         _assign(result, _key_path(key), typed_value(value, key=key, stdin=stdin), key)
+    for key, text in json_fields:
+        _assign(result, _key_path(key), parse_json_text(text, what=f"{key}:="), key)
     return result
 
 

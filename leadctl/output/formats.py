@@ -11,8 +11,13 @@ TABLE = "table"
 JSON = "json"
 
 NDJSON = "ndjson"
+# The service's JSON as received, written as YAML.
+YAML = "yaml"
 
-OUTPUT_FORMATS = (TABLE, JSON, NDJSON, "csv", "tsv", "value")
+OUTPUT_FORMATS = (TABLE, JSON, NDJSON, YAML, "csv", "tsv", "value")
 # The formats that print the service's JSON as received (the others render columns):
-# what --jq reads, and where errors are a JSON document too.
-AS_RECEIVED = (JSON, NDJSON)
+# what --jq reads, and where errors are a JSON document too (JSON is YAML as well).
+AS_RECEIVED = (JSON, NDJSON, YAML)
+# Those that print a list as one document (ndjson prints its items one a line): a list
+# that is part of a larger answer prints that answer whole.
+WHOLE_DOCUMENT = (JSON, YAML)

@@ -20,7 +20,15 @@ from leadctl.output.columns import (
     choose_columns,
     get_path,
 )
-from leadctl.output.formats import AS_RECEIVED, JSON, NDJSON, OUTPUT_FORMATS, TABLE
+from leadctl.output.formats import (
+    AS_RECEIVED,
+    JSON,
+    NDJSON,
+    OUTPUT_FORMATS,
+    TABLE,
+    WHOLE_DOCUMENT,
+    YAML,
+)
 from leadctl.output.jq_filter import compile_jq, write_jq, write_jq_each
 from leadctl.output.json_out import write_json_array, write_json_object, write_ndjson
 from leadctl.output.projection import Selection, project, selection_of
@@ -86,7 +94,8 @@ def emit_list(
     every other format prints the items, and so does ``--columns`` (its fields are the
     items' fields).
     """
-    as_received = ctx.output_format == JSON and not requested_paths(ctx)  # --jq implies json
+    # --jq implies json
+    as_received = ctx.output_format in WHOLE_DOCUMENT and not requested_paths(ctx)
     if document is not None and as_received and not _jq_per_item(ctx, streamed=streamed):
         emit_object(ctx, document, columns=columns)
         count = len(items) if isinstance(items, Sized) else 0
@@ -294,6 +303,7 @@ HOMES: dict[str, str] = {
     TABLE: "leadctl.output.table",
     JSON: __name__,
     NDJSON: __name__,
+    YAML: "leadctl.output.yaml_out",
     "csv": "leadctl.output.delimited",
     "tsv": "leadctl.output.delimited",
     "value": "leadctl.output.delimited",

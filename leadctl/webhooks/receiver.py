@@ -6,6 +6,8 @@ signature is 401; a missing or malformed header or a stale timestamp is 400; nei
 forwarded. A verified delivery is forwarded once, and the sender gets the target's status
 (2xx when there is no target); a webhook-id accepted before is answered 2xx and not
 forwarded again. A failed forward is not remembered, so the sender's retry is forwarded.
+With ``events`` (``listen --events``, as ``stripe listen --events``), a verified delivery
+of another type is answered 2xx and not forwarded: the sender has nothing to retry.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from leadctl.webhooks.verification import (
 )
 
 PROBLEM_JSON = "application/problem+json"
+NOT_SELECTED = "not in --events"
 
 
 @dataclass
@@ -79,8 +82,10 @@ class Receiver:
         wall_clock: Callable[[], float],
         forwarder: Forwarder | None = None,
         recent: RecentIds | None = None,
+        events: frozenset[str] | None = None,
     ) -> None:
         self._secret = secret
+        self._events = events
         self._tolerance = tolerance
         self._wall_clock = wall_clock
         self._forwarder = forwarder
@@ -98,6 +103,9 @@ class Receiver:
             return _refused(status, error.message, record)
         msg_id = verified.msg_id
         record = Record(now, msg_id, True, 0, event_type=_event_type(body))
+        if self._events is not None and record.event_type not in self._events:
+            record.status, record.reason = 204, NOT_SELECTED
+            return Answer(204, record)
         claim = self._recent.claim(msg_id)
         if claim == "duplicate":
             record.status, record.duplicate = 204, True

@@ -121,7 +121,15 @@ def terminal(org_env: Mapping[str, str]) -> Iterator[Any]:
 
     def open_terminal(**extra: str) -> Terminal:
         env = base_env({**org_env, "PS1": "$ ", "LEADCTL_PAGER": "cat", **extra})
-        for name in ("COLUMNS", "LINES", "NO_COLOR", "FORCE_COLOR", "ENV"):
+        for name in (
+            "COLUMNS",
+            "LINES",
+            "NO_COLOR",
+            "FORCE_COLOR",
+            "CLICOLOR",
+            "CLICOLOR_FORCE",
+            "ENV",
+        ):
             if name not in extra:
                 env.pop(name, None)
         term = Terminal(env)

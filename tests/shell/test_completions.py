@@ -7,6 +7,7 @@ the scripts.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -24,7 +25,7 @@ from tests.support.e2e import leadctl_executable
 
 COMPLETIONS = REPO / "completions"
 ZSH_HARNESS = Path(__file__).with_name("zsh_complete.zsh")
-OUTPUT_FORMATS = {"table", "json", "ndjson", "csv", "tsv", "value"}
+OUTPUT_FORMATS = {"table", "json", "ndjson", "yaml", "csv", "tsv", "value"}
 CATEGORIES = {"Open", "Qualified", "Converted", "Lost", "Invalid", "Duplicate"}
 SHELLS = ("bash", "zsh", "fish")
 TIMEOUT = 20
@@ -204,7 +205,8 @@ def test_directories_for_a_directory_option(
 
 
 def make_profiles(env: Mapping[str, str], names: list[str]) -> set[str]:
-    """Profiles created by leadctl itself; returns what `profile list` says exists."""
+    """Profiles created by leadctl itself; returns what `profile list` says exists (the
+    built-in sandbox profile left out)."""
     leadctl = leadctl_executable()
     for name in names:
         subprocess.run(
@@ -215,14 +217,14 @@ def make_profiles(env: Mapping[str, str], names: list[str]) -> set[str]:
             timeout=TIMEOUT,
         )
     listed = subprocess.run(
-        [leadctl, "profile", "list", "-o", "value", "--columns", "name"],
+        [leadctl, "profile", "list", "-o", "json"],
         env=env,
         capture_output=True,
         text=True,
         check=True,
         timeout=TIMEOUT,
     )
-    return set(listed.stdout.split())
+    return {row["name"] for row in json.loads(listed.stdout) if not row["built_in"]}
 
 
 PROFILE_LINES = [

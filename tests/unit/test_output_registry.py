@@ -26,6 +26,7 @@ LIST_OUTPUT = {
     "table": "ID  NAME\na1  Ana\nb2  Bo\n",
     "json": '[\n{"id":"a1","name":"Ana"},\n{"id":"b2","name":"Bo"}\n]\n',
     "ndjson": '{"id":"a1","name":"Ana"}\n{"id":"b2","name":"Bo"}\n',
+    "yaml": "- id: a1\n  name: Ana\n- id: b2\n  name: Bo\n",
     "csv": "id,name\na1,Ana\nb2,Bo\n",
     "tsv": "id\tname\na1\tAna\nb2\tBo\n",
     "value": "a1\tAna\nb2\tBo\n",
@@ -34,6 +35,7 @@ OBJECT_OUTPUT = {
     "table": "ID    a1\nNAME  Ana\n",
     "json": '{"id":"a1","name":"Ana"}\n',
     "ndjson": '{"id":"a1","name":"Ana"}\n',
+    "yaml": "id: a1\nname: Ana\n",
     "csv": "id,name\na1,Ana\n",
     "tsv": "id\tname\na1\tAna\n",
     "value": "a1\tAna\n",
@@ -250,6 +252,14 @@ def test_json_prints_the_document_the_items_came_in() -> None:
     assert count == 2
 
 
+def test_yaml_prints_the_document_the_items_came_in_too() -> None:
+    ctx = make_ctx("yaml")
+
+    emit_list(ctx, ITEMS, columns=COLUMNS, view=Recorder(), document=DOCUMENT)
+
+    assert out(ctx).startswith("owner: o1\nitems:\n- id: a1\n")
+
+
 def test_jq_reads_the_document_not_the_items() -> None:
     ctx = make_ctx("table", jq=".owner")
 
@@ -258,7 +268,9 @@ def test_jq_reads_the_document_not_the_items() -> None:
     assert out(ctx) == "o1\n"
 
 
-@pytest.mark.parametrize("fmt", [fmt for fmt in OUTPUT_FORMATS if fmt not in ("json", "table")])
+@pytest.mark.parametrize(
+    "fmt", [fmt for fmt in OUTPUT_FORMATS if fmt not in ("json", "yaml", "table")]
+)
 def test_the_row_formats_print_the_items_of_a_document(fmt: str) -> None:
     ctx = make_ctx(fmt)
 
@@ -324,6 +336,6 @@ def test_only_the_table_waits_for_every_item(fmt: str) -> None:
 
 
 @pytest.mark.parametrize("fmt", OUTPUT_FORMATS)
-def test_only_json_and_ndjson_print_the_services_json_as_received(fmt: str) -> None:
-    assert prints_as_received(make_ctx(fmt)) is (fmt in ("json", "ndjson"))
+def test_only_json_ndjson_and_yaml_print_the_services_json_as_received(fmt: str) -> None:
+    assert prints_as_received(make_ctx(fmt)) is (fmt in ("json", "ndjson", "yaml"))
     assert prints_as_received(make_ctx(fmt, jq=".")) is True

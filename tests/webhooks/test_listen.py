@@ -196,3 +196,22 @@ def test_a_terminal_gets_table_lines_with_sender_text_made_safe() -> None:
     assert "lead.created\\x1b[2J\\u202e" in first
     assert "msg_forged_tty" in second and "no: bad signature" in second
     assert "not forwarded, answered 401" in second
+
+
+def test_events_forwards_only_the_types_named() -> None:
+    secret = new_secret()
+    env = {"LEADCTL_WEBHOOK_SECRET": secret}
+    other = b'{"type":"automation_run.status_changed","data":{"id":"run_1"}}'
+    events = ["--events", "lead.created,lead.updated"]
+    with receiving(200) as target:
+        with listening(["--forward-to", target.url, *events], env=env) as listener:
+            skipped = deliver(listener.url, secret, "msg_other", body=other)
+            chosen = deliver(listener.url, secret, "msg_chosen")
+            lines = [json.loads(line) for line in listener.wait_for_lines(2)]
+        (forwarded,) = target.wait_for(1)
+    assert skipped.status_code == 204 and chosen.status_code == 200
+    assert forwarded.body == BODY
+    by_id = {line["webhookId"]: line for line in lines}
+    assert by_id["msg_other"]["forwarded"] is False
+    assert by_id["msg_other"]["reason"] == "not in --events"
+    assert by_id["msg_chosen"]["forwarded"] is True

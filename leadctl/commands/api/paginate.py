@@ -9,9 +9,14 @@ from leadctl.errors import LeadctlError, UsageError
 from leadctl.http.paging import Pager, PageRequest
 from leadctl.inputs.fields import parse_json_text
 from leadctl.output import emit_list
+from leadctl.output.formats import JSON
 
 
-def paginate(ctx: Any, op: Any, path: str, body: Any, content: bytes | None) -> None:
+def paginate(
+    ctx: Any, op: Any, path: str, body: Any, content: bytes | None, *, slurp: bool = False
+) -> None:
+    """Every page's items, streamed (--jq on each); ``slurp``: one JSON array of them all,
+    which --jq reads whole, as gh's --slurp."""
 
     if op.method == "GET":
         raise UsageError(
@@ -23,10 +28,14 @@ def paginate(ctx: Any, op: Any, path: str, body: Any, content: bytes | None) -> 
         body = parse_json_text(content.decode("utf-8", errors="replace"), what="--input")
     if body is not None and not isinstance(body, dict):
         raise UsageError("--paginate needs a JSON object body (the collection query)")
+    if slurp:
+        if ctx.options.output not in (None, JSON):
+            raise UsageError(f"--slurp prints one JSON array: leave out -o {ctx.options.output}")
+        ctx.options.output = JSON  # one array on a terminal too, where a table is the default
     paged_op = dataclasses.replace(op, path=path, paged=True)
     pager = Pager(ctx.client(), paged_op, body or {}, PageRequest(all_pages=True))
     try:
-        emit_list(ctx, pager, columns=[], streamed=True)
+        emit_list(ctx, pager, columns=[], streamed=not slurp)
     except LeadctlError as error:
         pager.note_resume_point(error)
         raise

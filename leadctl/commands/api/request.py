@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from leadctl.commands._common import get_context
+from leadctl.commands.api.items import method_path_items
 from leadctl.commands.api.paginate import paginate
 from leadctl.commands.api.response import write_body
 from leadctl.contract.operations import operation_for
@@ -56,21 +57,10 @@ class Options:
     headers: tuple[str, ...] = ()
     paginate: bool = False
     include: bool = False
-
-
-def method_and_path(words: list[str], *, has_body: bool) -> tuple[str, str]:
-    """``[METHOD] PATH`` as gh api reads it: without a method, GET, or POST when fields or
-    a body are given (or --paginate, whose collection queries are POSTs)."""
-    if len(words) == 2:
-        return words[0], words[1]
-    if len(words) == 1:
-        return ("POST" if has_body else "GET"), words[0]
-    if not words:
-        raise UsageError("missing PATH", hint="for example: leadctl api /lead-statuses")
-    raise UsageError(
-        f"expected [METHOD] PATH, got {len(words)} words: {' '.join(words)!r}",
-        hint="quote a path with spaces; fields go in -f/-F",
-    )
+    # HTTPie's `key:=json` and `name==value` items (their `=` and `:` join -f and -H).
+    json_fields: tuple[tuple[str, str], ...] = ()
+    query: tuple[tuple[str, str], ...] = ()
+    slurp: bool = False
 
 
 def run(opts: Options, ctx: Context) -> None:
@@ -83,8 +73,12 @@ def run(opts: Options, ctx: Context) -> None:
             hint="the request always goes to the profile's base URL",
         )
 
+    if opts.slurp and not opts.paginate:
+        raise UsageError("--slurp collects the pages of --paginate: give both")
     extra_headers = [parse_header(h) for h in opts.headers]
-    fields = build_fields(opts.raw_fields, opts.typed_fields, stdin=ctx.ios.stdin)
+    fields = build_fields(
+        opts.raw_fields, opts.typed_fields, stdin=ctx.ios.stdin, json_fields=opts.json_fields
+    )
     op = operation_for(ctx, verb, opts.path)
     query: dict[str, Any] | None = None
     body: Any = None
@@ -101,8 +95,10 @@ def run(opts: Options, ctx: Context) -> None:
         query = {k: _query_value(v) for k, v in fields.items()} or None
     elif fields:
         body = fields
+    if opts.query:
+        query = {**(query or {}), **_query_items(opts.query)}
     if opts.paginate:
-        paginate(ctx, op, opts.path, body, content)
+        paginate(ctx, op, opts.path, body, content, slurp=opts.slurp)
         return
     response = ctx.client().call(
         dataclasses.replace(op, path=opts.path),
@@ -120,6 +116,14 @@ def run(opts: Options, ctx: Context) -> None:
     write_body(ctx, response.content, response.headers.get("Content-Type", ""))
 
 
+def _query_items(pairs: tuple[tuple[str, str], ...]) -> dict[str, str | list[str]]:
+    """``name==value`` items as query parameters; a name given twice is sent twice."""
+    query: dict[str, list[str]] = {}
+    for name, value in pairs:
+        query.setdefault(name, []).append(value)
+    return {name: values[0] if len(values) == 1 else values for name, values in query.items()}
+
+
 def _query_value(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -132,7 +136,9 @@ EPILOG = (
     "Examples:\n\n"
     "  leadctl api /lead-statuses\n\n"
     "  leadctl api /leads/all/my -F pageSize=50 --paginate -o ndjson | jq .id\n\n"
-    "  leadctl api PUT /sources/SOURCE_ID -f name='Web form' --include"
+    "  leadctl api PUT /sources/SOURCE_ID -f name='Web form' --include\n\n"
+    "  leadctl api -X PUT /sources/SOURCE_ID name='Web form' active:=true X-Trace:abc\n\n"
+    "  leadctl api /leads/all/my --paginate --slurp | jq length"
 )
 
 
@@ -141,9 +147,11 @@ def api(
     words: Annotated[
         list[str] | None,
         typer.Argument(
-            metavar="[METHOD] PATH",
-            help="HTTP method (without one: GET, or POST when -f/-F/--input give a "
-            "body) and the path under the base URL.",
+            metavar="[METHOD] PATH [ITEM...]",
+            help="HTTP method (without one: GET, or POST when fields or --input give a "
+            "body), the path under the base URL, then HTTPie's request items: name=value "
+            "(a string field), name:=JSON (a JSON field), Header:value, name==value (a "
+            "query parameter).",
             show_default=False,
         ),
     ] = None,
@@ -175,29 +183,45 @@ def api(
     include: Annotated[
         bool, typer.Option("-i", "--include", help="Print the status line and headers too.")
     ] = False,
+    method: Annotated[
+        str | None,
+        typer.Option("-X", "--method", metavar="METHOD", help="The HTTP method, as gh's -X."),
+    ] = None,
+    slurp: Annotated[
+        bool,
+        typer.Option(
+            "--slurp",
+            help="With --paginate: every page's items as one JSON array, which --jq reads "
+            "whole (--jq length counts them all), on a terminal too.",
+        ),
+    ] = False,
 ) -> None:
     """Call any API operation with a raw request.
 
     As with gh api, the method is GET unless fields or --input give a body (or --paginate
-    reads a collection's pages), then POST; name it to send another. Fields become the JSON
-    body (query parameters for GET, HEAD and DELETE). The credential, retries, errors and
-    exit codes are those of every leadctl command: a POST the active contract does not
-    describe is treated as not retry-safe.
+    reads a collection's pages), then POST; name it (or -X METHOD) to send another.
+    HTTPie's request items work too: `leadctl api /leads/all/my pageSize:=2 X-Trace:abc`.
+    Fields become the JSON body (query parameters for GET, HEAD and DELETE). The
+    credential, retries, errors and exit codes are those of every leadctl command: a POST
+    the active contract does not describe is treated as not retry-safe.
     """
-    chosen, target = method_and_path(
-        list(words or ()),
-        has_body=bool(raw_fields or typed_fields or input_file is not None or paginate),
+    named, target, items = method_path_items(list(words or ()), method_flag=method, methods=METHODS)
+    has_body = bool(
+        raw_fields or typed_fields or items.has_body or input_file is not None or paginate
     )
     run(
         Options(
-            chosen,
+            named or ("POST" if has_body else "GET"),
             target,
-            raw_fields=tuple(raw_fields or ()),
+            raw_fields=(*(raw_fields or ()), *items.raw_fields),
             typed_fields=tuple(typed_fields or ()),
             input_file=input_file,
-            headers=tuple(headers or ()),
+            headers=(*(headers or ()), *items.headers),
             paginate=paginate,
             include=include,
+            json_fields=tuple(items.json_fields),
+            query=tuple(items.query),
+            slurp=slurp,
         ),
         get_context(typer_ctx),
     )

@@ -15,6 +15,7 @@ import typer
 from leadctl import __version__
 from leadctl.cli.suggest import unknown_command
 from leadctl.commands._common import get_context
+from leadctl.commands.help.topics import TOPICS
 from leadctl.docgen.man import render_group_page, render_root_page
 from leadctl.docgen.tree import active_tree
 from leadctl.errors import UsageError
@@ -22,9 +23,15 @@ from leadctl.errors import UsageError
 if TYPE_CHECKING:
     from leadctl.context import Context
 
+# The widest a topic's text is set, however wide the terminal (a line longer reads badly).
+TOPIC_WIDTH = 80
+
 EPILOG = (
-    "Examples:\n\n"
+    "Topics:\n\n"
+    + "\n\n".join(f"  {name}: {line}" for name, (line, _text) in TOPICS.items())
+    + "\n\nExamples:\n\n"
     "  leadctl help leads list\n\n"
+    "  leadctl help exit-codes\n\n"
     "  leadctl -p prod help sources\n\n"
     "  leadctl help --man sources | man -l -"
 )
@@ -39,6 +46,11 @@ class Options:
 def run(opts: Options, ctx: Context, root: Any) -> None:
     """Prints the help of the command ``opts.names`` names below the root Click context
     ``root`` (or its manual page)."""
+    topic = TOPICS.get(opts.names[0]) if len(opts.names) == 1 else None
+    if topic is not None and not opts.man:
+        width = min(ctx.ios.terminal_width(), TOPIC_WIDTH)
+        ctx.ios.data_out().write(topic[1](width) + "\n")
+        return
     target = _resolve(root, opts.names)
     if opts.man:
         ctx.ios.stdout.write(_man_page(target, opts.names))
@@ -62,7 +74,7 @@ def _resolve(root: Any, names: tuple[str, ...]) -> Any:
                 )
             raise unknown_command(
                 name,
-                command.list_commands(current),
+                [*command.list_commands(current), *(TOPICS if not path else ())],
                 command_path=" ".join(["leadctl", "help", *path]),
             )
         context_class = getattr(found, "context_class", typer.Context)
@@ -91,7 +103,11 @@ def help_(
     typer_ctx: typer.Context,
     names: Annotated[
         list[str] | None,
-        typer.Argument(metavar="[GROUP [VERB]]", help="The command to show the help of."),
+        typer.Argument(
+            metavar="[GROUP [VERB] | TOPIC]",
+            help="The command to show the help of, or a topic (environment, exit-codes, "
+            "formatting, retries).",
+        ),
     ] = None,
     man: Annotated[
         bool,
@@ -102,9 +118,10 @@ def help_(
         ),
     ] = False,
 ) -> None:
-    """Show the help of leadctl, a group or a verb.
+    """Show the help of leadctl, a group or a verb, or a topic.
 
-    `leadctl help leads list` is `leadctl leads list --help`. Commands generated
+    `leadctl help leads list` is `leadctl leads list --help`; `leadctl help exit-codes`
+    and the other topics below are what the manual page says beyond the commands. Commands generated
     from the active contract have help too; -p picks the profile, and so the contract.
     """
     run(Options(tuple(names or ()), man=man), get_context(typer_ctx), typer_ctx.find_root())

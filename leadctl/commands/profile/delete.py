@@ -22,7 +22,7 @@ EPILOG = examples("leadctl profile delete staging", "leadctl profile delete old 
 class Options:
     name: Annotated[str, typer.Argument(help="Profile to delete.")]
     # Do not ask for confirmation.
-    yes: Annotated[bool, typer.Option("--yes", help="Do not ask for confirmation.")] = False
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")] = False
 
 
 def run(opts: Options, ctx: Context) -> None:

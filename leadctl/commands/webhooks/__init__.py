@@ -1,4 +1,5 @@
-"""``leadctl webhooks``: verify, receive (and forward) and send Standard Webhooks deliveries."""
+"""``leadctl webhooks``: verify, receive (and forward) and send Standard Webhooks deliveries,
+and have the sandbox deliver an example (trigger)."""
 
 from __future__ import annotations
 
@@ -23,6 +24,12 @@ VERBS: tuple[Entry, ...] = (
         "leadctl.commands.webhooks.send",
         "send",
         "Sign a delivery with the webhook secret and POST it to URL (Standard Webhooks).",
+    ),
+    Verb(
+        "trigger",
+        "leadctl.commands.webhooks.trigger",
+        "trigger",
+        "Have the sandbox deliver a signed example of EVENT to its webhook URL.",
     ),
     SubGroup(
         "secret",

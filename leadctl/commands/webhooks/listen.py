@@ -49,6 +49,7 @@ EPILOG = (
     "Examples:\n\n"
     "  leadctl webhooks listen --port 9000 --forward-to http://localhost:3000/hook\n\n"
     "  leadctl webhooks listen --port 0 | jq -c 'select(.verified | not)'\n\n"
+    "  leadctl webhooks listen --events lead.created --forward-to http://localhost:3000/hook\n\n"
     "  leadctl webhooks listen --host 0.0.0.0 --allow-remote --secret-file hook.key"
 )
 
@@ -74,6 +75,25 @@ class Options:
         ),
     ] = False
     secret_file: SecretFileOption = None
+    events: Annotated[
+        str | None,
+        typer.Option(
+            "--events",
+            metavar="TYPE,...",
+            help="Forward only deliveries of these types (the payload's `type`, as stripe "
+            "listen --events); others are verified, answered 204 and shown, not forwarded.",
+        ),
+    ] = None
+
+
+def event_types(raw: str | None) -> frozenset[str] | None:
+    """``--events a,b`` as a set of types; None when not given."""
+    if raw is None:
+        return None
+    types = frozenset(part.strip() for part in raw.split(",") if part.strip())
+    if not types:
+        raise UsageError("--events needs at least one type, e.g. --events lead.created")
+    return types
 
 
 def run(opts: Options, ctx: Context, *, stop: threading.Event | None = None) -> None:
@@ -84,6 +104,7 @@ def run(opts: Options, ctx: Context, *, stop: threading.Event | None = None) -> 
             hint="pass --allow-remote to accept deliveries from other machines",
         )
     tolerance = tolerance_seconds(opts.tolerance)
+    events = event_types(opts.events)
     if opts.forward_to is not None:
         check_target_url(
             opts.forward_to,
@@ -97,6 +118,7 @@ def run(opts: Options, ctx: Context, *, stop: threading.Event | None = None) -> 
         tolerance=tolerance,
         wall_clock=lambda: ctx.clock.now().timestamp(),
         forwarder=forwarder,
+        events=events,
     )
     ios = ctx.ios
     server = bind(opts.host, opts.port, receiver, on_record=_line_writer(ctx), on_error=ios.warn)
@@ -227,8 +249,9 @@ HELP = """Receive webhook deliveries, verify each, and forward the genuine ones 
     cannot be reached and 504 when it does not answer in time (the sender retries, and the
     retry is forwarded), 204 without --forward-to. A webhook-id accepted before (a retry of
     a delivery that already got a 2xx) is answered 204 and not forwarded again; the last
-    10,000 ids are remembered. Only POST with a Content-Length is accepted (411 otherwise,
-    413 over 16 MiB).
+    10,000 ids are remembered. With --events, a verified delivery of another type is
+    answered 204 and not forwarded (its line says "not in --events"). Only POST with a
+    Content-Length is accepted (411 otherwise, 413 over 16 MiB).
 
     Ctrl-C or SIGTERM stops it cleanly with exit 0: stopping is how a listener ends, not a
     failure. Listens on loopback only unless --allow-remote. The secret (whsec_...) comes

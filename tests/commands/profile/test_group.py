@@ -64,12 +64,24 @@ def _login(profile: str, *, insecure: bool) -> None:
 # -- list ------------------------------------------------------------------------------
 
 
-def test_list_without_profiles_is_an_empty_success() -> None:
+SANDBOX_ROW = {"name": "sandbox", "current": False, "built_in": True}
+
+
+def test_list_without_profiles_shows_the_built_in_sandbox() -> None:
     result = run_cli(["profile", "list"])
     assert result.exit_code == 0, result.stderr
-    assert json.loads(result.stdout) == []
-    assert "no profiles yet" in result.stderr
+    assert json.loads(result.stdout) == [SANDBOX_ROW]
+    assert "no profiles of your own yet" in result.stderr
     assert not _conf_dir().exists()
+
+
+def test_a_configured_sandbox_profile_is_listed_once_still_built_in() -> None:
+    _write_config("sandbox", sandbox={"timezone": "UTC"}, work={"region": "US"})
+    rows = json.loads(run_cli(["profile", "list"]).stdout)
+    assert rows == [
+        {"name": "sandbox", "current": True, "timezone": "UTC", "built_in": True},
+        {"name": "work", "current": False, "region": "US", "built_in": False},
+    ]
 
 
 def test_list_shows_every_profile_and_marks_the_current_one() -> None:
@@ -86,27 +98,38 @@ def test_list_shows_every_profile_and_marks_the_current_one() -> None:
             "output": "table",
             "credential_store": "file",
             "credential_kind": "source",
+            "built_in": False,
         },
-        {"name": "work", "current": True, "base_url": "https://leads.example.com", "region": "US"},
+        SANDBOX_ROW,
+        {
+            "name": "work",
+            "current": True,
+            "base_url": "https://leads.example.com",
+            "region": "US",
+            "built_in": False,
+        },
     ]
     # home's own output setting (table) would apply; the flag wins.
     marked = json.loads(run_cli(["-p", "home", "profile", "list", "-o", "json"]).stdout)
-    assert [row["current"] for row in marked] == [True, False]
+    assert [row["current"] for row in marked] == [True, False, False]
 
 
 def test_list_as_a_table() -> None:
     _write_config("work", work={"base_url": "https://leads.example.com", "region": "US"})
     result = run_cli(["profile", "list", "-o", "table"])
     assert result.exit_code == 0, result.stderr
-    header, row = result.stdout.splitlines()
-    assert header.split() == ["name", "current", "base", "URL", "output", "region", "store", "kind"]
-    assert row.split() == ["work", "yes", "https://leads.example.com", "US"]
+    header, sandbox, row = result.stdout.splitlines()
+    assert header.split() == [
+        *("name", "current", "built-in", "base", "URL", "output", "region", "store", "kind")
+    ]
+    assert sandbox.split() == ["sandbox", "no", "yes"]
+    assert row.split() == ["work", "yes", "no", "https://leads.example.com", "US"]
 
 
 def test_list_value_format_with_columns() -> None:
     _write_config(None, b={"region": "GB"}, a={"region": "US"})
     result = run_cli(["profile", "list", "-o", "value", "--columns", "name,region"])
-    assert result.stdout == "a\tUS\nb\tGB\n"
+    assert result.stdout == "a\tUS\nb\tGB\nsandbox\t\n"
 
 
 def test_a_broken_config_file_is_exit_2_naming_it() -> None:
