@@ -58,7 +58,7 @@ class SandboxApp:
         self.webhooks = webhooks
         self.validator = SchemaValidator(contract)
         self.router = Router(iter_operations(contract))
-        self.handlers: dict[str, Handler] = handlers()
+        self.handlers: Mapping[str, Handler] = handlers()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":

@@ -47,16 +47,17 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import Receive, Scope, Send
 
 from leadctl_sandbox import keys
 from leadctl_sandbox.db import loads
-from leadctl_sandbox.settings import SandboxSettings
+from leadctl_sandbox.oauth_routes import (
+    ISSUER_PATH,
+    METADATA_PATH,
+    PROTECTED_RESOURCE_PATH,
+)
 from leadctl_sandbox.state import SandboxState
 
-ISSUER_PATH = "/oauth"
-PROTECTED_RESOURCE_PATH = "/.well-known/oauth-protected-resource"
-METADATA_PATH = "/.well-known/oauth-authorization-server" + ISSUER_PATH
 DEVICE_GRANT = "urn:ietf:params:oauth:grant-type:device_code"
 BUILT_IN_CLIENT = "leadctl"
 SCOPES = ("openid", "offline_access", "leads")
@@ -150,11 +151,6 @@ class AuthorizationServer:
         self.clients[BUILT_IN_CLIENT] = _Client(BUILT_IN_CLIENT)
 
     # -- routing ----------------------------------------------------------------------
-
-    def handles(self, path: str) -> bool:
-        return path in (PROTECTED_RESOURCE_PATH, METADATA_PATH) or path.startswith(
-            ISSUER_PATH + "/"
-        )
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         request = Request(scope, receive)
@@ -594,21 +590,3 @@ def _access_token(secret: bytes, user_id: str, org_id: str, roles: Any, lifetime
 async def _form(request: Request) -> dict[str, str]:
     raw = (await request.body()).decode("utf-8", "replace")
     return dict(parse_qsl(raw, keep_blank_values=True))
-
-
-class WithOAuth:
-    """The API with the authorization server's paths routed to it."""
-
-    def __init__(self, api: ASGIApp, server: AuthorizationServer) -> None:
-        self.api = api
-        self.server = server
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and self.server.handles(scope["path"]):
-            await self.server(scope, receive, send)
-            return
-        await self.api(scope, receive, send)
-
-
-def with_oauth(api: ASGIApp, state: SandboxState, settings: SandboxSettings) -> ASGIApp:
-    return WithOAuth(api, AuthorizationServer(state, control=settings.faults))

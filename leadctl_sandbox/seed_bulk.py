@@ -34,7 +34,7 @@ def seed_bulk_leads(
     ids rise in insertion order (a random 96-bit tail after a rising 32-bit head) so the
     primary key grows at its end: a million leads take well under a minute.
     """
-    from leadctl_sandbox.ops.leads import create_sort_indexes, drop_sort_indexes
+    from leadctl_sandbox.lead_collection import create_sort_indexes, drop_sort_indexes
 
     # A big page cache for the index builds (sorting a million keys), kept for the paging.
     conn.execute("PRAGMA cache_size = -262144")

@@ -84,11 +84,11 @@ def build_asgi(
 ) -> Any:
     from leadctl_sandbox.app import SandboxApp
     from leadctl_sandbox.middleware import SandboxMiddleware
-    from leadctl_sandbox.oauth import with_oauth
+    from leadctl_sandbox.oauth_routes import WithOAuth
     from leadctl_sandbox.requestlog import RequestLog
 
     # The authorization server's paths (/oauth/..., its .well-known documents) beside the API.
-    app = with_oauth(SandboxApp(state, settings, webhooks), state, settings)
+    app = WithOAuth(SandboxApp(state, settings, webhooks), state, settings)
     log = RequestLog()
     faults = control = limiter = None
     if settings.faults:

@@ -107,7 +107,7 @@ def open_state(path: Path | None, *, seed: int | None = None) -> SandboxState:
         raise _unusable(where, str(error)) from None
     try:
         # Here, not at the top: `sandbox reset` needs this module, never the handlers.
-        from leadctl_sandbox.ops.leads import create_sort_indexes
+        from leadctl_sandbox.lead_collection import create_sort_indexes
 
         _check_version(conn, where)
         db.create_schema(conn)

@@ -7,9 +7,10 @@ validated against the contract) that returns a :class:`Reply` or raises ``ApiPro
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
+from importlib import import_module
 from typing import Any
 
 from leadctl_sandbox.auth import Principal
@@ -44,54 +45,62 @@ class Reply:
 Handler = Callable[[Call], Reply]
 
 
-def handlers() -> dict[str, Handler]:
-    from leadctl_sandbox.ops import (
-        a2a,
-        announcements,
-        automations,
-        automations_read,
-        lead_statuses,
-        leads,
-        leads_read,
-        phone_numbers,
-        phone_numbers_read,
-        sms,
-        sources,
-        sources_read,
-        status_changes,
-        status_changes_read,
-        tags,
-        users,
-    )
+# operationId -> (module of leadctl_sandbox.ops, handler function). A module is imported
+# when one of its operations is first called: a `-p sandbox` command starts the sandbox in
+# its own process and calls one or two operations, not sixteen modules' worth.
+HANDLERS: dict[str, tuple[str, str]] = {
+    "updateUserCompliance": ("users", "update_compliance"),
+    "updateSource": ("sources", "update_source"),
+    "rotateSourceCredentials": ("sources", "rotate_credentials"),
+    "updateLeadStatusChange": ("status_changes", "update_status_change"),
+    "deleteLeadStatusChange": ("status_changes", "delete_status_change"),
+    "getPhoneNumberStatus": ("phone_numbers", "get_status"),
+    "listAutomationRuns": ("automations", "list_runs"),
+    "listLeadStatuses": ("lead_statuses", "list_lead_statuses"),
+    "a2a": ("a2a", "handle"),
+    "listAnnouncements": ("announcements", "list_announcements"),
+    "createLead": ("leads", "create_lead"),
+    "listMyLeads": ("leads", "list_my_leads"),
+    # Assumed operations, published only in the sandbox's contract (published.py), with
+    # operationIds as an ASP.NET service names them.
+    "Leads_GetForCurrentUser": ("leads_read", "get_lead"),
+    "Sources_GetAllForCurrentUser": ("sources_read", "list_sources"),
+    "Sources_GetForCurrentUser": ("sources_read", "get_source"),
+    "Automations_GetAllForCurrentOrganization": ("automations_read", "list_automations"),
+    "Automations_GetForCurrentOrganization": ("automations_read", "get_automation"),
+    "PhoneNumbers_GetAllForCurrentOrganization": ("phone_numbers_read", "list_phone_numbers"),
+    "PhoneNumbers_GetForCurrentOrganization": ("phone_numbers_read", "get_phone_number"),
+    "LeadStatusChanges_GetAllForCurrentUser": ("status_changes_read", "list_status_changes"),
+    "LeadStatusChanges_GetForCurrentUser": ("status_changes_read", "get_status_change"),
+    "Tags_GetAllForCurrentOrganization": ("tags", "list_tags"),
+    "Tags_Create": ("tags", "create_tag"),
+    "Sms_GetAllForCurrentOrganization": ("sms", "list_messages"),
+    "Sms_Send": ("sms", "send"),
+    "Sms_GetForCurrentOrganization": ("sms", "get"),
+    "Sms_Cancel": ("sms", "cancel"),
+}
 
-    return {
-        "updateUserCompliance": users.update_compliance,
-        "updateSource": sources.update_source,
-        "rotateSourceCredentials": sources.rotate_credentials,
-        "updateLeadStatusChange": status_changes.update_status_change,
-        "deleteLeadStatusChange": status_changes.delete_status_change,
-        "getPhoneNumberStatus": phone_numbers.get_status,
-        "listAutomationRuns": automations.list_runs,
-        "listLeadStatuses": lead_statuses.list_lead_statuses,
-        "a2a": a2a.handle,
-        "listAnnouncements": announcements.list_announcements,
-        "createLead": leads.create_lead,
-        "listMyLeads": leads.list_my_leads,
-        # Assumed operations, published only in the sandbox's contract (published.py), with
-        # operationIds as an ASP.NET service names them.
-        "Leads_GetForCurrentUser": leads_read.get_lead,
-        "Sources_GetAllForCurrentUser": sources_read.list_sources,
-        "Sources_GetForCurrentUser": sources_read.get_source,
-        "Automations_GetAllForCurrentOrganization": automations_read.list_automations,
-        "Automations_GetForCurrentOrganization": automations_read.get_automation,
-        "PhoneNumbers_GetAllForCurrentOrganization": phone_numbers_read.list_phone_numbers,
-        "PhoneNumbers_GetForCurrentOrganization": phone_numbers_read.get_phone_number,
-        "LeadStatusChanges_GetAllForCurrentUser": status_changes_read.list_status_changes,
-        "LeadStatusChanges_GetForCurrentUser": status_changes_read.get_status_change,
-        "Tags_GetAllForCurrentOrganization": tags.list_tags,
-        "Tags_Create": tags.create_tag,
-        "Sms_GetAllForCurrentOrganization": sms.list_messages,
-        "Sms_Send": sms.send,
-        "Sms_GetForCurrentOrganization": sms.get,
-        "Sms_Cancel": sms.cancel,
-    }
+
+class Handlers(Mapping[str, Handler]):
+    """The handler of each operationId, its module imported on first lookup."""
+
+    def __init__(self) -> None:
+        self._loaded: dict[str, Handler] = {}
+
+    def __getitem__(self, operation_id: str) -> Handler:
+        found = self._loaded.get(operation_id)
+        if found is None:
+            module, function = HANDLERS[operation_id]  # KeyError: no such operation
+            found = getattr(import_module(f"leadctl_sandbox.ops.{module}"), function)
+            self._loaded[operation_id] = found
+        return found
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(HANDLERS)
+
+    def __len__(self) -> int:
+        return len(HANDLERS)
+
+
+def handlers() -> Handlers:
+    return Handlers()

@@ -8,59 +8,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from leadctl_sandbox import intake
+from leadctl_sandbox.lead_collection import LEADS
 from leadctl_sandbox.ops import Call, Reply
-from leadctl_sandbox.paging import (
-    DATETIME,
-    TAGS,
-    Collection,
-    Field,
-    collection_json,
-    fetch_page,
-    sort_index_names,
-    sort_indexes,
-)
+from leadctl_sandbox.paging import collection_json, fetch_page
 from leadctl_sandbox.render import lead_json, org_tags
 from leadctl_sandbox.webhooks import LEAD_CREATED, Event
-
-LEADS = Collection(
-    select="SELECT * FROM leads",
-    scope="org_id = ?",
-    fields={
-        "id": Field("id", not_null=True),
-        "firstName": Field("first_name", sort_column="sort_first_name"),
-        "lastName": Field("last_name", sort_column="sort_last_name"),
-        "email": Field("email", sort_column="sort_email"),
-        "phone": Field("phone", sort_column="sort_phone"),
-        "state": Field("state", sort_column="sort_state"),
-        "product": Field("product", sort_column="sort_product"),
-        "sourceId": Field("source_id"),
-        "status.id": Field("status_id"),
-        "status.name": Field("status_name", sort_column="sort_status_name"),
-        "processingStatus": Field("processing_status", not_null=True),
-        "tags": Field("tag_ids", TAGS),
-        "createdAt": Field("created_at", DATETIME, not_null=True),
-        "modifiedAt": Field("modified_at", DATETIME, sort_column="sort_modified_at"),
-    },
-    search_fields=("firstName", "lastName", "email", "phone"),
-    default_order=(("createdAt", "desc"),),
-    table="leads",
-    # Every sort LeadRequestDataOptions offers: paging is O(page) whichever is chosen.
-    indexed_sorts=(
-        "createdAt", "modifiedAt", "firstName", "lastName", "email", "phone", "state",
-        "product", "processingStatus", "status.name", "id",
-    ),
-)  # fmt: skip
-
-
-def create_sort_indexes(conn: sqlite3.Connection) -> None:
-    for statement in sort_indexes(LEADS):
-        conn.execute(statement)
-
-
-def drop_sort_indexes(conn: sqlite3.Connection) -> None:
-    """Before a bulk insert: building an index once afterwards is faster than keeping it."""
-    for name in sort_index_names(LEADS):
-        conn.execute(f"DROP INDEX IF EXISTS {name}")
 
 
 def create_lead(call: Call) -> Reply:

@@ -204,3 +204,7 @@ def test_profile_sandbox_starts_no_server(tmp_path: Path) -> None:
     assert "leadctl_sandbox.in_process" in loaded  # guards the guard
     assert sorted(m for m in loaded if m.split(".")[0] in ("uvicorn", "h11")) == []
     assert "httpx._main" not in loaded
+    # Nor what this read does not call: the OAuth server, other operations' handlers.
+    assert "leadctl_sandbox.oauth" not in loaded
+    handlers = sorted(m for m in loaded if m.startswith("leadctl_sandbox.ops."))
+    assert handlers == ["leadctl_sandbox.ops.lead_statuses"]

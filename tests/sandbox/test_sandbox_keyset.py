@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import pytest
 
 from leadctl_sandbox.db import transaction
-from leadctl_sandbox.ops.leads import LEADS
+from leadctl_sandbox.lead_collection import LEADS
 from leadctl_sandbox.paging import fetch_page
 from leadctl_sandbox.published import published_contract
 from leadctl_sandbox.seed_bulk import seed_bulk_leads
