@@ -356,7 +356,7 @@ def _emit(ctx: Context, op: Operation, data: Any, status: int) -> None:
     elif isinstance(data, list):
         emit_list(ctx, data, columns=columns_of(op))
     elif isinstance(data, dict):
-        emit_object(ctx, data, columns=columns_of(op))
+        emit_object(ctx, data, columns=columns_of(op), operation=op)
     else:
         import json
 
