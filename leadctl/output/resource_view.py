@@ -221,7 +221,8 @@ class _View:
             out.append(
                 self._note(
                     f"cut to fit {self.width} columns: {_names(cut)} "
-                    f"(--columns {','.join(cut[:3])} shows them whole)"
+                    f"(--columns {','.join(cut[:3])} shows {'it' if len(cut) == 1 else 'them'} "
+                    "whole)"
                 )
             )
         hidden = [p for p in plain_paths(obj) if not any(_covers(c.path, p) for c in columns)]
