@@ -21,7 +21,9 @@ from dataclasses import dataclass, replace
 from datetime import tzinfo
 from typing import TYPE_CHECKING, Any
 
+from leadctl.contract.body_schema import json_response_schema, operation_spec
 from leadctl.contract.document import Document
+from leadctl.contract.index import list_columns
 from leadctl.output.cells import human_text
 from leadctl.output.columns import EACH, Column, columns_from, get_path, infer_columns
 from leadctl.output.renderer import display_zone_of
@@ -78,8 +80,6 @@ def _answer_schema(ctx: Context, operation: Operation | None) -> tuple[Document,
     has no operation or its contract cannot be read."""
     if operation is None:
         return Document({}), None
-    from leadctl.contract.body_schema import json_response_schema, operation_spec
-
     try:
         found = operation_spec(ctx, operation)
     except (OSError, ValueError, KeyError):
@@ -286,8 +286,6 @@ class _View:
         return lines + self._more(part, len(shown))
 
     def _table(self, part: ListPart) -> list[RenderableType]:
-        from leadctl.contract.index import list_columns
-
         columns = [
             replace(column, keep=True) if _is_id(column.path) else column
             for column in columns_from(list_columns(self.doc, part.item_schema))
