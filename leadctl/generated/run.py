@@ -24,6 +24,7 @@ from leadctl.generated.body import (
 from leadctl.generated.confirm import confirm_destructive
 from leadctl.generated.form import form_body
 from leadctl.generated.values import Conversions, normalised, normalised_param
+from leadctl.generated.window import window_of, with_since
 from leadctl.http.client import decode_json
 from leadctl.http.download import deliver, is_redirect
 from leadctl.http.listing import check_count_alone, paging_from_flags, print_paged
@@ -103,6 +104,9 @@ def run_operation(
     bindings: Sequence[tuple[str, Parameter]],
 ) -> None:
     ctx = get_context(typer_ctx)
+    window = window_of(op.parameters)
+    if window is not None:
+        values = with_since(ctx, window, values, bindings)
     request = _request(ctx, values, bindings)
     schemas: dict[str, Any] | None = None
     if any(p.checked for p in op.parameters if p.name in request.typed):
