@@ -7,6 +7,7 @@ for people's views: the machine formats print the numbers as received.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any, Literal
 
@@ -15,7 +16,7 @@ Unit = Literal["percent", "fraction", "money", "cents"]
 PERCENT_ENDINGS = ("percent", "percentage", "pct")
 RATE_ENDINGS = ("rate", "ratio")
 MONEY_WORDS = ("amount", "cost", "price", "spend", "spent", "revenue", "balance", "fee")
-CENTS_ENDINGS = ("cents", "incents", "minor")
+CENTS_ENDINGS = ("cents", "minor")
 PERCENT_FORMATS = frozenset({"percent", "percentage"})
 MONEY_FORMATS = frozenset({"money", "currency"})
 
@@ -24,13 +25,14 @@ def unit_of(name: str, schema: Mapping[str, Any] | None, values: Iterable[Any] =
     """The unit of a numeric field by its schema (``format``, a ``maximum`` of 1) or
     name; a rate with no say from the schema is a fraction when every value is within
     0..1 (``0.23``), else already a percentage (``23``)."""
-    lowered = name.lower()
+    words = _words(name)
+    last = words[-1] if words else ""
     fmt = str((schema or {}).get("format") or "").lower()
-    if fmt in PERCENT_FORMATS or lowered.endswith(PERCENT_ENDINGS):
+    if fmt in PERCENT_FORMATS or last in PERCENT_ENDINGS:
         return "percent"
-    if fmt in MONEY_FORMATS or any(word in lowered for word in MONEY_WORDS):
-        return "cents" if lowered.endswith(CENTS_ENDINGS) else "money"
-    if not lowered.endswith(RATE_ENDINGS):
+    if fmt in MONEY_FORMATS or any(word in MONEY_WORDS for word in words):
+        return "cents" if last in CENTS_ENDINGS else "money"
+    if last not in RATE_ENDINGS:
         return None
     maximum = (schema or {}).get("maximum")
     if isinstance(maximum, (int, float)):
@@ -63,6 +65,12 @@ def currency_beside(obj: Mapping[str, Any]) -> str | None:
         if isinstance(code, str) and len(code.strip()) == 3 and code.strip().isalpha():
             return code.strip().upper()
     return None
+
+
+def _words(name: str) -> list[str]:
+    """``optOutRatePercent`` as ``[opt, out, rate, percent]`` (snake_case too)."""
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", name).replace("_", " ").replace("-", " ")
+    return spaced.lower().split()
 
 
 def _trimmed(number: float) -> str:

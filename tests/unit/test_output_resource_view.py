@@ -78,6 +78,9 @@ def test_a_table_that_is_not_on_a_terminal_is_todays_field_value_table() -> None
         ("totalPrice", None, (), 1234.5, "1,234.50"),
         ("share", {"format": "percent"}, (), 7, "7%"),
         ("leads", None, (), 12, None),
+        ("feedbackCount", None, (), 3, None),  # "fee" is a word of a name, not a part
+        ("rateLimit", None, (), 30, None),
+        ("sms_cost", None, (), 0.5, "0.50"),
     ],
 )
 def test_percentages_and_money_read_as_such_by_schema_or_name(
