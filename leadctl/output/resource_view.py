@@ -191,8 +191,12 @@ class _View:
         from rich.table import Table
         from rich.text import Text
 
-        plain = {part.path: part for part in lists if part.plain and part.items}
-        inline = [part for path, part in plain.items() if not any(c.path == path for c in columns)]
+        plain = {part.path: part for part in lists if part.plain}
+        inline = [
+            part
+            for path, part in plain.items()
+            if part.items and not any(c.path == path for c in columns)
+        ]
         keys = [c.title for c in columns] + [part.path for part in inline]
         key_width = max((len(key) for key in keys), default=0)
         room = max(1, self.width - key_width - GAP)
@@ -371,7 +375,13 @@ def plain_paths(obj: Any, prefix: str = "") -> list[str]:
 
 
 def _covers(column_path: str, path: str) -> bool:
-    return path == column_path or path.startswith(f"{column_path}.")
+    """Whether a column shows the value at ``path``: the value itself, one inside it, or
+    the null an object it reads into was (``modifiedByUser`` null, ``modifiedByUser.name``)."""
+    return (
+        path == column_path
+        or path.startswith(f"{column_path}.")
+        or column_path.startswith(f"{path}.")
+    )
 
 
 def _is_id(path: str) -> bool:

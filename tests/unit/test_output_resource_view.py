@@ -54,10 +54,17 @@ def test_a_curated_answer_shows_each_list_its_kinds_read_from_the_data() -> None
     assert "not shown: currency (--columns currency, or -o json)" in lines
 
 
-def test_an_empty_list_is_said_to_be_empty() -> None:
-    screen = drawn({"id": "wal-1", "transactions": []}, [Column("id")])
+def test_an_empty_list_is_said_to_be_empty_once() -> None:
+    screen = drawn(
+        {"id": "wal-1", "transactions": [], "owners": [], "manager": None},
+        [Column("id"), Column("owners"), Column("manager.name")],
+    )
 
-    assert "transactions: none" in screen.splitlines()
+    lines = screen.splitlines()
+    assert "transactions: none" in lines
+    # a column already shows the empty plain list and the null object: no second word
+    assert "owners" in lines and not any("owners:" in line for line in lines)
+    assert not any(line.startswith("not shown") for line in lines)
 
 
 def test_a_table_that_is_not_on_a_terminal_is_todays_field_value_table() -> None:
