@@ -17,20 +17,20 @@ come here (:func:`leadctl.output.registry.emit_object`).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import tzinfo
 from typing import TYPE_CHECKING, Any
 
 from leadctl.contract.body_schema import json_response_schema, operation_spec
 from leadctl.contract.document import Document
 from leadctl.contract.index import list_columns
+from leadctl.output.answer_lists import ListPart, lists_in, plain_paths
 from leadctl.output.cells import human_text
 from leadctl.output.columns import EACH, Column, columns_from, get_path, infer_columns
 from leadctl.output.renderer import display_zone_of
 from leadctl.output.table import cell_rows, fit_rows, rows_table, show_drawing
 from leadctl.output.trend import draw_trend, trend_shape
 from leadctl.output.units import currency_beside, unit_of, with_unit
-from leadctl.util.isotime import parse_timestamp
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -42,19 +42,8 @@ if TYPE_CHECKING:
 # Lines a drawing keeps for itself around a list (its title, header, the lines under it).
 FRAME_LINES = 8
 MIN_ROWS = 5
-MAX_DEPTH = 6
 NAMED_FIELDS = 8  # in a "not shown" line; the rest are counted
 GAP = 2
-
-
-@dataclass(frozen=True)
-class ListPart:
-    """A list of the answer: where it is, its items and what the schema says of one."""
-
-    path: str
-    items: list[Any]
-    item_schema: Any
-    plain: bool  # plain values (strings, numbers), not objects
 
 
 def write_resource(
@@ -85,74 +74,6 @@ def _answer_schema(ctx: Context, operation: Operation | None) -> tuple[Document,
     except (OSError, ValueError, KeyError):
         return Document({}), None
     return found.doc, json_response_schema(found.doc, found.spec)
-
-
-# -- the lists of an answer ------------------------------------------------------------------
-
-
-def lists_in(obj: Any, doc: Document, schema: Any, prefix: str = "") -> list[ListPart]:
-    """Every list in ``obj``, outside other lists (a list in a list's items is summed up
-    in its cell), in the answer's order; a null where the schema says a list is an empty
-    one."""
-    found: list[ListPart] = []
-    if not isinstance(obj, Mapping) or prefix.count(".") >= MAX_DEPTH:
-        return found
-    properties = doc.properties(schema) if schema is not None else {}
-    for key, value in obj.items():
-        sub = properties.get(str(key))
-        path = f"{prefix}.{key}" if prefix else str(key)
-        if isinstance(value, Mapping):
-            found += lists_in(value, doc, sub, path)
-        elif isinstance(value, list) or (value is None and _kind(doc, sub) == "array"):
-            found.append(_list_part(path, value or [], doc, sub))
-    return found
-
-
-def _list_part(path: str, items: list[Any], doc: Document, schema: Any) -> ListPart:
-    item_schema = doc.keyword(schema, "items") if schema is not None else None
-    objects = [item for item in items if isinstance(item, Mapping)]
-    plain = not objects and _kind(doc, item_schema) != "object"
-    if not plain and not doc.properties(item_schema):
-        item_schema = schema_of(objects)  # no schema to read: the items say what they are
-    return ListPart(path, items, item_schema, plain)
-
-
-def _kind(doc: Document, schema: Any) -> str | None:
-    if schema is None:
-        return None
-    kind = doc.type_of(schema)
-    return "object" if kind is None and doc.properties(schema) else kind
-
-
-def schema_of(objects: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """A schema for items no schema describes, from their values: a time is a
-    ``date-time``, a number a ``number``, so they are drawn as the schema would have them."""
-    properties: dict[str, Any] = {}
-    for item in objects:
-        for key, value in item.items():
-            if properties.get(str(key)) in (None, {}):
-                properties[str(key)] = _value_schema(value)
-    return {"type": "object", "properties": properties}
-
-
-def _value_schema(value: Any) -> dict[str, Any]:
-    if isinstance(value, bool):
-        return {"type": "boolean"}
-    if isinstance(value, int):
-        return {"type": "integer"}
-    if isinstance(value, float):
-        return {"type": "number"}
-    if isinstance(value, str):
-        if parse_timestamp(value, time_required=True) is not None:
-            return {"type": "string", "format": "date-time"}
-        if len(value) == len("2026-11-20") and parse_timestamp(value) is not None:
-            return {"type": "string", "format": "date"}
-        return {"type": "string"}
-    if isinstance(value, list):
-        return {"type": "array"}
-    if isinstance(value, Mapping):
-        return {"type": "object"}
-    return {}
 
 
 def _in_list(path: str, lists: Sequence[ListPart]) -> bool:
@@ -358,20 +279,6 @@ def _item_fields(doc: Document, item_schema: Any, items: Sequence[Any]) -> list[
         if isinstance(item, Mapping):
             names += [str(key) for key in item if str(key) not in names]
     return names
-
-
-def plain_paths(obj: Any, prefix: str = "") -> list[str]:
-    """The dot paths of an object's plain values, outside lists (``summary.leads``)."""
-    found: list[str] = []
-    if not isinstance(obj, Mapping):
-        return found
-    for key, value in obj.items():
-        path = f"{prefix}.{key}" if prefix else str(key)
-        if isinstance(value, Mapping):
-            found += plain_paths(value, path)
-        elif not isinstance(value, list):
-            found.append(path)
-    return found
 
 
 def _covers(column_path: str, path: str) -> bool:
