@@ -13,12 +13,14 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import tzinfo
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from leadctl.errors import UsageError
-from leadctl.inputs.datetimes import datetime_option
+from leadctl.inputs.datetimes import datetime_option, format_moment
+from leadctl.util.isotime import parse_timestamp
 
 if TYPE_CHECKING:
     from leadctl.context import Context
@@ -28,6 +30,7 @@ SINCE = "since"
 START_NAMES = frozenset(
     {"startat", "start", "from", "since", "startdate", "fromdate", "after", "starttime"}
 )
+END_NAMES = frozenset({"endat", "end", "to", "until", "enddate", "todate", "before", "endtime"})
 DAYS_NAMES = frozenset({"days", "windowdays", "lastdays"})
 SECONDS_A_DAY = 86400
 
@@ -48,6 +51,7 @@ class Window:
 
     start: Parameter | None
     days: Parameter | None
+    end: Parameter | None = None
 
 
 def window_of(parameters: Sequence[Parameter]) -> Window | None:
@@ -64,7 +68,11 @@ def window_of(parameters: Sequence[Parameter]) -> Window | None:
         (p for p in query if p.name.lower() in DAYS_NAMES and p.type == "integer"),
         None,
     )
-    return Window(start, days) if start is not None or days is not None else None
+    end = next(
+        (p for p in query if p.name.lower() in END_NAMES and p.format in ("date-time", "date")),
+        None,
+    )
+    return Window(start, days, end) if start is not None or days is not None else None
 
 
 def with_since(
@@ -93,3 +101,29 @@ def with_since(
         raise UsageError(f"--since {since!r} is not in the past")
     out[name] = max(1, math.ceil(seconds / SECONDS_A_DAY))
     return out
+
+
+def window_title(window: Window, sent: Mapping[str, Any], zone: tzinfo | None) -> str | None:
+    """What the read was asked for, as the view's first line: ``window: since 2026-11-16
+    00:00 CST``, ``window: A to B``, ``window: last 7 days``; None when no window was given
+    (the service's default, which the answer says for itself)."""
+    start = _shown(sent.get(window.start.name), zone) if window.start is not None else None
+    end = _shown(sent.get(window.end.name), zone) if window.end is not None else None
+    days = sent.get(window.days.name) if window.days is not None else None
+    if start and end:
+        return f"window: {start} to {end}"
+    if start:
+        return f"window: since {start}"
+    if end:
+        return f"window: until {end}"
+    if days is not None:
+        return f"window: last {days} day{'' if str(days) == '1' else 's'}"
+    return None
+
+
+def _shown(value: Any, zone: tzinfo | None) -> str | None:
+    """A sent time in the user's zone; a date (no time of day) as sent."""
+    if not isinstance(value, str):
+        return None
+    moment = parse_timestamp(value, time_required=True)
+    return value if moment is None else format_moment(moment, zone)

@@ -138,6 +138,7 @@ def emit_object(
     columns: Sequence[Column],
     view: View | None = None,
     operation: Operation | None = None,
+    title: str | None = None,
 ) -> None:
     """Print one object: as received for json/ndjson (just the ``--columns`` fields when
     given), the chosen columns otherwise (a field/value view under table), or ``view``'s
@@ -146,7 +147,8 @@ def emit_object(
     Without a view, a table on a terminal shows the object whole
     (:mod:`leadctl.output.resource_view`): ``columns`` as a field/value table and each
     list it holds under its own title; ``operation`` (the read that answered) lends its
-    response schema to tell what each field is."""
+    response schema to tell what each field is, and ``title`` (what was asked: a time
+    window) heads it."""
     if ctx.options.jq is not None or ctx.output_format in AS_RECEIVED:
         check_requested(ctx, obj, columns)
         selection = _selection(ctx, columns)
@@ -164,7 +166,7 @@ def emit_object(
     if _view_wanted(ctx) and ctx.ios.stdout_is_tty and isinstance(obj, dict):
         from leadctl.output.resource_view import write_resource
 
-        write_resource(ctx, obj, columns, operation)
+        write_resource(ctx, obj, columns, operation, title=title)
         return
     renderer.write_object(ctx, obj, columns)
 

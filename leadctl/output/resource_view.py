@@ -47,17 +47,25 @@ GAP = 2
 
 
 def write_resource(
-    ctx: Context, obj: Mapping[str, Any], columns: Sequence[Column], operation: Operation | None
+    ctx: Context,
+    obj: Mapping[str, Any],
+    columns: Sequence[Column],
+    operation: Operation | None,
+    *,
+    title: str | None = None,
 ) -> None:
     """Draw ``obj`` with its plain fields as ``columns`` (the read's defaults, else its
-    top-level fields) and every list it holds."""
+    top-level fields) and every list it holds, under ``title`` when given."""
     from rich.console import Group
+    from rich.text import Text
 
     doc, schema = _answer_schema(ctx, operation)
     view = _View(ctx, doc)
     lists = lists_in(obj, doc, schema)
     shown = [c for c in (columns or infer_columns(obj)) if not _in_list(c.path, lists)]
     parts, joined = view.fields(obj, shown, schema, lists)
+    if title:
+        parts = [Text(title, style="bold"), Text(""), *parts]
     for part in lists:
         if part.path not in joined:
             parts += view.section(part)

@@ -59,3 +59,18 @@ def test_a_read_with_a_since_parameter_of_its_own_keeps_it(
 
     assert shown.count("--since") == 1
     assert "'last monday'" not in shown
+
+
+def test_the_terminal_view_says_the_window_it_shows(
+    trait_mock: ContractMock, trait_env: CredentialEnv
+) -> None:
+    terminal = {**trait_env, **ZONE, "COLUMNS": "80", "NO_COLOR": "1", "LEADCTL_PAGER": "cat"}
+
+    asked = run_cli(["analytics", "get-overview", "--since", "last monday"], env=terminal, tty=True)
+    default = run_cli(["analytics", "get-overview"], env=terminal, tty=True)
+
+    assert asked.exit_code == 0, asked.stderr
+    assert asked.stdout.splitlines()[0] == "window: since 2026-11-16 00:00 CST"
+    assert not any(line.startswith("window:") for line in default.stdout.splitlines())
+    days = run_cli(["analytics", "get-overview", "--days", "7"], env=terminal, tty=True)
+    assert days.stdout.splitlines()[0] == "window: last 7 days"
