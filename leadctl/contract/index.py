@@ -676,6 +676,12 @@ MAIN_TIMES = (
 )  # fmt: skip
 
 
+def list_columns(doc: Document, item_schema: Any) -> list[list[str]]:
+    """The table columns of a list's items, as a listing's answer gets them: for a list
+    inside one object's answer, drawn as its own table on a terminal."""
+    return _columns(doc, item_schema, LIST_COLUMNS)
+
+
 def _columns(
     doc: Document, schema: Any, limit: int, *, one_object: bool = False
 ) -> list[list[str]]:

@@ -18,6 +18,7 @@ import typer
 from leadctl.generated.confirm import YES_HELP
 from leadctl.generated.prose import contract_prose, contract_words, operation_line
 from leadctl.generated.samples import body_json, field_args, param_args
+from leadctl.generated.window import SINCE, SinceOption, window_of
 from leadctl.http.paging_flags import (
     AllOption,
     CountOption,
@@ -187,6 +188,8 @@ def _parameters(op: Operation) -> tuple[list[inspect.Parameter], Bindings]:
         out.append(_option(f"param_{index}", spec))
         bindings.append((f"param_{index}", spec))
     out += _body_options(op.body)
+    if window_of(op.parameters) is not None:
+        out.append(inspect.Parameter(SINCE, KEYWORD, annotation=SinceOption, default=None))
     if op.destructive:
         out.append(inspect.Parameter("yes", KEYWORD, annotation=YesOption, default=False))
     if op.download:

@@ -24,6 +24,7 @@ from leadctl.generated.body import (
 from leadctl.generated.confirm import confirm_destructive
 from leadctl.generated.form import form_body
 from leadctl.generated.values import Conversions, normalised, normalised_param
+from leadctl.generated.window import window_of, window_title, with_since
 from leadctl.http.client import decode_json
 from leadctl.http.download import deliver, is_redirect
 from leadctl.http.listing import print_paged
@@ -32,7 +33,7 @@ from leadctl.http.query_options import descending_value, direction_key_of, list_
 from leadctl.http.replace import replace_resource
 from leadctl.http.waiting import PendingRule, poll_function, wait_for
 from leadctl.inputs.fields import merge_over
-from leadctl.output import emit_list, emit_object
+from leadctl.output import display_zone_of, emit_list, emit_object
 from leadctl.output.response_columns import columns_of, output_columns
 
 if TYPE_CHECKING:
@@ -104,6 +105,9 @@ def run_operation(
     bindings: Sequence[tuple[str, Parameter]],
 ) -> None:
     ctx = get_context(typer_ctx)
+    window = window_of(op.parameters)
+    if window is not None:
+        values = with_since(ctx, window, values, bindings)
     request = _request(ctx, values, bindings)
     schemas: dict[str, Any] | None = None
     if any(p.checked for p in op.parameters if p.name in request.typed):
@@ -136,7 +140,8 @@ def run_operation(
     data = _decode(response)
     if values.get("wait") and op.waits:
         data = _wait(ctx, op, tree, data, timeout=float(values["wait_timeout"]))
-    _emit(ctx, op, data, response.status_code)
+    title = window_title(window, request.query, display_zone_of(ctx)) if window else None
+    _emit(ctx, op, data, response.status_code, title=title)
 
 
 def _form(
@@ -350,14 +355,14 @@ def _decode(response: Any) -> Any:
     return decode_json(response, trace=None)
 
 
-def _emit(ctx: Context, op: Operation, data: Any, status: int) -> None:
+def _emit(ctx: Context, op: Operation, data: Any, status: int, *, title: str | None) -> None:
 
     if data is None:
         ctx.ios.info(f"done: {op.method} {op.path} answered {status} with no content")
     elif isinstance(data, list):
         emit_list(ctx, data, columns=columns_of(op))
     elif isinstance(data, dict):
-        emit_object(ctx, data, columns=columns_of(op))
+        emit_object(ctx, data, columns=columns_of(op), operation=op, title=title)
     else:
         import json
 

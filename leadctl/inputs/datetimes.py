@@ -6,8 +6,9 @@ after ``T``, ``t`` or a space, and an optional offset ``Z``, ``±HH:MM``, ``±HH
 A value without an offset is local time: the profile's ``timezone`` (an IANA name) when set,
 else the system's zone (``TZ`` honoured). Relative forms count from now: ``now``,
 ``today``, ``yesterday`` and ``tomorrow`` (midnight in that zone, or at a time of day:
-``yesterday 09:00``, ``tomorrow 9am``, ``today 5:30pm``), and ``-7d``, ``-2h``, ``+30m``
-(units s, m, h, d, w).
+``yesterday 09:00``, ``tomorrow 9am``, ``today 5:30pm``), a day of the week (``monday``: the
+latest Monday, today on a Monday; ``last monday``: the Monday before today), at midnight,
+and ``-7d``, ``-2h``, ``+30m`` (units s, m, h, d, w).
 
 Times are shown in the same zone, or in UTC with ``--utc``: :func:`display_zone`.
 
@@ -40,11 +41,13 @@ _PATTERN = rf"{_DATE}(?:[Tt ]{_TIME}{_OFFSET}?)?"
 
 EXAMPLES = (
     "2026-11-21T14:00:00Z, 2026-11-21T09:00-05:00, 2026-11-21T14:00 (local), 2026-11-21, "
-    "today, yesterday 09:00, tomorrow 9am, -7d or -2h"
+    "today, yesterday 09:00, tomorrow 9am, last monday, -7d or -2h"
 )
 _RELATIVE = r"(?P<sign>[+-])(?P<amount>\d{1,6})(?P<unit>[smhdw])"
 _UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
 _DAY_WORDS = {"today": 0, "yesterday": -1, "tomorrow": 1}
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_WEEKDAY = rf"(?P<last>last\s+)?(?P<weekday>{'|'.join(_WEEKDAYS)})"
 # A day word and a time of day as people type it: "yesterday 09:00", "tomorrow 9am",
 # "today 5:30 pm", "today at 17:00".
 _DAY_AT = (
@@ -147,6 +150,14 @@ def _relative(text: str, zone: tzinfo | None, now: datetime | None) -> Instant |
         local = current.astimezone(zone) if zone is not None else current.astimezone()
         day = local.replace(tzinfo=None) + timedelta(days=_DAY_WORDS[at["day"]])
         return Instant(_local(_at_time_of_day(day, at), zone))
+    weekday = re.fullmatch(_WEEKDAY, word)
+    if weekday is not None:
+        local = current.astimezone(zone) if zone is not None else current.astimezone()
+        midnight = local.replace(tzinfo=None, hour=0, minute=0, second=0, microsecond=0)
+        back = (local.weekday() - _WEEKDAYS.index(weekday["weekday"])) % 7
+        if weekday["last"] and back == 0:
+            back = 7  # "last monday", said on a Monday, is a week ago
+        return Instant(_local_or_later(midnight - timedelta(days=back), zone))
     match = re.fullmatch(_RELATIVE, word)
     if match is None:
         return None

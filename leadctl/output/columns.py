@@ -180,3 +180,9 @@ def infer_columns(sample: Any) -> list[Column]:
     if isinstance(sample, dict):
         return [column_for(str(key)) for key in sample]
     return [Column("")]
+
+
+def columns_from(entries: Sequence[Sequence[str]]) -> list[Column]:
+    """Columns of the contract's compiled choice (:mod:`leadctl.contract.index`): entries
+    [path, kind], with "whole" third for ids and phone numbers, which a table never cuts."""
+    return [Column(path, kind=kind, whole="whole" in flags) for path, kind, *flags in entries]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Iterable, Iterator, Sequence, Sized
 from itertools import chain
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from leadctl.context import Context
 from leadctl.errors import UsageError
@@ -34,6 +34,9 @@ from leadctl.output.json_out import write_json_array, write_json_object, write_n
 from leadctl.output.projection import Selection, project, selection_of
 from leadctl.output.renderer import Renderer, display_zone_of
 from leadctl.output.requested import check_requested, requested_paths
+
+if TYPE_CHECKING:
+    from leadctl.contract.operations import Operation
 
 __all__ = [
     "HOMES",
@@ -138,11 +141,23 @@ def _emit_list(
 
 
 def emit_object(
-    ctx: Context, obj: Any, *, columns: Sequence[Column], view: View | None = None
+    ctx: Context,
+    obj: Any,
+    *,
+    columns: Sequence[Column],
+    view: View | None = None,
+    operation: Operation | None = None,
+    title: str | None = None,
 ) -> None:
     """Print one object: as received for json/ndjson (just the ``--columns`` fields when
     given), the chosen columns otherwise (a field/value view under table), or ``view``'s
-    drawing under table without --columns."""
+    drawing under table without --columns.
+
+    Without a view, a table on a terminal shows the object whole
+    (:mod:`leadctl.output.resource_view`): ``columns`` as a field/value table and each
+    list it holds under its own title; ``operation`` (the read that answered) lends its
+    response schema to tell what each field is, and ``title`` (what was asked: a time
+    window) heads it."""
     if ctx.options.jq is not None or ctx.output_format in AS_RECEIVED:
         check_requested(ctx, obj, columns)
         selection = _selection(ctx, columns)
@@ -156,6 +171,11 @@ def emit_object(
     renderer = renderer_for(ctx.output_format)
     if view is not None and _view_wanted(ctx):
         view(ctx, obj)
+        return
+    if _view_wanted(ctx) and ctx.ios.stdout_is_tty and isinstance(obj, dict):
+        from leadctl.output.resource_view import write_resource
+
+        write_resource(ctx, obj, columns, operation, title=title)
         return
     renderer.write_object(ctx, obj, columns)
 

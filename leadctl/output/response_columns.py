@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from leadctl.contract.body_schema import json_response_schema, operation_spec
 from leadctl.errors import UsageError
-from leadctl.output.columns import EACH, Column, split_path
+from leadctl.output.columns import EACH, Column, columns_from, split_path
 from leadctl.output.registry import prints_as_received
 from leadctl.output.requested import remember_checked, requested_paths
 
@@ -221,7 +221,4 @@ def _colored(substitute: Column, replaced: Column, fields: ResponseFields) -> Co
 
 def columns_of(op: Operation) -> list[Column]:
     """The columns the contract's compiled index chose for an operation's answer."""
-    return [
-        Column(path, kind=kind, whole="whole" in flags)
-        for path, kind, *flags in op.response.columns
-    ]
+    return columns_from(op.response.columns)

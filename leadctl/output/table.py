@@ -16,13 +16,14 @@ from typing import TYPE_CHECKING, Any
 from leadctl.iostreams import safe_text
 from leadctl.output.cells import human_text
 from leadctl.output.columns import Column, get_path
-from leadctl.output.fit import FitColumn, fit_columns, is_free_text
+from leadctl.output.fit import Fit, FitColumn, fit_columns, is_free_text
 from leadctl.output.formats import TABLE
 from leadctl.output.renderer import ColumnRenderer, Renderer, zone_for
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
     from rich.style import Style
+    from rich.table import Table
     from rich.text import Text
 
     from leadctl.context import Context
@@ -51,40 +52,63 @@ def write_list_table(
     Column widths depend on every row, so the rows are collected: table output is for
     a person reading a page, the streamed formats are for volume.
     """
-    color = ios.stdout_color
-    rows = [
+    rows = cell_rows(items, columns, color=ios.stdout_color, zone=zone)
+    if not rows:
+        return 0
+    fit = (
+        fit_rows(rows, columns, ios.terminal_width(), requested=requested)
+        if ios.stdout_is_tty
+        else None
+    )
+    if fit is not None and fit.too_wide:
+        _show_records(ios, rows, columns)
+        return len(rows)
+    show_drawing(ios, rows_table(rows, columns, fit))
+    if fit is not None and fit.dropped:
+        note_dropped(ios, fit.dropped)  # under the table, where the eye is when it ends
+    return len(rows)
+
+
+def cell_rows(
+    items: Iterable[Any], columns: Sequence[Column], *, color: bool, zone: tzinfo | None
+) -> list[list[Text]]:
+    """Each item's cells, one line each: what a list table shows."""
+    return [
         [_cell(column, item, color=color, one_line=True, zone=zone) for column in columns]
         for item in items
     ]
-    if not rows:
-        return 0
+
+
+def fit_rows(
+    rows: Sequence[Sequence[Text]], columns: Sequence[Column], width: int, *, requested: bool
+) -> Fit:
+    """Which columns of these rows fit ``width`` and how wide (:mod:`leadctl.output.fit`)."""
+    return fit_columns(
+        [
+            FitColumn(
+                title=_header(column).plain,
+                widths=[row[index].cell_len for row in rows],
+                keep_whole=column.kind != "text"
+                or column.whole
+                or not is_free_text([row[index].plain for row in rows]),
+                required=requested or index == 0 or column.keep,
+            )
+            for index, column in enumerate(columns)
+        ],
+        width,
+    )
+
+
+def rows_table(rows: Sequence[Sequence[Text]], columns: Sequence[Column], fit: Fit | None) -> Table:
+    """The rows as a borderless table: the columns ``fit`` shows at its widths (all of
+    them, as wide as they are, without one); a cell never wraps."""
     from rich.table import Table
 
     table = Table(
         box=None, pad_edge=False, show_edge=False, header_style="bold", padding=(0, 2, 0, 0)
     )
-    shown = list(range(len(columns)))
-    widths: dict[int, int] = {}
-    dropped: list[str] = []
-    if ios.stdout_is_tty:
-        fit = fit_columns(
-            [
-                FitColumn(
-                    title=_header(column).plain,
-                    widths=[row[index].cell_len for row in rows],
-                    keep_whole=column.kind != "text"
-                    or column.whole
-                    or not is_free_text([row[index].plain for row in rows]),
-                    required=requested or index == 0 or column.keep,
-                )
-                for index, column in enumerate(columns)
-            ],
-            ios.terminal_width(),
-        )
-        if fit.too_wide:
-            _show_records(ios, rows, columns)
-            return len(rows)
-        shown, widths, dropped = fit.shown, fit.widths, fit.dropped
+    shown = fit.shown if fit is not None else list(range(len(columns)))
+    widths = fit.widths if fit is not None else {}
     for index in shown:
         column = columns[index]
         table.add_column(
@@ -96,10 +120,7 @@ def write_list_table(
         )
     for row in rows:
         table.add_row(*(row[index] for index in shown))
-    _show(ios, table)
-    if dropped:
-        note_dropped(ios, dropped)  # under the table, where the eye is when it ends
-    return len(rows)
+    return table
 
 
 def note_dropped(ios: IOStreams, dropped: Sequence[str]) -> None:
@@ -130,7 +151,7 @@ def _show_records(
         if blocks:
             blocks.append(Text(""))
         blocks.append(grid)
-    _show(ios, Group(*blocks))
+    show_drawing(ios, Group(*blocks))
 
 
 def write_object_table(
@@ -145,7 +166,7 @@ def write_object_table(
     table.add_column(overflow="fold")
     for column in columns:
         table.add_row(_header(column), _cell(column, obj, color=color, one_line=False, zone=zone))
-    _show(ios, table)
+    show_drawing(ios, table)
 
 
 def _header(column: Column) -> Text:
@@ -186,7 +207,9 @@ def _swatch_style(value: str) -> Style | None:
         return None
 
 
-def _show(ios: IOStreams, renderable: RenderableType) -> None:
+def show_drawing(ios: IOStreams, renderable: RenderableType) -> None:
+    """Draw ``renderable`` on stdout (the terminal's width, else unbounded), paged when
+    taller than the terminal."""
     width = ios.terminal_width() if ios.stdout_is_tty else UNBOUNDED_WIDTH
     buffer = io.StringIO()
     ios.console(file=buffer, width=width).print(renderable)

@@ -9,15 +9,29 @@ turned a value of the wrong JSON type into None: nothing here checks types again
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from leadctl.iostreams import safe_text
+from leadctl.output.sparkline import SPARK_BLOCKS, merge_buckets, sparkline
 
 if TYPE_CHECKING:
     from rich.text import Text
 
-SPARK_BLOCKS = "▁▂▃▄▅▆▇█"
+# Drawn by output.sparkline, which every view shares; named here too for the views.
+__all__ = [
+    "MISSING",
+    "SPARK_BLOCKS",
+    "clip",
+    "count",
+    "flag",
+    "gauge",
+    "merge_buckets",
+    "safe",
+    "sparkline",
+    "status_style",
+    "usage_style",
+]
+
 GAUGE_FULL = "█"
 GAUGE_EMPTY = "░"
 # An en dash for a value the service did not send (spelled as an escape for the linter).
@@ -69,40 +83,6 @@ def gauge(used: float, limit: float, *, width: int = 20, style: str | None = Non
         filled = width  # nothing may be sent at all: show it as exhausted
     chosen = style or usage_style(1.0 if limit <= 0 else ratio)
     return Text.assemble((GAUGE_FULL * filled, chosen), (GAUGE_EMPTY * (width - filled), "dim"))
-
-
-def sparkline(values: Sequence[float]) -> str:
-    """One block per value, scaled to the largest. Zero is the lowest block and any
-    non-zero value at least the next one, so a quiet day and a dead day look different."""
-    if not values:
-        return ""
-    top = max(values)
-    if top <= 0:
-        return SPARK_BLOCKS[0] * len(values)
-    levels = len(SPARK_BLOCKS) - 1
-    out = []
-    for value in values:
-        if value <= 0:
-            out.append(SPARK_BLOCKS[0])
-        else:
-            out.append(SPARK_BLOCKS[max(1, round(value / top * levels))])
-    return "".join(out)
-
-
-def merge_buckets(values: Sequence[float], limit: int) -> tuple[list[float], int]:
-    """Sum neighbouring buckets until at most ``limit`` remain; returns them and how many
-    buckets each one holds (a year of days must still fit on one line).
-
-    Grouping starts from the newest bucket, so a short group is the oldest one: a
-    partial group at the end would look like a sudden drop in the latest traffic.
-    """
-    if limit <= 0 or len(values) <= limit:
-        return list(values), 1
-    per = -(-len(values) // limit)
-    head = len(values) % per
-    groups = [values[:head]] if head else []
-    groups += [values[i : i + per] for i in range(head, len(values), per)]
-    return [float(sum(group)) for group in groups], per
 
 
 _STATUS_WORDS: tuple[tuple[tuple[str, ...], str], ...] = (

@@ -103,8 +103,10 @@ def print_summary(ctx: Context, data: Mapping[str, Any]) -> None:
 def _draw_summary(ctx: Context, data: Mapping[str, Any], groups: list[dict[str, Any]]) -> None:
     """For a person: the contract's fields, a blank line, then a table of its groups."""
 
-    # A view runs only under table without --columns: these two calls draw tables.
-    emit_object(ctx, data, columns=SUMMARY_COLUMNS)
+    # A view runs only under table without --columns: these two calls draw tables. The
+    # lists are drawn below as this command's own tables, so the object is its fields.
+    fields = {key: value for key, value in data.items() if not isinstance(value, list)}
+    emit_object(ctx, fields, columns=SUMMARY_COLUMNS)
     ctx.ios.stdout.write("\n")
     emit_list(ctx, groups, columns=GROUP_COLUMNS)
     if data.get("leftOut"):

@@ -34,3 +34,17 @@ def test_show_table_with_columns_prints_the_groups_like_csv() -> None:
     lines = result.stdout.splitlines()
     assert lines[0].split() == ["group", "generated"]
     assert any(line.split()[0] == "numbers" for line in lines[1:])
+
+
+def test_show_on_a_terminal_draws_the_groups_table_once() -> None:
+    # The summary's field/value table is of its fields only: the command draws the
+    # groups itself, so the one-resource view must not draw its lists a second time.
+    result = run_cli(
+        ["contract", "show"],
+        env={**token_env(), "COLUMNS": "80", "NO_COLOR": "1", "LEADCTL_PAGER": "cat"},
+        tty=True,
+    )
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert sum(1 for line in lines if line.split()[:2] == ["group", "tag"]) == 1
+    assert not any(" · " in line for line in lines)

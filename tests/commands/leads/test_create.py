@@ -113,7 +113,9 @@ def test_create_on_a_terminal_shows_id_and_processing_status(httpx_mock: HTTPXMo
     assert "lead_new" in result.stdout
     assert "Pending" in result.stdout
     assert "leads list --filter id=lead_new" in result.stderr
-    assert "unknownField" not in result.stdout
+    # a field the command does not show is named, never a row (issue 34: nothing silently)
+    assert not any(line.startswith("unknownField") for line in result.stdout.splitlines())
+    assert "not shown: " in result.stdout and "unknownField" in result.stdout
 
 
 @pytest.mark.parametrize(("argv", "message"), BAD_CREATE_INPUT)

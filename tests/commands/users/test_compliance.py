@@ -79,7 +79,7 @@ def test_table_shows_name_email_and_flags(httpx_mock: HTTPXMock) -> None:
     assert rows["compliance.acceptedTerms"] == "yes"
     assert rows["compliance.acceptedToSubscription"] == "no"
     assert rows["compliance.acceptedEmail"] == "yes"
-    assert "roles" not in rows
+    assert rows["roles"] == "Admin"  # a list is shown, never left out silently (issue 34)
 
 
 def test_csv_of_chosen_columns(httpx_mock: HTTPXMock) -> None:
