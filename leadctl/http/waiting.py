@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from leadctl.contract.operations import Operation, curated
 from leadctl.errors import ApiError, BadResponse, ExitCode, LeadctlError
+from leadctl.http.rate_limit import known_limit
 from leadctl.http.retry import Backoff, no_jitter
 from leadctl.output import get_path
 
@@ -203,8 +204,6 @@ def poll_until(
 
 def _least_pause(ctx: Context) -> float:
     """One request's share of the profile's known rate limit (0 without one)."""
-    from leadctl.http.rate_limit import known_limit
-
     limit = known_limit(None, ctx.settings.get("rate_limit"))
     return 0.0 if limit is None else 1.0 / limit.per_second
 
