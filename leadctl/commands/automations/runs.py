@@ -241,9 +241,10 @@ HELP = """List an automation's recent runs, or show one run's actions and events
     place; piped, each change is one line (the run's JSON under json/ndjson/--jq, a line
     of words otherwise). It exits 0 when the run completed or was skipped, 6 (rejected)
     when it failed or was cancelled, 8 after `--wait-timeout SECONDS`, 130 on Ctrl-C
-    (which stops the watching, never the run). The reference shows a run's completedAt,
-    failedAt and cancelledAt but not its status values: a run has ended when one of those
-    is set, or (assumed) when its status is Completed, Failed, Cancelled or Skipped.
+    (which stops the watching, never the run). The service's documentation shows a run's
+    completedAt, failedAt and cancelledAt but not its status values: a run has ended when
+    one of those is set, or (assumed) when its status is Completed, Failed, Cancelled or
+    Skipped.
     Polls back off from 0.25s to 5s, no faster than the profile's rate_limit, and wait
     out a 429's Retry-After.
     """
