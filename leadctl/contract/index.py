@@ -807,7 +807,8 @@ def _pending(raw: Any) -> dict[str, Any] | None:
         "poll": str(raw["poll"]) if raw.get("poll") else None,
         "idField": str(raw.get("idField") or "id"),
         "reasonField": str(raw["reasonField"]) if raw.get("reasonField") else None,
-        "download": str(raw["download"]) if raw.get("download") else None,
+        # Only when named: the entries of contracts without it stay as they were.
+        **({"download": str(raw["download"])} if raw.get("download") else {}),
     }
 
 
