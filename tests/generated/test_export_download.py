@@ -41,24 +41,24 @@ def exports_contract() -> dict[str, Any]:
             },
         )
     }
-    document["paths"]["/user-data-exports/{id}"] = {
-        "get": _op(
-            "UserDataExports_Get",
-            "UserDataExports",
-            summary="Export status",
-            parameters=[ID_PARAM],
-            responses=_json(EXPORT),
-        )
-    }
-    document["paths"]["/user-data-exports/{id}/download"] = {
-        "get": _op(
+    reads = {
+        "": ("UserDataExports_Get", "Export status", _json(EXPORT)),
+        "/download": (
             "UserDataExports_Download",
-            "UserDataExports",
-            summary="Download a ready export",
-            parameters=[ID_PARAM],
-            responses={"302": {"description": "Found: the archive is at Location."}},
-        )
+            "Download a ready export",
+            {"302": {"description": "Found: the archive is at Location."}},
+        ),
     }
+    for suffix, (operation_id, summary, responses) in reads.items():
+        document["paths"]["/user-data-exports/{id}" + suffix] = {
+            "get": _op(
+                operation_id,
+                "UserDataExports",
+                summary=summary,
+                parameters=[ID_PARAM],
+                responses=responses,
+            )
+        }
     return document
 
 
@@ -70,14 +70,25 @@ def imported(tmp_path: Path) -> Result:
     return result
 
 
-def test_create_download_waits_until_ready_then_writes_the_file(
-    httpx_mock: HTTPXMock, tmp_path: Path
-) -> None:
+def export_then(httpx_mock: HTTPXMock, *statuses: str) -> None:
+    """The export is created Pending, then read back with each of ``statuses``."""
     httpx_mock.add_response(
         method="POST", url=EXPORTS, status_code=202, json={"id": "e1", "status": "Pending"}
     )
-    httpx_mock.add_response(url=f"{EXPORTS}/e1", json={"id": "e1", "status": "Pending"})
-    httpx_mock.add_response(url=f"{EXPORTS}/e1", json={"id": "e1", "status": "Ready"})
+    for status in statuses:
+        httpx_mock.add_response(url=f"{EXPORTS}/e1", json={"id": "e1", "status": status})
+
+
+def create_downloading(target: Path, clock: FakeClock) -> Result:
+    return run_cli(
+        ["user-data-exports", "create", "--download", str(target)], env=token_env(), clock=clock
+    )
+
+
+def test_create_download_waits_until_ready_then_writes_the_file(
+    httpx_mock: HTTPXMock, tmp_path: Path
+) -> None:
+    export_then(httpx_mock, "Pending", "Ready")
     httpx_mock.add_response(
         url=f"{EXPORTS}/e1/download", status_code=302, headers={"Location": STORAGE}
     )
@@ -87,9 +98,7 @@ def test_create_download_waits_until_ready_then_writes_the_file(
     target = tmp_path / "export.zip"
     clock = FakeClock()
 
-    result = run_cli(
-        ["user-data-exports", "create", "--download", str(target)], env=token_env(), clock=clock
-    )
+    result = create_downloading(target, clock)
 
     assert result.exit_code == 0, result.stderr
     assert target.read_bytes() == b"PK\x03\x04zip"
@@ -101,17 +110,10 @@ def test_create_download_waits_until_ready_then_writes_the_file(
 def test_an_export_that_fails_downloads_nothing_and_is_exit_6(
     httpx_mock: HTTPXMock, tmp_path: Path
 ) -> None:
-    httpx_mock.add_response(
-        method="POST", url=EXPORTS, status_code=202, json={"id": "e1", "status": "Pending"}
-    )
-    httpx_mock.add_response(url=f"{EXPORTS}/e1", json={"id": "e1", "status": "Failed"})
+    export_then(httpx_mock, "Failed")
     target = tmp_path / "export.zip"
 
-    result = run_cli(
-        ["user-data-exports", "create", "--download", str(target)],
-        env=token_env(),
-        clock=FakeClock(),
-    )
+    result = create_downloading(target, FakeClock())
 
     assert result.exit_code == 6
     assert "user-data-exports e1 ended Failed" in result.stderr
