@@ -8,6 +8,10 @@
   status, fault, operationId, credentialKind, redacted body, durationMs, and for a hung
   request abandonedAfterMs: when in the hang its client closed the connection, or null);
   DELETE clears it (204).
+- POST /_sandbox/runs {"outcome"?: "Completed" | "Failed" | "Cancelled", "steps"?: 1-20}: a
+  run of the demo organization that moves one step on each time its automation's runs are
+  read, then ends as told (default Completed after 3 steps; :mod:`leadctl_sandbox.scripted_runs`).
+  201 with {"automationId", "run"}.
 - GET /_sandbox/info: the demo data's identifiers (organizations, users, sources,
   automations, phone numbers) and this instance's settings, so tests need not guess them.
 - POST /_sandbox/tokens {"userId"?, "roles"?, "expiresIn"?, "otherOrganization"?}: a user JWT
@@ -24,12 +28,13 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.types import Receive, Scope, Send
 
-from leadctl_sandbox import keys
-from leadctl_sandbox.db import loads
+from leadctl_sandbox import keys, scripted_runs
+from leadctl_sandbox.db import loads, transaction
 from leadctl_sandbox.faults import FaultBook, parse_fault
 from leadctl_sandbox.requestlog import RequestLog
 from leadctl_sandbox.settings import SandboxSettings
 from leadctl_sandbox.state import SandboxState
+from leadctl_sandbox.times import utcnow
 
 
 class ControlError(Exception):
@@ -57,6 +62,7 @@ class ControlApp:
             ("GET", "/_sandbox/requests"): self._list_requests,
             ("DELETE", "/_sandbox/requests"): self._clear_requests,
             ("POST", "/_sandbox/tokens"): self._mint_token,
+            ("POST", "/_sandbox/runs"): self._start_run,
             ("GET", "/_sandbox/info"): self._info,
         }
         handler = routes.get((request.method, request.url.path.rstrip("/")))
@@ -133,6 +139,21 @@ class ControlApp:
             lifetime=expires_in,
         )
         return JSONResponse({"token": token, "userId": user_id, "organizationId": row["org_id"]})
+
+    async def _start_run(self, request: Request) -> Response:
+        body = await self._json(request)
+        outcome, steps = body.get("outcome", "Completed"), body.get("steps", 3)
+        if not isinstance(outcome, str) or not isinstance(steps, int) or isinstance(steps, bool):
+            raise ControlError(400, "outcome must be a string and steps an integer")
+        conn = self.state.conn
+        try:
+            with transaction(conn, immediate=True):
+                run = scripted_runs.start(
+                    conn, self.state.meta("demo_org_id"), outcome=outcome, steps=steps, at=utcnow()
+                )
+        except ValueError as error:
+            raise ControlError(400, str(error)) from None
+        return JSONResponse({"automationId": run["automation"]["id"], "run": run}, 201)
 
     async def _info(self, request: Request) -> Response:
         conn, meta = self.state.conn, self.state.meta

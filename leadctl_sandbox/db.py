@@ -93,6 +93,9 @@ CREATE TABLE IF NOT EXISTS automation_runs (
     id TEXT PRIMARY KEY, org_id TEXT NOT NULL, automation_id TEXT NOT NULL,
     started_at TEXT NOT NULL, body TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS runs_by_automation ON automation_runs (automation_id, started_at);
+CREATE TABLE IF NOT EXISTS scripted_runs (
+    run_id TEXT PRIMARY KEY, automation_id TEXT NOT NULL, outcome TEXT NOT NULL,
+    steps INTEGER NOT NULL, reached INTEGER NOT NULL, step_ids TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS announcements (
     id TEXT PRIMARY KEY, org_id TEXT NOT NULL, name TEXT NOT NULL, message TEXT NOT NULL,
     action_url TEXT NOT NULL, action_button_text TEXT NOT NULL, created_at TEXT NOT NULL,

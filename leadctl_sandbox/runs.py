@@ -13,6 +13,7 @@ from __future__ import annotations
 import copy
 import sqlite3
 import uuid
+from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -37,7 +38,7 @@ def start_new_lead_runs(
         if row is None:
             continue
         step_ids = [str(uuid.uuid4()) for _ in steps]
-        run = _started(lead, row["id"], name, (trigger, trigger_display), steps, step_ids, at)
+        run = started_run(lead, row["id"], name, (trigger, trigger_display), steps, step_ids, at)
         insert(
             conn,
             "automation_runs",
@@ -55,8 +56,8 @@ def start_new_lead_runs(
         events.append(Event(RUN_STATUS_CHANGED, at, copy.deepcopy(run)))
 
 
-def _started(
-    lead: sqlite3.Row,
+def started_run(
+    lead: sqlite3.Row | Mapping[str, Any],
     automation_id: str,
     name: str,
     triggered_by: tuple[str, str],
@@ -93,7 +94,7 @@ def _started(
         "lastActionSummary": None,
         "actions": [],
         "events": [
-            _event(None, None, "RunStarted", "Started", f"Run started: {trigger_display}", at)
+            run_event(None, None, "RunStarted", "Started", f"Run started: {trigger_display}", at)
         ],
     }
 
@@ -129,7 +130,7 @@ def _wait_at_second_step(
     }
     run["actions"].append(action)
     run["events"].append(
-        _event(step_ids[0], action_id, "ActionCompleted", "Completed", summary, at)
+        run_event(step_ids[0], action_id, "ActionCompleted", "Completed", summary, at)
     )
     waiting_on = 1 if len(steps) > 1 else 0
     run.update(
@@ -142,7 +143,7 @@ def _wait_at_second_step(
     )
 
 
-def _event(
+def run_event(
     step_id: str | None,
     action_id: str | None,
     event_type: str,

@@ -89,6 +89,8 @@ class Pending(NamedTuple):
     poll: str | None = None  # the operationId of the GET that reads the resource again
     id_field: str = "id"
     reason_field: str | None = None
+    # The operationId of the GET that downloads the resource once settled (--download).
+    download: str | None = None
 
 
 def idempotency_of(raw: Any) -> Idempotency | None:
@@ -169,6 +171,7 @@ def pending_of(raw: Any) -> Pending | None:
         poll=text_or_none(raw.get("poll")),
         id_field=str(raw.get("idField") or "id"),
         reason_field=text_or_none(raw.get("reasonField")),
+        download=text_or_none(raw.get("download")),
     )
 
 

@@ -800,7 +800,9 @@ def _pending(raw: Any) -> dict[str, Any] | None:
      "poll": "getLead", "idField": "id", "reasonField": "processingError"}: the answer's
     ``field`` holds a status; while it is one of ``pending`` the resource is read again
     with ``poll`` (a GET taking the ``idField`` value as its one path parameter); one of
-    ``failed`` ends in exit 6, with ``reasonField`` (optional) as the reason.
+    ``failed`` ends in exit 6, with ``reasonField`` (optional) as the reason. ``download``
+    (optional) is the GET, taking the same id, that fetches the settled resource's bytes
+    (``--download FILE``, a data export's archive).
     """
     if not isinstance(raw, Mapping) or not isinstance(raw.get("field"), str):
         return None
@@ -811,6 +813,8 @@ def _pending(raw: Any) -> dict[str, Any] | None:
         "poll": str(raw["poll"]) if raw.get("poll") else None,
         "idField": str(raw.get("idField") or "id"),
         "reasonField": str(raw["reasonField"]) if raw.get("reasonField") else None,
+        # Only when named: the entries of contracts without it stay as they were.
+        **({"download": str(raw["download"])} if raw.get("download") else {}),
     }
 
 

@@ -411,9 +411,10 @@ def _operation_extension_problems(spec: Mapping[str, Any], ids: set[str]) -> Ite
         values = pending.get(key, [])
         if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
             yield f"x-leadctl-pending.{key} must be a list of status values"
-    poll = pending.get("poll")
-    if poll is not None and poll not in ids:
-        yield f"x-leadctl-pending.poll {poll!r} is not an operationId of the contract"
+    for key in ("poll", "download"):
+        named = pending.get(key)
+        if named is not None and named not in ids:
+            yield f"x-leadctl-pending.{key} {named!r} is not an operationId of the contract"
 
 
 def _spec_problems(

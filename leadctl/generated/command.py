@@ -119,6 +119,15 @@ WaitOption = Annotated[
         "exit 6 when it ends failed, 8 when --wait-timeout passes first.",
     ),
 ]
+DownloadOption = Annotated[
+    str | None,
+    typer.Option(
+        "--download",
+        metavar="FILE",
+        help="Wait as --wait does, then download the settled resource's file to FILE "
+        "(complete or not at all).",
+    ),
+]
 WaitTimeoutOption = Annotated[
     float,
     typer.Option(
@@ -203,6 +212,10 @@ def _parameters(op: Operation) -> tuple[list[inspect.Parameter], Bindings]:
                 "wait_timeout", KEYWORD, annotation=WaitTimeoutOption, default=DEFAULT_WAIT_TIMEOUT
             )
         )
+        if op.pending is not None and op.pending.download:
+            out.append(
+                inspect.Parameter("download", KEYWORD, annotation=DownloadOption, default=None)
+            )
     return out, bindings
 
 
@@ -339,6 +352,11 @@ def help_text(op: Operation) -> str:
                 f"--wait polls {pending.poll} until {pending.field} is no longer "
                 f"{' or '.join(pending.pending)}; "
                 f"{' or '.join(pending.failed) or 'no value'} ends in exit 6."
+                + (
+                    f" --download FILE then fetches its file with {pending.download}."
+                    if pending.download
+                    else ""
+                )
             )
         )
     return "\n\n".join(parts)

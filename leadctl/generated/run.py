@@ -11,7 +11,7 @@ from urllib.parse import urlencode
 from leadctl.context import Context
 from leadctl.contract.document import Document
 from leadctl.contract.operations import Operation, with_query
-from leadctl.errors import UsageError
+from leadctl.errors import BadResponse, UsageError
 from leadctl.generated.body import (
     BodyInvalid,
     body_document,
@@ -138,8 +138,12 @@ def run_operation(
         deliver(ctx, operation, response, output_file=values.get("output_file"))
         return
     data = _decode(response)
-    if values.get("wait") and op.waits:
+    download = values.get("download")
+    if (values.get("wait") or download) and op.waits:
         data = _wait(ctx, op, tree, data, timeout=float(values["wait_timeout"]))
+    if download:
+        _download(ctx, op, tree, data, download)
+        return
     title = window_title(window, request.query, display_zone_of(ctx)) if window else None
     _emit(ctx, op, data, response.status_code, title=title)
 
@@ -367,6 +371,24 @@ def _emit(ctx: Context, op: Operation, data: Any, status: int, *, title: str | N
         import json
 
         ctx.ios.data_out(json=True).write(json.dumps(data, ensure_ascii=False) + "\n")
+
+
+def _download(ctx: Context, op: Operation, tree: GeneratedTree, data: Any, path: str) -> None:
+    """``--download FILE``: the settled resource's file, by the contract's
+    x-leadctl-pending.download (a GET taking the resource's id as its path parameter)."""
+    pending = op.pending
+    download = tree.operation(pending.download) if pending and pending.download else None
+    if pending is None or download is None:
+        raise UsageError(f"{op.method} {op.path} names no download in its contract")
+    ident = data.get(pending.id_field) if isinstance(data, dict) else None
+    if not isinstance(ident, (str, int)) or isinstance(ident, bool):
+        raise BadResponse(f"cannot download: the answer has no {pending.id_field}")
+    operation = download.with_overrides(ctx.settings)
+    name = next(p.name for p in download.parameters if p.where == "path")
+    request = Request()
+    request.path_params[name] = str(ident)
+    response = _send(ctx, operation, request, None, None)
+    deliver(ctx, operation, response, output_file=path)
 
 
 def _wait(ctx: Context, op: Operation, tree: GeneratedTree, data: Any, *, timeout: float) -> Any:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from leadctl.contract.operations import Operation, curated
 from leadctl.errors import ApiError, BadResponse, ExitCode, LeadctlError
+from leadctl.http.rate_limit import known_limit
 from leadctl.http.retry import Backoff, no_jitter
 from leadctl.output import get_path
 
@@ -100,33 +101,24 @@ def wait_for(
     to appear in reads.
     """
     ident = _identifier(resource, rule)
-    clock = ctx.clock
-    started = clock.monotonic()
-    slept = 0.0
-    polls = 0
+
+    def still_pending(found: Any) -> bool:
+        return rule.status(found) in rule.pending
+
     with _spinner(ctx) as show:
-        while rule.status(resource) in rule.pending or resource is None:
-            elapsed = max(clock.monotonic() - started, slept)
-            if elapsed >= timeout:
-                raise WaitTimedOut(
-                    f"{what} {ident} is still {_shown(rule.status(resource))} after {timeout:g}s",
-                    resource=resource,
-                    hint="it may still finish: check it again later, or wait longer with "
-                    "--wait-timeout SECONDS",
-                )
-            show(f"waiting for {what} {ident}: {_shown(rule.status(resource))}")
-            polls += 1
-            pause = min(POLL_BACKOFF.delay(polls), timeout - elapsed)
-            try:
-                clock.sleep(pause)
-                slept += pause
-                resource = _read(poll, ident, resource)
-            except KeyboardInterrupt:
-                raise WaitInterrupted(
-                    f"stopped waiting for {what} {ident}",
-                    resource=resource,
-                    hint="the request itself was sent; check its status later",
-                ) from None
+
+        def seen(found: Any) -> None:
+            if still_pending(found):  # the spinner names what is awaited, not the end
+                show(f"waiting for {what} {ident}: {_shown(rule.status(found))}")
+
+        follow = Follow(
+            ident=ident,
+            what=what,
+            ended=lambda found: not still_pending(found),
+            shown=lambda found: _shown(rule.status(found)),
+            seen=seen,
+        )
+        resource = poll_until(ctx, resource, follow, poll, timeout=timeout)
     status = rule.status(resource)
     if status in rule.failed:
         reason = None
@@ -139,6 +131,83 @@ def wait_for(
     return resource
 
 
+@dataclass(frozen=True)
+class Follow:
+    """What :func:`poll_until` follows: which resource, when it has ended, how its state
+    reads in a message, and who sees each state read (the first one included)."""
+
+    ident: str
+    what: str
+    ended: Callable[[Any], bool]
+    shown: Callable[[Any], str]
+    seen: Callable[[Any], None] = lambda _found: None
+    # The second line of the Ctrl-C message; None: the one line says it all.
+    interrupted_hint: str | None = "the request itself was sent; check its status later"
+    interrupted_verb: str = "waiting for"
+
+
+def poll_until(
+    ctx: Context,
+    resource: Any,
+    follow: Follow,
+    poll: Callable[[str], Any],
+    *,
+    timeout: float | None,
+) -> Any:
+    """Read the resource again until ``follow.ended`` says so: the one polling loop of
+    ``--wait`` and ``--watch``.
+
+    Pauses grow as :data:`POLL_BACKOFF`, never shorter than one request's share of the
+    profile's ``rate_limit`` (the service's rate budget, when the user knows it). A 429 that
+    outlasts the client's own retries pauses polling for its Retry-After (else the next
+    backoff) instead of ending it. ``timeout`` (None: none) bounds the whole wait: past it,
+    exit 8; Ctrl-C is exit 130 and leaves the resource alone.
+    """
+    clock = ctx.clock
+    started = clock.monotonic()
+    least = _least_pause(ctx)
+    slept = 0.0
+    polls = 0
+    refused: float | None = None  # the Retry-After of a 429 that ended the last read
+    try:
+        if resource is not None:
+            follow.seen(resource)
+        while resource is None or not follow.ended(resource):
+            elapsed = max(clock.monotonic() - started, slept)
+            if timeout is not None and elapsed >= timeout:
+                state = "not visible yet" if resource is None else follow.shown(resource)
+                raise WaitTimedOut(
+                    f"{follow.what} {follow.ident} is still {state} after {timeout:g}s",
+                    resource=resource,
+                    hint="it may still finish: check it again later, or wait longer with "
+                    "--wait-timeout SECONDS",
+                )
+            polls += 1
+            pause = max(POLL_BACKOFF.delay(polls), least) if refused is None else refused
+            if timeout is not None:
+                pause = min(pause, timeout - elapsed)
+            clock.sleep(pause)
+            slept += pause
+            before = resource
+            resource, refused = _read(poll, follow.ident, resource)
+            if resource is not None and resource != before:
+                follow.seen(resource)
+    except KeyboardInterrupt:
+        state = "" if resource is None else f" (it was {follow.shown(resource)})"
+        raise WaitInterrupted(
+            f"stopped {follow.interrupted_verb} {follow.what} {follow.ident}{state}",
+            resource=resource,
+            hint=follow.interrupted_hint,
+        ) from None
+    return resource
+
+
+def _least_pause(ctx: Context) -> float:
+    """One request's share of the profile's known rate limit (0 without one)."""
+    limit = known_limit(None, ctx.settings.get("rate_limit"))
+    return 0.0 if limit is None else 1.0 / limit.per_second
+
+
 def _identifier(resource: Any, rule: PendingRule) -> str:
     ident = resource.get(rule.id_field) if isinstance(resource, dict) else None
     if not isinstance(ident, (str, int)) or isinstance(ident, bool) or ident == "":
@@ -146,14 +215,19 @@ def _identifier(resource: Any, rule: PendingRule) -> str:
     return str(ident)
 
 
-def _read(poll: Callable[[str], Any], ident: str, last: Any) -> Any:
+def _read(poll: Callable[[str], Any], ident: str, last: Any) -> tuple[Any, float | None]:
+    """The resource read again (the last one seen while it is not visible), and the
+    seconds a 429 asked to wait before the next read (None: it was answered)."""
     try:
         found = poll(ident)
     except ApiError as error:
         if error.status == 404:
-            return last
+            return last, None
+        if error.status == 429:
+            wait = error.retry_after
+            return last, wait if wait is not None else POLL_BACKOFF.cap
         raise
-    return last if found is None else found
+    return (last if found is None else found), None
 
 
 def _shown(status: Any) -> str:

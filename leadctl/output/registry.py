@@ -52,6 +52,7 @@ __all__ = [
     "prints_as_received",
     "renderer_for",
     "streams_items",
+    "view_wanted",
 ]
 
 # A drawing of the data for a person (a gauge, a tree, a table of other columns): given
@@ -130,7 +131,7 @@ def _emit_list(
     if ctx.options.jq is not None:
         return _jq_list(ctx, items, per_item=_jq_per_item(ctx, streamed=streamed))
     renderer = renderer_for(ctx.output_format)
-    if view is not None and _view_wanted(ctx):
+    if view is not None and view_wanted(ctx):
         if isinstance(items, Sized):
             view(ctx, items)
             return len(items)
@@ -169,7 +170,7 @@ def emit_object(
         ios.stdout.flush()
         return
     renderer = renderer_for(ctx.output_format)
-    if view is not None and _view_wanted(ctx):
+    if view is not None and view_wanted(ctx):
         view(ctx, obj)
         return
     if _view_wanted(ctx) and ctx.ios.stdout_is_tty and isinstance(obj, dict):
@@ -219,7 +220,8 @@ def prints_as_received(ctx: Context) -> bool:
     return ctx.output_format in AS_RECEIVED  # --jq reads json
 
 
-def _view_wanted(ctx: Context) -> bool:
+def view_wanted(ctx: Context) -> bool:
+    """Whether a view draws the data (table without --columns) rather than the format."""
     return ctx.output_format == TABLE and not ctx.options.columns
 
 

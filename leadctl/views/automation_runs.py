@@ -414,3 +414,25 @@ def _run_label(run: AutomationRun, now: datetime, zone: tzinfo | None) -> Render
     if run.last_action_summary:
         lines.append(Text.assemble("last action ", (safe(run.last_action_summary), "italic")))
     return Group(*lines)
+
+
+# -- one line a change (a watched run, piped) ----------------------------------------------
+
+
+def run_change_line(data: Mapping[str, Any], *, zone: tzinfo | None = timezone.utc) -> str:
+    """One state of a watched run as one line of words: when it last acted, its status,
+    its step and what it last did (or its error)::
+
+        2026-11-21 14:03 UTC  Running  step 2. Wait 1 day  Send welcome SMS: completed
+    """
+    run = AutomationRun.read(data)
+    end = ending(run)
+    when = end[1] if end else run.last_execution_at or run.updated_at or run.started_at
+    step = "" if end else _step(run)
+    parts = [
+        shown_time(when, zone),
+        safe(run.status_display or run.status) or MISSING,
+        step if not step or step.startswith("step ") else f"step {step}",
+        _error(run.last_error_code, run.last_error_message) or safe(run.last_action_summary),
+    ]
+    return "  ".join(part for part in parts if part)

@@ -1,9 +1,11 @@
-"""GET /automations/{id}/runs: the automation's recent runs, newest first."""
+"""GET /automations/{id}/runs: the automation's recent runs, newest first (a scripted run,
+:mod:`leadctl_sandbox.scripted_runs`, moves one step on first)."""
 
 from __future__ import annotations
 
 import json
 
+from leadctl_sandbox import scripted_runs
 from leadctl_sandbox.ops import Call, Reply
 
 MAX_RUNS = 50
@@ -11,6 +13,7 @@ MAX_RUNS = 50
 
 def list_runs(call: Call) -> Reply:
     automation_id = call.path["id"]
+    scripted_runs.advance(call.conn, automation_id, call.now, call.events)
     rows = call.conn.execute(
         "SELECT body FROM automation_runs WHERE automation_id = ? AND org_id = ? "
         "ORDER BY started_at DESC, id LIMIT ?",

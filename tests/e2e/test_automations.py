@@ -154,3 +154,61 @@ def test_bad_input_sends_nothing(sandbox: SandboxProcess, org_env: Any) -> None:
     )
     assert result.exit_code == 2
     assert sandbox.requests() == []
+
+
+# -- --watch: a sandbox run that moves one step on per read (leadctl_sandbox/scripted_runs.py)
+
+
+def test_a_watched_run_that_completes_exits_0_with_one_line_per_change(
+    sandbox: SandboxProcess, org_env: Any
+) -> None:
+    started = sandbox.start_run("Completed", steps=3)
+    result = run_leadctl(
+        ["automations", "runs", started["automationId"], "--run", started["run"]["id"], "--watch"],
+        env=org_env,
+    )
+    assert result.exit_code == 0, result.stderr
+    assert "\x1b" not in result.stdout  # piped: no redraw
+    states = [json.loads(line) for line in result.stdout.splitlines()]
+    # Each read moves the run one step on: step 2, step 3, then the end.
+    assert [(s["status"], s["currentStepOrder"]) for s in states] == [
+        ("Running", 2),
+        ("Running", 3),
+        ("Completed", None),
+    ]
+    assert {s["id"] for s in states} == {started["run"]["id"]}
+
+
+def test_a_watched_run_that_fails_exits_6_naming_its_error(
+    sandbox: SandboxProcess, org_env: Any
+) -> None:
+    started = sandbox.start_run("Failed", steps=2)
+    # No --run: the newest run of the automation (its only one).
+    result = run_leadctl(
+        ["automations", "runs", started["automationId"], "--watch", "-o", "table"], env=org_env
+    )
+    assert result.exit_code == 6
+    lines = result.stdout.splitlines()
+    assert len(lines) == 2
+    assert "  Running  step 2. Wait 1 day  Send welcome SMS: completed" in lines[0]
+    assert lines[1].endswith("  Failed  CARRIER_REJECTED: The carrier rejected the message.")
+    assert result.stderr == (
+        f"error: run {started['run']['id']} ended Failed: "
+        "CARRIER_REJECTED: The carrier rejected the message.\n"
+    )
+
+
+def test_a_watched_run_is_redrawn_in_place_on_a_terminal(
+    sandbox: SandboxProcess, org_env: Any
+) -> None:
+    started = sandbox.start_run("Cancelled", steps=2)
+    result = run_leadctl_tty(
+        ["automations", "runs", started["automationId"], "--watch"],
+        env={**org_env, "NO_COLOR": "1"},
+    )
+    assert result.exit_code == 6
+    out = result.stdout
+    assert "\x1b[1A\x1b[2K" in out  # the live tree was erased to be drawn again
+    final = out.rsplit("\x1b[2K", 1)[1]  # what stays on the screen: the whole last state
+    assert final.startswith(f"Run {started['run']['id']}  Cancelled")
+    assert "2. Wait 1 day · Wait  Skipped" in final

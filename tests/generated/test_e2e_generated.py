@@ -288,3 +288,29 @@ def _pending() -> dict[str, Any]:
         "poll": "Leads_GetForCurrentUser",
         "reasonField": "processingError",
     }
+
+
+def test_leads_get_wait_exits_with_the_leads_processing_outcome(
+    sandbox: SandboxProcess, pulled: dict[str, str]
+) -> None:
+    # The sandbox's contract gives GET /leads/{id} an x-leadctl-pending of its own, so the
+    # generated `leads get` has --wait: Rejected is exit 6, as `leads create --wait`.
+    def created(*fields: str) -> str:
+        args = ["leads", "create", "--field", "phone=+15125550143", "-o", "json"]
+        result = run_in_process(
+            [*args, *(f for name in fields for f in ("--field", name))], env=pulled
+        )
+        assert result.exit_code == 0, result.stderr
+        return str(json.loads(result.stdout)["id"])
+
+    accepted = created("state=TX")
+    result = run_leadctl(["leads", "get", accepted, "--wait", "-o", "json"], env=pulled)
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout)["processingStatus"] == "Accepted"
+
+    marketplace = source_id(sandbox, "Solar Leads Marketplace")
+    rejected = created("state=OH", f"sourceId={marketplace}")
+    result = run_leadctl(["leads", "get", rejected, "--wait"], env=pulled)
+    assert (result.exit_code, result.stdout) == (6, "")
+    assert f"leads {rejected} ended Rejected: state 'OH'" in result.stderr
+    assert run_leadctl(["leads", "get", rejected, "-o", "json"], env=pulled).exit_code == 0

@@ -64,6 +64,8 @@ def broken(change: str) -> dict[str, Any]:
         paths["/widgets"]["post"]["x-leadctl-retry-safe"] = "yes"
     elif change == "bad-poll":
         paths["/widgets/{widgetId}/build"]["post"]["x-leadctl-pending"]["poll"] = "nope"
+    elif change == "bad-download":
+        paths["/widgets/{widgetId}/build"]["post"]["x-leadctl-pending"]["download"] = "gone"
     elif change == "parameter-nowhere":
         paths["/widgets"]["post"]["parameters"] = [
             {"name": "x", "in": "nowhere", "schema": {"type": "string"}}
@@ -83,6 +85,7 @@ def broken(change: str) -> dict[str, Any]:
         ("bad-kinds", "POST /widgets", "x-leadctl-credential-kinds"),
         ("bad-retry-mark", "POST /widgets", "x-leadctl-retry-safe"),
         ("bad-poll", "POST /widgets/{widgetId}/build", "'nope' is not an operationId"),
+        ("bad-download", "POST /widgets/{widgetId}/build", "download 'gone' is not an"),
         ("parameter-nowhere", "POST /widgets", "nowhere"),
     ],
 )

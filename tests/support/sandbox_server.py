@@ -134,6 +134,14 @@ class SandboxProcess:
     def clear_requests(self) -> None:
         self._control("DELETE", "/_sandbox/requests")
 
+    def start_run(self, outcome: str = "Completed", *, steps: int = 3) -> dict[str, Any]:
+        """A run that moves one step on per read of its automation's runs, then ends as
+        ``outcome`` (leadctl_sandbox/scripted_runs.py): {"automationId", "run"}."""
+        started: dict[str, Any] = self._control(
+            "POST", "/_sandbox/runs", {"outcome": outcome, "steps": steps}
+        )
+        return started
+
     def mint_token(self, **claims: Any) -> str:
         """A user JWT: userId, roles, expiresIn (negative: expired), otherOrganization."""
         token: str = self._control("POST", "/_sandbox/tokens", claims)["token"]

@@ -1,4 +1,5 @@
-"""``leadctl automations runs``: an automation's recent runs, or one run's actions and events."""
+"""``leadctl automations runs``: an automation's recent runs, or one run's actions and events
+(``--watch``: followed until it ends, :mod:`leadctl.commands.automations.watch`)."""
 
 from __future__ import annotations
 
@@ -9,9 +10,10 @@ import typer
 
 from leadctl.commands._verb import verb_command
 from leadctl.commands.automations.select import find_run, status_matches
+from leadctl.commands.automations.watch import watch_run
 from leadctl.contract.operations import curated
 from leadctl.contract.shapes import require_objects
-from leadctl.errors import BadResponse, UsageError
+from leadctl.errors import BadResponse, NotFound, UsageError
 from leadctl.output import Column, display_zone_of, emit_list, emit_object
 from leadctl.output.response_columns import output_columns
 from leadctl.output.table import note_dropped
@@ -44,6 +46,25 @@ class Options:
             help="Show this run's actions and events (the id, or a unique prefix of it).",
         ),
     ] = None
+    watch: Annotated[
+        bool,
+        typer.Option(
+            "--watch",
+            help="Follow the run (--run's, else the newest) until it ends: redrawn in place "
+            "on a terminal, one line per change otherwise; exit 0 when it completed (or was "
+            "skipped), 6 when it failed or was cancelled, 8 after --wait-timeout.",
+        ),
+    ] = False
+    wait_timeout: Annotated[
+        float | None,
+        typer.Option(
+            "--wait-timeout",
+            metavar="SECONDS",
+            min=0.1,
+            help="How long --watch follows the run in all before exit 8 (default: until it "
+            "ends; each request still has --timeout).",
+        ),
+    ] = None
 
 
 def run(opts: Options, ctx: Context) -> None:
@@ -58,6 +79,10 @@ def run(opts: Options, ctx: Context) -> None:
             "--status and --run cannot be combined",
             hint="--run shows one run whatever its status",
         )
+    if opts.watch and opts.status is not None:
+        raise UsageError("--watch follows one run: give --run RUN_ID (or nothing for the newest)")
+    if opts.wait_timeout is not None and not opts.watch:
+        raise UsageError("--wait-timeout is how long --watch follows a run: add --watch")
 
     operation = curated(ctx, "GET", "/automations/{id}/runs")
     columns = output_columns(ctx, operation, run_columns(), within="runs")
@@ -69,6 +94,17 @@ def run(opts: Options, ctx: Context) -> None:
         )
 
     all_runs = require_objects(data["runs"], what="runs")
+    if opts.watch:
+        if opts.run_id is not None:
+            chosen_run = find_run(all_runs, opts.run_id, opts.automation_id)
+        elif all_runs:
+            chosen_run = all_runs[0]  # the service lists the newest first
+        else:
+            raise NotFound(f"automation {opts.automation_id!r} has no recent run to watch")
+        watch_run(
+            ctx, operation, opts.automation_id, chosen_run, columns, timeout=opts.wait_timeout
+        )
+        return
     if opts.run_id is not None:
         _show_run(ctx, opts.automation_id, opts.run_id, all_runs, columns)
         return
@@ -177,6 +213,7 @@ EPILOG = (
     "Examples:\n\n"
     "  leadctl automations runs AUTOMATION_ID --status failed\n\n"
     "  leadctl automations runs AUTOMATION_ID --run RUN_ID\n\n"
+    "  leadctl automations runs AUTOMATION_ID --run RUN_ID --watch && echo done\n\n"
     "  leadctl automations runs AUTOMATION_ID -o ndjson | jq -r 'select(.retryCount > 0) | .id'"
 )
 
@@ -198,6 +235,18 @@ HELP = """List an automation's recent runs, or show one run's actions and events
     `-o json` prints the service's object unchanged ({automationId, runs}); with
     `--status` it keeps that shape with only the matching runs. `-o ndjson` prints one
     run per line. With `--run`, `-o json` prints that run's JSON unchanged.
+
+    `--watch` follows one run (`--run`'s, else the newest: the first the service lists)
+    until it ends, as `gh run watch --exit-status`: on a terminal its tree is redrawn in
+    place; piped, each change is one line (the run's JSON under json/ndjson/--jq, a line
+    of words otherwise). It exits 0 when the run completed or was skipped, 6 (rejected)
+    when it failed or was cancelled, 8 after `--wait-timeout SECONDS`, 130 on Ctrl-C
+    (which stops the watching, never the run). The service's documentation shows a run's
+    completedAt, failedAt and cancelledAt but not its status values: a run has ended when
+    one of those is set, or (assumed) when its status is Completed, Failed, Cancelled or
+    Skipped.
+    Polls back off from 0.25s to 5s, no faster than the profile's rate_limit, and wait
+    out a 429's Retry-After.
     """
 
 runs = verb_command(Options, run, name="runs", help=HELP)
