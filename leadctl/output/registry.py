@@ -173,7 +173,7 @@ def emit_object(
     if view is not None and view_wanted(ctx):
         view(ctx, obj)
         return
-    if _view_wanted(ctx) and ctx.ios.stdout_is_tty and isinstance(obj, dict):
+    if view_wanted(ctx) and ctx.ios.stdout_is_tty and isinstance(obj, dict):
         from leadctl.output.resource_view import write_resource
 
         write_resource(ctx, obj, columns, operation, title=title)
