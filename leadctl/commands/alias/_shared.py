@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from leadctl.cli.groups import GROUPS
 from leadctl.config.aliases import SHELL_MARK, first_word, validate_alias_name
 from leadctl.config.settings import Config
@@ -21,7 +23,8 @@ def is_command(word: str) -> bool:
     from typer._click.globals import get_current_context
 
     root = get_current_context().find_root()
-    return root.command.get_command(root, word) is not None
+    group: Any = root.command  # the root group (cli/app.py LazyGroup)
+    return group.get_command(root, word) is not None
 
 
 def check_alias(name: str, stored: str) -> None:
