@@ -15,7 +15,7 @@ from leadctl.errors import UsageError
 if TYPE_CHECKING:
     from leadctl.context import Context
 
-EPILOG = examples("leadctl alias delete tx")
+EPILOG = examples("leadctl alias delete tx", "leadctl alias delete state")
 
 
 @dataclass(frozen=True)

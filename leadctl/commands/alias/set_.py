@@ -18,10 +18,9 @@ if TYPE_CHECKING:
 
 EPILOG = examples(
     "leadctl alias set tx 'leads list --filter state=TX --limit 2'",
-    "leadctl tx -o json   # leads list --filter state=TX --limit 2 -o json",
     "leadctl alias set state 'leads list --filter state=$1'",
-    "leadctl state CA     # leads list --filter state=CA",
-    'leadctl alias set --shell ids \'leadctl leads list -o json --jq ".[].id" | head -n "$1"\'',
+    "leadctl alias set --shell ids 'leadctl leads list -o json --jq \".[].id\" | head -n \"$1\"'",
+    "leadctl alias set tx --clobber 'leads list --filter state=TX'",
 )
 
 
@@ -63,9 +62,11 @@ def run(opts: Options, ctx: Context) -> None:
 HELP = """Make NAME stand for a leadctl command line (or, with --shell, a shell script).
 
 `leadctl NAME ARGS...` then runs the expansion: $1, $2... in it become the arguments
-after NAME and the arguments no placeholder takes are appended, so global flags work
-before and after an alias (`leadctl -p sandbox tx -o json`). An expansion starting
-with ! is a shell alias, as --shell. A name that is a command (a group, or one of the
-active contract's) is refused: an alias never shadows a command."""
+after NAME, and the arguments no placeholder takes are appended, so global flags work
+before and after an alias: with tx set as below, `leadctl -p sandbox tx -o json` runs
+`leads list --filter state=TX --limit 2 -o json` on the sandbox, and with state set,
+`leadctl state CA` lists the leads in CA. An expansion starting with ! is a shell alias,
+as --shell. A name that is a command (a group, or one of the active contract's) is
+refused: an alias never shadows a command."""
 
 set_ = verb_command(Options, run, name="set_", help=HELP)
