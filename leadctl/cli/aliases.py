@@ -12,7 +12,7 @@ import os
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from leadctl.config.dirs import config_path
+from leadctl.config.dirs import ALIASES_TABLE, config_mentions
 
 if TYPE_CHECKING:
     from leadctl.config.aliases import Alias
@@ -28,17 +28,13 @@ SHELL_ALIAS_VARIABLES = {
 }
 
 
-def _config_has_aliases(env: Mapping[str, str]) -> bool:
-    try:
-        with open(config_path(env), "rb") as file:
-            return b"aliases" in file.read()
-    except OSError:
-        return False
+def config_has_aliases(env: Mapping[str, str]) -> bool:
+    return config_mentions(env, ALIASES_TABLE)
 
 
 def find_alias(env: Mapping[str, str], name: str) -> Alias | None:
     """The alias ``name``, if config.toml has one (a broken config is reported)."""
-    if not _config_has_aliases(env):
+    if not config_has_aliases(env):
         return None
     from leadctl.config.aliases import configured_aliases  # an alias may be in the file
 
@@ -48,7 +44,7 @@ def find_alias(env: Mapping[str, str], name: str) -> Alias | None:
 def help_rows(env: Mapping[str, str]) -> list[tuple[str, str]]:
     """The aliases as `leadctl --help` lists them (a broken config lists none: the command
     run next says what is wrong)."""
-    if not _config_has_aliases(env):
+    if not config_has_aliases(env):
         return []
     from leadctl.config.aliases import configured_aliases
     from leadctl.errors import LeadctlError

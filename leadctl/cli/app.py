@@ -271,9 +271,16 @@ class LazyGroup(VerbGroup):
 
         write_help_sections(ctx, formatter)
 
+        # The dirs are loaded (startup reads them); the aliases' module only for a config
+        # that has some.
+        from leadctl.config.dirs import ALIASES_TABLE, config_mentions
+
+        env = getattr(ctx.find_root().obj, "env", None) or os.environ
+        if not config_mentions(env, ALIASES_TABLE):
+            return
         from leadctl.cli.aliases import help_rows
 
-        aliases = help_rows(getattr(ctx.find_root().obj, "env", None) or os.environ)
+        aliases = help_rows(env)
         if aliases:
             with formatter.section("Aliases (leadctl alias list)"):
                 formatter.write_dl(aliases)

@@ -11,7 +11,7 @@ import os
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from leadctl.config.dirs import config_path
+from leadctl.config.dirs import config_mentions
 from leadctl.config.service_target import ENV_BASE_URL, SANDBOX_PROFILE, service_target
 from leadctl.contract.store import SANDBOX_KEY, help_groups, key_for_base_url, key_for_profile
 from leadctl.errors import LeadctlError
@@ -75,12 +75,7 @@ def _config_mentions_sandbox(env: Mapping[str, str]) -> bool:
     """Whether config.toml may make the sandbox the current profile (`profile use
     sandbox`): a look at its bytes, not a parse, which start-up cannot afford; a yes is
     settled by the parse in ``key()``."""
-    path = config_path(env)
-    try:
-        with open(path, "rb") as file:
-            return b"sandbox" in file.read()
-    except OSError:
-        return False
+    return config_mentions(env, b"sandbox")
 
 
 def write_help_sections(click_ctx: Any, formatter: Any) -> None:

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 EPILOG = examples(
     "leadctl alias set tx 'leads list --filter state=TX --limit 2'",
     "leadctl alias set state 'leads list --filter state=$1'",
-    "leadctl alias set --shell ids 'leadctl leads list -o json --jq \".[].id\" | head -n \"$1\"'",
+    'leadctl alias set --shell ids \'leadctl leads list -o json --jq ".[].id" | head -n "$1"\'',
     "leadctl alias set tx --clobber 'leads list --filter state=TX'",
 )
 
