@@ -229,7 +229,6 @@ class LazyGroup(VerbGroup):
         """The command an alias stands for and its arguments, or None when ``name`` is no
         alias (config.toml is read only now: the first word named no command)."""
         from leadctl.cli.aliases import find_alias, shell_alias_command
-        from leadctl.config.aliases import expand
 
         env = getattr(ctx.obj, "env", None) or os.environ
         try:
@@ -238,15 +237,20 @@ class LazyGroup(VerbGroup):
                 return None
             if alias.shell:
                 return name, shell_alias_command(alias), rest
+            from leadctl.config.aliases import expand  # loaded by find_alias already
+
             line = expand(alias, rest)
         except LeadctlError:
             if ctx.resilient_parsing:  # completing: no alias rather than an error
                 return None
             raise
-        if not ctx.resilient_parsing and self.get_command(ctx, line[0]) is None:
+        word = line[0] if line else ""
+        if not word or self.get_command(ctx, word) is None:  # a hand-edited config
+            if ctx.resilient_parsing:
+                return None
             raise UsageError(
-                f"alias {name} expands to {line[0]!r}, which is not a leadctl command",
-                hint=f"change it: leadctl alias set {name} --clobber 'EXPANSION'",
+                f"alias {name} expands to {word!r}, which is not a leadctl command",
+                hint=f"change it: leadctl alias set --clobber {name} 'EXPANSION'",
             )
         return self._resolve(ctx, line, aliases=False)  # an alias never expands to one
 

@@ -182,3 +182,14 @@ def test_import_refuses_what_holds_no_aliases_and_a_yaml_bomb() -> None:
     assert refused.exit_code == ExitCode.USAGE
     assert "YAML aliases expanded" in refused.stderr
     assert not _config_file().exists()
+
+
+@pytest.mark.parametrize("stored", ["", "lead list"])
+def test_a_hand_edited_alias_that_names_no_command_is_exit_2(stored: str) -> None:
+    def plant(config: Config) -> None:
+        config.aliases["tx"] = stored
+
+    update_config(os.environ, plant)
+    result = run_cli(["tx"])
+    assert result.exit_code == ExitCode.USAGE
+    assert "alias tx expands to" in result.stderr and "not a leadctl command" in result.stderr
