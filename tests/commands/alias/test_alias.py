@@ -193,3 +193,11 @@ def test_a_hand_edited_alias_that_names_no_command_is_exit_2(stored: str) -> Non
     result = run_cli(["tx"])
     assert result.exit_code == ExitCode.USAGE
     assert "alias tx expands to" in result.stderr and "not a leadctl command" in result.stderr
+
+
+@pytest.mark.parametrize("name", ["a.b", "-x", "two words", ""])
+def test_a_name_that_is_not_one_plain_word_is_refused(name: str) -> None:
+    result = run_cli(["alias", "set", "--", name, TX])
+    assert result.exit_code == ExitCode.USAGE
+    assert "invalid alias name" in result.stderr
+    assert not _config_file().exists()
