@@ -36,7 +36,9 @@ class Options:
             "-s",
             "--shell",
             help="Run the expansion with sh -c (pipes, redirections); the arguments after "
-            "the alias are $1, $2... and leadctl's credential variables stay out of it.",
+            "the alias are $1, $2..., leadctl's credential variables stay out of it, and "
+            "-p, --base-url, -o, --timeout or --debug given before it reach its leadctl "
+            "commands as their LEADCTL_* variables.",
         ),
     ] = False
     clobber: Annotated[
