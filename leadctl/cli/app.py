@@ -17,7 +17,7 @@ from leadctl.cli.helpformat import HelpContext, use_leadctl_help
 from leadctl.cli.persistent_flags import attach, given_on_the_line, persistent_copies
 from leadctl.cli.verb_group import StdoutClosed, VerbGroup
 from leadctl.clock import Clock
-from leadctl.errors import DryRunDone, ExitCode, UsageError
+from leadctl.errors import DryRunDone, ExitCode, LeadctlError, UsageError
 from leadctl.http.request_limits import DEFAULT_MAX_RETRIES
 from leadctl.iostreams import IOStreams
 from leadctl.output.formats import OUTPUT_FORMATS
@@ -176,6 +176,9 @@ class LazyGroup(VerbGroup):
         return group
 
     def resolve_command(self, ctx: Any, args: list[str]) -> Any:
+        return self._resolve(ctx, args, aliases=True)
+
+    def _resolve(self, ctx: Any, args: list[str], *, aliases: bool) -> Any:
         # The profile and base URL named anywhere on the line pick the contract whose
         # generated commands exist, before Click has parsed the verb's options. (startup
         # reads the settings: `import leadctl.cli.app` alone must not.)
@@ -191,9 +194,15 @@ class LazyGroup(VerbGroup):
         # suggestion sees only loaded commands and words it differently); the verb is checked
         # here too, so both levels (curated and generated groups alike) say it the same way.
         name = args[0]
-        if ctx.resilient_parsing or name.startswith("-"):
+        if name.startswith("-"):
             return super().resolve_command(ctx, args)
         command = self.get_command(ctx, name)
+        if command is None and aliases:  # a command always wins over an alias
+            expanded = self._alias(ctx, name, args[1:])
+            if expanded is not None:
+                return expanded
+        if ctx.resilient_parsing:
+            return super().resolve_command(ctx, args)
         verb = args[1] if len(args) > 1 else None
         if command is None:
             from leadctl.cli.suggest import (
@@ -227,6 +236,35 @@ class LazyGroup(VerbGroup):
                 )
         return name, command, args[1:]
 
+    def _alias(self, ctx: Any, name: str, rest: list[str]) -> Any:
+        """The command an alias stands for and its arguments, or None when ``name`` is no
+        alias (config.toml is read only now: the first word named no command)."""
+        from leadctl.cli.aliases import find_alias, shell_alias_command
+
+        env = getattr(ctx.obj, "env", None) or os.environ
+        try:
+            alias = find_alias(env, name)
+            if alias is None:
+                return None
+            if alias.shell:
+                return name, shell_alias_command(alias), rest
+            from leadctl.config.aliases import expand  # loaded by find_alias already
+
+            line = expand(alias, rest)
+        except LeadctlError:
+            if ctx.resilient_parsing:  # completing: no alias rather than an error
+                return None
+            raise
+        word = line[0] if line else ""
+        if not word or self.get_command(ctx, word) is None:  # a hand-edited config
+            if ctx.resilient_parsing:
+                return None
+            raise UsageError(
+                f"alias {name} expands to {word!r}, which is not a leadctl command",
+                hint=f"change it: leadctl alias set --clobber {name} 'EXPANSION'",
+            )
+        return self._resolve(ctx, line, aliases=False)  # an alias never expands to one
+
     def _with_verb(self, ctx: Any, group: str, verb: str | None) -> str:
         """``leads list`` for `lead list`: the suggested group with the verb typed after it,
         when that group has it."""
@@ -247,6 +285,20 @@ class LazyGroup(VerbGroup):
         from leadctl.generated.startup import write_help_sections
 
         write_help_sections(ctx, formatter)
+
+        # The dirs are loaded (startup reads them); the aliases' module only for a config
+        # that has some.
+        from leadctl.config.dirs import ALIASES_TABLE, config_mentions
+
+        env = getattr(ctx.find_root().obj, "env", None) or os.environ
+        if not config_mentions(env, ALIASES_TABLE):
+            return
+        from leadctl.cli.aliases import help_rows
+
+        aliases = help_rows(env)
+        if aliases:
+            with formatter.section("Aliases (leadctl alias list)"):
+                formatter.write_dl(aliases)
 
 
 root = typer.Typer(

@@ -35,6 +35,7 @@ GROUPS: dict[str, tuple[str, str]] = {
         "Verify, receive and send signed webhook deliveries.",
     ),
     "sandbox": ("leadctl.commands.sandbox", "Run the local sandbox server."),
+    "alias": ("leadctl.commands.alias", "Make a word stand for a command line, as gh's aliases."),
     "completion": ("leadctl.commands.completion", "Print the completion script for SHELL."),
     "help": ("leadctl.commands.help", "Show the help of leadctl, a group or a verb, or a topic."),
     "version": ("leadctl.commands.version", "Print leadctl's version, as --version does."),

@@ -40,6 +40,20 @@ def config_path(env: Mapping[str, str]) -> Path:
     return config_dir(env) / CONFIG_FILE
 
 
+# The word of config.toml's table of aliases (config/settings.py), looked for before a parse.
+ALIASES_TABLE = b"aliases"
+
+
+def config_mentions(env: Mapping[str, str], word: bytes) -> bool:
+    """Whether config.toml's bytes hold ``word``: a look, not a parse, for start-up to
+    skip the TOML parse (and the settings module) when the answer is no."""
+    try:
+        with open(config_path(env), "rb") as file:
+            return word in file.read()
+    except OSError:
+        return False
+
+
 def data_dir(env: Mapping[str, str]) -> Path:
     """LEADCTL_DATA_DIR, else the user's data dir for leadctl."""
     return _dir("data", env)

@@ -29,6 +29,9 @@ LOCK_TIMEOUT = 30.0
 
 PROFILE_NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 REGION_PATTERN = re.compile(r"[A-Za-z]{2}")
+# An alias is one word on the command line and a bare key in TOML (the completion scripts
+# read the [aliases] table with sed, so no name is ever quoted there).
+ALIAS_NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 
 PROFILE_KEYS: Mapping[str, str] = {
     "base_url": "service base URL (https://...)",
@@ -70,6 +73,8 @@ INTERNAL_KEYS: Mapping[str, tuple[str, ...]] = {
 class Config:
     current_profile: str | None = None
     profiles: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # `leadctl alias set`: name -> expansion ("!" first: run by sh), see config/aliases.py.
+    aliases: dict[str, str] = field(default_factory=dict)
     # Top-level tables a newer leadctl may have written; kept so a rewrite does not drop them.
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -128,6 +133,12 @@ def _check_config(config: Config, path: Path) -> None:
             problem = _stored_value_problem(key, value)
             if problem:
                 raise UsageError(f"{path}: profile {name!r}, key {key!r}: {problem}")
+    for name, expansion in config.aliases.items():
+        if not ALIAS_NAME_PATTERN.fullmatch(name) or not isinstance(expansion, str):
+            raise UsageError(
+                f"{path}: [aliases] {name!r}: expected a name of letters, digits, '_' or '-' "
+                "and a string expansion"
+            )
 
 
 # -- reading ---------------------------------------------------------------------------
@@ -139,11 +150,15 @@ def _config_from_toml(data: dict[str, Any], path: Path) -> Config:
     if current is not None and not isinstance(current, str):
         raise UsageError(f"{path}: current_profile must be a string")
     profiles = data.pop("profiles", {})
+    aliases = data.pop("aliases", {})
+    if not isinstance(aliases, dict):
+        raise UsageError(f"{path}: [aliases] must be a table of name = expansion")
     if not isinstance(profiles, dict) or not all(isinstance(v, dict) for v in profiles.values()):
         raise UsageError(f"{path}: [profiles] must hold one table per profile")
     config = Config(
         current_profile=current or None,
         profiles={name: dict(values) for name, values in profiles.items()},
+        aliases=dict(aliases),
         extra=data,
     )
     _check_config(config, path)
@@ -190,6 +205,8 @@ def _config_to_toml(config: Config) -> bytes:
     if config.current_profile:
         data["current_profile"] = config.current_profile
     data.update(config.extra)
+    if config.aliases:
+        data["aliases"] = dict(sorted(config.aliases.items()))
     data["profiles"] = config.profiles
     return tomli_w.dumps(data).encode("utf-8")
 

@@ -66,6 +66,7 @@ CURATED_VERBS: dict[str, tuple[str, ...]] = {
     "api": (),
     "sandbox": ("reset", "serve"),
     "webhooks": ("listen", "secret", "send", "trigger", "verify"),
+    "alias": ("delete", "import", "list", "set"),
     "completion": (),
     "batch": (),
     "help": (),

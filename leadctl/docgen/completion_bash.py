@@ -14,7 +14,8 @@ from leadctl.docgen.completion_tables import (
 INDENT = "    "
 
 WALK = r"""
-_leadctl_profiles() {
+# Sets REPLY to the lines sed script $1 prints of config.toml (none without the file).
+_leadctl_config() {
     local dir=${LEADCTL_CONFIG_DIR:-}
     if [[ -z $dir ]]; then
         case $OSTYPE in
@@ -24,7 +25,11 @@ _leadctl_profiles() {
     fi
     [[ $dir == '~/'* ]] && dir="$HOME/${dir#'~/'}"
     REPLY=''
-    [[ -r $dir/config.toml ]] && REPLY=$(sed -n '__PROFILE_SED__' "$dir/config.toml")
+    [[ -r $dir/config.toml ]] && REPLY=$(sed -n "$1" "$dir/config.toml")
+}
+
+_leadctl_profiles() {
+    _leadctl_config '__PROFILE_SED__'
     REPLY="${REPLY//$'\n'/ } __BUILTIN_PROFILES__"
 }
 
@@ -119,7 +124,13 @@ _leadctl() {
     fi
     _leadctl_commands "$cmdpath"
     if [[ -n $REPLY ]]; then
-        ((args == 0)) && _leadctl_reply "words $REPLY" "$cur"
+        ((args == 0)) || return
+        local commands=$REPLY
+        if [[ -z $cmdpath ]]; then # leadctl's first word: an alias too
+            _leadctl_config '__ALIAS_SED__'
+            commands+=" ${REPLY//$'\n'/ }"
+        fi
+        _leadctl_reply "words $commands" "$cur"
         return
     fi
     _leadctl_argument_value "$cmdpath|$args"

@@ -7,7 +7,8 @@ from leadctl.docgen.completion_tables import HEADER, Arm, Table, fill, wrap_alte
 INDENT = "    "
 
 WALK = r"""
-function __leadctl_profiles
+# Prints the lines sed script $1 prints of config.toml (none without the file).
+function __leadctl_config --argument-names script
     set -l dir $LEADCTL_CONFIG_DIR
     if test -z "$dir"
         if test (uname) = Darwin
@@ -19,7 +20,11 @@ function __leadctl_profiles
         end
     end
     set dir (string replace -r '^~/' "$HOME/" -- $dir)
-    test -r "$dir/config.toml"; and sed -n '__PROFILE_SED__' "$dir/config.toml"
+    test -r "$dir/config.toml"; and sed -n $script "$dir/config.toml"
+end
+
+function __leadctl_profiles
+    __leadctl_config '__PROFILE_SED__'
     printf '%s\n' __BUILTIN_PROFILES__
 end
 
@@ -99,7 +104,10 @@ function __leadctl_complete
     end
     set -l commands (__leadctl_commands $cmdpath)
     if test (count $commands) -gt 0
-        test $args = 0; and printf '%s\n' $commands
+        test $args = 0; or return
+        printf '%s\n' $commands
+        # leadctl's first word: an alias too
+        test -z "$cmdpath"; and __leadctl_config '__ALIAS_SED__'
         return
     end
     set -l spec (__leadctl_argument_value "$cmdpath|$args")

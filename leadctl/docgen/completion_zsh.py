@@ -15,7 +15,8 @@ from leadctl.docgen.completion_tables import (
 INDENT = "    "
 
 WALK = r"""
-_leadctl_profiles() {
+# Sets reply to the lines sed script $1 prints of config.toml (none without the file).
+_leadctl_config() {
     local dir=${LEADCTL_CONFIG_DIR:-}
     if [[ -z $dir ]]; then
         case $OSTYPE in
@@ -25,7 +26,11 @@ _leadctl_profiles() {
     fi
     [[ $dir == '~/'* ]] && dir="$HOME/${dir#'~/'}"
     reply=()
-    [[ -r $dir/config.toml ]] && reply=(${(f)"$(sed -n '__PROFILE_SED__' "$dir/config.toml")"})
+    [[ -r $dir/config.toml ]] && reply=(${(f)"$(sed -n "$1" "$dir/config.toml")"})
+}
+
+_leadctl_profiles() {
+    _leadctl_config '__PROFILE_SED__'
     reply+=(__BUILTIN_PROFILES__)
 }
 
@@ -99,7 +104,12 @@ _leadctl() {
     fi
     _leadctl_commands "$cmdpath"
     if (( $#reply )); then
-        (( args == 0 )) && _describe -t commands 'leadctl command' reply
+        (( args == 0 )) || return
+        _describe -t commands 'leadctl command' reply
+        if [[ -z $cmdpath ]]; then # leadctl's first word: an alias too
+            _leadctl_config '__ALIAS_SED__'
+            (( $#reply )) && compadd -a reply
+        fi
         return
     fi
     _leadctl_argument_value "$cmdpath|$args"

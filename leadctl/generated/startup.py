@@ -11,7 +11,7 @@ import os
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from leadctl.config.dirs import config_path
+from leadctl.config.dirs import config_mentions
 from leadctl.config.service_target import ENV_BASE_URL, SANDBOX_PROFILE
 from leadctl.contract.profile_keys import profile_keys
 from leadctl.contract.store import (
@@ -72,12 +72,7 @@ def _config_mentions_sandbox(env: Mapping[str, str]) -> bool:
     """Whether config.toml may make the sandbox the current profile (`profile use
     sandbox`): a look at its bytes, not a parse, which start-up cannot afford; a yes is
     settled by the parse in ``key()``."""
-    path = config_path(env)
-    try:
-        with open(path, "rb") as file:
-            return b"sandbox" in file.read()
-    except OSError:
-        return False
+    return config_mentions(env, b"sandbox")
 
 
 def write_help_sections(click_ctx: Any, formatter: Any) -> None:

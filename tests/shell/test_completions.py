@@ -359,3 +359,45 @@ def test_zsh_script_also_works_when_sourced(tmp_path: Path) -> None:
         timeout=TIMEOUT,
     )
     assert result.stdout.strip() == "_leadctl"
+
+
+# -- alias names, read from the config file -----------------------------------------------
+
+
+def test_alias_names_complete_as_first_words(
+    complete: Callable[..., list[str]], tmp_path: Path
+) -> None:
+    """Aliases made by `leadctl alias set` complete where a group does, never after one;
+    the profile tables after [aliases] in config.toml are not taken for aliases."""
+    env = shell_env({"LEADCTL_CONFIG_DIR": str(tmp_path / "config"), "HOME": str(tmp_path)})
+    make_profiles(env, ["prod"])
+    for name, expansion in (("tx", "leads list --filter state=TX"), ("top-2", "leads list")):
+        subprocess.run(
+            [leadctl_executable(), "alias", "set", name, expansion],
+            env=env,
+            capture_output=True,
+            check=True,
+            timeout=TIMEOUT,
+        )
+    scripts = tmp_path / "scripts"
+    scripts.mkdir()
+    for shell, name in SCRIPT_FILES.items():
+        printed = subprocess.run(
+            [leadctl_executable(), "completion", shell],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=TIMEOUT,
+        )
+        (scripts / name).write_text(printed.stdout, encoding="utf-8")
+    first = set(complete("leadctl ", env, scripts=scripts))
+    assert {"tx", "top-2", "leads", "alias"} <= first and "prod" not in first
+    assert set(complete("leadctl t", env, scripts=scripts)) == {"tx", "top-2"}
+    assert not {"tx", "top-2"} & set(complete("leadctl leads ", env, scripts=scripts))
+    assert set(complete("leadctl alias ", env, scripts=scripts)) == {
+        "set",
+        "list",
+        "delete",
+        "import",
+    }
