@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from leadctl.config.dirs import ALIASES_TABLE, config_mentions
+from leadctl.errors import LeadctlError, UsageError
 
 if TYPE_CHECKING:
     from leadctl.config.aliases import Alias
@@ -47,7 +48,6 @@ def help_rows(env: Mapping[str, str]) -> list[tuple[str, str]]:
     if not config_has_aliases(env):
         return []
     from leadctl.config.aliases import configured_aliases
-    from leadctl.errors import LeadctlError
 
     try:
         aliases = configured_aliases(env)
@@ -88,7 +88,6 @@ def shell_environment(root: Any, env: Mapping[str, str]) -> dict[str, str]:
     from typer._click.core import ParameterSource
 
     from leadctl.config.child_env import child_environment
-    from leadctl.errors import UsageError
 
     child = child_environment(env)
     for param in root.command.params:

@@ -17,6 +17,7 @@ from leadctl.cli.helpformat import HelpContext, use_leadctl_help
 from leadctl.cli.persistent_flags import attach, given_on_the_line, persistent_copies
 from leadctl.cli.verb_group import StdoutClosed, VerbGroup
 from leadctl.clock import Clock
+from leadctl.config.dirs import ALIASES_TABLE, config_mentions
 from leadctl.errors import DryRunDone, ExitCode, LeadctlError, UsageError
 from leadctl.http.request_limits import DEFAULT_MAX_RETRIES
 from leadctl.iostreams import IOStreams
@@ -288,7 +289,6 @@ class LazyGroup(VerbGroup):
 
         # The dirs are loaded (startup reads them); the aliases' module only for a config
         # that has some.
-        from leadctl.config.dirs import ALIASES_TABLE, config_mentions
 
         env = getattr(ctx.find_root().obj, "env", None) or os.environ
         if not config_mentions(env, ALIASES_TABLE):
