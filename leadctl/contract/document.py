@@ -23,6 +23,47 @@ def operations(document: Mapping[str, Any]) -> Iterator[tuple[str, str, Mapping[
                     yield str(path), method, item[method]
 
 
+def escape(part: str) -> str:
+    """One step of a JSON pointer, written as a pointer writes it (``/`` as ``~1``)."""
+    return part.replace("~", "~0").replace("/", "~1")
+
+
+def pointer_to(location: tuple[str, ...]) -> str:
+    """``#/paths/~1leads/get`` for the place ``("paths", "/leads", "get")``."""
+    return "#/" + "/".join(escape(part) for part in location)
+
+
+def pointer_parts(ref: str) -> list[str]:
+    """The steps of a local $ref (``#/a~1b/c``: ``a/b``, ``c``)."""
+    return [raw.replace("~1", "/").replace("~0", "~") for raw in ref[2:].split("/")]
+
+
+def component_of_ref(ref: str) -> str | None:
+    """``#/components/schemas/Lead`` for a local $ref to that component or anywhere in it."""
+    parts = ref[2:].split("/")
+    if ref.startswith("#/components/") and len(parts) >= 3:
+        return "#/" + "/".join(parts[:3])
+    return None
+
+
+def refs_under(node: Any) -> set[str]:
+    """The components every local $ref under ``node`` points into."""
+    found: set[str] = set()
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, Mapping):
+            ref = current.get("$ref")
+            if isinstance(ref, str):
+                component = component_of_ref(ref)
+                if component is not None:
+                    found.add(component)
+            stack.extend(current.values())
+        elif isinstance(current, list):
+            stack.extend(current)
+    return found
+
+
 class Document:
     """Local ``$ref`` resolution and merged views of an OpenAPI document's schemas."""
 
@@ -33,8 +74,7 @@ class Document:
         if not ref.startswith("#/"):
             raise KeyError(f"only local references are supported, not {ref!r}")
         node: Any = self.document
-        for raw in ref[2:].split("/"):
-            part = raw.replace("~1", "/").replace("~0", "~")
+        for part in pointer_parts(ref):
             node = node[int(part)] if isinstance(node, list) else node[part]
         return node
 
