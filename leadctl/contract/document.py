@@ -69,19 +69,31 @@ class Document:
 
     def __init__(self, document: Mapping[str, Any]) -> None:
         self.document = document
+        # Where each $ref followed so far leads: compiling a 1,500-operation contract
+        # follows the same few thousand $refs over 100,000 times. (Its readers never
+        # change the document.)
+        self._found: dict[str, Any] = {}
 
     def pointer(self, ref: str) -> Any:
+        found = self._found.get(ref, self)
+        if found is not self:
+            return found
         if not ref.startswith("#/"):
             raise KeyError(f"only local references are supported, not {ref!r}")
         node: Any = self.document
         for part in pointer_parts(ref):
             node = node[int(part)] if isinstance(node, list) else node[part]
+        self._found[ref] = node
         return node
 
     def resolve(self, node: Any) -> Any:
         """Follow ``$ref`` until a node without one (at most 64 hops)."""
         for _ in range(64):
-            if not (isinstance(node, Mapping) and isinstance(node.get("$ref"), str)):
+            # A dict first: the ABC check of Mapping is most of the cost of a call.
+            if not (
+                (type(node) is dict or isinstance(node, Mapping))
+                and isinstance(node.get("$ref"), str)
+            ):
                 return node
             node = self.pointer(node["$ref"])
         raise KeyError("a $ref chain does not end")
@@ -98,7 +110,7 @@ class Document:
         """The schema and, through $ref, allOf and the non-null branch of anyOf/oneOf,
         the schemas whose keywords all apply to the same value."""
         node = self.resolve(schema)
-        if not isinstance(node, Mapping) or depth > 16:
+        if not (type(node) is dict or isinstance(node, Mapping)) or depth > 16:
             return
         yield node
         if isinstance(node.get("$ref"), str):

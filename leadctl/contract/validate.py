@@ -147,8 +147,10 @@ class _Problems:
 
     def _broken_components(self, document: Mapping[str, Any]) -> set[str]:
         """Components with a problem, and those that use one, however indirectly."""
-        uses = _component_uses(document)
         broken = set(self.by_component)
+        if not broken:
+            return broken  # what each component uses is a walk of them all: not needed
+        uses = _component_uses(document)
         changed = True
         while changed:
             changed = False
