@@ -41,7 +41,7 @@ TimeLimitOption = Annotated[
         min=0.001,
         help="How long reading, checking and compiling the contract may take before it is "
         f"refused (default {DEFAULT_SECONDS:g} s; a 1,500-operation contract takes about "
-        "10 s). Contracts over 64 MiB, nested deeper than 64 levels, or whose YAML aliases "
+        "2 s). Contracts over 64 MiB, nested deeper than 64 levels, or whose YAML aliases "
         "expand past 10 million nodes are refused whatever the limit.",
     ),
 ]
