@@ -344,8 +344,9 @@ class Context:
             self._client = self.new_client()
         return self._client
 
-    def new_client(self) -> Client:
-        """A client of the caller's own (who closes it), built from this invocation's pieces."""
+    def new_client(self, *, keep_cookies: bool = True) -> Client:
+        """A client of the caller's own (who closes it), built from this invocation's pieces;
+        ``keep_cookies=False``: the service's Set-Cookie answers are not read."""
 
         options, settings, clock = self.options, self.settings, self.clock
         ca_bundle = settings.get("ca_bundle")
@@ -371,6 +372,7 @@ class Context:
             verify=lambda: tls_verification(ca_bundle, self.env),
             reauthenticate=self._held_credential().after_rejection,
             rate_limit=known_limit(None, settings.get("rate_limit")),
+            keep_cookies=keep_cookies,
         )
 
     def _secret_fields(self, op: Operation) -> OperationSecrets:
