@@ -13,7 +13,6 @@ this one, run for run, against the same server.
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import subprocess
 import sys
@@ -21,23 +20,20 @@ import tempfile
 import uuid
 from pathlib import Path
 
-from benchmarks.support import GNU_TIME, LEADCTL, child_env, compile_bytecode, sandbox
+from benchmarks.support import (
+    GNU_TIME,
+    LEADCTL,
+    child_env,
+    compile_bytecode,
+    sandbox,
+    write_import_rows,
+)
 
 
 def rows_file(work: Path, rows: int) -> Path:
     marker = f"bench{uuid.uuid4().hex[:10]}"
     source = work / f"{marker}.ndjson"
-    with source.open("w") as out:
-        for n in range(rows):
-            lead = {
-                "firstName": "Bench",
-                "lastName": f"Row {n}",
-                "email": f"{marker}-{n}@import.example",
-                "phone": f"+1512555{n % 10000:04d}",
-                "state": "TX",
-                "product": "solar",
-            }
-            out.write(json.dumps(lead) + "\n")
+    write_import_rows(source, marker, rows)
     return source
 
 

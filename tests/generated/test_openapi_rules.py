@@ -10,7 +10,6 @@ import sys
 import time
 from pathlib import Path
 from typing import Any
-
 from unittest.mock import ANY
 
 import pytest
@@ -299,6 +298,16 @@ def test_checking_a_contract_loads_no_pure_python_schema_validator() -> None:
     assert ran.stdout.strip() == "[]"
 
 
+SERVICE = {"LEADCTL_BASE_URL": "http://127.0.0.1:9"}
+
+
+def import_file(tmp_path: Path, document: dict[str, Any]) -> Any:
+    """`leadctl contract import FILE -o json` of ``document``, with the installed leadctl."""
+    path = tmp_path / "things.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    return run_leadctl(["contract", "import", str(path), "-o", "json"], env=SERVICE)
+
+
 @pytest.mark.parametrize("version", ["3.0.3", "3.1.0"])
 def test_contract_import_leaves_out_what_breaks_a_schema_and_names_where(
     tmp_path: Path, version: str
@@ -306,11 +315,7 @@ def test_contract_import_leaves_out_what_breaks_a_schema_and_names_where(
     document = things(version)
     body_schema(document)["type"] = 12
     document["components"]["schemas"]["Thing"]["properties"]["name"]["minLength"] = -1
-    path = tmp_path / "things.json"
-    path.write_text(json.dumps(document), encoding="utf-8")
-    env = {"LEADCTL_BASE_URL": "http://127.0.0.1:9"}
-
-    imported = run_leadctl(["contract", "import", str(path), "-o", "json"], env=env)
+    imported = import_file(tmp_path, document)
 
     assert imported.exit_code == 0, imported.stderr
     summary = json.loads(imported.stdout)
@@ -333,11 +338,7 @@ def test_contract_import_keeps_an_operation_whose_default_is_wrong_and_names_it(
     post["parameters"] = [
         {"name": "limit", "in": "query", "schema": {"type": "integer", "default": "ten"}}
     ]
-    path = tmp_path / "things.json"
-    path.write_text(json.dumps(document), encoding="utf-8")
-    env = {"LEADCTL_BASE_URL": "http://127.0.0.1:9"}
-
-    imported = run_leadctl(["contract", "import", str(path), "-o", "json"], env=env)
+    imported = import_file(tmp_path, document)
 
     assert imported.exit_code == 0, imported.stderr
     summary = json.loads(imported.stdout)
@@ -351,5 +352,5 @@ def test_contract_import_keeps_an_operation_whose_default_is_wrong_and_names_it(
         '"ten" is not of type "integer"'
     ) in imported.stderr
     assert "4 operations" in imported.stderr and "1 defaults kept" in imported.stderr
-    shown = run_leadctl(["contract", "show", "-o", "json"], env=env)
+    shown = run_leadctl(["contract", "show", "-o", "json"], env=SERVICE)
     assert json.loads(shown.stdout)["warnings"] == summary["warnings"]
