@@ -258,17 +258,7 @@ def _import_once(
 ) -> dict[str, float]:
     marker = f"bench{uuid.uuid4().hex[:10]}"
     source = work / f"{marker}.ndjson"
-    with source.open("w") as out:
-        for n in range(rows):
-            lead = {
-                "firstName": "Bench",
-                "lastName": f"Row {n}",
-                "email": f"{marker}-{n}@import.example",
-                "phone": f"+1512555{n % 10000:04d}",
-                "state": "TX",
-                "product": "solar",
-            }
-            out.write(json.dumps(lead) + "\n")
+    support.write_import_rows(source, marker, rows)
     report = work / f"{marker}.report.ndjson"
     run = measure(
         [LEADCTL, "leads", "import", str(source), "--report", str(report)], server.env(env)

@@ -62,6 +62,21 @@ def child_env(workdir: Path, extra: Mapping[str, str] | None = None) -> dict[str
     return env
 
 
+def write_import_rows(path: Path, marker: str, rows: int) -> None:
+    """NDJSON leads for `leads import`, each with a unique e-mail under ``marker``."""
+    with path.open("w") as out:
+        for n in range(rows):
+            lead = {
+                "firstName": "Bench",
+                "lastName": f"Row {n}",
+                "email": f"{marker}-{n}@import.example",
+                "phone": f"+1512555{n % 10000:04d}",
+                "state": "TX",
+                "product": "solar",
+            }
+            out.write(json.dumps(lead) + "\n")
+
+
 # -- a sandbox server ----------------------------------------------------------------------
 
 

@@ -350,8 +350,9 @@ class Context:
             self._client = self.new_client()
         return self._client
 
-    def new_client(self) -> Client:
-        """A client of the caller's own (who closes it), built from this invocation's pieces."""
+    def new_client(self, *, keep_cookies: bool = True) -> Client:
+        """A client of the caller's own (who closes it), built from this invocation's pieces;
+        ``keep_cookies=False``: the service's Set-Cookie answers are not read."""
         from leadctl.http.client import Client, tls_verification
         from leadctl.http.rate_limit import known_limit
         from leadctl.http.retry import RetryPolicy
@@ -380,6 +381,7 @@ class Context:
             verify=lambda: tls_verification(ca_bundle, self.env),
             reauthenticate=self._held_credential().after_rejection,
             rate_limit=known_limit(None, settings.get("rate_limit")),
+            keep_cookies=keep_cookies,
         )
 
     def _secret_fields(self, op: Operation) -> OperationSecrets:

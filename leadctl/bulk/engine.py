@@ -19,6 +19,7 @@ from leadctl.bulk.options import STDIN
 from leadctl.bulk.report import Outcome, ReportWriter
 from leadctl.bulk.sender import Sender
 from leadctl.cli.hints import for_profile
+from leadctl.config.credential_use import takes_cookie
 from leadctl.errors import ExitCode, LeadctlError
 from leadctl.http.pacer import Pacer
 from leadctl.http.retry import RetryPolicy
@@ -132,7 +133,8 @@ def run_jobs(
     elif report_target is not None:
         report = ReportWriter(path=Path(report_target))
     display = _display(ctx, notes=report is None, words=words)
-    client = ctx.new_client()
+    # One operation, sent thousands of times: Set-Cookie is read only where it takes one.
+    client = ctx.new_client(keep_cookies=takes_cookie(plan.operation.requirements))
     stop = threading.Event()
     clock = ctx.clock
     # 429 and connection failures are the engine's to handle: the pause is shared by all

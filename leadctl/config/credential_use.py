@@ -84,6 +84,11 @@ def places_for(
     return requirements[0].places if requirements else (BEARER,)
 
 
+def takes_cookie(requirements: Iterable[Requirement]) -> bool:
+    """Whether any alternative of an operation's security puts a credential in a cookie."""
+    return any(place.where == "cookie" for r in requirements for place in r.places)
+
+
 def basic_pair(value: str) -> str:
     return value if ":" in value else f"{value}:"
 

@@ -59,6 +59,33 @@ class Times:
     now: datetime | None
 
 
+# The schema of an array's items when it states none (one object: field types are kept by
+# the identity of their schema).
+ANY_ITEMS: dict[str, Any] = {}
+
+
+@dataclass(frozen=True)
+class FieldType:
+    """What typing a field's text needs of its schema, read through its $refs once."""
+
+    kind: str | None  # the JSON type, nullability aside; None: not one
+    nullable: bool  # the text null is sent as null
+    date_time: bool  # a string of format date-time
+    items: Any  # an array's items schema (ANY_ITEMS when it states none)
+
+    @classmethod
+    def of(cls, doc: Document, schema: Any) -> FieldType:
+        if schema is None:
+            return cls(None, False, False, ANY_ITEMS)
+        kind = doc.type_of(schema)
+        return cls(
+            kind,
+            admits_null(doc, schema),
+            kind == "string" and doc.keyword(schema, "format") == "date-time",
+            (doc.keyword(schema, "items") or ANY_ITEMS) if kind == "array" else ANY_ITEMS,
+        )
+
+
 @dataclass
 class LeadSchema:
     """The intake body's fields: dot path -> schema, leaves and objects apart."""
@@ -68,6 +95,9 @@ class LeadSchema:
     leaves: dict[str, Any] = field(default_factory=dict)
     objects: dict[str, Any] = field(default_factory=dict)
     times: Times | None = None  # None: date-time text is sent as typed
+    # Each field's type by the identity of its schema: decided once a run, not once a row
+    # (an import of 10k rows walked each field's $refs again for every row).
+    _types: dict[int, FieldType] = field(default_factory=dict)
 
     @classmethod
     def of(cls, doc: Document, schema: Any) -> LeadSchema:
@@ -104,7 +134,22 @@ class LeadSchema:
     def typed(self, path: str, text: str) -> Any:
         """``text`` (from a command line or CSV cell) as the value field ``path`` takes."""
         schema = self.leaves.get(path, self.objects.get(path))
-        return typed_value(self.doc, schema, text, what=path, times=self.times)
+        return typed_value(
+            self.doc, schema, text, what=path, times=self.times, types=self.field_type
+        )
+
+    def field_type(self, schema: Any) -> FieldType:
+        found = self._types.get(id(schema))
+        if found is None:
+            found = self._types[id(schema)] = FieldType.of(self.doc, schema)
+        return found
+
+    @cached_property
+    def phone_paths(self) -> frozenset[str]:
+        """The leaves whose values are phone numbers (decided once a run)."""
+        return frozenset(
+            path for path, schema in self.leaves.items() if is_phone_value(self.doc, path, schema)
+        )
 
     def retyped(self, value: Any, prefix: str = "") -> Any:
         """A record whose leaves may be strings (CSV) with each string typed by its field;
@@ -115,9 +160,9 @@ class LeadSchema:
         if isinstance(value, str) and path in self.leaves:
             return self.typed(path, value)
         if isinstance(value, list) and path in self.leaves:
-            items = self.doc.keyword(self.leaves[path], "items") or {}
+            items = self.field_type(self.leaves[path]).items
             return [
-                typed_value(self.doc, items, v, what=path, times=self.times)
+                typed_value(self.doc, items, v, what=path, times=self.times, types=self.field_type)
                 if isinstance(v, str)
                 else v
                 for v in value
@@ -129,7 +174,7 @@ class LeadSchema:
         if isinstance(body, dict):
             return {k: self.with_phones(v, region, f"{prefix}{k}.") for k, v in body.items()}
         path = prefix[:-1]
-        if path in self.leaves and is_phone_value(self.doc, path, self.leaves[path]):
+        if path in self.phone_paths:
             if isinstance(body, int) and not isinstance(body, bool):
                 body = str(body)  # digits typed as a number are still the number
             if isinstance(body, str):
@@ -174,11 +219,19 @@ def _missing(doc: Document, schema: Any, value: Any, prefix: str) -> list[str]:
 
 
 def typed_value(
-    doc: Document, schema: Any, text: str, *, what: str, times: Times | None = None
+    doc: Document,
+    schema: Any,
+    text: str,
+    *,
+    what: str,
+    times: Times | None = None,
+    types: Callable[[Any], FieldType] | None = None,
 ) -> Any:
-
-    kind = doc.type_of(schema) if schema is not None else None
-    if text == "null" and schema is not None and admits_null(doc, schema):
+    """``text`` as the value ``schema`` takes; ``types``: where field types are kept (a
+    run's LeadSchema), else each is read from the schema."""
+    rule = types(schema) if types is not None else FieldType.of(doc, schema)
+    kind = rule.kind
+    if text == "null" and rule.nullable:
         return None
     if kind == "integer":
         try:
@@ -204,12 +257,14 @@ def typed_value(
         except ValueError as error:
             raise UsageError(f"{what}: invalid JSON: {error}") from None
     if kind == "array":
-        items = doc.keyword(schema, "items") or {}
         parts = [part.strip() for part in text.split(ARRAY_SEPARATOR) if part.strip()]
-        return [typed_value(doc, items, part, what=what, times=times) for part in parts]
+        return [
+            typed_value(doc, rule.items, part, what=what, times=times, types=types)
+            for part in parts
+        ]
     if kind == "object":
         raise UsageError(f"{what} is an object: give its fields ({what}.NAME=VALUE) or JSON")
-    if times is not None and kind == "string" and doc.keyword(schema, "format") == "date-time":
+    if times is not None and rule.date_time:
         return _instant(text, what=what, times=times)
     if times is not None and kind is None and schema is not None and looks_like_datetime(text):
         # Nothing says the field is anything else: a time as people type it is a time.

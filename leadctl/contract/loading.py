@@ -20,6 +20,8 @@ class Loaded:
     document: dict[str, Any]
     left_out: list[dict[str, Any]] = field(default_factory=list)
     ignored: list[str] = field(default_factory=list)
+    # Defaults their schemas do not admit (kept): {"pointer": ..., "message": ...}.
+    warnings: list[dict[str, str]] = field(default_factory=list)
 
 
 def new_budget(
@@ -43,4 +45,4 @@ def load_contract(raw: bytes, *, what: str, budget: Budget) -> Loaded:
     document = parse_document(raw, what=what, budget=budget)
     checked = check_contract(document, what=what, budget=budget)
     budget.check("checking the document")
-    return Loaded(raw, to_31(checked.document), checked.left_out, checked.ignored)
+    return Loaded(raw, to_31(checked.document), checked.left_out, checked.ignored, checked.warnings)

@@ -384,9 +384,11 @@ def save(
     )
     if etag:
         index["contract"]["etag"] = etag
-    # What `contract show` lists besides the commands: operations left out and why.
+    # What `contract show` lists besides the commands: operations left out and why, and
+    # the defaults their schemas do not admit.
     index["leftOut"] = loaded.left_out
     index["ignored"] = loaded.ignored
+    index["warnings"] = loaded.warnings
     files = index["contract"]["sha256"][:16]
     index["files"] = files
     directory = key_dir(env, key)

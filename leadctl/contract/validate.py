@@ -6,7 +6,8 @@ found is traced to the operations it touches (one inside an operation, its opera
 a path item's shared parameters, every operation of the path; one in a component, every
 operation that uses it, directly or through other components), and those operations are
 left out with their reasons. Problems outside any operation (info, tags, servers) are listed
-and change nothing. A document with no sound operation left is refused.
+and change nothing; so is a ``default`` its own schema does not admit, a warning with its
+place (``openapi_defaults.py``). A document with no sound operation left is refused.
 
 Problems come from two layers: the OpenAPI rules of the document's own version (the
 published meta-schema, every schema in the document against the version's schema dialect,
@@ -25,8 +26,9 @@ from typing import Any
 
 from leadctl.contract import HTTP_METHODS
 from leadctl.contract.budget import CHECK_EVERY, Budget
-from leadctl.contract.document import Document, operations
+from leadctl.contract.document import Document, escape, operations, pointer_to, refs_under
 from leadctl.contract.formats import openapi_version
+from leadctl.contract.openapi_defaults import default_problems
 from leadctl.contract.openapi_meta import meta_problems
 from leadctl.contract.openapi_semantics import semantic_problems
 from leadctl.contract.templates import template_key
@@ -68,6 +70,9 @@ class Checked:
     left_out: list[dict[str, Any]] = field(default_factory=list)
     # Problems outside any operation: listed, nothing else.
     ignored: list[str] = field(default_factory=list)
+    # Defaults their schemas do not admit, kept as written:
+    # [{"pointer": "#/components/schemas/Lead/properties/size/default", "message": ...}]
+    warnings: list[dict[str, str]] = field(default_factory=list)
 
 
 def check_contract(document: Any, *, what: str, budget: Budget) -> Checked:
@@ -93,7 +98,11 @@ def check_contract(document: Any, *, what: str, budget: Budget) -> Checked:
     if not any(True for _ in operations(sound)):
         problems = found.all_messages() or ["the document has no operations"]
         raise ContractInvalid(what, problems, version)
-    return Checked(sound, found.left_out(), found.ignored)
+    warnings = [
+        {"pointer": pointer_to(location), "message": _clip(message)}
+        for location, message in default_problems(sound, version, budget)
+    ]
+    return Checked(sound, found.left_out(), found.ignored, warnings)
 
 
 # -- tracing problems to operations -------------------------------------------------------
@@ -102,18 +111,7 @@ def check_contract(document: Any, *, what: str, budget: Budget) -> Checked:
 def _component(location: Location) -> str | None:
     """``#/components/schemas/Lead`` for any place inside that component."""
     if len(location) >= 3 and location[0] == "components":
-        return "#/" + "/".join(_escape(part) for part in location[:3])
-    return None
-
-
-def _escape(part: str) -> str:
-    return part.replace("~", "~0").replace("/", "~1")
-
-
-def _component_of_ref(ref: str) -> str | None:
-    parts = ref[2:].split("/")
-    if ref.startswith("#/components/") and len(parts) >= 3:
-        return "#/" + "/".join(parts[:3])
+        return pointer_to(location[:3])
     return None
 
 
@@ -149,8 +147,10 @@ class _Problems:
 
     def _broken_components(self, document: Mapping[str, Any]) -> set[str]:
         """Components with a problem, and those that use one, however indirectly."""
-        uses = _component_uses(document)
         broken = set(self.by_component)
+        if not broken:
+            return broken  # what each component uses is a walk of them all: not needed
+        uses = _component_uses(document)
         changed = True
         while changed:
             changed = False
@@ -199,7 +199,7 @@ class _Problems:
                     {
                         name: value
                         for name, value in named.items()
-                        if f"#/components/{kind}/{_escape(str(name))}" not in broken
+                        if f"#/components/{kind}/{escape(str(name))}" not in broken
                     }
                     if isinstance(named, Mapping)
                     else named
@@ -250,30 +250,12 @@ def _clip(text: str) -> str:
     return text if len(text) <= MESSAGE_LIMIT else text[: MESSAGE_LIMIT - 1] + "…"
 
 
-def _refs_under(node: Any) -> set[str]:
-    """The components every local $ref under ``node`` points into."""
-    found: set[str] = set()
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        if isinstance(current, Mapping):
-            ref = current.get("$ref")
-            if isinstance(ref, str):
-                component = _component_of_ref(ref)
-                if component is not None:
-                    found.add(component)
-            stack.extend(current.values())
-        elif isinstance(current, list):
-            stack.extend(current)
-    return found
-
-
 def _component_uses(document: Mapping[str, Any]) -> dict[str, set[str]]:
     uses: dict[str, set[str]] = {}
     for kind, named in (document.get("components") or {}).items():
         if isinstance(named, Mapping):
             for name, value in named.items():
-                uses[f"#/components/{kind}/{_escape(str(name))}"] = _refs_under(value)
+                uses[f"#/components/{kind}/{escape(str(name))}"] = refs_under(value)
     return uses
 
 
@@ -285,13 +267,13 @@ def _operation_uses(document: Mapping[str, Any]) -> dict[tuple[str, str], set[st
     uses: dict[tuple[str, str], set[str]] = {}
     for path, method, spec in operations(document):
         item = document["paths"][path]
-        found = _refs_under(spec) | _refs_under(item.get("parameters"))
+        found = refs_under(spec) | refs_under(item.get("parameters"))
         security = spec.get("security", document.get("security"))
         for requirement in security if isinstance(security, list) else ():
             if isinstance(requirement, Mapping):
                 for name in requirement:
                     if name in schemes:
-                        found.add(f"#/components/securitySchemes/{_escape(str(name))}")
+                        found.add(f"#/components/securitySchemes/{escape(str(name))}")
         closure: set[str] = set()
         pending = list(found)
         while pending:

@@ -3,7 +3,7 @@ contract, storing it for the profile's service."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -19,7 +19,9 @@ if TYPE_CHECKING:
     from leadctl.contract.budget import Budget
     from leadctl.contract.loading import Loaded
 
-SHOWN_LEFT_OUT = 10
+# Operations left out, and defaults kept that their schemas do not admit: how many of
+# each a command names on stderr (all under --debug; `contract show` lists every one).
+SHOWN_PROBLEMS = 10
 
 SourceArgument = Annotated[
     str,
@@ -39,7 +41,7 @@ TimeLimitOption = Annotated[
         min=0.001,
         help="How long reading, checking and compiling the contract may take before it is "
         f"refused (default {DEFAULT_SECONDS:g} s; a 1,500-operation contract takes about "
-        "10 s). Contracts over 64 MiB, nested deeper than 64 levels, or whose YAML aliases "
+        "2 s). Contracts over 64 MiB, nested deeper than 64 levels, or whose YAML aliases "
         "expand past 10 million nodes are refused whatever the limit.",
     ),
 ]
@@ -73,7 +75,7 @@ def store(ctx: Context, checked: Checked, etag: str | None = None) -> None:
     profile = validate_profile_name(ctx.settings.profile)
     key = context_key(ctx)
     label = checked.label
-    report_left_out(ctx, checked.loaded.left_out)
+    report_problems(ctx, checked.loaded)
     if ctx.options.dry_run or key is None:
         ctx.ios.info(f"dry run: {label} is a usable OpenAPI contract; nothing was stored")
         return
@@ -93,18 +95,40 @@ def store(ctx: Context, checked: Checked, etag: str | None = None) -> None:
         f"{data['operations']} operations, {data['curated']} with curated commands, "
         f"{data['generated']} as generated commands"
         + (f", {len(checked.loaded.left_out)} left out" if checked.loaded.left_out else "")
+        + (
+            f", {len(checked.loaded.warnings)} defaults kept that do not match their schemas"
+            if checked.loaded.warnings
+            else ""
+        )
     )
 
 
-def report_left_out(ctx: Context, left_out: list[dict[str, Any]]) -> None:
-    """One warning per operation left out (the first few), and where the rest are."""
-    for entry in left_out[:SHOWN_LEFT_OUT]:
-        # Paths and reasons quote the contract (text nobody here wrote): warn() shows it safe.
+def report_problems(ctx: Context, loaded: Loaded) -> None:
+    """One warning per operation left out and per default its schema does not admit (the
+    first few of each, every one under --debug), and where the rest are."""
+    shown = None if ctx.options.debug else SHOWN_PROBLEMS
+    left_out, warnings = loaded.left_out, loaded.warnings
+    # Paths, pointers and reasons quote the contract (text nobody here wrote): warn()
+    # shows it safe.
+    for entry in left_out[:shown]:
         ctx.ios.warn(f"left out {entry['operation']}: {'; '.join(entry['reasons'])}")
-    if len(left_out) > SHOWN_LEFT_OUT:
-        ctx.ios.warn(f"... and {len(left_out) - SHOWN_LEFT_OUT} more operations left out")
-    if left_out:
-        ctx.ios.info("`leadctl contract show` lists every operation left out and why")
+    for warning in warnings[:shown]:
+        ctx.ios.warn(
+            f"default kept at {warning['pointer']}, though its schema does not admit it: "
+            f"{warning['message']}"
+        )
+    if shown is not None and len(left_out) > shown:
+        ctx.ios.warn(f"... and {len(left_out) - shown} more operations left out")
+    if shown is not None and len(warnings) > shown:
+        ctx.ios.warn(
+            f"... and {len(warnings) - shown} more defaults that do not match their schemas"
+        )
+    listed = [
+        *(["every operation left out and why"] if left_out else []),
+        *(["every default that does not match its schema"] if warnings else []),
+    ]
+    if listed:
+        ctx.ios.info(f"`leadctl contract show` lists {' and '.join(listed)}")
 
 
 def _sharing(ctx: Context, profile: str) -> str:

@@ -14,7 +14,7 @@ from leadctl.commands.contract._shared import (
     SourceArgument,
     TimeLimitOption,
     load_checked,
-    report_left_out,
+    report_problems,
 )
 from leadctl.contract.diff import diff_contracts
 from leadctl.contract.formats import parse_document, to_31
@@ -49,7 +49,7 @@ def run(opts: Options, ctx: Context) -> None:
     active = active_index_of(ctx)
     checked = load_checked(ctx, opts.source, opts.time_limit)
     document, label = checked.loaded.document, checked.label
-    report_left_out(ctx, checked.loaded.left_out)
+    report_problems(ctx, checked.loaded)
 
     current = to_31(
         parse_document(active.contract_path.read_bytes(), what="the active contract", budget=None)

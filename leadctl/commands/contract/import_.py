@@ -44,11 +44,12 @@ HELP = """Check an OpenAPI contract and make it the active one for the profile's
     against its OpenAPI version (and the extensions leadctl reads). An operation with a
     defect (a path parameter missing from its path, a $ref to nowhere, a broken schema it
     uses) is left out and named with the reason; the rest is imported, and `contract show`
-    keeps the list. Only a document that is not OpenAPI 3, has no sound operation, or is over
-    the limits below is exit 2, and then nothing changes. It is stored per base URL under the
-    cache dir (LEADCTL_CACHE_DIR), so every profile of the service sees it. A URL on the
-    profile's host is fetched with its credential; any other https URL (a docs site) without
-    one.
+    keeps the list. A default its own schema does not admit is a warning with its JSON
+    pointer; the operation is kept. Only a document that is not OpenAPI 3, has no sound
+    operation, or is over the limits below is exit 2, and then nothing changes. It is stored
+    per base URL under the cache dir (LEADCTL_CACHE_DIR), so every profile of the service sees
+    it. A URL on the profile's host is fetched with its credential; any other https URL (a
+    docs site) without one.
     """
 
 import_ = verb_command(Options, run, name="import", help=HELP)

@@ -29,6 +29,10 @@ LEFT_OUT_COLUMNS = (
     Column("operationId"),
     Column("reasons"),
 )
+WARNING_COLUMNS = (
+    Column("pointer", "default kept"),
+    Column("message", "does not match its schema"),
+)
 GROUP_COLUMNS = (
     Column("group"),
     Column("tag"),
@@ -73,6 +77,8 @@ def summary(active: ActiveIndex, profile: str) -> dict[str, Any]:
         # Operations the contract has and leadctl left out (a defect), and why.
         "leftOut": index.get("leftOut", []),
         "ignored": index.get("ignored", []),
+        # Defaults their schemas do not admit, kept as written: where, and what is wrong.
+        "warnings": index.get("warnings", []),
     }
 
 
@@ -113,5 +119,8 @@ def _draw_summary(ctx: Context, data: Mapping[str, Any], groups: list[dict[str, 
         ctx.ios.stdout.write("\n")
         rows = [{**entry, "reasons": "; ".join(entry["reasons"])} for entry in data["leftOut"]]
         emit_list(ctx, rows, columns=LEFT_OUT_COLUMNS)
+    if data.get("warnings"):
+        ctx.ios.stdout.write("\n")
+        emit_list(ctx, data["warnings"], columns=WARNING_COLUMNS)
     for problem in data.get("ignored", ()):
         ctx.ios.info(f"ignored (outside any operation): {problem}")
