@@ -58,7 +58,7 @@ _leadctl_options() {
     'lead-statuses list') REPLY='-o --output --columns -q --quiet -h --help' ;;
     'lead-statuses get') REPLY='-o --output --columns -q --quiet -h --help' ;;
     'numbers') REPLY='-h --help' ;;
-    'numbers status') REPLY='--window-days --start --end -o --output --columns -q --quiet -h --help' ;;
+    'numbers status') REPLY='--window-days --start --since --end -o --output --columns -q --quiet -h --help' ;;
     'automations') REPLY='-h --help' ;;
     'automations runs') REPLY='--status --run --watch --wait-timeout -o --output --columns -q --quiet -h --help' ;;
     'notifications') REPLY='-h --help' ;;
@@ -125,28 +125,28 @@ _leadctl_option_value() {
         'status-changes update|--data' | 'status-changes update|--columns' | \
         'status-changes delete|--columns' | 'lead-statuses list|--columns' | \
         'lead-statuses get|--columns' | 'numbers status|--window-days' | 'numbers status|--start' | \
-        'numbers status|--end' | 'numbers status|--columns' | 'automations runs|--status' | \
-        'automations runs|--run' | 'automations runs|--wait-timeout' | 'automations runs|--columns' | \
-        'notifications announcements|--page-size' | 'notifications announcements|--limit' | \
-        'notifications announcements|--cursor' | 'notifications announcements|--columns' | \
-        'users compliance|--source' | 'users compliance|--columns' | 'a2a call|--params' | \
-        'a2a call|--id' | 'a2a call|--columns' | 'contract show|--columns' | \
-        'contract import|--time-limit' | 'contract import|--columns' | 'contract pull|--time-limit' | \
-        'contract pull|--columns' | 'contract diff|--time-limit' | 'contract diff|--columns' | \
-        'contract reset|--columns' | 'api|-f' | 'api|--raw-field' | 'api|-F' | 'api|--field' | \
-        'api|-H' | 'api|--header' | 'api|-X' | 'api|--method' | 'api|--columns' | 'batch|--resume' | \
-        'batch|--concurrency' | 'batch|--rate' | 'batch|--columns' | 'webhooks verify|--header' | \
-        'webhooks verify|-H' | 'webhooks verify|--tolerance' | 'webhooks verify|--columns' | \
-        'webhooks listen|--host' | 'webhooks listen|--port' | 'webhooks listen|--forward-to' | \
-        'webhooks listen|--tolerance' | 'webhooks listen|--events' | 'webhooks listen|--columns' | \
-        'webhooks send|--data' | 'webhooks send|--id' | 'webhooks send|--columns' | \
-        'webhooks trigger|-F' | 'webhooks trigger|--field' | 'webhooks trigger|--columns' | \
-        'webhooks secret set|--columns' | 'sandbox serve|--host' | 'sandbox serve|--port' | \
-        'sandbox serve|--rate-limit' | 'sandbox serve|--seed' | 'sandbox serve|--intake-delay' | \
-        'sandbox serve|--leads' | 'sandbox serve|--webhook-url' | 'sandbox serve|--columns' | \
-        'sandbox reset|--columns' | 'alias set|--columns' | 'alias list|--columns' | \
-        'alias delete|--columns' | 'alias import|--columns' | 'completion|--columns' | \
-        'help|--columns' | 'version|--columns') REPLY='text' ;;
+        'numbers status|--since' | 'numbers status|--end' | 'numbers status|--columns' | \
+        'automations runs|--status' | 'automations runs|--run' | 'automations runs|--wait-timeout' | \
+        'automations runs|--columns' | 'notifications announcements|--page-size' | \
+        'notifications announcements|--limit' | 'notifications announcements|--cursor' | \
+        'notifications announcements|--columns' | 'users compliance|--source' | \
+        'users compliance|--columns' | 'a2a call|--params' | 'a2a call|--id' | 'a2a call|--columns' | \
+        'contract show|--columns' | 'contract import|--time-limit' | 'contract import|--columns' | \
+        'contract pull|--time-limit' | 'contract pull|--columns' | 'contract diff|--time-limit' | \
+        'contract diff|--columns' | 'contract reset|--columns' | 'api|-f' | 'api|--raw-field' | \
+        'api|-F' | 'api|--field' | 'api|-H' | 'api|--header' | 'api|-X' | 'api|--method' | \
+        'api|--columns' | 'batch|--resume' | 'batch|--concurrency' | 'batch|--rate' | \
+        'batch|--columns' | 'webhooks verify|--header' | 'webhooks verify|-H' | \
+        'webhooks verify|--tolerance' | 'webhooks verify|--columns' | 'webhooks listen|--host' | \
+        'webhooks listen|--port' | 'webhooks listen|--forward-to' | 'webhooks listen|--tolerance' | \
+        'webhooks listen|--events' | 'webhooks listen|--columns' | 'webhooks send|--data' | \
+        'webhooks send|--id' | 'webhooks send|--columns' | 'webhooks trigger|-F' | \
+        'webhooks trigger|--field' | 'webhooks trigger|--columns' | 'webhooks secret set|--columns' | \
+        'sandbox serve|--host' | 'sandbox serve|--port' | 'sandbox serve|--rate-limit' | \
+        'sandbox serve|--seed' | 'sandbox serve|--intake-delay' | 'sandbox serve|--leads' | \
+        'sandbox serve|--webhook-url' | 'sandbox serve|--columns' | 'sandbox reset|--columns' | \
+        'alias set|--columns' | 'alias list|--columns' | 'alias delete|--columns' | \
+        'alias import|--columns' | 'completion|--columns' | 'help|--columns' | 'version|--columns') REPLY='text' ;;
     '|-o' | '|--output' | 'auth login|-o' | 'auth login|--output' | 'auth status|-o' | \
         'auth status|--output' | 'auth logout|-o' | 'auth logout|--output' | 'auth refresh|-o' | \
         'auth refresh|--output' | 'auth token|-o' | 'auth token|--output' | 'profile list|-o' | \

@@ -103,7 +103,7 @@ function __leadctl_options
         case 'numbers'
             printf '%s\t%s\n' '-h' 'Show this message and exit' '--help' 'Show this message and exit'
         case 'numbers status'
-            printf '%s\t%s\n' '--window-days' 'Window of the opt-out and traffic metrics, in days (the service\'s...' '--start' 'First day of the window: YYYY-MM-DD, today, yesterday or -7d (in the...' '--end' 'Last day of the window (inclusive): YYYY-MM-DD, today, yesterday or -7d' '-o' 'Output format: table, json, ndjson, yaml, csv, tsv, value' '--output' 'Output format: table, json, ndjson, yaml, csv, tsv, value' '--columns' 'Fields to print, comma-separated dot paths (status.name...' '-q' 'No informational messages on stderr' '--quiet' 'No informational messages on stderr' '-h' 'Show this message and exit' '--help' 'Show this message and exit'
+            printf '%s\t%s\n' '--window-days' 'Window of the opt-out and traffic metrics, in days (the service\'s...' '--start' 'First day of the window: YYYY-MM-DD, today, yesterday, -7d, monday...' '--since' 'First day of the window: YYYY-MM-DD, today, yesterday, -7d, monday...' '--end' 'Last day of the window (inclusive), in the forms of --start' '-o' 'Output format: table, json, ndjson, yaml, csv, tsv, value' '--output' 'Output format: table, json, ndjson, yaml, csv, tsv, value' '--columns' 'Fields to print, comma-separated dot paths (status.name...' '-q' 'No informational messages on stderr' '--quiet' 'No informational messages on stderr' '-h' 'Show this message and exit' '--help' 'Show this message and exit'
         case 'automations'
             printf '%s\t%s\n' '-h' 'Show this message and exit' '--help' 'Show this message and exit'
         case 'automations runs'
@@ -204,28 +204,28 @@ function __leadctl_option_value
             'status-changes update|--data' 'status-changes update|--columns' \
             'status-changes delete|--columns' 'lead-statuses list|--columns' \
             'lead-statuses get|--columns' 'numbers status|--window-days' 'numbers status|--start' \
-            'numbers status|--end' 'numbers status|--columns' 'automations runs|--status' \
-            'automations runs|--run' 'automations runs|--wait-timeout' 'automations runs|--columns' \
-            'notifications announcements|--page-size' 'notifications announcements|--limit' \
-            'notifications announcements|--cursor' 'notifications announcements|--columns' \
-            'users compliance|--source' 'users compliance|--columns' 'a2a call|--params' \
-            'a2a call|--id' 'a2a call|--columns' 'contract show|--columns' \
-            'contract import|--time-limit' 'contract import|--columns' 'contract pull|--time-limit' \
-            'contract pull|--columns' 'contract diff|--time-limit' 'contract diff|--columns' \
-            'contract reset|--columns' 'api|-f' 'api|--raw-field' 'api|-F' 'api|--field' 'api|-H' \
-            'api|--header' 'api|-X' 'api|--method' 'api|--columns' 'batch|--resume' \
-            'batch|--concurrency' 'batch|--rate' 'batch|--columns' 'webhooks verify|--header' \
-            'webhooks verify|-H' 'webhooks verify|--tolerance' 'webhooks verify|--columns' \
-            'webhooks listen|--host' 'webhooks listen|--port' 'webhooks listen|--forward-to' \
-            'webhooks listen|--tolerance' 'webhooks listen|--events' 'webhooks listen|--columns' \
-            'webhooks send|--data' 'webhooks send|--id' 'webhooks send|--columns' \
-            'webhooks trigger|-F' 'webhooks trigger|--field' 'webhooks trigger|--columns' \
-            'webhooks secret set|--columns' 'sandbox serve|--host' 'sandbox serve|--port' \
-            'sandbox serve|--rate-limit' 'sandbox serve|--seed' 'sandbox serve|--intake-delay' \
-            'sandbox serve|--leads' 'sandbox serve|--webhook-url' 'sandbox serve|--columns' \
-            'sandbox reset|--columns' 'alias set|--columns' 'alias list|--columns' \
-            'alias delete|--columns' 'alias import|--columns' 'completion|--columns' \
-            'help|--columns' 'version|--columns'
+            'numbers status|--since' 'numbers status|--end' 'numbers status|--columns' \
+            'automations runs|--status' 'automations runs|--run' 'automations runs|--wait-timeout' \
+            'automations runs|--columns' 'notifications announcements|--page-size' \
+            'notifications announcements|--limit' 'notifications announcements|--cursor' \
+            'notifications announcements|--columns' 'users compliance|--source' \
+            'users compliance|--columns' 'a2a call|--params' 'a2a call|--id' 'a2a call|--columns' \
+            'contract show|--columns' 'contract import|--time-limit' 'contract import|--columns' \
+            'contract pull|--time-limit' 'contract pull|--columns' 'contract diff|--time-limit' \
+            'contract diff|--columns' 'contract reset|--columns' 'api|-f' 'api|--raw-field' 'api|-F' \
+            'api|--field' 'api|-H' 'api|--header' 'api|-X' 'api|--method' 'api|--columns' \
+            'batch|--resume' 'batch|--concurrency' 'batch|--rate' 'batch|--columns' \
+            'webhooks verify|--header' 'webhooks verify|-H' 'webhooks verify|--tolerance' \
+            'webhooks verify|--columns' 'webhooks listen|--host' 'webhooks listen|--port' \
+            'webhooks listen|--forward-to' 'webhooks listen|--tolerance' 'webhooks listen|--events' \
+            'webhooks listen|--columns' 'webhooks send|--data' 'webhooks send|--id' \
+            'webhooks send|--columns' 'webhooks trigger|-F' 'webhooks trigger|--field' \
+            'webhooks trigger|--columns' 'webhooks secret set|--columns' 'sandbox serve|--host' \
+            'sandbox serve|--port' 'sandbox serve|--rate-limit' 'sandbox serve|--seed' \
+            'sandbox serve|--intake-delay' 'sandbox serve|--leads' 'sandbox serve|--webhook-url' \
+            'sandbox serve|--columns' 'sandbox reset|--columns' 'alias set|--columns' \
+            'alias list|--columns' 'alias delete|--columns' 'alias import|--columns' \
+            'completion|--columns' 'help|--columns' 'version|--columns'
             echo 'text'
         case '|-o' '|--output' 'auth login|-o' 'auth login|--output' 'auth status|-o' \
             'auth status|--output' 'auth logout|-o' 'auth logout|--output' 'auth refresh|-o' \

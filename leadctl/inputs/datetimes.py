@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from datetime import datetime, timedelta, timezone, tzinfo
+from datetime import date, datetime, timedelta, timezone, tzinfo
 from typing import NamedTuple
 
 from leadctl.errors import UsageError
@@ -210,6 +210,16 @@ def local_date(text: str, *, zone: tzinfo | None, now: datetime | None = None) -
         return text
     local = instant.utc.astimezone(zone) if zone is not None else instant.utc.astimezone()
     return local.date().isoformat()
+
+
+def relative_day(text: str, *, zone: tzinfo | None, now: datetime) -> date | None:
+    """The day in ``zone`` (None: the system's) of a relative form (``today``, ``-7d``,
+    ``last monday``, ``yesterday 09:00``); None for any other text."""
+    instant = _relative(text, zone, now)
+    if instant is None:
+        return None
+    local = instant.utc.astimezone(zone) if zone is not None else instant.utc.astimezone()
+    return local.date()
 
 
 def parse_instant(text: str, *, zone: tzinfo | None, now: datetime | None = None) -> Instant:

@@ -48,9 +48,10 @@ class Options:
         str | None,
         typer.Option(
             "--start",
+            "--since",
             metavar="DATE",
-            help="First day of the window: YYYY-MM-DD, today, yesterday or -7d (in the "
-            "profile's timezone).",
+            help="First day of the window: YYYY-MM-DD, today, yesterday, -7d, monday or "
+            "'last monday' (in the profile's timezone).",
         ),
     ] = None
     end: Annotated[
@@ -58,7 +59,7 @@ class Options:
         typer.Option(
             "--end",
             metavar="DATE",
-            help="Last day of the window (inclusive): YYYY-MM-DD, today, yesterday or -7d.",
+            help="Last day of the window (inclusive), in the forms of --start.",
         ),
     ] = None
 

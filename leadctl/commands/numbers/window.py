@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import re
-from datetime import date, timedelta
+from datetime import date, datetime, tzinfo
 from typing import TYPE_CHECKING, Any
 
 from leadctl.errors import UsageError
+from leadctl.inputs.datetimes import InvalidDateTime, relative_day
 
 if TYPE_CHECKING:
     from leadctl.context import Context
@@ -19,41 +20,39 @@ WINDOW_PARAMS = (
     ("end", "phone_status_end_param", "endDate"),
 )
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
-_DAYS_AGO = re.compile(r"-(\d{1,5})d")
-DATE_FORMS = "YYYY-MM-DD (e.g. 2026-11-01), today, yesterday or -7d"
+DATE_FORMS = (
+    "YYYY-MM-DD (e.g. 2026-11-01), today, yesterday, -7d, monday or last monday (the day "
+    "of a time such as 'yesterday 09:00' counts)"
+)
 
 
-def parse_date(raw: str, option: str, *, today: date | None = None) -> date:
-    """A calendar date from ``YYYY-MM-DD``, or relative to ``today`` (``today``,
-    ``yesterday``, ``-7d``); anything else is a usage error naming the flag."""
+def parse_date(raw: str, option: str, *, zone: tzinfo | None, now: datetime) -> date:
+    """A calendar date from ``YYYY-MM-DD``, or the day of a relative form as other time
+    flags take them (``today``, ``-7d``, ``last monday``) in ``zone``; anything else is a
+    usage error naming the flag."""
     text = raw.strip().lower()
     if _ISO_DATE.fullmatch(text):
         try:
             return date.fromisoformat(text)
         except ValueError:
             pass
-    elif today is not None:
-        ago = _DAYS_AGO.fullmatch(text)
-        if text in ("today", "yesterday") or ago:
-            days = int(ago.group(1)) if ago else (0 if text == "today" else 1)
-            return today - timedelta(days=days)
+    else:
+        try:
+            found = relative_day(text, zone=zone, now=now)
+        except InvalidDateTime:
+            found = None  # "yesterday 25:00"
+        if found is not None:
+            return found
     raise UsageError(f"{option} {raw!r} is not a date", hint=f"use {DATE_FORMS}")
-
-
-def _today(ctx: Context) -> date:
-    """Today in the profile's timezone, else the system's."""
-    zone = ctx.input_zone()
-    now = ctx.clock.now()
-    return (now.astimezone(zone) if zone is not None else now.astimezone()).date()
 
 
 def window_query(
     ctx: Context, *, window_days: int | None, start: str | None, end: str | None
 ) -> dict[str, Any]:
     """The window's query parameters under the profile's (or the assumed) names."""
-    today = _today(ctx) if start is not None or end is not None else None
-    start_day = parse_date(start, "--start", today=today) if start is not None else None
-    end_day = parse_date(end, "--end", today=today) if end is not None else None
+    zone, now = ctx.input_zone(), ctx.clock.now()
+    start_day = parse_date(start, "--start", zone=zone, now=now) if start is not None else None
+    end_day = parse_date(end, "--end", zone=zone, now=now) if end is not None else None
     if start_day and end_day and end_day < start_day:
         raise UsageError(
             f"--end {end_day.isoformat()} is before --start {start_day.isoformat()}",

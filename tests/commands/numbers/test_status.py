@@ -400,3 +400,26 @@ def test_window_days_can_be_relative_to_today_in_the_local_zone(
     stub(httpx_mock, url=f"{STATUS_URL}?{query}")
     result = run_cli(["numbers", "status", NUMBER, *flags], env={**token_env(), "TZ": zone})
     assert result.exit_code == 0, result.stderr
+
+
+@pytest.mark.parametrize(
+    ("given", "day"),
+    [
+        # The clock's now is Saturday 2026-11-21 12:00 UTC (tests/support/cli.FakeClock).
+        ("last monday", "2026-11-16"),
+        ("monday", "2026-11-16"),
+        ("saturday", "2026-11-21"),
+        ("last saturday", "2026-11-14"),
+        ("-7d", "2026-11-14"),
+        ("yesterday 09:00", "2026-11-20"),
+    ],
+)
+def test_the_window_takes_the_time_forms_of_other_flags(
+    httpx_mock: HTTPXMock, given: str, day: str
+) -> None:
+    """Issue 34: the phone-number status's window as people say it, --since as --start."""
+    set_profile(("timezone", "UTC"))
+    stub(httpx_mock, url=f"{STATUS_URL}?startDate={day}")
+    result = run_cli(["numbers", "status", NUMBER, "--since", given], env=token_env())
+    assert result.exit_code == 0, result.stderr
+    assert httpx_mock.get_requests()[0].url.query.decode() == f"startDate={day}"
