@@ -17,6 +17,7 @@ from leadctl.errors import Cancelled
 from leadctl.generated.tree import generated_tree
 from leadctl.http.paging import Pager, PageRequest
 from leadctl.iostreams import safe_text
+from leadctl.util.secret_fields import name_is_secret
 
 if TYPE_CHECKING:
     from leadctl.context import Context
@@ -104,9 +105,18 @@ def value_field(items: Sequence[Mapping[str, Any]], wanted: str) -> str | None:
     return None
 
 
+def description(item: Mapping[str, Any]) -> str:
+    """What tells a person which item this is (its name, an email), on one line."""
+    words = [
+        str(item[name])
+        for name in LABEL_FIELDS
+        if item.get(name) not in (None, "") and not name_is_secret(name)
+    ]
+    return safe_text(" ".join(words[:3]), one_line=True)
+
+
 def label(item: Mapping[str, Any], field: str) -> str:
-    words = [str(item[name]) for name in LABEL_FIELDS if item.get(name) not in (None, "")]
-    return safe_text("  ".join([str(item[field]), " ".join(words[:3])]).strip(), one_line=True)
+    return safe_text("  ".join([str(item[field]), description(item)]).strip(), one_line=True)
 
 
 def choose(question: str, choices: Sequence[tuple[str, str]]) -> str:
