@@ -21,6 +21,7 @@ from leadctl.util.secret_fields import name_is_secret
 
 if TYPE_CHECKING:
     from leadctl.context import Context
+    from leadctl.contract.entries import Parameter
     from leadctl.contract.operations import Operation
     from leadctl.generated.tree import GeneratedTree
 
@@ -64,15 +65,26 @@ def list_operation(tree: GeneratedTree, collection: str) -> Operation | None:
     return found
 
 
-def plan(tree: GeneratedTree, group: str, verb: str, position: int) -> PickPlan | None:
-    """How to pick the ``position``-th argument of ``group verb``, if it can be picked."""
+def path_parameter(
+    tree: GeneratedTree, group: str, verb: str, position: int
+) -> tuple[Operation, Parameter] | None:
+    """The operation of ``group verb`` and the path parameter its ``position``-th argument
+    fills, if it fills one."""
     op = operation_of(tree, group, verb)
     if op is None:
         return None
     path_params = [p for p in op.parameters if p.where == "path"]
     if position >= len(path_params):
         return None
-    param = path_params[position]
+    return op, path_params[position]
+
+
+def plan(tree: GeneratedTree, group: str, verb: str, position: int) -> PickPlan | None:
+    """How to pick the ``position``-th argument of ``group verb``, if it can be picked."""
+    found = path_parameter(tree, group, verb, position)
+    if found is None:
+        return None
+    op, param = found
     collection = op.path.split("/{" + param.name + "}", 1)[0]
     if not collection or "{" in collection:
         return None

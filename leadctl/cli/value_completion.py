@@ -9,8 +9,9 @@ and offer what it prints, one ``value<TAB>description`` a line. Which arguments 
 is the id picker's rule (``cli/picker.plan``: a path parameter whose collection the active
 contract can list), so the two never disagree. It must never hang or soil a shell:
 
-- at most one request (the list's first page), with a 1 s timeout and no retry, and a
-  watchdog that ends the process after ``DEADLINE_SECONDS`` whatever it is doing;
+- at most one request (the list's first page), with a 1 s timeout and no retry; a watchdog
+  ends the process ``REQUEST_DEADLINE`` after the request starts, and ``DEADLINE_SECONDS``
+  after the process started whatever it is doing (a keyring that does not answer);
 - no request when the command is not one that lists or the profile has no credential;
 - answers cached per profile for ``CACHE_SECONDS`` (``completion_cache``), so the next TAB
   costs a Python start and a file read;
@@ -32,10 +33,12 @@ if TYPE_CHECKING:
     from leadctl.context import Context
 
 COMMAND = "__complete-values"
-# The one request's own limit; the watchdog's is a little longer so a slow start-up
-# (a cold disk, a keyring) is cut too.
+# The one request's own limit, and the watchdog's once it is sent (httpx's timeout is per
+# phase: connect, then read). The whole process's is longer: a cold start on a loaded
+# machine takes most of a second before anything is sent.
 REQUEST_TIMEOUT = 1.0
-DEADLINE_SECONDS = 1.3
+REQUEST_DEADLINE = 1.2
+DEADLINE_SECONDS = 3.0
 MAX_CANDIDATES = 50
 
 Candidate = tuple[str, str]  # value, description
@@ -44,9 +47,7 @@ Candidate = tuple[str, str]  # value, description
 def main(argv: Sequence[str], env: Mapping[str, str] | None = None) -> None:
     """Print the candidates for ``argv`` (the words after ``__complete-values``) and end
     the process: nothing else of leadctl runs in it."""
-    watchdog = threading.Timer(DEADLINE_SECONDS, os._exit, args=(0,))
-    watchdog.daemon = True
-    watchdog.start()
+    exit_after(DEADLINE_SECONDS)
     try:
         found = candidates(argv, os.environ if env is None else env)
         text = "".join(f"{value}\t{description}".rstrip("\t") + "\n" for value, description in found)
@@ -55,6 +56,13 @@ def main(argv: Sequence[str], env: Mapping[str, str] | None = None) -> None:
     except BaseException:  # noqa: BLE001 - a shell gets no completion, never a traceback
         pass
     os._exit(0)
+
+
+def exit_after(seconds: float) -> None:
+    """End the process, quietly and with 0, ``seconds`` from now."""
+    watchdog = threading.Timer(seconds, os._exit, args=(0,))
+    watchdog.daemon = True
+    watchdog.start()
 
 
 def parse(argv: Sequence[str]) -> tuple[str | None, str, str, int, str] | None:
@@ -124,6 +132,7 @@ def listed_values(context: Context, group: str, verb: str, position: int) -> lis
         return cached
     if context.credential() is None:
         return []
+    exit_after(REQUEST_DEADLINE)
     items = picker.first_page(context, found.list_op)
     values = candidates_of(items, found.field)
     cache.put(key, values)

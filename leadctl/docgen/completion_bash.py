@@ -28,12 +28,26 @@ _leadctl_profiles() {
     REPLY="${REPLY//$'\n'/ } __BUILTIN_PROFILES__"
 }
 
+# Adds what the service lists for the argument under the cursor (leadctl __complete-values:
+# one request at most, cached a minute; nothing on failure). Reads _leadctl's locals.
+_leadctl_remote() {
+    local word
+    while IFS=$'\t' read -r word _; do
+        [[ -n $word ]] && COMPREPLY+=("$word")
+    done < <(command leadctl __complete-values ${profile:+--profile "$profile"} \
+        "$cmdpath" "${positionals[@]}" "$cur" 2>/dev/null)
+}
+
 # Adds the candidates of value spec $1 that start with $2 to COMPREPLY, each after $3.
 _leadctl_reply() {
     local spec=$1 cur=$2 prefix=${3-} word
     local -a candidates=()
     case $spec in
     'words '*) read -r -a candidates <<<"${spec#words }" ;;
+    remote)
+        _leadctl_remote
+        return
+        ;;
     profile)
         _leadctl_profiles
         read -r -a candidates <<<"$REPLY"
@@ -55,7 +69,8 @@ _leadctl_reply() {
 
 _leadctl() {
     local REPLY cmdpath='' word gap expect='' cur prefix line=${COMP_LINE:0:COMP_POINT}
-    local -a words=()
+    local profile='' last=''
+    local -a words=() positionals=()
     local -i i args=0 positional_only=0
     COMPREPLY=()
     # bash splits words at = and : (COMP_WORDBREAKS); join what was typed as one word.
@@ -75,14 +90,17 @@ _leadctl() {
     for ((i = 1; i < ${#words[@]} - 1; i++)); do
         word=${words[i]}
         if [[ -n $expect ]]; then
+            [[ $last == -p || $last == --profile ]] && profile=$word
             expect=''
             continue
         fi
         if ((!positional_only)); then
             case $word in
             --) positional_only=1 && continue ;;
+            --profile=*) profile=${word#*=} && continue ;;
             --*=*) continue ;;
             -?*)
+                last=$word
                 _leadctl_option_value "$cmdpath|$word"
                 expect=$REPLY
                 continue
@@ -94,6 +112,7 @@ _leadctl() {
             cmdpath=${cmdpath:+$cmdpath }$word
         else
             args+=1
+            positionals+=("$word")
         fi
     done
     if [[ -n $expect ]]; then
@@ -120,6 +139,8 @@ _leadctl() {
     _leadctl_commands "$cmdpath"
     if [[ -n $REPLY ]]; then
         ((args == 0)) && _leadctl_reply "words $REPLY" "$cur"
+        # A verb this script does not know: generated from the active contract.
+        ((args > 0)) && _leadctl_remote
         return
     fi
     _leadctl_argument_value "$cmdpath|$args"

@@ -23,6 +23,16 @@ function __leadctl_profiles
     printf '%s\n' __BUILTIN_PROFILES__
 end
 
+# Prints what the service lists for the argument under the cursor, VALUE<TAB>DESCRIPTION
+# (leadctl __complete-values: one request at most, cached a minute; nothing on failure).
+function __leadctl_remote --argument-names profile cmdpath
+    if test -n "$profile"
+        command leadctl __complete-values --profile $profile $argv[2..-1] 2>/dev/null
+    else
+        command leadctl __complete-values $argv[2..-1] 2>/dev/null
+    end
+end
+
 # Prints the candidates of value spec $1 for the token $2, each after $3.
 function __leadctl_values --argument-names spec cur prefix
     switch $spec
@@ -52,8 +62,12 @@ function __leadctl_complete
     set -l args 0
     set -l expect ''
     set -l positional_only 0
+    set -l profile ''
+    set -l last ''
+    set -l positionals
     for word in $words[2..-1]
         if test -n "$expect"
+            contains -- $last -p --profile; and set profile $word
             set expect ''
             continue
         end
@@ -62,10 +76,14 @@ function __leadctl_complete
                 case --
                     set positional_only 1
                     continue
+                case '--profile=*'
+                    set profile (string replace -- --profile= '' $word)
+                    continue
                 case '--*=*'
                     continue
                 case -
                 case '-*'
+                    set last $word
                     set expect (__leadctl_option_value "$cmdpath|$word")
                     continue
             end
@@ -79,6 +97,7 @@ function __leadctl_complete
             end
         else
             set args (math $args + 1)
+            set -a positionals $word
         end
     end
     if test -n "$expect"
@@ -100,10 +119,16 @@ function __leadctl_complete
     set -l commands (__leadctl_commands $cmdpath)
     if test (count $commands) -gt 0
         test $args = 0; and printf '%s\n' $commands
+        # A verb this script does not know: generated from the active contract.
+        test $args -gt 0; and __leadctl_remote "$profile" "$cmdpath" $positionals "$cur"
         return
     end
     set -l spec (__leadctl_argument_value "$cmdpath|$args")
-    test -n "$spec"; and __leadctl_values $spec $cur ''
+    if test "$spec" = remote
+        __leadctl_remote "$profile" "$cmdpath" $positionals "$cur"
+    else if test -n "$spec"
+        __leadctl_values $spec $cur ''
+    end
 end
 
 complete -c leadctl -e

@@ -29,6 +29,19 @@ _leadctl_profiles() {
     reply+=(__BUILTIN_PROFILES__)
 }
 
+# Offers what the service lists for the argument under the cursor, each with its
+# description (leadctl __complete-values: one request at most, cached a minute; nothing
+# on failure). Reads _leadctl's locals.
+_leadctl_remote() {
+    local line
+    local -a described
+    for line in ${(f)"$(command leadctl __complete-values ${profile:+--profile} ${profile:+$profile} \
+        "$cmdpath" "${positionals[@]}" "$PREFIX" 2>/dev/null)"}; do
+        described+=("${${line%%$'\t'*}//:/\\:}:${line#*$'\t'}")
+    done
+    (( $#described )) && _describe -t values 'value' described
+}
+
 # Offers the candidates of value spec $1.
 _leadctl_values() {
     local spec=$1
@@ -42,6 +55,7 @@ _leadctl_values() {
         _leadctl_profiles
         compadd -a reply
         ;;
+    (remote) _leadctl_remote ;;
     (file) _files ;;
     (directory) _files -/ ;;
     (*) _message -e values 'value' ;;
@@ -49,20 +63,23 @@ _leadctl_values() {
 }
 
 _leadctl() {
-    local REPLY cmdpath='' word expect=''
-    local -a reply names
+    local REPLY cmdpath='' word expect='' profile='' last=''
+    local -a reply names positionals
     integer i args=0 positional_only=0
     for (( i = 2; i < CURRENT; i++ )); do
         word=${words[i]}
         if [[ -n $expect ]]; then
+            [[ $last == -p || $last == --profile ]] && profile=$word
             expect=''
             continue
         fi
         if (( ! positional_only )); then
             case $word in
             (--) positional_only=1; continue ;;
+            (--profile=*) profile=${word#*=}; continue ;;
             (--*=*) continue ;;
             (-?*)
+                last=$word
                 _leadctl_option_value "$cmdpath|$word"
                 expect=$REPLY
                 continue
@@ -75,6 +92,7 @@ _leadctl() {
             cmdpath=${cmdpath:+$cmdpath }$word
         else
             (( args++ ))
+            positionals+=("$word")
         fi
     done
     if [[ -n $expect ]]; then
@@ -100,6 +118,8 @@ _leadctl() {
     _leadctl_commands "$cmdpath"
     if (( $#reply )); then
         (( args == 0 )) && _describe -t commands 'leadctl command' reply
+        # A verb this script does not know: generated from the active contract.
+        (( args > 0 )) && _leadctl_remote
         return
     fi
     _leadctl_argument_value "$cmdpath|$args"

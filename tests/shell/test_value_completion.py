@@ -1,0 +1,217 @@
+"""Values from the service on TAB, in real bash, zsh and fish, against the sandbox's socket.
+
+The scripts are rendered from the current command tree into a temporary dir (the checked-in
+ones are regenerated once, by the lead); the shells run the installed `leadctl` from PATH,
+as a user's do. Requests are counted at the sandbox (``sandbox.requests()``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import stat
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from leadctl.cli.value_completion import REQUEST_DEADLINE
+from leadctl.docgen.completion import render_completion
+from tests.shell.conftest import SecretEnv, require
+from tests.shell.test_completions import COMPLETERS, shell_env
+from tests.support.e2e import home_env, leadctl_executable
+from tests.support.in_process import run_in_process
+from tests.support.sandbox_server import SandboxProcess
+
+PROFILE = "sb"
+SCRIPT_FILES = {"bash": "leadctl.bash", "zsh": "_leadctl", "fish": "leadctl.fish"}
+SHELLS = tuple(SCRIPT_FILES)
+
+
+@pytest.fixture(scope="module")
+def scripts(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    found = tmp_path_factory.mktemp("completions")
+    for shell, name in SCRIPT_FILES.items():
+        (found / name).write_text(render_completion(shell), encoding="utf-8")
+    return found
+
+
+@pytest.fixture(params=SHELLS)
+def shell(request: pytest.FixtureRequest) -> str:
+    require(request.param)
+    return str(request.param)
+
+
+def user_env(home: Path, extra: dict[str, str] | None = None) -> SecretEnv:
+    """What a user's shell has: leadctl's dirs under ``home`` and the installed leadctl
+    first on PATH."""
+    bin_dir = os.path.dirname(leadctl_executable())
+    env = shell_env({**home_env(home), **(extra or {})})
+    env["PATH"] = bin_dir + os.pathsep + env.get("PATH", "")
+    return SecretEnv(env)
+
+
+def profile_on(env: SecretEnv, name: str, base_url: str, *, contract: str | None) -> None:
+    """Profile ``name`` on ``base_url`` with the contract the sandbox publishes (it lists
+    leads): pulled from the service, or imported from the same file (for one that is
+    mute); with ``contract=None``, leadctl's bundled one (it lists neither leads nor
+    sources)."""
+    steps = [["-p", name, "profile", "set", "base_url", base_url]]
+    if contract == "pull":
+        steps.append(["-p", name, "contract", "pull"])
+    elif contract == "import":
+        reference = Path(__file__).resolve().parents[2] / "leadctl" / "contract" / "openapi.json"
+        steps.append(["-p", name, "contract", "import", str(reference)])
+    for args in steps:
+        done = run_in_process(args, env=env)
+        assert done.exit_code == 0, done.stderr
+
+
+@pytest.fixture
+def sandbox_env(sandbox: SandboxProcess, tmp_path: Path) -> SecretEnv:
+    env = user_env(tmp_path / "home", {"LEADCTL_TOKEN": sandbox.credentials.org})
+    profile_on(env, PROFILE, sandbox.base_url, contract="pull")
+    return env
+
+
+def complete(shell: str, line: str, env: SecretEnv, scripts: Path) -> list[str]:
+    return COMPLETERS[shell](line, env, scripts=scripts)
+
+
+def lead_ids(sandbox: SandboxProcess) -> set[str]:
+    with sandbox.client() as client:
+        answer = client.post("/leads/all/my", json={"pageSize": 100})
+    answer.raise_for_status()
+    return {item["id"] for item in answer.json()["items"]}
+
+
+def completion_requests(sandbox: SandboxProcess) -> list[tuple[str, str]]:
+    return [(r["method"], r["path"]) for r in sandbox.requests()]
+
+
+def cache_file(env: SecretEnv) -> Path:
+    return Path(env["LEADCTL_CACHE_DIR"]) / "completion" / f"{PROFILE}.json"
+
+
+def test_leads_get_offers_the_sandboxs_lead_ids_then_the_cache_answers(
+    shell: str, sandbox: SandboxProcess, sandbox_env: SecretEnv, scripts: Path
+) -> None:
+    sandbox.clear_requests()
+    offered = complete(shell, f"leadctl -p {PROFILE} leads get ", sandbox_env, scripts)
+    known = lead_ids(sandbox)
+    assert offered, "nothing offered"
+    assert set(offered) <= known
+    assert completion_requests(sandbox)[:1] == [("POST", "/leads/all/my")]
+
+    sandbox.clear_requests()
+    again = complete(shell, f"leadctl -p {PROFILE} leads get ", sandbox_env, scripts)
+    assert again == offered
+    assert completion_requests(sandbox) == [], "the second TAB went to the service"
+
+
+def test_a_prefix_narrows_what_is_offered(
+    sandbox: SandboxProcess, sandbox_env: SecretEnv, scripts: Path
+) -> None:
+    require("bash")
+    first = complete("bash", f"leadctl -p {PROFILE} leads get ", sandbox_env, scripts)[0]
+    line = f"leadctl --profile={PROFILE} leads get {first[:8]}"
+    assert complete("bash", line, sandbox_env, scripts) == [first]
+
+
+def test_zsh_and_fish_describe_each_id_with_the_leads_name(
+    sandbox: SandboxProcess, sandbox_env: SecretEnv, scripts: Path
+) -> None:
+    require("fish")
+    import subprocess
+
+    result = subprocess.run(
+        ["fish", "--no-config", "-c", "source $argv[1]; complete -C $argv[2]",
+         str(scripts / "leadctl.fish"), f"leadctl -p {PROFILE} leads get "],
+        env=sandbox_env, capture_output=True, text=True, timeout=20, check=True,
+    )
+    pairs = [line.split("\t", 1) for line in result.stdout.splitlines()]
+    assert pairs and all(len(pair) == 2 and pair[1].strip() for pair in pairs)
+    with sandbox.client() as client:
+        lead = client.get(f"/leads/{pairs[0][0]}").json()
+    assert str(lead.get("firstName", "")) in pairs[0][1]
+
+
+def test_the_cache_is_0600_and_holds_no_secret(
+    sandbox: SandboxProcess, sandbox_env: SecretEnv, scripts: Path
+) -> None:
+    require("bash")
+    complete("bash", f"leadctl -p {PROFILE} leads get ", sandbox_env, scripts)
+    found = cache_file(sandbox_env)
+    assert stat.S_IMODE(found.stat().st_mode) == 0o600
+    assert stat.S_IMODE(found.parent.stat().st_mode) == 0o700
+    text = found.read_text(encoding="utf-8")
+    assert sandbox.credentials.org not in text
+    for key in ("secret", "token", "apiKey", "password"):
+        assert key.lower() not in text.lower()
+    entries = json.loads(text)
+    assert all(set(entry) == {"at", "items"} for entry in entries.values())
+
+
+def test_a_profile_without_a_credential_sends_nothing(
+    shell: str, sandbox: SandboxProcess, tmp_path: Path, scripts: Path
+) -> None:
+    env = user_env(tmp_path / "home")
+    profile_on(env, PROFILE, sandbox.base_url, contract="import")
+    sandbox.clear_requests()
+    assert complete(shell, f"leadctl -p {PROFILE} leads get ", env, scripts) == []
+    assert completion_requests(sandbox) == []
+
+
+def test_a_command_whose_collection_the_contract_cannot_list_sends_nothing(
+    shell: str, sandbox: SandboxProcess, tmp_path: Path, scripts: Path
+) -> None:
+    env = user_env(tmp_path / "home", {"LEADCTL_TOKEN": sandbox.credentials.org})
+    profile_on(env, PROFILE, sandbox.base_url, contract=None)
+    sandbox.clear_requests()
+    # The bundled contract has PUT /sources/{id} but no list of sources.
+    assert complete(shell, f"leadctl -p {PROFILE} sources update ", env, scripts) == []
+    assert completion_requests(sandbox) == []
+
+
+@pytest.fixture
+def mute_service() -> Iterator[str]:
+    """A listening socket that accepts connections (the kernel's backlog) and never
+    answers."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(16)
+        yield f"http://127.0.0.1:{listener.getsockname()[1]}"
+
+
+def test_a_service_that_never_answers_completes_nothing_quietly_and_soon(
+    shell: str, mute_service: str, tmp_path: Path, scripts: Path
+) -> None:
+    env = user_env(tmp_path / "home", {"LEADCTL_TOKEN": "not-a-real-key"})
+    profile_on(env, PROFILE, mute_service, contract="import")
+    runner: Callable[..., list[str]] = COMPLETERS[shell]
+    started = time.monotonic()
+    offered = runner(f"leadctl -p {PROFILE} leads get ", env, scripts=scripts)
+    took = time.monotonic() - started
+    assert offered == []
+    # A Python start (and the shell's own, zsh on a pty) comes on top of the request's
+    # limit: about 0.3 s each on an idle machine.
+    assert took < REQUEST_DEADLINE + 1.5, f"TAB took {took:.2f} s"
+
+
+def test_the_helper_prints_nothing_for_a_mute_service_within_the_request_limit(
+    mute_service: str, tmp_path: Path
+) -> None:
+    import subprocess
+
+    env = user_env(tmp_path / "home", {"LEADCTL_TOKEN": "not-a-real-key"})
+    profile_on(env, PROFILE, mute_service, contract="import")
+    started = time.monotonic()
+    result = subprocess.run(
+        [leadctl_executable(), "__complete-values", "--profile", PROFILE, "leads", "get", ""],
+        env=env, capture_output=True, text=True, timeout=20,
+    )
+    took = time.monotonic() - started
+    assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
+    assert took < REQUEST_DEADLINE + 1.0, f"took {took:.2f} s"
