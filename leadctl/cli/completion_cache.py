@@ -42,7 +42,7 @@ class CompletionCache:
 
     def __init__(self, context: Context) -> None:
         self.path = cache_path(context)
-        self._now = lambda: context.clock.now().timestamp()
+        self._clock = context.clock
         # The same profile pointed elsewhere (LEADCTL_BASE_URL) has other ids.
         self._service = str(context.settings.base_url or "embedded")
         self._entries: dict[str, Any] | None = None
@@ -64,18 +64,19 @@ class CompletionCache:
         at, items = entry.get("at"), entry.get("items")
         if not isinstance(at, (int, float)) or not isinstance(items, list):
             return None
-        if not 0 <= self._now() - at < CACHE_SECONDS:
+        if not 0 <= self._clock.now().timestamp() - at < CACHE_SECONDS:
             return None
         return [(str(item[0]), str(item[1])) for item in items if _pair(item)]
 
     def put(self, key: str, items: list[Candidate]) -> None:
         entries = self._read()
-        now = self._now()
+        now = self._clock.now().timestamp()
         # Entries past their life are dropped as the file is rewritten.
         kept = {
             k: v
             for k, v in entries.items()
-            if isinstance(v, dict) and isinstance(v.get("at"), (int, float))
+            if isinstance(v, dict)
+            and isinstance(v.get("at"), (int, float))
             and 0 <= now - v["at"] < CACHE_SECONDS
         }
         kept[f"{self._service} {key}"] = {"at": now, "items": [list(item) for item in items]}
@@ -83,7 +84,7 @@ class CompletionCache:
         try:
             ensure_private_dir(self.path.parent)
             write_private_file(self.path, json.dumps(kept).encode("utf-8"))
-        except Exception:  # noqa: BLE001 - an unwritable cache is no cache
+        except Exception:  # an unwritable cache is no cache
             pass
 
 

@@ -50,10 +50,12 @@ def main(argv: Sequence[str], env: Mapping[str, str] | None = None) -> None:
     exit_after(DEADLINE_SECONDS)
     try:
         found = candidates(argv, os.environ if env is None else env)
-        text = "".join(f"{value}\t{description}".rstrip("\t") + "\n" for value, description in found)
+        text = "".join(
+            f"{value}\t{description}".rstrip("\t") + "\n" for value, description in found
+        )
         sys.stdout.write(text)
         sys.stdout.flush()
-    except BaseException:  # noqa: BLE001 - a shell gets no completion, never a traceback
+    except BaseException:  # a shell gets no completion, never a traceback
         pass
     os._exit(0)
 

@@ -35,7 +35,8 @@ _leadctl_profiles() {
 _leadctl_remote() {
     local line
     local -a described
-    for line in ${(f)"$(command leadctl __complete-values ${profile:+--profile} ${profile:+$profile} \
+    for line in ${(f)"$(command leadctl __complete-values \
+        ${profile:+--profile} ${profile:+$profile} \
         "$cmdpath" "${positionals[@]}" "$PREFIX" 2>/dev/null)"}; do
         described+=("${${line%%$'\t'*}//:/\\:}:${line#*$'\t'}")
     done

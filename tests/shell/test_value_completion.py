@@ -127,9 +127,19 @@ def test_zsh_and_fish_describe_each_id_with_the_leads_name(
     import subprocess
 
     result = subprocess.run(
-        ["fish", "--no-config", "-c", "source $argv[1]; complete -C $argv[2]",
-         str(scripts / "leadctl.fish"), f"leadctl -p {PROFILE} leads get "],
-        env=sandbox_env, capture_output=True, text=True, timeout=20, check=True,
+        [
+            "fish",
+            "--no-config",
+            "-c",
+            "source $argv[1]; complete -C $argv[2]",
+            str(scripts / "leadctl.fish"),
+            f"leadctl -p {PROFILE} leads get ",
+        ],
+        env=sandbox_env,
+        capture_output=True,
+        text=True,
+        timeout=20,
+        check=True,
     )
     pairs = [line.split("\t", 1) for line in result.stdout.splitlines()]
     assert pairs and all(len(pair) == 2 and pair[1].strip() for pair in pairs)
@@ -210,7 +220,10 @@ def test_the_helper_prints_nothing_for_a_mute_service_within_the_request_limit(
     started = time.monotonic()
     result = subprocess.run(
         [leadctl_executable(), "__complete-values", "--profile", PROFILE, "leads", "get", ""],
-        env=env, capture_output=True, text=True, timeout=20,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=20,
     )
     took = time.monotonic() - started
     assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
