@@ -38,7 +38,7 @@ COMMAND = "__complete-values"
 # machine takes most of a second before anything is sent.
 REQUEST_TIMEOUT = 1.0
 REQUEST_DEADLINE = 1.2
-DEADLINE_SECONDS = 3.0
+DEADLINE_SECONDS = 2.0
 MAX_CANDIDATES = 50
 
 Candidate = tuple[str, str]  # value, description
