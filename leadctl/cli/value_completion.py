@@ -3,9 +3,11 @@
 The completion scripts stay static; for an argument that names a listed resource (a lead's
 id after `leads get`, a source after `sources update`) they run
 
-    leadctl __complete-values [--profile NAME] CMDPATH WORD... CURRENT
+    leadctl __complete-values [--columns] [--profile NAME] CMDPATH WORD... CURRENT
 
-and offer what it prints, one ``value<TAB>description`` a line. Which arguments are such
+and offer what it prints, one ``value<TAB>description`` a line. With ``--columns`` CURRENT
+is a ``--columns`` value being typed (``name,em``), completed from the field paths of the
+verb's response schema, read from the active contract without a request. Which arguments are such
 is the id picker's rule (``cli/picker.plan``: a path parameter whose collection the active
 contract can list), so the two never disagree. It must never hang or soil a shell:
 
@@ -70,6 +72,8 @@ def exit_after(seconds: float) -> None:
 def parse(argv: Sequence[str]) -> tuple[str | None, str, str, int, str] | None:
     """(profile, group, verb, position, current word) from the script's words."""
     words = list(argv)
+    if words[:1] == ["--columns"]:
+        words = words[1:]
     profile = None
     if len(words) >= 2 and words[0] == "--profile":
         profile, words = words[1] or None, words[2:]
@@ -91,7 +95,10 @@ def candidates(argv: Sequence[str], env: Mapping[str, str]) -> list[Candidate]:
         return []
     profile, group, verb, position, current = parsed
     context = completion_context(profile, env)
-    found = listed_values(context, group, verb, position)
+    if argv[:1] == ["--columns"]:
+        found = column_paths(context, group, verb, current)
+    else:
+        found = listed_values(context, group, verb, position)
     return [c for c in found if c[0].startswith(current)][:MAX_CANDIDATES]
 
 
@@ -139,6 +146,32 @@ def listed_values(context: Context, group: str, verb: str, position: int) -> lis
     values = candidates_of(items, found.field)
     cache.put(key, values)
     return values
+
+
+def column_paths(context: Context, group: str, verb: str, current: str) -> list[Candidate]:
+    """``--columns`` values: what was typed up to its last comma, then each field path of
+    the verb's response schema that is not a secret (``util/secret_fields``)."""
+    from leadctl.cli import picker
+    from leadctl.generated.tree import GeneratedTree
+    from leadctl.output.response_columns import response_fields
+    from leadctl.util.secret_fields import name_is_secret
+
+    op = picker.operation_of(GeneratedTree(context.active_index), group, verb)
+    if op is None:
+        return []
+    fields = response_fields(context, op)
+    if fields is None:
+        return []
+    typed, _, _ = current.rpartition(",")
+    head = typed + "," if typed else ""
+    given = set(typed.split(","))
+    paths = [p for p in fields.listed() if p not in given]
+    secret = [p for p in paths if any(name_is_secret(step) for step in _steps(p))]
+    return [(head + p, "") for p in paths if p not in secret]
+
+
+def _steps(path: str) -> list[str]:
+    return [step for step in path.replace("[]", "").split(".") if step]
 
 
 def candidates_of(items: Sequence[Mapping[str, Any]], wanted: str) -> list[Candidate]:

@@ -28,14 +28,16 @@ _leadctl_profiles() {
     REPLY="${REPLY//$'\n'/ } __BUILTIN_PROFILES__"
 }
 
-# Adds what the service lists for the argument under the cursor (leadctl __complete-values:
-# one request at most, cached a minute; nothing on failure). Reads _leadctl's locals.
+# Adds what leadctl __complete-values offers for the word $2, each after $3: with $1 empty
+# what the service lists for the argument (one request at most, cached a minute), with
+# --columns the response's field paths (no request); nothing on failure. Reads _leadctl's
+# locals.
 _leadctl_remote() {
     local word
     while IFS=$'\t' read -r word _; do
-        [[ -n $word ]] && COMPREPLY+=("$word")
-    done < <(command leadctl __complete-values ${profile:+--profile "$profile"} \
-        "$cmdpath" "${positionals[@]}" "$cur" 2>/dev/null)
+        [[ -n $word ]] && COMPREPLY+=("${3-}$word")
+    done < <(command leadctl __complete-values ${1:+"$1"} ${profile:+--profile "$profile"} \
+        "$cmdpath" "${positionals[@]}" "$2" 2>/dev/null)
 }
 
 # Adds the candidates of value spec $1 that start with $2 to COMPREPLY, each after $3.
@@ -44,8 +46,10 @@ _leadctl_reply() {
     local -a candidates=()
     case $spec in
     'words '*) read -r -a candidates <<<"${spec#words }" ;;
-    remote)
-        _leadctl_remote
+    remote | columns)
+        local mode=''
+        [[ $spec == columns ]] && mode=--columns
+        _leadctl_remote "$mode" "$cur" "$prefix"
         return
         ;;
     profile)
@@ -140,7 +144,7 @@ _leadctl() {
     if [[ -n $REPLY ]]; then
         ((args == 0)) && _leadctl_reply "words $REPLY" "$cur"
         # A verb this script does not know: generated from the active contract.
-        ((args > 0)) && _leadctl_remote
+        ((args > 0)) && _leadctl_remote '' "$cur"
         return
     fi
     _leadctl_argument_value "$cmdpath|$args"

@@ -33,6 +33,16 @@ function __leadctl_remote --argument-names profile cmdpath
     end
 end
 
+# Prints the --columns values leadctl __complete-values offers (the response's field paths,
+# no request), each after $1.
+function __leadctl_columns --argument-names prefix profile
+    set -l profile_flag
+    test -n "$profile"; and set profile_flag --profile $profile
+    for line in (command leadctl __complete-values --columns $profile_flag $argv[3..-1] 2>/dev/null)
+        echo $prefix$line
+    end
+end
+
 # Prints the candidates of value spec $1 for the token $2, each after $3.
 function __leadctl_values --argument-names spec cur prefix
     switch $spec
@@ -100,7 +110,10 @@ function __leadctl_complete
             set -a positionals $word
         end
     end
-    if test -n "$expect"
+    if test "$expect" = columns
+        __leadctl_columns '' "$profile" "$cmdpath" $positionals "$cur"
+        return
+    else if test -n "$expect"
         __leadctl_values $expect $cur ''
         return
     end
@@ -109,7 +122,11 @@ function __leadctl_complete
             case '--*=*'
                 set -l parts (string split -m 1 = -- $cur)
                 set -l spec (__leadctl_option_value "$cmdpath|$parts[1]")
-                test -n "$spec"; and __leadctl_values $spec $parts[2] "$parts[1]="
+                if test "$spec" = columns
+                    __leadctl_columns "$parts[1]=" "$profile" "$cmdpath" $positionals "$parts[2]"
+                else if test -n "$spec"
+                    __leadctl_values $spec $parts[2] "$parts[1]="
+                end
                 return
             case '-*'
                 __leadctl_options $cmdpath

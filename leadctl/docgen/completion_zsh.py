@@ -29,13 +29,14 @@ _leadctl_profiles() {
     reply+=(__BUILTIN_PROFILES__)
 }
 
-# Offers what the service lists for the argument under the cursor, each with its
-# description (leadctl __complete-values: one request at most, cached a minute; nothing
-# on failure). Reads _leadctl's locals.
+# Offers what leadctl __complete-values offers, each with its description: with $1 empty
+# what the service lists for the argument (one request at most, cached a minute), with
+# --columns the response's field paths (no request); nothing on failure. Reads _leadctl's
+# locals.
 _leadctl_remote() {
     local line
     local -a described
-    for line in ${(f)"$(command leadctl __complete-values \
+    for line in ${(f)"$(command leadctl __complete-values ${1:+$1} \
         ${profile:+--profile} ${profile:+$profile} \
         "$cmdpath" "${positionals[@]}" "$PREFIX" 2>/dev/null)"}; do
         described+=("${${line%%$'\t'*}//:/\\:}:${line#*$'\t'}")
@@ -57,6 +58,7 @@ _leadctl_values() {
         compadd -a reply
         ;;
     (remote) _leadctl_remote ;;
+    (columns) _leadctl_remote --columns ;;
     (file) _files ;;
     (directory) _files -/ ;;
     (*) _message -e values 'value' ;;

@@ -14,12 +14,13 @@ from typing import Any, Literal
 
 from leadctl.generated.tree import pin_bundled
 
-ValueKind = Literal["choice", "profile", "file", "directory", "text", "remote"]
+ValueKind = Literal["choice", "profile", "file", "directory", "text", "remote", "columns"]
 
 # Parameter names whose values are profile names. Their candidates are read from the
 # config file when TAB is pressed, so they are never frozen into a generated script.
 PROFILE_PARAMS = frozenset({"profile", "save_profile"})
 PROFILE_GROUP = "profile"
+COLUMNS_PARAM = "columns"
 
 _FILE_METAVARS = frozenset({"FILE", "PATH"})
 _DIRECTORY_METAVARS = frozenset({"DIR", "DIRECTORY"})
@@ -204,6 +205,9 @@ def _value(param: Any, ctx: Any, path: tuple[str, ...]) -> Value:
     metavar = param.metavar or param.name.upper()
     if param.name in PROFILE_PARAMS or (path[:1] == (PROFILE_GROUP,) and param.name == "name"):
         return Value("profile", metavar)
+    if param.name == COLUMNS_PARAM and path:
+        # The field paths of the verb's response schema, asked on TAB (no request).
+        return Value("columns", metavar)
     choices = getattr(param.type, "choices", None)
     if choices:
         words = tuple(_choice_text(c) for c in choices)

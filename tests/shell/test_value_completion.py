@@ -242,3 +242,27 @@ def test_the_helper_prints_nothing_for_a_mute_service_within_the_request_limit(
     # It did wait for the service (the request was sent): not a refusal before sending.
     assert took >= REQUEST_TIMEOUT, f"took {took:.2f} s"
     assert took < python_start + REQUEST_DEADLINE + 0.3, f"took {took:.2f} s"
+
+
+def test_columns_complete_the_response_schemas_field_paths_without_a_request(
+    shell: str, sandbox: SandboxProcess, sandbox_env: SecretEnv, scripts: Path
+) -> None:
+    sandbox.clear_requests()
+    line = f"leadctl -p {PROFILE} leads list --columns firstName,la"
+    assert complete(shell, line, sandbox_env, scripts) == ["firstName,lastName"]
+    offered = complete(shell, f"leadctl -p {PROFILE} leads list --columns ", sandbox_env, scripts)
+    assert {"id", "email", "status.name", "tags[].name"} <= set(offered)
+    assert completion_requests(sandbox) == []
+
+
+def test_columns_leave_out_the_answers_secret_fields(
+    sandbox: SandboxProcess, sandbox_env: SecretEnv, scripts: Path
+) -> None:
+    require("bash")
+    # `sources rotate` answers with the source and its new `secret`; the key's preview
+    # beside it is no secret.
+    offered = complete(
+        "bash", f"leadctl -p {PROFILE} sources rotate --columns=", sandbox_env, scripts
+    )
+    assert "source.apiKeyPreview" in offered
+    assert "secret" not in offered
