@@ -65,6 +65,23 @@ def list_operation(tree: GeneratedTree, collection: str) -> Operation | None:
     return found
 
 
+# Curated arguments that take a listed item by another field than a path parameter:
+# (group, verb, position) -> (the collection listed, the item field offered).
+NAMED_ARGUMENTS: Mapping[tuple[str, str, int], tuple[str, str]] = {
+    ("lead-statuses", "get", 0): ("/lead-statuses", "name"),
+}
+
+
+def named_plan(tree: GeneratedTree, group: str, verb: str, position: int) -> PickPlan | None:
+    """A curated argument of ``NAMED_ARGUMENTS`` whose collection the contract lists."""
+    named = NAMED_ARGUMENTS.get((group, verb, position))
+    if named is None:
+        return None
+    collection, field = named
+    listed = list_operation(tree, collection)
+    return None if listed is None else PickPlan(listed, field, field.upper())
+
+
 def path_parameter(
     tree: GeneratedTree, group: str, verb: str, position: int
 ) -> tuple[Operation, Parameter] | None:

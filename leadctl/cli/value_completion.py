@@ -131,7 +131,10 @@ def listed_values(context: Context, group: str, verb: str, position: int) -> lis
     from leadctl.cli import completion_cache, picker
     from leadctl.generated.tree import GeneratedTree
 
-    found = picker.plan(GeneratedTree(context.active_index), group, verb, position)
+    tree = GeneratedTree(context.active_index)
+    found = picker.plan(tree, group, verb, position) or picker.named_plan(
+        tree, group, verb, position
+    )
     if found is None:
         return []  # not an argument a list names: no request
     cache = completion_cache.CompletionCache(context)
@@ -182,7 +185,11 @@ def candidates_of(items: Sequence[Mapping[str, Any]], wanted: str) -> list[Candi
     field = picker.value_field(items, wanted)
     if field is None or name_is_secret(field):
         return []
-    return [(one_word(str(item[field])), picker.description(item)) for item in items]
+    found = []
+    for item in items:
+        value, description = one_word(str(item[field])), picker.description(item)
+        found.append((value, "" if description == value else description))
+    return found
 
 
 def one_word(text: str) -> str:

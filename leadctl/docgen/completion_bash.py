@@ -35,6 +35,8 @@ _leadctl_profiles() {
 _leadctl_remote() {
     local word
     while IFS=$'\t' read -r word _; do
+        # A name with a blank ("Appointment Set") is inserted quoted, as one word.
+        [[ $word == *[[:space:]]* ]] && printf -v word '%q' "$word"
         [[ -n $word ]] && COMPREPLY+=("${3-}$word")
     done < <(command leadctl __complete-values ${1:+"$1"} ${profile:+--profile "$profile"} \
         "$cmdpath" "${positionals[@]}" "$2" 2>/dev/null)

@@ -189,11 +189,13 @@ def _listed(ctx: Any, path: tuple[str, ...], position: int) -> bool:
     `leadctl __complete-values`, which offers the collection's items when the profile's
     active contract can list it (the id picker's rule, ``cli/picker.plan``), and nothing
     otherwise, without a request."""
-    from leadctl.cli.picker import path_parameter
+    from leadctl.cli.picker import NAMED_ARGUMENTS, path_parameter
     from leadctl.generated.tree import generated_tree
 
     if len(path) != 2:
         return False
+    if (path[0], path[1], position) in NAMED_ARGUMENTS:
+        return True
     return path_parameter(generated_tree(ctx), path[0], path[1], position) is not None
 
 

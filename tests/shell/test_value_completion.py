@@ -266,3 +266,13 @@ def test_columns_leave_out_the_answers_secret_fields(
     )
     assert "source.apiKeyPreview" in offered
     assert "secret" not in offered
+
+
+def test_lead_statuses_get_offers_the_status_names(
+    shell: str, sandbox: SandboxProcess, sandbox_env: SecretEnv, scripts: Path
+) -> None:
+    with sandbox.client() as client:
+        names = {status["name"] for status in client.get("/lead-statuses").json()}
+    offered = complete(shell, f"leadctl -p {PROFILE} lead-statuses get ", sandbox_env, scripts)
+    # bash inserts a name with a blank quoted, as one word.
+    assert {word.replace("\\ ", " ") for word in offered} == names
