@@ -1,9 +1,10 @@
 """What `leads get <TAB>` offered, kept a minute per profile in the cache dir.
 
 One 0600 file per profile (``<cache dir>/completion/<profile>.json``), replaced atomically,
-holding for each list operation (and the base URL it was read from) the candidates and when
-they were read. Candidates are ids and display names only (``value_completion.candidates_of``
-drops what ``util/secret_fields`` calls a secret); no credential is ever written. A file
+holding for each argument completed (``leads get 0``, and the base URL it was read from)
+the candidates and when they were read. Candidates are ids and display names only
+(``value_completion.candidates_of`` drops what ``util/secret_fields`` calls a secret); no
+credential is ever written. A file
 that cannot be read or written is no cache: completion never fails for it.
 """
 
@@ -19,7 +20,6 @@ from leadctl.config.private_files import ensure_private_dir, write_private_file
 
 if TYPE_CHECKING:
     from leadctl.context import Context
-    from leadctl.contract.operations import Operation
 
 CACHE_SECONDS = 60.0
 SUBDIR = "completion"
@@ -28,8 +28,8 @@ _SAFE_NAME = re.compile(r"[^A-Za-z0-9_.-]")
 Candidate = tuple[str, str]
 
 
-def list_key(list_op: Operation) -> str:
-    return f"{list_op.method} {list_op.path}"
+def argument_key(group: str, verb: str, position: int) -> str:
+    return f"{group} {verb} {position}"
 
 
 def cache_path(context: Context) -> Path:

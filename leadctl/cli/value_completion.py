@@ -29,10 +29,13 @@ import os
 import sys
 import threading
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from leadctl.context import Context
+from leadctl.cli import completion_cache
+from leadctl.cli.invocation import global_options
+from leadctl.context import Context
+from leadctl.iostreams import IOStreams
+from leadctl.util.secret_fields import name_is_secret
 
 COMMAND = "__complete-values"
 # The one request's own limit, and the watchdog's once it is sent (httpx's timeout is per
@@ -103,9 +106,6 @@ def candidates(argv: Sequence[str], env: Mapping[str, str]) -> list[Candidate]:
 
 
 def completion_context(profile: str | None, env: Mapping[str, str]) -> Context:
-    from leadctl.cli.invocation import global_options
-    from leadctl.context import Context
-    from leadctl.iostreams import IOStreams
 
     options = global_options({"profile": profile}, env).replaced(
         timeout=REQUEST_TIMEOUT, max_retries=0, no_input=True, quiet=True
@@ -128,7 +128,14 @@ def completion_context(profile: str | None, env: Mapping[str, str]) -> Context:
 def listed_values(context: Context, group: str, verb: str, position: int) -> list[Candidate]:
     """The values of ``group verb``'s argument at ``position``: from the cache while it is
     fresh, else from one read of the list (which then fills the cache)."""
-    from leadctl.cli import completion_cache, picker
+    # Looked up before the contract is read: a warm TAB loads neither it nor Typer.
+    cache = completion_cache.CompletionCache(context)
+    key = completion_cache.argument_key(group, verb, position)
+    cached = cache.get(key)
+    if cached is not None:
+        return cached
+
+    from leadctl.cli import picker
     from leadctl.generated.tree import GeneratedTree
 
     tree = GeneratedTree(context.active_index)
@@ -137,11 +144,6 @@ def listed_values(context: Context, group: str, verb: str, position: int) -> lis
     )
     if found is None:
         return []  # not an argument a list names: no request
-    cache = completion_cache.CompletionCache(context)
-    key = completion_cache.list_key(found.list_op)
-    cached = cache.get(key)
-    if cached is not None:
-        return cached
     if context.credential() is None:
         return []
     exit_after(REQUEST_DEADLINE)
@@ -157,7 +159,6 @@ def column_paths(context: Context, group: str, verb: str, current: str) -> list[
     from leadctl.cli import picker
     from leadctl.generated.tree import GeneratedTree
     from leadctl.output.response_columns import response_fields
-    from leadctl.util.secret_fields import name_is_secret
 
     op = picker.operation_of(GeneratedTree(context.active_index), group, verb)
     if op is None:
@@ -180,7 +181,6 @@ def _steps(path: str) -> list[str]:
 def candidates_of(items: Sequence[Mapping[str, Any]], wanted: str) -> list[Candidate]:
     """Each item's value and description, secrets left out (the value's own field too)."""
     from leadctl.cli import picker
-    from leadctl.util.secret_fields import name_is_secret
 
     field = picker.value_field(items, wanted)
     if field is None or name_is_secret(field):

@@ -12,7 +12,8 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any, Literal
 
-from leadctl.generated.tree import pin_bundled
+from leadctl.cli.picker import NAMED_ARGUMENTS, path_parameter
+from leadctl.generated.tree import generated_tree, pin_bundled
 
 ValueKind = Literal["choice", "profile", "file", "directory", "text", "remote", "columns"]
 
@@ -189,9 +190,6 @@ def _listed(ctx: Any, path: tuple[str, ...], position: int) -> bool:
     `leadctl __complete-values`, which offers the collection's items when the profile's
     active contract can list it (the id picker's rule, ``cli/picker.plan``), and nothing
     otherwise, without a request."""
-    from leadctl.cli.picker import NAMED_ARGUMENTS, path_parameter
-    from leadctl.generated.tree import generated_tree
-
     if len(path) != 2:
         return False
     if (path[0], path[1], position) in NAMED_ARGUMENTS:
