@@ -21,7 +21,7 @@ import pytest
 from leadctl.cli.value_completion import REQUEST_DEADLINE, REQUEST_TIMEOUT
 from leadctl.docgen.completion import render_completion
 from tests.shell.conftest import SecretEnv, require
-from tests.shell.test_completions import COMPLETERS, shell_env
+from tests.shell.test_completions import COMPLETERS, complete_fish, shell_env
 from tests.support.e2e import home_env, leadctl_executable
 from tests.support.in_process import run_in_process
 from tests.support.sandbox_server import SandboxProcess
@@ -127,26 +127,13 @@ def test_a_prefix_narrows_what_is_offered(
     assert complete("bash", line, sandbox_env, scripts) == [first]
 
 
-def test_zsh_and_fish_describe_each_id_with_the_leads_name(
+def test_fish_describes_each_id_with_the_leads_name(
     sandbox: SandboxProcess, sandbox_env: SecretEnv, scripts: Path
 ) -> None:
     require("fish")
-    result = subprocess.run(
-        [
-            "fish",
-            "--no-config",
-            "-c",
-            "source $argv[1]; complete -C $argv[2]",
-            str(scripts / "leadctl.fish"),
-            f"leadctl -p {PROFILE} leads get ",
-        ],
-        env=sandbox_env,
-        capture_output=True,
-        text=True,
-        timeout=20,
-        check=True,
-    )
-    pairs = [line.split("\t", 1) for line in result.stdout.splitlines()]
+    line = f"leadctl -p {PROFILE} leads get "
+    offered = complete_fish(line, sandbox_env, scripts=scripts, described=True)
+    pairs = [entry.split("\t", 1) for entry in offered]
     assert pairs and all(len(pair) == 2 and pair[1].strip() for pair in pairs)
     with sandbox.client() as client:
         lead = client.get(f"/leads/{pairs[0][0]}").json()
