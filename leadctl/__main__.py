@@ -12,6 +12,12 @@ def main() -> None:
     if sys.argv[1:] == ["--version"] and sys.stdout is not None:
         sys.stdout.write(f"leadctl {__version__}\n")
         return
+    if sys.argv[1:2] == ["__complete-values"]:
+        # TAB in a shell: answered without the command tree (cli/value_completion.py).
+        from leadctl.cli.value_completion import main as complete_values
+
+        complete_values(sys.argv[2:])
+        return
     import gc
 
     # Start-up creates thousands of objects that live as long as the process (Typer, the

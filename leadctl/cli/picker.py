@@ -17,9 +17,11 @@ from leadctl.errors import Cancelled
 from leadctl.generated.tree import generated_tree
 from leadctl.http.paging import Pager, PageRequest
 from leadctl.iostreams import safe_text
+from leadctl.util.secret_fields import name_is_secret
 
 if TYPE_CHECKING:
     from leadctl.context import Context
+    from leadctl.contract.entries import Parameter
     from leadctl.contract.operations import Operation
     from leadctl.generated.tree import GeneratedTree
 
@@ -63,15 +65,43 @@ def list_operation(tree: GeneratedTree, collection: str) -> Operation | None:
     return found
 
 
-def plan(tree: GeneratedTree, group: str, verb: str, position: int) -> PickPlan | None:
-    """How to pick the ``position``-th argument of ``group verb``, if it can be picked."""
+# Curated arguments that take a listed item by another field than a path parameter:
+# (group, verb, position) -> (the collection listed, the item field offered).
+NAMED_ARGUMENTS: Mapping[tuple[str, str, int], tuple[str, str]] = {
+    ("lead-statuses", "get", 0): ("/lead-statuses", "name"),
+}
+
+
+def named_plan(tree: GeneratedTree, group: str, verb: str, position: int) -> PickPlan | None:
+    """A curated argument of ``NAMED_ARGUMENTS`` whose collection the contract lists."""
+    named = NAMED_ARGUMENTS.get((group, verb, position))
+    if named is None:
+        return None
+    collection, field = named
+    listed = list_operation(tree, collection)
+    return None if listed is None else PickPlan(listed, field, field.upper())
+
+
+def path_parameter(
+    tree: GeneratedTree, group: str, verb: str, position: int
+) -> tuple[Operation, Parameter] | None:
+    """The operation of ``group verb`` and the path parameter its ``position``-th argument
+    fills, if it fills one."""
     op = operation_of(tree, group, verb)
     if op is None:
         return None
     path_params = [p for p in op.parameters if p.where == "path"]
     if position >= len(path_params):
         return None
-    param = path_params[position]
+    return op, path_params[position]
+
+
+def plan(tree: GeneratedTree, group: str, verb: str, position: int) -> PickPlan | None:
+    """How to pick the ``position``-th argument of ``group verb``, if it can be picked."""
+    found = path_parameter(tree, group, verb, position)
+    if found is None:
+        return None
+    op, param = found
     collection = op.path.split("/{" + param.name + "}", 1)[0]
     if not collection or "{" in collection:
         return None
@@ -104,9 +134,18 @@ def value_field(items: Sequence[Mapping[str, Any]], wanted: str) -> str | None:
     return None
 
 
+def description(item: Mapping[str, Any]) -> str:
+    """What tells a person which item this is (its name, an email), on one line."""
+    words = [
+        str(item[name])
+        for name in LABEL_FIELDS
+        if item.get(name) not in (None, "") and not name_is_secret(name)
+    ]
+    return safe_text(" ".join(words[:3]), one_line=True)
+
+
 def label(item: Mapping[str, Any], field: str) -> str:
-    words = [str(item[name]) for name in LABEL_FIELDS if item.get(name) not in (None, "")]
-    return safe_text("  ".join([str(item[field]), " ".join(words[:3])]).strip(), one_line=True)
+    return safe_text("  ".join([str(item[field]), description(item)]).strip(), one_line=True)
 
 
 def choose(question: str, choices: Sequence[tuple[str, str]]) -> str:

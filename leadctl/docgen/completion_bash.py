@@ -33,12 +33,32 @@ _leadctl_profiles() {
     REPLY="${REPLY//$'\n'/ } __BUILTIN_PROFILES__"
 }
 
+# Adds what leadctl __complete-values offers for the word $2, each after $3: with $1 empty
+# what the service lists for the argument (one request at most, cached a minute), with
+# --columns the response's field paths (no request); nothing on failure. Reads _leadctl's
+# locals.
+_leadctl_remote() {
+    local word
+    while IFS=$'\t' read -r word _; do
+        # A name with a blank ("Appointment Set") is inserted quoted, as one word.
+        [[ $word == *[[:space:]]* ]] && printf -v word '%q' "$word"
+        [[ -n $word ]] && COMPREPLY+=("${3-}$word")
+    done < <(command leadctl __complete-values ${1:+"$1"} ${profile:+--profile "$profile"} \
+        "$cmdpath" "${positionals[@]}" "$2" 2>/dev/null)
+}
+
 # Adds the candidates of value spec $1 that start with $2 to COMPREPLY, each after $3.
 _leadctl_reply() {
     local spec=$1 cur=$2 prefix=${3-} word
     local -a candidates=()
     case $spec in
     'words '*) read -r -a candidates <<<"${spec#words }" ;;
+    remote | columns)
+        local mode=''
+        [[ $spec == columns ]] && mode=--columns
+        _leadctl_remote "$mode" "$cur" "$prefix"
+        return
+        ;;
     profile)
         _leadctl_profiles
         read -r -a candidates <<<"$REPLY"
@@ -60,7 +80,8 @@ _leadctl_reply() {
 
 _leadctl() {
     local REPLY cmdpath='' word gap expect='' cur prefix line=${COMP_LINE:0:COMP_POINT}
-    local -a words=()
+    local profile='' last=''
+    local -a words=() positionals=()
     local -i i args=0 positional_only=0
     COMPREPLY=()
     # bash splits words at = and : (COMP_WORDBREAKS); join what was typed as one word.
@@ -80,14 +101,17 @@ _leadctl() {
     for ((i = 1; i < ${#words[@]} - 1; i++)); do
         word=${words[i]}
         if [[ -n $expect ]]; then
+            [[ $last == -p || $last == --profile ]] && profile=$word
             expect=''
             continue
         fi
         if ((!positional_only)); then
             case $word in
             --) positional_only=1 && continue ;;
+            --profile=*) profile=${word#*=} && continue ;;
             --*=*) continue ;;
             -?*)
+                last=$word
                 _leadctl_option_value "$cmdpath|$word"
                 expect=$REPLY
                 continue
@@ -99,6 +123,7 @@ _leadctl() {
             cmdpath=${cmdpath:+$cmdpath }$word
         else
             args+=1
+            positionals+=("$word")
         fi
     done
     if [[ -n $expect ]]; then
@@ -124,7 +149,11 @@ _leadctl() {
     fi
     _leadctl_commands "$cmdpath"
     if [[ -n $REPLY ]]; then
-        ((args == 0)) || return
+        if ((args > 0)); then
+            # A verb this script does not know: generated from the active contract.
+            _leadctl_remote '' "$cur"
+            return
+        fi
         local commands=$REPLY
         if [[ -z $cmdpath ]]; then # leadctl's first word: an alias too
             _leadctl_config '__ALIAS_SED__'

@@ -28,6 +28,26 @@ function __leadctl_profiles
     printf '%s\n' __BUILTIN_PROFILES__
 end
 
+# Prints what the service lists for the argument under the cursor, VALUE<TAB>DESCRIPTION
+# (leadctl __complete-values: one request at most, cached a minute; nothing on failure).
+function __leadctl_remote --argument-names profile cmdpath
+    if test -n "$profile"
+        command leadctl __complete-values --profile $profile $argv[2..-1] 2>/dev/null
+    else
+        command leadctl __complete-values $argv[2..-1] 2>/dev/null
+    end
+end
+
+# Prints the --columns values leadctl __complete-values offers (the response's field paths,
+# no request), each after $1.
+function __leadctl_columns --argument-names prefix profile
+    set -l profile_flag
+    test -n "$profile"; and set profile_flag --profile $profile
+    for line in (command leadctl __complete-values --columns $profile_flag $argv[3..-1] 2>/dev/null)
+        echo $prefix$line
+    end
+end
+
 # Prints the candidates of value spec $1 for the token $2, each after $3.
 function __leadctl_values --argument-names spec cur prefix
     switch $spec
@@ -57,8 +77,12 @@ function __leadctl_complete
     set -l args 0
     set -l expect ''
     set -l positional_only 0
+    set -l profile ''
+    set -l last ''
+    set -l positionals
     for word in $words[2..-1]
         if test -n "$expect"
+            contains -- $last -p --profile; and set profile $word
             set expect ''
             continue
         end
@@ -67,10 +91,14 @@ function __leadctl_complete
                 case --
                     set positional_only 1
                     continue
+                case '--profile=*'
+                    set profile (string replace -- --profile= '' $word)
+                    continue
                 case '--*=*'
                     continue
                 case -
                 case '-*'
+                    set last $word
                     set expect (__leadctl_option_value "$cmdpath|$word")
                     continue
             end
@@ -84,9 +112,13 @@ function __leadctl_complete
             end
         else
             set args (math $args + 1)
+            set -a positionals $word
         end
     end
-    if test -n "$expect"
+    if test "$expect" = columns
+        __leadctl_columns '' "$profile" "$cmdpath" $positionals "$cur"
+        return
+    else if test -n "$expect"
         __leadctl_values $expect $cur ''
         return
     end
@@ -95,7 +127,11 @@ function __leadctl_complete
             case '--*=*'
                 set -l parts (string split -m 1 = -- $cur)
                 set -l spec (__leadctl_option_value "$cmdpath|$parts[1]")
-                test -n "$spec"; and __leadctl_values $spec $parts[2] "$parts[1]="
+                if test "$spec" = columns
+                    __leadctl_columns "$parts[1]=" "$profile" "$cmdpath" $positionals "$parts[2]"
+                else if test -n "$spec"
+                    __leadctl_values $spec $parts[2] "$parts[1]="
+                end
                 return
             case '-*'
                 __leadctl_options $cmdpath
@@ -104,14 +140,22 @@ function __leadctl_complete
     end
     set -l commands (__leadctl_commands $cmdpath)
     if test (count $commands) -gt 0
-        test $args = 0; or return
+        if test $args -gt 0
+            # A verb this script does not know: generated from the active contract.
+            __leadctl_remote "$profile" "$cmdpath" $positionals "$cur"
+            return
+        end
         printf '%s\n' $commands
         # leadctl's first word: an alias too
         test -z "$cmdpath"; and __leadctl_config '__ALIAS_SED__'
         return
     end
     set -l spec (__leadctl_argument_value "$cmdpath|$args")
-    test -n "$spec"; and __leadctl_values $spec $cur ''
+    if test "$spec" = remote
+        __leadctl_remote "$profile" "$cmdpath" $positionals "$cur"
+    else if test -n "$spec"
+        __leadctl_values $spec $cur ''
+    end
 end
 
 complete -c leadctl -e

@@ -34,6 +34,21 @@ _leadctl_profiles() {
     reply+=(__BUILTIN_PROFILES__)
 }
 
+# Offers what leadctl __complete-values offers, each with its description: with $1 empty
+# what the service lists for the argument (one request at most, cached a minute), with
+# --columns the response's field paths (no request); nothing on failure. Reads _leadctl's
+# locals.
+_leadctl_remote() {
+    local line
+    local -a described
+    for line in ${(f)"$(command leadctl __complete-values ${1:+$1} \
+        ${profile:+--profile} ${profile:+$profile} \
+        "$cmdpath" "${positionals[@]}" "$PREFIX" 2>/dev/null)"}; do
+        described+=("${${line%%$'\t'*}//:/\\:}:${line#*$'\t'}")
+    done
+    (( $#described )) && _describe -t values 'value' described
+}
+
 # Offers the candidates of value spec $1.
 _leadctl_values() {
     local spec=$1
@@ -47,6 +62,8 @@ _leadctl_values() {
         _leadctl_profiles
         compadd -a reply
         ;;
+    (remote) _leadctl_remote ;;
+    (columns) _leadctl_remote --columns ;;
     (file) _files ;;
     (directory) _files -/ ;;
     (*) _message -e values 'value' ;;
@@ -54,20 +71,23 @@ _leadctl_values() {
 }
 
 _leadctl() {
-    local REPLY cmdpath='' word expect=''
-    local -a reply names
+    local REPLY cmdpath='' word expect='' profile='' last=''
+    local -a reply names positionals
     integer i args=0 positional_only=0
     for (( i = 2; i < CURRENT; i++ )); do
         word=${words[i]}
         if [[ -n $expect ]]; then
+            [[ $last == -p || $last == --profile ]] && profile=$word
             expect=''
             continue
         fi
         if (( ! positional_only )); then
             case $word in
             (--) positional_only=1; continue ;;
+            (--profile=*) profile=${word#*=}; continue ;;
             (--*=*) continue ;;
             (-?*)
+                last=$word
                 _leadctl_option_value "$cmdpath|$word"
                 expect=$REPLY
                 continue
@@ -80,6 +100,7 @@ _leadctl() {
             cmdpath=${cmdpath:+$cmdpath }$word
         else
             (( args++ ))
+            positionals+=("$word")
         fi
     done
     if [[ -n $expect ]]; then
@@ -104,7 +125,11 @@ _leadctl() {
     fi
     _leadctl_commands "$cmdpath"
     if (( $#reply )); then
-        (( args == 0 )) || return
+        if (( args > 0 )); then
+            # A verb this script does not know: generated from the active contract.
+            _leadctl_remote
+            return
+        fi
         _describe -t commands 'leadctl command' reply
         if [[ -z $cmdpath ]]; then # leadctl's first word: an alias too
             _leadctl_config '__ALIAS_SED__'

@@ -12,14 +12,16 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any, Literal
 
-from leadctl.generated.tree import pin_bundled
+from leadctl.cli.picker import NAMED_ARGUMENTS, path_parameter
+from leadctl.generated.tree import generated_tree, pin_bundled
 
-ValueKind = Literal["choice", "profile", "file", "directory", "text"]
+ValueKind = Literal["choice", "profile", "file", "directory", "text", "remote", "columns"]
 
 # Parameter names whose values are profile names. Their candidates are read from the
 # config file when TAB is pressed, so they are never frozen into a generated script.
 PROFILE_PARAMS = frozenset({"profile", "save_profile"})
 PROFILE_GROUP = "profile"
+COLUMNS_PARAM = "columns"
 
 _FILE_METAVARS = frozenset({"FILE", "PATH"})
 _DIRECTORY_METAVARS = frozenset({"DIR", "DIRECTORY"})
@@ -125,7 +127,10 @@ def _command_spec(command: Any, ctx: Any, path: tuple[str, ...]) -> CommandSpec:
         spec = _option_spec(help_option, ctx, path)
         names = tuple(name for name in ctx.help_option_names if name in spec.names)
         options.append(replace(spec, names=names))
-    arguments = [_argument_spec(p, ctx, path) for p in params if p.param_type_name == "argument"]
+    arguments = [
+        _argument_spec(p, ctx, path, position)
+        for position, p in enumerate(p for p in params if p.param_type_name == "argument")
+    ]
     return CommandSpec(
         path=path,
         help=_clean(command.help),
@@ -167,14 +172,29 @@ def _shown_default(param: Any) -> str | None:
     return _choice_text(default)
 
 
-def _argument_spec(param: Any, ctx: Any, path: tuple[str, ...]) -> ArgumentSpec:
+def _argument_spec(param: Any, ctx: Any, path: tuple[str, ...], position: int) -> ArgumentSpec:
+    value = _value(param, ctx, path)
+    if value.kind == "text" and _listed(ctx, path, position):
+        value = Value("remote", value.metavar)
     return ArgumentSpec(
         name=param.name,
         help=_clean(getattr(param, "help", None)),
-        value=_value(param, ctx, path),
+        value=value,
         required=bool(param.required),
         variadic=param.nargs == -1,
     )
+
+
+def _listed(ctx: Any, path: tuple[str, ...], position: int) -> bool:
+    """Whether the argument fills a path parameter: on TAB the scripts then ask
+    `leadctl __complete-values`, which offers the collection's items when the profile's
+    active contract can list it (the id picker's rule, ``cli/picker.plan``), and nothing
+    otherwise, without a request."""
+    if len(path) != 2:
+        return False
+    if (path[0], path[1], position) in NAMED_ARGUMENTS:
+        return True
+    return path_parameter(generated_tree(ctx), path[0], path[1], position) is not None
 
 
 def _choice_text(choice: Any) -> str:
@@ -185,6 +205,9 @@ def _value(param: Any, ctx: Any, path: tuple[str, ...]) -> Value:
     metavar = param.metavar or param.name.upper()
     if param.name in PROFILE_PARAMS or (path[:1] == (PROFILE_GROUP,) and param.name == "name"):
         return Value("profile", metavar)
+    if param.name == COLUMNS_PARAM and path:
+        # The field paths of the verb's response schema, asked on TAB (no request).
+        return Value("columns", metavar)
     choices = getattr(param.type, "choices", None)
     if choices:
         words = tuple(_choice_text(c) for c in choices)

@@ -90,8 +90,14 @@ def complete_zsh(
 
 
 def complete_fish(
-    line: str, env: Mapping[str, str], *, cwd: Path | None = None, scripts: Path = COMPLETIONS
+    line: str,
+    env: Mapping[str, str],
+    *,
+    cwd: Path | None = None,
+    scripts: Path = COMPLETIONS,
+    described: bool = False,
 ) -> list[str]:
+    """The words fish offers; with ``described``, each as WORD<TAB>DESCRIPTION."""
     result = subprocess.run(
         [
             "fish",
@@ -108,7 +114,8 @@ def complete_fish(
         timeout=TIMEOUT,
         check=True,
     )
-    return [entry.split("\t", 1)[0] for entry in result.stdout.splitlines() if entry]
+    entries = [entry for entry in result.stdout.splitlines() if entry]
+    return entries if described else [entry.split("\t", 1)[0] for entry in entries]
 
 
 COMPLETERS: dict[str, Callable[..., list[str]]] = {
