@@ -92,13 +92,14 @@ def test_the_scan_sees_imports_inside_functions() -> None:
     assert ("leadctl.__main__", "leadctl.cli.app") in function_local_imports()
 
 
-def test_at_most_sixty_four_imports_of_own_modules_hide_inside_functions() -> None:
+def test_at_most_seventy_two_imports_of_own_modules_hide_inside_functions() -> None:
     # Issue 25's bound, counting the sandbox package's imports inside its wrapper too: past
     # it, the two boundaries above have grown into a second import graph again. The Context
     # is not counted: it is the factory that builds each collaborator on first use, so each
     # one's module is imported in the method that builds it (issue 32: a group's help makes
     # a Context and must not load the HTTP client or the credential store for it).
-    # 64 since issue 33: the root looks up an alias, or the intent of a mistyped word, only
-    # for a first word that names no command, and loads that machinery only then.
+    # 72 since issue 33: the root looks up an alias, or the intent of a mistyped word, only
+    # for a first word that names no command, and loads that machinery only then; a TAB's
+    # `__complete-values` answers from its cache before Typer or the contract load.
     counted = [pair for pair in function_local_imports() if pair[0] != "leadctl.context"]
-    assert len(counted) <= 64
+    assert len(counted) <= 72
