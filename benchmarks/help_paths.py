@@ -13,6 +13,7 @@ ratio of medians:
   generated verb's on the 138-operation contract (``tags list --help``);
 - a generated group's help and a generated ``--dry-run`` on the 3,000-operation contract
   against the same command on the 125-operation one (what a big contract adds).
+``--against`` builds the same home for the other checkout with that checkout.
 
 Targets are issue 32's. ``--against DIR`` times another checkout (DIR holds its ``leadctl``
 package, e.g. ``git worktree add DIR REV``) in the same turns, on the same home, each
@@ -52,14 +53,15 @@ ROWS: list[tuple[str, list[str], str, float]] = [
 ]
 
 
-def build_home(env: Mapping[str, str], work: Path) -> None:
-    """Eight profiles; traits, small and big with an imported contract."""
+def build_home(env: Mapping[str, str], work: Path, launcher: Sequence[str], cwd: Path) -> None:
+    """Eight profiles; traits, small and big with an imported contract, imported by the
+    leadctl that is timed on this home (each version keeps its own index format)."""
     sys.path.insert(0, str(support.ROOT))
     from tests.contract_fixture.test_third_party_contracts import big_contract
 
     def leadctl(*argv: str) -> None:
         subprocess.run(
-            [support.LEADCTL, "-q", *argv], env=dict(env), check=True, stdout=subprocess.DEVNULL
+            [*launcher, "-q", *argv], env=dict(env), check=True, stdout=subprocess.DEVNULL, cwd=cwd
         )
 
     for number in range(1, 6):
@@ -79,19 +81,19 @@ def build_home(env: Mapping[str, str], work: Path) -> None:
 
 
 def commands(
-    env: Mapping[str, str], against: Path | None
+    env: Mapping[str, str], against: Path | None, against_env: Mapping[str, str]
 ) -> dict[str, tuple[Sequence[str], Mapping[str, str]]]:
     found: dict[str, tuple[Sequence[str], Mapping[str, str]]] = {
         "typer": ([support.PYTHON, "-c", "import typer"], env)
     }
     if against is not None:
-        _check_imports_from(against, {**env, "PYTHONPATH": str(against)})
+        _check_imports_from(against, against_env)
     for name, argv, _, _ in ROWS:
         found[name] = ([support.LEADCTL, *argv], env)
         if against is not None:
             found[f"{name} [against]"] = (
                 [support.PYTHON, "-c", LAUNCH, *argv],
-                {**env, "PYTHONPATH": str(against)},
+                against_env,
             )
     return found
 
@@ -137,9 +139,19 @@ def main() -> None:
     if args.against is not None:
         compileall.compile_dir(str(args.against / "leadctl"), quiet=1, workers=0)
     with tempfile.TemporaryDirectory(prefix="leadctl-help-paths-") as scratch:
-        env = support.child_env(Path(scratch))
-        build_home(env, Path(scratch))
-        timed = commands(env, args.against)
+        for home in ("home", "against-home"):
+            (Path(scratch) / home).mkdir()
+        env = support.child_env(Path(scratch) / "home")
+        build_home(env, Path(scratch), [support.LEADCTL], Path(scratch))
+        against_env: dict[str, str] = {}
+        if args.against is not None:
+            against_env = {
+                **support.child_env(Path(scratch) / "against-home"),
+                "PYTHONPATH": str(args.against),
+            }
+            launcher = [support.PYTHON, "-c", LAUNCH]
+            build_home(against_env, Path(scratch), launcher, args.against)
+        timed = commands(env, args.against, against_env)
         for _ in range(2 if args.twice else 1):
             report(
                 support.shuffled_turns(
