@@ -302,6 +302,7 @@ OTHERS = {
     "generated_startup.py": (["--runs", "40"], ["--runs", "10"]),
     "contract_import.py": (["--runs", "5"], ["--runs", "2"]),
     "embedded_sandbox.py": (["--rounds", "30", "--twice"], ["--rounds", "8"]),
+    "help_paths.py": (["--rounds", "25", "--twice"], ["--rounds", "6"]),
 }
 
 
