@@ -37,8 +37,6 @@ class ProfileKeys:
         self.keys = dict(keys)
 
     def key_of(self, profile: str) -> str:
-        from leadctl.contract.store import key_for_profile
-
         found = self.keys.get(profile)
         return (
             found if found is not None else key_for_profile(profile, None, embedded_sandbox=False)

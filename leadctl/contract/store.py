@@ -160,12 +160,13 @@ class ActiveIndex:
         found = self._groups.get(group)
         if found is None:
             slices = self._slices
-            if slices is None:
+            chunk = self._chunk(slices[group]) if slices is not None and group in slices else None
+            if chunk is not None:
+                found = list(chunk)
+            elif slices is not None and group not in slices:
+                found = []  # the head names every group that has operations
+            else:  # no slices, or a damaged one: the whole index
                 found = [e for e in self.index.get("operations", ()) if e.get("group") == group]
-            elif group in slices:
-                found = list(self._chunk(slices[group]) or ())
-            else:
-                found = []
             self._groups[group] = found
         return found
 

@@ -36,8 +36,8 @@ class GeneratedTree:
         self.active = active
         head = active.head
         self._groups: Mapping[str, Mapping[str, Any]] = head.get("groups", {})
-        self._generated_groups = set(active.generated_groups())
         self._new_groups = active.generated_groups()
+        self._generated_groups = set(self._new_groups)
         self._decoded: dict[str, Operation] = {}
         self._aliases = {
             alias: name

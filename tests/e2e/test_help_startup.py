@@ -144,3 +144,17 @@ def generated_groups(help_text: str) -> list[str]:
     """The group names the root help lists under its contract's heading."""
     _, _, section = help_text.partition("Generated from the service's contract")
     return [line.split()[0] for line in section.splitlines() if line.startswith("  ")]
+
+
+def test_a_damaged_group_file_falls_back_to_the_whole_index(tmp_path: Path) -> None:
+    """The operations read by group are a copy of operations.json: when that copy cannot
+    be read, a command reads the whole list instead, and lists the group's verbs still."""
+    env = home_env(tmp_path)
+    leadctl(env, "-q", "-p", "big", "profile", "set", "base_url", "https://big.example.test")
+    big = write_contract(tmp_path / "big.json", big_contract("3.0", resources=40))
+    leadctl(env, "-q", "-p", "big", "contract", "import", str(big))
+    (by_group,) = (tmp_path / "cache" / "contracts").glob("big.example.test-*/*/by-group.json")
+    by_group.write_bytes(b"\x00" * by_group.stat().st_size)
+
+    listed = leadctl(env, "-p", "big", "accounts-3", "--help")
+    assert "get-customer" in listed
