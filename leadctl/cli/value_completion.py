@@ -171,7 +171,7 @@ def column_paths(context: Context, group: str, verb: str, current: str) -> list[
     given = set(typed.split(","))
     paths = [p for p in fields.listed() if p not in given]
     secret = [p for p in paths if any(name_is_secret(step) for step in _steps(p))]
-    return [(head + p, "") for p in paths if p not in secret]
+    return [(head + p, "") for p in paths if p not in secret and typable(p)]
 
 
 def _steps(path: str) -> list[str]:
@@ -187,11 +187,22 @@ def candidates_of(items: Sequence[Mapping[str, Any]], wanted: str) -> list[Candi
         return []
     found = []
     for item in items:
-        value, description = one_word(str(item[field])), picker.description(item)
+        raw = str(item[field])
+        if not typable(raw):
+            continue
+        value, description = one_word(raw), picker.description(item)
         found.append((value, "" if description == value else description))
     return found
 
 
+def typable(value: str) -> bool:
+    """Whether a value from outside may go onto a command line as it is: one that holds a
+    control, escape, bidirectional or zero-width character would act on the terminal when
+    listed, and shown escaped it would be another value (descriptions are shown escaped)."""
+    return value.isprintable()
+
+
 def one_word(text: str) -> str:
-    # A value with a tab or a line break would split into two candidates.
+    # Leading, trailing and repeated spaces as single ones, as before; a value with a tab
+    # or a line break (which would split it into two candidates) is not offered: typable.
     return " ".join(text.split())
