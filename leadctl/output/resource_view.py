@@ -31,6 +31,7 @@ from leadctl.output.renderer import display_zone_of
 from leadctl.output.table import cell_rows, fit_rows, rows_table, show_drawing
 from leadctl.output.trend import draw_trend, trend_shape
 from leadctl.output.units import currency_beside, unit_of, with_unit
+from leadctl.util.safetext import safe_data
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -59,6 +60,9 @@ def write_resource(
     from rich.console import Group
     from rich.text import Text
 
+    # The service's names are drawn as well as its values (a list's path is its title, a
+    # series' field its label): every one is shown escaped, as table cells are.
+    obj = safe_data(obj)
     doc, schema = _answer_schema(ctx, operation)
     view = _View(ctx, doc)
     lists = lists_in(obj, doc, schema)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import re
+from typing import Any
 
 # Every control (Cc), format (Cf), line/paragraph separator (Zl, Zp) and surrogate (Cs)
 # code point of Unicode 14 (Python 3.11's unicodedata), Egyptian format controls of
@@ -86,3 +87,16 @@ def safe_json(encoded: str) -> str:
     syntax is ASCII), where ``\\uXXXX`` means the same character.
     """
     return _unsafe().sub(_json_escape, encoded)
+
+
+def safe_data(value: Any) -> Any:
+    """A JSON value with every key and string as :func:`safe_text` shows it on one line:
+    for a drawing that prints the service's names as well as its values (a list's field
+    path as a title, a series' name), so no part of it reaches the terminal raw."""
+    if isinstance(value, str):
+        return safe_text(value, one_line=True)
+    if isinstance(value, dict):
+        return {safe_text(str(key), one_line=True): safe_data(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [safe_data(item) for item in value]
+    return value

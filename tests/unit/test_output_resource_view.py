@@ -94,3 +94,22 @@ def test_percentages_and_money_read_as_such_by_schema_or_name(
     name: str, schema: dict[str, object] | None, values: tuple[float], value: float, shown: str
 ) -> None:
     assert with_unit(value, unit_of(name, schema, values)) == shown
+
+
+def test_names_and_values_from_the_service_are_drawn_escaped() -> None:
+    """A list's path is its title and a series' field its label: a hostile service's names
+    reach the terminal escaped, as its values in table cells do."""
+    hostile = "\x1b]0;owned\x07\x1b[2J\u202e"
+    answer = {
+        "id": "w" + hostile,
+        "note" + hostile: "v" + hostile,
+        "tags" + hostile: ["a" + hostile, "b"],
+        "items" + hostile: [{"id": "i1", "label" + hostile: "l" + hostile}],
+        "trend" + hostile: [
+            {"at": "2026-11-20T00:00:00Z", "count" + hostile: 3},
+            {"at": "2026-11-21T00:00:00Z", "count" + hostile: 5},
+        ],
+    }
+    screen = drawn(answer, [Column("id")])
+    assert not any(c in screen for c in ("\x1b", "\x07", "\u202e"))
+    assert "items\\x1b]0;owned\\x07\\x1b[2J\\u202e · 1" in screen
