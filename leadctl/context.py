@@ -191,9 +191,20 @@ class Context:
     @cached_property
     def active_index(self) -> ActiveIndex:
         """The active contract's compiled index (``leadctl.contract.operations``), read once."""
-        from leadctl.contract.store import active_for_context
+        from leadctl.contract.store import active_for_settings
 
-        return active_for_context(self)
+        return active_for_settings(self.env, lambda: self.settings)
+
+    def use_active_index(self, active: ActiveIndex) -> None:
+        """Share an index already read this invocation (the generated command tree's)."""
+        self.active_index = active
+
+    def contract_key(self) -> str | None:
+        """The store key of this command's profile's contract; None when the profile's
+        settings are unusable (a profile ``auth login`` has not made yet)."""
+        from leadctl.contract.store import settings_key
+
+        return settings_key(lambda: self.settings)
 
     @property
     def output_format(self) -> str:

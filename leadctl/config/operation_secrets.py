@@ -14,7 +14,7 @@ from leadctl.config.secret_schema import secret_names
 from leadctl.contract.body_schema import json_body_schema, json_response_schema, operation_spec
 
 if TYPE_CHECKING:
-    from leadctl.context import Context
+    from leadctl.contract.invocation import ContractInvocation
     from leadctl.contract.operations import Operation
 
 
@@ -26,7 +26,7 @@ class OperationSecrets:
     response: frozenset[str] = frozenset()
 
 
-def operation_secrets(ctx: Context, op: Operation) -> OperationSecrets:
+def operation_secrets(ctx: ContractInvocation, op: Operation) -> OperationSecrets:
     """What the contract ``op`` came from marks as secret in its request and its answer."""
     found = operation_spec(ctx, op)
     request = json_body_schema(found.doc, found.spec)

@@ -20,8 +20,8 @@ from leadctl.contract.store import bundled_index
 from leadctl.contract.templates import template_key
 
 if TYPE_CHECKING:
-    from leadctl.context import Context
     from leadctl.contract.document import Document
+    from leadctl.contract.invocation import ContractInvocation
     from leadctl.contract.operations import Operation
     from leadctl.contract.store import ActiveIndex
 
@@ -47,7 +47,7 @@ class OperationSpec:
     active: ActiveIndex  # the compiled index of the same contract
 
 
-def operation_spec(ctx: Context, op: Operation) -> OperationSpec:
+def operation_spec(ctx: ContractInvocation, op: Operation) -> OperationSpec:
     """``op`` as the contract it came from describes it."""
 
     active = bundled_index() if op.bundled else active_index_of(ctx)
@@ -75,7 +75,7 @@ def find_spec(doc: Document, method: str, path: str) -> Any:
     return None
 
 
-def body_schema(ctx: Context, op: Operation) -> BodySchema | None:
+def body_schema(ctx: ContractInvocation, op: Operation) -> BodySchema | None:
     """``op``'s JSON request body schema; None when the contract shows none."""
     found = operation_spec(ctx, op)
     schema = json_body_schema(found.doc, found.spec)

@@ -19,7 +19,7 @@ from leadctl.errors import UsageError
 from leadctl.util.secret_fields import name_words
 
 if TYPE_CHECKING:
-    from leadctl.context import Context
+    from leadctl.contract.invocation import ContractInvocation
     from leadctl.contract.operations import Operation
 
 # Words compared by their first letters: "requires" and "required" are one word here.
@@ -37,7 +37,7 @@ class FlagField:
     value: Any
 
 
-def check_flag_fields(ctx: Context, op: Operation, given: list[FlagField]) -> None:
+def check_flag_fields(ctx: ContractInvocation, op: Operation, given: list[FlagField]) -> None:
     """Exit 2 when a given flag's field is not in ``op``'s request schema, at a level where
     the schema lists its properties. A contract without a body schema cannot tell."""
 

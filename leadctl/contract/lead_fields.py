@@ -38,9 +38,9 @@ from leadctl.util.jsontext import loads_input
 if TYPE_CHECKING:
     from datetime import datetime, tzinfo
 
-    from leadctl.context import Context
     from leadctl.contract.document import Document
     from leadctl.contract.field_paths import FieldPaths
+    from leadctl.contract.invocation import InputInvocation
     from leadctl.contract.operations import Operation
 
 TRUE_WORDS = frozenset({"true", "yes", "y", "1", "on"})
@@ -286,7 +286,7 @@ def _instant(text: str, *, what: str, times: Times) -> str:
 # -- commands ------------------------------------------------------------------------------
 
 
-def lead_schema(ctx: Context, op: Operation) -> LeadSchema | None:
+def lead_schema(ctx: InputInvocation, op: Operation) -> LeadSchema | None:
 
     found = body_schema(ctx, op)
     if found is None:
@@ -297,7 +297,7 @@ def lead_schema(ctx: Context, op: Operation) -> LeadSchema | None:
 
 
 def lead_body(
-    ctx: Context,
+    ctx: InputInvocation,
     op: Operation,
     *,
     typed_fields: Sequence[str],
@@ -350,7 +350,7 @@ def lead_body(
 
 
 def lead_preparer(
-    ctx: Context,
+    ctx: InputInvocation,
     op: Operation,
     *,
     header: bytes | None,
@@ -464,7 +464,7 @@ def column_renames(maps: Sequence[str]) -> dict[str, str]:
 
 
 def with_mapping(
-    ctx: Context,
+    ctx: InputInvocation,
     op: Operation,
     prepare: Callable[[dict[str, Any]], dict[str, Any]],
     *,

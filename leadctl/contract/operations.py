@@ -36,7 +36,7 @@ from leadctl.contract.templates import PATH_PARAM, template_key
 from leadctl.errors import UsageError
 
 if TYPE_CHECKING:
-    from leadctl.context import Context
+    from leadctl.contract.invocation import ContractInvocation, CuratedInvocation
     from leadctl.contract.store import ActiveIndex
 
 ORG = "org"
@@ -192,29 +192,24 @@ def find_entry(index: Mapping[str, Any], method: str, path: str) -> Mapping[str,
 # -- per invocation -----------------------------------------------------------------------
 
 
-def active_index_of(ctx: Context) -> ActiveIndex:
-    """The invocation's active contract index, read once per Context."""
+def active_index_of(ctx: ContractInvocation) -> ActiveIndex:
+    """The invocation's active contract index, read once per command."""
     return ctx.active_index
 
 
-def use_active_index(ctx: Context, active: ActiveIndex) -> None:
-    """Share an index already read this invocation (the generated command tree's)."""
-    ctx.active_index = active
-
-
-def source_key_prefixes(ctx: Context) -> list[str]:
+def source_key_prefixes(ctx: ContractInvocation) -> list[str]:
     """The prefixes the active contract's source-key scheme says source keys start with."""
     return [str(p) for p in active_index_of(ctx).head.get("sourceKeyPrefixes", ())]
 
 
-def _settings(ctx: Context) -> Mapping[str, Any]:
+def _settings(ctx: ContractInvocation) -> Mapping[str, Any]:
     try:
         return ctx.settings.profile_values
     except UsageError:
         return {}  # `auth login` of a profile that does not exist yet
 
 
-def curated(ctx: Context, method: str, path: str) -> Operation:
+def curated(ctx: CuratedInvocation, method: str, path: str) -> Operation:
     """The operation a curated command calls: the active contract's operation on METHOD +
     path template, else the bundled contract's (the curated command keeps working)."""
     # Loaded when a curated verb runs: its query values are no part of its --help.
@@ -244,7 +239,7 @@ def _renamed(contract_path: str, curated_path: str) -> str:
     return PATH_PARAM.sub(lambda _match: next(names), contract_path)
 
 
-def operation_for(ctx: Context, method: str, path: str) -> Operation:
+def operation_for(ctx: ContractInvocation, method: str, path: str) -> Operation:
     """The active contract's operation for a raw request (``leadctl api``), else an ad-hoc
     one judged by its method: an unknown POST is not retry-safe, the service may have acted.
     """

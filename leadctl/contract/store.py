@@ -51,7 +51,7 @@ from leadctl.contract.index_slices import (
 from leadctl.errors import UsageError
 
 if TYPE_CHECKING:
-    from leadctl.context import Context
+    from leadctl.config.profile_settings import Settings
     from leadctl.contract.budget import Budget
     from leadctl.contract.loading import Loaded
 
@@ -291,11 +291,11 @@ def active_index(
         )
 
 
-def context_key(ctx: Context) -> str | None:
-    """The store key of a Context's profile; None when its settings are unusable."""
-
+def settings_key(settings_of: Callable[[], Settings]) -> str | None:
+    """The store key of a command's profile; None when its settings are unusable
+    (``settings_of`` raises UsageError: a profile that does not exist yet)."""
     try:
-        settings = ctx.settings
+        settings = settings_of()
     except UsageError:
         return None
     return key_for_profile(
@@ -303,10 +303,10 @@ def context_key(ctx: Context) -> str | None:
     )
 
 
-def active_for_context(ctx: Context) -> ActiveIndex:
+def active_for_settings(env: Mapping[str, str], settings_of: Callable[[], Settings]) -> ActiveIndex:
     """The active index of a command's profile (see ``leadctl.contract.operations``)."""
-    key = context_key(ctx)
-    return active_index(ctx.env, lambda: key, maybe_sandbox=key == SANDBOX_KEY)
+    key = settings_key(settings_of)
+    return active_index(env, lambda: key, maybe_sandbox=key == SANDBOX_KEY)
 
 
 def _current(index: Mapping[str, Any]) -> bool:

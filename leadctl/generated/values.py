@@ -20,12 +20,12 @@ from leadctl.inputs.datetimes import datetime_option, local_date, looks_like_dat
 from leadctl.inputs.phone import to_e164
 
 if TYPE_CHECKING:
-    from leadctl.context import Context
     from leadctl.contract.document import Document
     from leadctl.contract.entries import Parameter
+    from leadctl.contract.invocation import InputInvocation
 
 
-def normalised_param(ctx: Context, spec: Parameter, value: Any) -> Any:
+def normalised_param(ctx: InputInvocation, spec: Parameter, value: Any) -> Any:
     """A date-time parameter in the curated commands' forms (an offset-less time in the
     profile's zone, -7d, yesterday 09:00) as UTC ISO 8601, a date one's relative forms
     (today, -7d) as that date; a phone number parameter (path, query or header) in E.164."""

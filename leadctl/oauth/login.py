@@ -17,8 +17,10 @@ from leadctl.oauth.session import relogin_hint
 from leadctl.oauth.tokens import TokenSet, expiry, id_token_identity
 
 if TYPE_CHECKING:
-    from leadctl.context import Context
+    from leadctl.clock import Clock
+    from leadctl.iostreams import IOStreams
     from leadctl.oauth.discovery import ServerMetadata
+    from leadctl.oauth.http import HttpSettings
     from leadctl.oauth.tokens import TokenSet
 
 DEFAULT_SCOPES = ("openid", "offline_access")
@@ -41,9 +43,9 @@ def default_scope(metadata: ServerMetadata) -> str | None:
     return " ".join(chosen) or None
 
 
-def sign_in(ctx: Context, request: LoginRequest) -> TokenSet:
-
-    http = ctx.signed_in_profile(as_configured=True).http()
+def sign_in(request: LoginRequest, *, http: HttpSettings, ios: IOStreams, clock: Clock) -> TokenSet:
+    """The token set of a completed grant; ``http`` says how to reach the authorization
+    server, ``ios`` shows what the user must do, ``clock`` times the polling and expiry."""
     hint = relogin_hint(request.profile)
     probe = plain_client(http)
     try:
@@ -62,7 +64,7 @@ def sign_in(ctx: Context, request: LoginRequest) -> TokenSet:
                 scope=scope,
             )
             client_id, client_secret = registered.client_id, registered.client_secret
-            ctx.ios.info(f"registered leadctl with {metadata.issuer} as client {client_id}")
+            ios.info(f"registered leadctl with {metadata.issuer} as client {client_id}")
     finally:
         probe.close()
     client = oauth_client(
@@ -73,7 +75,7 @@ def sign_in(ctx: Context, request: LoginRequest) -> TokenSet:
         code_challenge_method="S256",
     )
     try:
-        answer = _run_grant(ctx, client, metadata, receiver, request, scope, hint)
+        answer = _run_grant(ios, clock, client, metadata, receiver, request, scope, hint)
     finally:
         client.close()
     access = answer.get("access_token")
@@ -87,7 +89,7 @@ def sign_in(ctx: Context, request: LoginRequest) -> TokenSet:
         token_endpoint=metadata.token_endpoint,
         client_id=client_id,
         refresh_token=refresh if isinstance(refresh, str) and refresh else None,
-        expires_at=expiry(answer, ctx.clock.now().timestamp()),
+        expires_at=expiry(answer, clock.now().timestamp()),
         scope=granted if isinstance(granted, str) and granted else scope,
         issuer=metadata.issuer,
         revocation_endpoint=metadata.revocation_endpoint,
@@ -122,7 +124,8 @@ def _require_grant(metadata: ServerMetadata, *, device: bool) -> None:
 
 
 def _run_grant(
-    ctx: Context,
+    ios: IOStreams,
+    clock: Clock,
     client: Any,
     metadata: ServerMetadata,
     receiver: Any,
@@ -133,7 +136,7 @@ def _run_grant(
 
     def show(text: str) -> None:
         # The user needs this to sign in: shown even under -q.
-        ctx.ios.say(text)
+        ios.say(text)
 
     try:
         if request.device:
@@ -145,7 +148,7 @@ def _run_grant(
                 open_in_browser(code.verification_uri_complete or code.verification_uri)
             show("Waiting for the approval (Ctrl-C to stop)…")
             return poll_for_token(
-                client, metadata.token_endpoint, code, sleep=ctx.clock.sleep, relogin_hint=hint
+                client, metadata.token_endpoint, code, sleep=clock.sleep, relogin_hint=hint
             )
         assert metadata.authorization_endpoint is not None
         with receiver:

@@ -31,7 +31,7 @@ from leadctl.output.renderer import ColumnRenderer, Renderer
 from leadctl.util.formula_cells import FORMULA_FIRST, GUARD, guarded
 
 if TYPE_CHECKING:
-    from leadctl.context import Context
+    from leadctl.output.invocation import OutputInvocation
 
 _TSV_ESCAPES = str.maketrans({"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"})
 # A cell beginning with one of these may need the formula guard (or has it already).
@@ -113,7 +113,7 @@ def write_tsv(
 
 
 class CsvRenderer(ColumnRenderer):
-    def write_rows(self, ctx: Context, rows: Iterator[Any], columns: list[Column]) -> int:
+    def write_rows(self, ctx: OutputInvocation, rows: Iterator[Any], columns: list[Column]) -> int:
         out = ctx.ios.data_out()
         return write_csv(out, rows, columns, allow_formulas=ctx.options.allow_formulas)
 
@@ -125,7 +125,7 @@ class TsvRenderer(ColumnRenderer):
     def __init__(self, *, header: bool) -> None:
         self._header = header
 
-    def write_rows(self, ctx: Context, rows: Iterator[Any], columns: list[Column]) -> int:
+    def write_rows(self, ctx: OutputInvocation, rows: Iterator[Any], columns: list[Column]) -> int:
         return write_tsv(
             ctx.ios.data_out(),
             rows,

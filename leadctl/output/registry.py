@@ -11,9 +11,8 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Iterable, Iterator, Sequence, Sized
 from itertools import chain
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from leadctl.context import Context
 from leadctl.errors import UsageError
 from leadctl.output.columns import (
     Column,
@@ -37,6 +36,7 @@ from leadctl.output.requested import check_requested, requested_paths
 
 if TYPE_CHECKING:
     from leadctl.contract.operations import Operation
+    from leadctl.output.invocation import OutputInvocation
 
 __all__ = [
     "HOMES",
@@ -55,20 +55,23 @@ __all__ = [
     "view_wanted",
 ]
 
+# The command's own invocation object (its Context): a view is handed back the one the
+# command gave, so it may read more of it than this room does (the clock, say).
+InvocationT = TypeVar("InvocationT", bound="OutputInvocation")
 # A drawing of the data for a person (a gauge, a tree, a table of other columns): given
-# the context and the data handed to emit_list (the items) or emit_object (the object).
-View = Callable[[Context, Any], None]
+# the invocation and the data handed to emit_list (the items) or emit_object (the object).
+View = Callable[[InvocationT, Any], None]
 
 
 # -- the two calls ------------------------------------------------------------------------
 
 
 def emit_list(
-    ctx: Context,
+    ctx: InvocationT,
     items: Iterable[Any],
     *,
     columns: Sequence[Column],
-    view: View | None = None,
+    view: View[InvocationT] | None = None,
     footer: str | Callable[[], str | None] | None = None,
     file_note: Callable[[int], str | None] | None = None,
     streamed: bool = False,
@@ -119,11 +122,11 @@ def emit_list(
 
 
 def _emit_list(
-    ctx: Context,
+    ctx: InvocationT,
     items: Iterable[Any],
     *,
     columns: Sequence[Column],
-    view: View | None,
+    view: View[InvocationT] | None,
     streamed: bool,
 ) -> int:
     if ctx.options.jq is not None or ctx.output_format in AS_RECEIVED:
@@ -142,11 +145,11 @@ def _emit_list(
 
 
 def emit_object(
-    ctx: Context,
+    ctx: InvocationT,
     obj: Any,
     *,
     columns: Sequence[Column],
-    view: View | None = None,
+    view: View[InvocationT] | None = None,
     operation: Operation | None = None,
     title: str | None = None,
 ) -> None:
@@ -183,12 +186,12 @@ def emit_object(
 
 def columns_view(
     columns: Sequence[Column], *, reshape: Callable[[Iterable[Any]], Iterable[Any]] | None = None
-) -> View:
+) -> View[OutputInvocation]:
     """A view that is the table of other columns, over items ``reshape`` made for it
     (e.g. each announcement with a ● when unread): the default table of a list whose
     json and csv carry the service's items unchanged."""
 
-    def draw(ctx: Context, items: Iterable[Any]) -> None:
+    def draw(ctx: OutputInvocation, items: Iterable[Any]) -> None:
         renderer_for(TABLE).write_list(ctx, reshape(items) if reshape else items, columns)
 
     return draw
@@ -205,7 +208,7 @@ def renderer_for(fmt: str) -> Renderer:
     return renderers[fmt]
 
 
-def streams_items(ctx: Context) -> bool:
+def streams_items(ctx: OutputInvocation) -> bool:
     """Whether the chosen format prints each item as it arrives; a table (or a view) waits
     for every item, so until then the terminal is free for a progress line."""
     if ctx.options.jq is not None:
@@ -213,14 +216,14 @@ def streams_items(ctx: Context) -> bool:
     return renderer_for(ctx.output_format).streams
 
 
-def prints_as_received(ctx: Context) -> bool:
+def prints_as_received(ctx: OutputInvocation) -> bool:
     """Whether the chosen format prints the service's JSON as received (json, ndjson,
     ``--jq``), as opposed to rendering columns: a command that reorders or flattens
     items for people (display order, joined lists) does so only when this is False."""
     return ctx.output_format in AS_RECEIVED  # --jq reads json
 
 
-def view_wanted(ctx: Context) -> bool:
+def view_wanted(ctx: OutputInvocation) -> bool:
     """Whether a view draws the data (table without --columns) rather than the format."""
     return ctx.output_format == TABLE and not ctx.options.columns
 
@@ -238,7 +241,7 @@ class _Counted:
             yield item
 
 
-def _jq_per_item(ctx: Context, *, streamed: bool) -> bool:
+def _jq_per_item(ctx: OutputInvocation, *, streamed: bool) -> bool:
     """--jq runs on each item under --all (items stream) and when NDJSON was asked for
     (one result per line, as `jq` reads an NDJSON file); otherwise on the whole array."""
     if streamed:
@@ -246,7 +249,7 @@ def _jq_per_item(ctx: Context, *, streamed: bool) -> bool:
     return (ctx.options.output or ctx.settings_output_or_none()) == NDJSON
 
 
-def _jq_list(ctx: Context, items: Iterable[Any], *, per_item: bool) -> int:
+def _jq_list(ctx: OutputInvocation, items: Iterable[Any], *, per_item: bool) -> int:
 
     ios = ctx.ios
     program = compile_jq(ctx.options.jq or "")
@@ -264,7 +267,7 @@ def _jq_list(ctx: Context, items: Iterable[Any], *, per_item: bool) -> int:
 # -- shared by the renderers --------------------------------------------------------------
 
 
-def _selection(ctx: Context, defaults: Sequence[Column]) -> Selection | None:
+def _selection(ctx: OutputInvocation, defaults: Sequence[Column]) -> Selection | None:
     """The fields --columns picks for JSON output (a default column's header stands for
     its path), or None to print the objects whole."""
     requested = requested_paths(ctx)
@@ -273,14 +276,18 @@ def _selection(ctx: Context, defaults: Sequence[Column]) -> Selection | None:
     return selection_of([column.path for column in choose_columns(requested, defaults)])
 
 
-def _picked(ctx: Context, items: Iterable[Any], defaults: Sequence[Column]) -> Iterable[Any]:
+def _picked(
+    ctx: OutputInvocation, items: Iterable[Any], defaults: Sequence[Column]
+) -> Iterable[Any]:
     selection = _selection(ctx, defaults)
     if selection is None:
         return items
     return (project(item, selection) for item in items)
 
 
-def _checked_first(ctx: Context, items: Iterable[Any], defaults: Sequence[Column]) -> Iterable[Any]:
+def _checked_first(
+    ctx: OutputInvocation, items: Iterable[Any], defaults: Sequence[Column]
+) -> Iterable[Any]:
     """The items, with --columns checked against the first before any is printed."""
     if not requested_paths(ctx):
         return items
@@ -299,11 +306,13 @@ class _Json(Renderer):
     """The service's JSON as received: an array streamed item by item, indented on a
     terminal."""
 
-    def write_list(self, ctx: Context, items: Iterable[Any], columns: Sequence[Column]) -> int:
+    def write_list(
+        self, ctx: OutputInvocation, items: Iterable[Any], columns: Sequence[Column]
+    ) -> int:
         ios = ctx.ios
         return write_json_array(ios.data_out(json=True), items, pretty=ios.stdout_is_tty)
 
-    def write_object(self, ctx: Context, obj: Any, columns: Sequence[Column]) -> None:
+    def write_object(self, ctx: OutputInvocation, obj: Any, columns: Sequence[Column]) -> None:
         ios = ctx.ios
         write_json_object(ios.data_out(json=True), obj, pretty=ios.stdout_is_tty)
 
@@ -311,10 +320,12 @@ class _Json(Renderer):
 class _Ndjson(Renderer):
     """One compact JSON document a line."""
 
-    def write_list(self, ctx: Context, items: Iterable[Any], columns: Sequence[Column]) -> int:
+    def write_list(
+        self, ctx: OutputInvocation, items: Iterable[Any], columns: Sequence[Column]
+    ) -> int:
         return write_ndjson(ctx.ios.data_out(json=True), items)
 
-    def write_object(self, ctx: Context, obj: Any, columns: Sequence[Column]) -> None:
+    def write_object(self, ctx: OutputInvocation, obj: Any, columns: Sequence[Column]) -> None:
         write_json_object(ctx.ios.data_out(json=True), obj, pretty=False)
 
 

@@ -19,7 +19,7 @@ from leadctl.output.columns import Column, choose_columns, infer_columns
 from leadctl.output.requested import check_requested
 
 if TYPE_CHECKING:
-    from leadctl.context import Context
+    from leadctl.output.invocation import OutputInvocation
 
 
 class Renderer:
@@ -28,10 +28,12 @@ class Renderer:
     # Each item printed as it arrives (False: the items are collected first).
     streams = True
 
-    def write_list(self, ctx: Context, items: Iterable[Any], columns: Sequence[Column]) -> int:
+    def write_list(
+        self, ctx: OutputInvocation, items: Iterable[Any], columns: Sequence[Column]
+    ) -> int:
         raise NotImplementedError
 
-    def write_object(self, ctx: Context, obj: Any, columns: Sequence[Column]) -> None:
+    def write_object(self, ctx: OutputInvocation, obj: Any, columns: Sequence[Column]) -> None:
         raise NotImplementedError
 
 
@@ -39,28 +41,30 @@ class ColumnRenderer(Renderer):
     """Formats that print columns: ``--columns`` (checked against the data) or the
     command's defaults, else columns inferred from the first item."""
 
-    def write_list(self, ctx: Context, items: Iterable[Any], columns: Sequence[Column]) -> int:
+    def write_list(
+        self, ctx: OutputInvocation, items: Iterable[Any], columns: Sequence[Column]
+    ) -> int:
         iterator, chosen = _columns_for_list(ctx, items, columns)
         return self.write_rows(ctx, iterator, chosen)
 
-    def write_object(self, ctx: Context, obj: Any, columns: Sequence[Column]) -> None:
+    def write_object(self, ctx: OutputInvocation, obj: Any, columns: Sequence[Column]) -> None:
         chosen = choose_columns(ctx.options.columns, columns) or infer_columns(obj)
         check_requested(ctx, obj, columns)
         self.write_one(ctx, obj, chosen)
 
-    def write_rows(self, ctx: Context, rows: Iterator[Any], columns: list[Column]) -> int:
+    def write_rows(self, ctx: OutputInvocation, rows: Iterator[Any], columns: list[Column]) -> int:
         raise NotImplementedError
 
-    def write_one(self, ctx: Context, obj: Any, columns: list[Column]) -> None:
+    def write_one(self, ctx: OutputInvocation, obj: Any, columns: list[Column]) -> None:
         self.write_rows(ctx, iter((obj,)), columns)
 
 
-def display_zone_of(ctx: Context) -> tzinfo | None:
+def display_zone_of(ctx: OutputInvocation) -> tzinfo | None:
     """``--utc``, else the profile's ``timezone``, else the system's (TZ honoured)."""
     return display_zone(utc=ctx.options.utc, profile_zone=ctx.settings.get("timezone"), env=ctx.env)
 
 
-def zone_for(ctx: Context, columns: Sequence[Column]) -> tzinfo | None:
+def zone_for(ctx: OutputInvocation, columns: Sequence[Column]) -> tzinfo | None:
     """The zone times are shown in; looked up only when a column holds times."""
     if not any(column.kind == "datetime" for column in columns):
         return timezone.utc
@@ -68,7 +72,7 @@ def zone_for(ctx: Context, columns: Sequence[Column]) -> tzinfo | None:
 
 
 def _columns_for_list(
-    ctx: Context, items: Iterable[Any], defaults: Sequence[Column]
+    ctx: OutputInvocation, items: Iterable[Any], defaults: Sequence[Column]
 ) -> tuple[Iterator[Any], list[Column]]:
     """The columns to show and the items, with the first one put back when it had to be
     looked at to infer columns for a command that declared none."""

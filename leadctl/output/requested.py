@@ -16,24 +16,24 @@ from leadctl.output.checked_columns import CheckedColumns
 from leadctl.output.columns import Column, known_paths, path_known
 
 if TYPE_CHECKING:
-    from leadctl.context import Context
+    from leadctl.output.invocation import OutputInvocation
 
 
-def requested_paths(ctx: Context) -> list[str]:
+def requested_paths(ctx: OutputInvocation) -> list[str]:
     """The fields of --columns, in order, blanks dropped."""
     return [path.strip() for path in ctx.options.columns or () if path.strip()]
 
 
-def remember_checked(ctx: Context, *, confirmed: frozenset[str], known: list[str]) -> None:
+def remember_checked(ctx: OutputInvocation, *, confirmed: frozenset[str], known: list[str]) -> None:
     ctx.columns_checked = CheckedColumns(confirmed, known)
 
 
-def checked_of(ctx: Context) -> CheckedColumns | None:
+def checked_of(ctx: OutputInvocation) -> CheckedColumns | None:
     """What the schema said of --columns, or None when no schema was asked."""
     return ctx.columns_checked
 
 
-def check_requested(ctx: Context, sample: Any, defaults: Sequence[Column]) -> None:
+def check_requested(ctx: OutputInvocation, sample: Any, defaults: Sequence[Column]) -> None:
     """``--columns`` checked against the data, where the contract's schema did not
     confirm them before the request (:mod:`leadctl.output.response_columns`): a field that the
     item does not have and that no default column names is a typo, exit 2 naming the

@@ -37,8 +37,8 @@ if TYPE_CHECKING:
     from rich.console import RenderableType
     from rich.text import Text
 
-    from leadctl.context import Context
     from leadctl.contract.operations import Operation
+    from leadctl.output.invocation import OutputInvocation
 
 # Lines a drawing keeps for itself around a list (its title, header, the lines under it).
 FRAME_LINES = 8
@@ -48,7 +48,7 @@ GAP = 2
 
 
 def write_resource(
-    ctx: Context,
+    ctx: OutputInvocation,
     obj: Mapping[str, Any],
     columns: Sequence[Column],
     operation: Operation | None,
@@ -76,7 +76,7 @@ def write_resource(
     show_drawing(ctx.ios, Group(*parts))
 
 
-def _answer_schema(ctx: Context, operation: Operation | None) -> tuple[Document, Any]:
+def _answer_schema(ctx: OutputInvocation, operation: Operation | None) -> tuple[Document, Any]:
     """The contract's schema of the read's answer; none (the data alone) when the read
     has no operation or its contract cannot be read."""
     if operation is None:
@@ -101,7 +101,7 @@ def _in_list(path: str, lists: Sequence[ListPart]) -> bool:
 
 
 class _View:
-    def __init__(self, ctx: Context, doc: Document) -> None:
+    def __init__(self, ctx: OutputInvocation, doc: Document) -> None:
         ios = ctx.ios
         self.doc = doc
         self.width = ios.terminal_width()

@@ -30,9 +30,9 @@ from leadctl.output.registry import prints_as_received
 from leadctl.output.requested import remember_checked, requested_paths
 
 if TYPE_CHECKING:
-    from leadctl.context import Context
     from leadctl.contract.document import Document
     from leadctl.contract.operations import Operation
+    from leadctl.output.invocation import OutputInvocation
 
 # How deep the known-fields list of an unknown --columns goes (tags[].name is 2).
 LISTED_DEPTH = 3
@@ -41,7 +41,7 @@ _SCALARS = ("string", "integer", "number", "boolean", "null")
 
 
 def output_columns(
-    ctx: Context,
+    ctx: OutputInvocation,
     op: Operation,
     defaults: Sequence[Column],
     *,
@@ -136,7 +136,7 @@ def _kind(doc: Document, node: Any) -> str:
 
 
 def response_fields(
-    ctx: Context, op: Operation, *, within: str | None = None
+    ctx: OutputInvocation, op: Operation, *, within: str | None = None
 ) -> ResponseFields | None:
     """The fields of ``op``'s successful JSON answer (of one item, for a list or a page);
     None when the contract shows no JSON schema for it."""
@@ -158,7 +158,10 @@ def response_fields(
 
 
 def _check(
-    ctx: Context, fields: ResponseFields, requested: Sequence[str], defaults: Sequence[Column]
+    ctx: OutputInvocation,
+    fields: ResponseFields,
+    requested: Sequence[str],
+    defaults: Sequence[Column],
 ) -> None:
     """Exit 2 for a requested path the schema does not have; the ones it cannot tell are
     left for the data to decide."""

@@ -26,8 +26,8 @@ if TYPE_CHECKING:
     from rich.table import Table
     from rich.text import Text
 
-    from leadctl.context import Context
     from leadctl.iostreams import IOStreams
+    from leadctl.output.invocation import OutputInvocation
 
 # A table sent to a pipe or file is cut to no terminal: lines may be as long as the data.
 UNBOUNDED_WIDTH = 10_000
@@ -236,7 +236,7 @@ class TableRenderer(ColumnRenderer):
 
     streams = False
 
-    def write_rows(self, ctx: Context, rows: Iterator[Any], columns: list[Column]) -> int:
+    def write_rows(self, ctx: OutputInvocation, rows: Iterator[Any], columns: list[Column]) -> int:
         count = write_list_table(
             ctx.ios,
             rows,
@@ -248,7 +248,7 @@ class TableRenderer(ColumnRenderer):
             ctx.ios.info(NO_RESULTS)
         return count
 
-    def write_one(self, ctx: Context, obj: Any, columns: list[Column]) -> None:
+    def write_one(self, ctx: OutputInvocation, obj: Any, columns: list[Column]) -> None:
         write_object_table(ctx.ios, obj, columns, zone=zone_for(ctx, columns))
 
 

@@ -19,7 +19,7 @@ from leadctl.output.formats import YAML
 from leadctl.output.renderer import Renderer
 
 if TYPE_CHECKING:
-    from leadctl.context import Context
+    from leadctl.output.invocation import OutputInvocation
 
 # The C dumper when PyYAML was built with libyaml; the same output, faster.
 _DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
@@ -43,10 +43,12 @@ def write_yaml_list(stream: TextIO, items: Iterable[Any]) -> int:
 
 
 class _Yaml(Renderer):
-    def write_list(self, ctx: Context, items: Iterable[Any], columns: Sequence[Column]) -> int:
+    def write_list(
+        self, ctx: OutputInvocation, items: Iterable[Any], columns: Sequence[Column]
+    ) -> int:
         return write_yaml_list(ctx.ios.data_out(), items)
 
-    def write_object(self, ctx: Context, obj: Any, columns: Sequence[Column]) -> None:
+    def write_object(self, ctx: OutputInvocation, obj: Any, columns: Sequence[Column]) -> None:
         stream = ctx.ios.data_out()
         stream.write(dump(obj))
         stream.flush()

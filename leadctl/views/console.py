@@ -5,16 +5,19 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from leadctl.output.table import write_rendered
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
-    from leadctl.context import Context
     from leadctl.iostreams import IOStreams
     from leadctl.output import View
+    from leadctl.output.invocation import OutputInvocation
+
+# The command's invocation object, handed back to ``render`` as the command gave it.
+InvocationT = TypeVar("InvocationT", bound="OutputInvocation")
 
 
 def show(ios: IOStreams, renderable: RenderableType) -> None:
@@ -26,12 +29,12 @@ def show(ios: IOStreams, renderable: RenderableType) -> None:
     write_rendered(ios, buffer.getvalue())
 
 
-def view_of(render: Callable[[Context, Any], RenderableType]) -> View:
+def view_of(render: Callable[[InvocationT, Any], RenderableType]) -> View[InvocationT]:
     """The ``view=`` of :func:`leadctl.output.emit_object` / ``emit_list`` for a function
     that turns the data into something rich draws (a gauge, a tree): shown with
     :func:`show`."""
 
-    def draw(ctx: Context, data: Any) -> None:
+    def draw(ctx: InvocationT, data: Any) -> None:
         show(ctx.ios, render(ctx, data))
 
     return draw

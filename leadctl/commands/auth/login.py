@@ -279,7 +279,6 @@ def _oauth_login(
 
     profile = ctx.profile_name
     tokens = sign_in(
-        ctx,
         LoginRequest(
             base_url=url,
             profile=profile,
@@ -288,6 +287,9 @@ def _oauth_login(
             scope=scope or ctx.config.profiles.get(profile, {}).get("oauth_scopes"),
             open_browser=open_browser,
         ),
+        http=ctx.signed_in_profile(as_configured=True).http(),
+        ios=ctx.ios,
+        clock=ctx.clock,
     )
     credential = oauth_credential(tokens, "login")
     if not no_verify:

@@ -12,7 +12,7 @@ from leadctl.config.settings import validate_profile_name
 from leadctl.contract.budget import DEFAULT_SECONDS
 from leadctl.contract.fetch import read_contract
 from leadctl.contract.loading import load_contract, new_budget
-from leadctl.contract.store import context_key, save
+from leadctl.contract.store import save
 
 if TYPE_CHECKING:
     from leadctl.context import Context
@@ -73,7 +73,7 @@ class Checked:
 def store(ctx: Context, checked: Checked, etag: str | None = None) -> None:
 
     profile = validate_profile_name(ctx.settings.profile)
-    key = context_key(ctx)
+    key = ctx.contract_key()
     label = checked.label
     report_problems(ctx, checked.loaded)
     if ctx.options.dry_run or key is None:

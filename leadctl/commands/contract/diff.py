@@ -19,7 +19,7 @@ from leadctl.commands.contract._shared import (
 from leadctl.contract.diff import diff_contracts
 from leadctl.contract.formats import parse_document, to_31
 from leadctl.contract.index import compile_index, curated_command_names
-from leadctl.contract.operations import active_index_of, use_active_index
+from leadctl.contract.operations import active_index_of
 from leadctl.generated.tree import generated_tree
 from leadctl.output import emit_list, prints_as_received
 from leadctl.output.columns import Column
@@ -113,5 +113,5 @@ def diff(
 
     ctx = get_context(typer_ctx)
     # The contract the command tree was built from this invocation (read once).
-    use_active_index(ctx, generated_tree(typer_ctx).active)
+    ctx.use_active_index(generated_tree(typer_ctx).active)
     run(Options(source, time_limit), ctx)

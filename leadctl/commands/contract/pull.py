@@ -10,7 +10,6 @@ from leadctl.commands.contract._shared import Checked, TimeLimitOption, new_budg
 from leadctl.contract.discovery import Discovery, label
 from leadctl.contract.loading import load_contract
 from leadctl.contract.operations import active_index_of
-from leadctl.contract.store import context_key
 
 if TYPE_CHECKING:
     from leadctl.context import Context
@@ -28,7 +27,7 @@ def run(opts: Options, ctx: Context) -> None:
     ctx.settings  # noqa: B018 - an unknown --profile is exit 2 before anything is sent
     meta = active_index_of(ctx).head.get("contract", {})
     known = {}
-    if active_index_of(ctx).key == context_key(ctx) and meta.get("etag"):
+    if active_index_of(ctx).key == ctx.contract_key() and meta.get("etag"):
         known[str(meta.get("source"))] = str(meta["etag"])
     found = Discovery.from_context(ctx).discover(etag_for=known)
     source = label(found.url)

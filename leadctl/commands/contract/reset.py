@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from leadctl.commands._verb import verb_command
 from leadctl.commands.contract._shared import service_of_profile
 from leadctl.config.settings import validate_profile_name
-from leadctl.contract.store import SANDBOX_KEY, context_key, remove
+from leadctl.contract.store import SANDBOX_KEY, remove
 
 if TYPE_CHECKING:
     from leadctl.context import Context
@@ -22,7 +22,7 @@ class Options:
 def run(opts: Options, ctx: Context) -> None:
 
     whose = service_of_profile(ctx, validate_profile_name(ctx.settings.profile))
-    key = context_key(ctx)
+    key = ctx.contract_key()
     if key is not None and remove(ctx.env, key):
         again = "the sandbox's published" if key == SANDBOX_KEY else "the bundled"
         ctx.ios.info(f"{whose} uses {again} contract again")

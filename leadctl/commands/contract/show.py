@@ -9,7 +9,7 @@ import typer
 
 from leadctl.commands._common import get_context
 from leadctl.commands.contract.summary import print_summary, summary
-from leadctl.contract.operations import active_index_of, use_active_index
+from leadctl.contract.operations import active_index_of
 from leadctl.generated.tree import generated_tree
 from leadctl.output import emit_list
 from leadctl.output.columns import Column
@@ -95,5 +95,5 @@ def show(
 
     ctx = get_context(typer_ctx)
     # The contract the command tree was built from this invocation (read once).
-    use_active_index(ctx, generated_tree(typer_ctx).active)
+    ctx.use_active_index(generated_tree(typer_ctx).active)
     run(Options(operations), ctx)
