@@ -46,10 +46,10 @@ from leadctl.http.replace import CHANGED_MEANWHILE, replace_resource
 from leadctl.util.jsontext import NotJson, loads_input
 
 if TYPE_CHECKING:
-    from leadctl.context import Context
     from leadctl.contract.field_paths import FieldPaths
     from leadctl.contract.operations import Operation
     from leadctl.generated.tree import GeneratedTree
+    from leadctl.http.invocation import RequestInvocation
     from leadctl.http.rate_limit import RateLimit
 
 MIN_CONCURRENCY = 1
@@ -318,7 +318,7 @@ def numbered(lines: Iterable[bytes]) -> Iterator[tuple[int, bytes]]:
 # -- running -----------------------------------------------------------------------------
 
 
-def run_batch(ctx: Context, options: BatchOptions) -> None:
+def run_batch(ctx: RequestInvocation, options: BatchOptions) -> None:
 
     tree = options.tree
     if not MIN_CONCURRENCY <= options.concurrency <= MAX_CONCURRENCY:
@@ -355,7 +355,7 @@ def run_batch(ctx: Context, options: BatchOptions) -> None:
             )
 
 
-def _confirm_destructive(ctx: Context, op: Operation, options: BatchOptions) -> None:
+def _confirm_destructive(ctx: RequestInvocation, op: Operation, options: BatchOptions) -> None:
     """A destructive operation is confirmed once for the whole run: asked on a terminal,
     --yes otherwise (exit 2, nothing sent). A dry run sends nothing: no question."""
 
@@ -375,7 +375,7 @@ def _confirm_destructive(ctx: Context, op: Operation, options: BatchOptions) -> 
 
 
 def _batch(
-    ctx: Context,
+    ctx: RequestInvocation,
     options: BatchOptions,
     operation: Operation,
     shape: Shape,
@@ -485,7 +485,7 @@ def _changed(options: BatchOptions, what: str) -> UsageError:
     )
 
 
-def _total(ctx: Context, path: Path | None, resume: ResumeState | None) -> int | None:
+def _total(ctx: RequestInvocation, path: Path | None, resume: ResumeState | None) -> int | None:
     if path is None or not progress_wanted(ctx):
         return None
     with path.open("rb") as stream:
@@ -494,7 +494,7 @@ def _total(ctx: Context, path: Path | None, resume: ResumeState | None) -> int |
     return max(0, lines - done)
 
 
-def _dry_run(ctx: Context, operation: Operation, jobs: Iterator[Job]) -> None:
+def _dry_run(ctx: RequestInvocation, operation: Operation, jobs: Iterator[Job]) -> None:
     """Each line's request as a curl command (a PUT's whole body, read and merged as the
     single command shows it); invalid lines on stderr; nothing sent."""
     import contextlib

@@ -38,9 +38,9 @@ from leadctl.output.columns import EACH, split_path
 from leadctl.output.response_columns import response_fields
 
 if TYPE_CHECKING:
-    from leadctl.context import Context
     from leadctl.contract.lead_fields import LeadSchema
     from leadctl.contract.operations import Operation
+    from leadctl.http.invocation import RequestInvocation
     from leadctl.output.response_columns import ResponseFields
 
 COLLECT = "[]"
@@ -62,7 +62,7 @@ class ColumnPlan:
 
 
 def plan_columns(
-    ctx: Context, op: Operation, header: bytes, renames: Mapping[str, str]
+    ctx: RequestInvocation, op: Operation, header: bytes, renames: Mapping[str, str]
 ) -> ColumnPlan:
     """The plan for a CSV header, ``--map`` renames first; exit 2 for a column that names
     no lead field. Notes on stderr say which columns were read as other fields or left
@@ -109,7 +109,7 @@ def plan_columns(
     return ColumnPlan(plan_renames, frozenset(ignored), _csv_line(kept))
 
 
-def _list_item(ctx: Context) -> ResponseFields | None:
+def _list_item(ctx: RequestInvocation) -> ResponseFields | None:
     """The fields of a lead as the list shows them (what an export's columns are)."""
 
     return response_fields(ctx, curated(ctx, "POST", "/leads/all/my"))
@@ -216,7 +216,7 @@ def _takes_unlisted(shape: LeadSchema, path: str) -> bool:
     return extra is True or isinstance(extra, Mapping)
 
 
-def _note(ctx: Context, mapped: Mapping[str, str], ignored: set[str]) -> None:
+def _note(ctx: RequestInvocation, mapped: Mapping[str, str], ignored: set[str]) -> None:
     if mapped:
         pairs = [f"{name} as {target}" for name, target in mapped.items()]
         ctx.ios.info(f"reading columns as the lead's fields: {_listed(pairs)}")

@@ -26,7 +26,7 @@ from leadctl.http.retry import RetryPolicy
 
 if TYPE_CHECKING:
     from leadctl.bulk.sender import Job, Plan
-    from leadctl.context import Context
+    from leadctl.http.invocation import RequestInvocation
     from leadctl.http.rate_limit import RateLimit
 
 
@@ -107,7 +107,7 @@ class BulkInterrupted(LeadctlError):
 
 
 def run_jobs(
-    ctx: Context,
+    ctx: RequestInvocation,
     *,
     plan: Plan,
     jobs: Iterator[Job],
@@ -194,11 +194,11 @@ def run_jobs(
     finish(tally, words, report_target, failure, interrupted=sender.interrupted)
 
 
-def progress_wanted(ctx: Context) -> bool:
+def progress_wanted(ctx: RequestInvocation) -> bool:
     return ctx.ios.progress_enabled and ctx.ios.env.get("TERM") != "dumb"
 
 
-def _display(ctx: Context, *, notes: bool, words: Words) -> Display:
+def _display(ctx: RequestInvocation, *, notes: bool, words: Words) -> Display:
     if progress_wanted(ctx):
         return ProgressDisplay(ctx.ios, notes=notes, noun=words.noun, label=words.doing)
     return Display(ctx.ios, notes=notes, noun=words.noun, label=words.doing)

@@ -11,11 +11,11 @@ from leadctl.http.replace import put_shape, whole_body
 
 if TYPE_CHECKING:
     from leadctl.bulk.sender import Job, Prepare
-    from leadctl.context import Context
     from leadctl.contract.operations import Operation
+    from leadctl.http.invocation import RequestInvocation
 
 
-def replacement_preparer(ctx: Context, op: Operation) -> Prepare | None:
+def replacement_preparer(ctx: RequestInvocation, op: Operation) -> Prepare | None:
     """Per line, the PUT's whole body; None when ``op`` is no PUT whose schema requires
     fields (its lines are sent as they are)."""
     if op.method != "PUT":

@@ -27,8 +27,8 @@ from leadctl.errors import DryRunDone, UsageError
 from leadctl.http.rate_limit import known_limit
 
 if TYPE_CHECKING:
-    from leadctl.context import Context
     from leadctl.contract.operations import Operation
+    from leadctl.http.invocation import RequestInvocation
     from leadctl.http.rate_limit import RateLimit
 
 # Answers every other row would get too: the import stops (a 404 to POST /leads is a
@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 STOPPING_STATUSES = frozenset({401, 403, 404})
 
 
-def run_import(ctx: Context, options: ImportOptions) -> None:
+def run_import(ctx: RequestInvocation, options: ImportOptions) -> None:
     if options.retry_unknown and options.resume is None:
         raise UsageError("--retry-unknown only applies with --resume REPORT")
 
@@ -52,7 +52,7 @@ def run_import(ctx: Context, options: ImportOptions) -> None:
 
 
 def _import(
-    ctx: Context,
+    ctx: RequestInvocation,
     options: ImportOptions,
     op: Operation,
     resume: ResumeState | None,
@@ -112,7 +112,9 @@ def reports_of(report: str | None, resume: str | None) -> tuple[Path, ...]:
     return tuple(Path(name) for name in (report, resume) if name is not None and name != STDIN)
 
 
-def _columns(ctx: Context, header: bytes | None, renames: Mapping[str, str]) -> ColumnPlan | None:
+def _columns(
+    ctx: RequestInvocation, header: bytes | None, renames: Mapping[str, str]
+) -> ColumnPlan | None:
     """The field each CSV column is read as (leadctl.bulk.columns), None for NDJSON:
     a column that names no lead field is exit 2 here, before any row is read."""
     if header is None:
@@ -121,7 +123,7 @@ def _columns(ctx: Context, header: bytes | None, renames: Mapping[str, str]) -> 
     return plan_columns(ctx, curated(ctx, "POST", "/leads"), header, renames)
 
 
-def _preparer(ctx: Context, header: bytes | None, options: ImportOptions) -> Prepare:
+def _preparer(ctx: RequestInvocation, header: bytes | None, options: ImportOptions) -> Prepare:
     """Rows typed on the contract's lead schema (leadctl.contract.lead_fields); where the contract
     lists no lead fields, cells stay strings and only the phone is checked. Either way
     --map renames and --field fills in (leadctl.contract.lead_fields.with_mapping). ``header``
@@ -158,7 +160,7 @@ def _same_file(a: Path, b: Path) -> bool:
 
 
 def open_input(
-    ctx: Context, file: str, *, what: str = "leads"
+    ctx: RequestInvocation, file: str, *, what: str = "leads"
 ) -> tuple[IO[bytes], str, Path | None]:
     if file == STDIN:
         stdin = ctx.ios.stdin
@@ -249,7 +251,9 @@ def _skipping(
             yield row
 
 
-def _total(ctx: Context, path: Path | None, fmt: str, resume: ResumeState | None) -> int | None:
+def _total(
+    ctx: RequestInvocation, path: Path | None, fmt: str, resume: ResumeState | None
+) -> int | None:
     """Rows still to do, for the progress bar (lines, so a CSV value spanning lines makes
     it approximate); None when there is no bar or the input is a stream."""
     if path is None or not progress_wanted(ctx):
@@ -271,7 +275,7 @@ def _total(ctx: Context, path: Path | None, fmt: str, resume: ResumeState | None
 # -- sending -----------------------------------------------------------------------------
 
 
-def _dry_run(ctx: Context, rows: Iterator[Row], tally: Tally) -> None:
+def _dry_run(ctx: RequestInvocation, rows: Iterator[Row], tally: Tally) -> None:
     """Each valid row's request as a curl command; invalid rows on stderr; nothing sent."""
 
     client = ctx.client()
@@ -291,7 +295,7 @@ def _invalid(row: Row) -> Outcome:
 
 
 def _send_all(
-    ctx: Context,
+    ctx: RequestInvocation,
     options: ImportOptions,
     op: Operation,
     rows: Iterator[Row],

@@ -10,13 +10,27 @@ already name a profile keep theirs.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from leadctl.errors import ApiError, LeadctlError
 
 if TYPE_CHECKING:
+    from leadctl.config.settings import Config
     from leadctl.context import Context
+    from leadctl.global_options import GlobalOptions
     from leadctl.iostreams import IOStreams
+
+
+class NamedProfile(Protocol):
+    """What the profile a hint carries is read from (the Context is one): -p as typed or
+    LEADCTL_PROFILE, and the configured current profile."""
+
+    @property
+    def options(self) -> GlobalOptions: ...
+
+    @property
+    def config(self) -> Config: ...
+
 
 DEFAULT_PROFILE = "default"
 # After --dry-run on the embedded sandbox: the URL it printed is answered inside leadctl only.
@@ -32,7 +46,7 @@ _PROFILELESS = (["sandbox"], ["completion"])
 _NAMES_A_PROFILE = re.compile(r"(?:^|\s)(?:-p|--profile)(?:[\s=]|$)|(?:^|\s)-p\S")
 
 
-def profile_flag(context: Context | None) -> str:
+def profile_flag(context: NamedProfile | None) -> str:
     """``-p NAME`` when commands for this invocation need it, else ""."""
     if context is None or context.options.profile is None:
         return ""
@@ -52,13 +66,13 @@ def profile_flag(context: Context | None) -> str:
     return f"-p {shlex.quote(name)}"
 
 
-def command_line(context: Context | None, rest: str) -> str:
+def command_line(context: NamedProfile | None, rest: str) -> str:
     """``leadctl [-p NAME] rest``: a command to show the user for this profile."""
     flag = profile_flag(context)
     return f"leadctl {flag} {rest}" if flag else f"leadctl {rest}"
 
 
-def for_profile(context: Context | None, command: str) -> str:
+def for_profile(context: NamedProfile | None, command: str) -> str:
     """``command`` (a ``leadctl ...`` line) with ``-p NAME`` when this invocation needs it."""
     return with_profile(f"`{command}`", profile_flag(context))[1:-1]
 
@@ -84,7 +98,7 @@ def fit_hint(error: LeadctlError, ios: IOStreams) -> None:
 
 
 def carry_profile(
-    error: LeadctlError, context: Context | None, *, typed_profile: str | None = None
+    error: LeadctlError, context: NamedProfile | None, *, typed_profile: str | None = None
 ) -> None:
     """Adds the profile to the commands ``error`` suggests (the service's words untouched);
     ``typed_profile`` is -p as typed, for errors raised before the context exists."""

@@ -11,8 +11,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from leadctl.clock import Clock
-from leadctl.context import Context, GlobalOptions
+from leadctl.context import Context
 from leadctl.errors import UsageError
+from leadctl.global_options import GlobalOptions
 from leadctl.http.request_limits import DEFAULT_MAX_RETRIES, timeout_problem
 from leadctl.iostreams import IOStreams
 from leadctl.output.formats import OUTPUT_FORMATS

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import urljoin, urlsplit, urlunsplit
 
 from leadctl.config.credentials import CredentialKind
@@ -36,13 +36,26 @@ from leadctl.http.urls import is_loopback_host
 if TYPE_CHECKING:
     import httpx
 
-    from leadctl.context import Context
+    from leadctl.config.credentials import Credential
     from leadctl.contract.budget import Budget
     from leadctl.contract.loading import Loaded
     from leadctl.http.client import Client
+    from leadctl.http.invocation import RequestInvocation
+
+    # Only a type: what a caller hands in (the Context is one).
+    class DiscoveryInvocation(RequestInvocation, Protocol):
+        """What finding and fetching a service's contract reads of a command: also its
+        credential (sent only to the profile's own host) and its profile's stored settings."""
+
+        @property
+        def profile_name(self) -> str: ...
+
+        def credential(self) -> Credential | None: ...
+
 else:
     # A stand-in that loads httpx the first time it is used: importing stays light.
     from leadctl.http._httpx import httpx
+
 
 WELL_KNOWN_PATHS = ("/openapi.json", "/openapi/v1.json", "/swagger/v1/swagger.json")
 ACCEPT = "application/openapi+json, application/json;q=0.9, application/yaml;q=0.8, */*;q=0.5"
@@ -98,7 +111,7 @@ class Discovery:
     """What fetching a contract needs: the invocation, the service's base URL, a client
     for its host, and whether the credential may go along."""
 
-    ctx: Context
+    ctx: DiscoveryInvocation
     base_url: str | None
     client: Client | None
     send_credential: bool
@@ -106,7 +119,7 @@ class Discovery:
     ca_bundle: Any = None
 
     @classmethod
-    def from_context(cls, ctx: Context) -> Discovery:
+    def from_context(cls, ctx: DiscoveryInvocation) -> Discovery:
 
         try:
             base: str | None = ctx.base_url()
@@ -215,14 +228,14 @@ class Discovery:
         )
 
 
-def _settings_value(ctx: Context, key: str) -> Any:
+def _settings_value(ctx: DiscoveryInvocation, key: str) -> Any:
     try:
         return ctx.settings.get(key)
     except UsageError:
         return None
 
 
-def pull_after_login(ctx: Context, base_url: str, credential: Any) -> None:
+def pull_after_login(ctx: DiscoveryInvocation, base_url: str, credential: Any) -> None:
     """`auth login`'s last step: pull the new profile's contract and keep it for the
     service. Anything short of a stored contract is one line on stderr, never a failed
     login."""
@@ -263,7 +276,9 @@ def pull_after_login(ctx: Context, base_url: str, credential: Any) -> None:
         ctx.ios.info(f"note: no contract pulled ({error.message}); the bundled one is used")
 
 
-def store(ctx: Context, key: str, found: Fetched, loaded: Loaded, budget: Budget) -> Any:
+def store(
+    ctx: DiscoveryInvocation, key: str, found: Fetched, loaded: Loaded, budget: Budget
+) -> Any:
     """Keep a fetched, checked contract for the service ``key`` names."""
 
     return save(

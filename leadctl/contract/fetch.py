@@ -10,14 +10,14 @@ from leadctl.contract.discovery import Discovery, label
 from leadctl.errors import UsageError
 
 if TYPE_CHECKING:
-    from leadctl.context import Context
+    from leadctl.contract.discovery import DiscoveryInvocation
 
 
 def is_url(source: str) -> bool:
     return source.startswith(("https://", "http://"))
 
 
-def read_contract(ctx: Context, source: str) -> tuple[bytes, str]:
+def read_contract(ctx: DiscoveryInvocation, source: str) -> tuple[bytes, str]:
     """The document's bytes and a label saying where they came from."""
     if is_url(source):
         found = Discovery.from_context(ctx).fetch(source)

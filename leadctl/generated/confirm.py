@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING
 from leadctl.iostreams import safe_text
 
 if TYPE_CHECKING:
-    from leadctl.context import Context
     from leadctl.contract.operations import Operation
+    from leadctl.output.invocation import OutputInvocation
 
 YES_HELP = (
     "Do not ask for confirmation (this deletes, removes or cancels something); required "
@@ -20,7 +20,7 @@ YES_HELP = (
 
 
 def confirm_destructive(
-    ctx: Context, op: Operation, path_params: Mapping[str, str], *, yes: bool
+    ctx: OutputInvocation, op: Operation, path_params: Mapping[str, str], *, yes: bool
 ) -> None:
     """Ask before a destructive operation runs; return only when it may."""
     if not op.destructive or ctx.options.dry_run:

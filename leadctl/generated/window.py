@@ -23,8 +23,8 @@ from leadctl.inputs.datetimes import datetime_option, format_moment
 from leadctl.util.isotime import parse_timestamp
 
 if TYPE_CHECKING:
-    from leadctl.context import Context
     from leadctl.contract.entries import Parameter
+    from leadctl.contract.invocation import InputInvocation
 
 SINCE = "since"
 START_NAMES = frozenset(
@@ -76,7 +76,7 @@ def window_of(parameters: Sequence[Parameter]) -> Window | None:
 
 
 def with_since(
-    ctx: Context,
+    ctx: InputInvocation,
     window: Window,
     values: Mapping[str, Any],
     bindings: Sequence[tuple[str, Parameter]],

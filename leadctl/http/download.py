@@ -33,8 +33,8 @@ if TYPE_CHECKING:
 
     import httpx
 
-    from leadctl.context import Context
     from leadctl.contract.operations import Operation
+    from leadctl.http.invocation import RequestInvocation
 else:
     # A stand-in that loads httpx the first time it is used: importing stays light.
     from leadctl.http._httpx import httpx
@@ -56,7 +56,7 @@ def is_redirect(response: httpx.Response) -> bool:
 
 
 def deliver(
-    ctx: Context, op: Operation, response: httpx.Response, *, output_file: str | None
+    ctx: RequestInvocation, op: Operation, response: httpx.Response, *, output_file: str | None
 ) -> None:
     """Write the bytes ``response`` stands for: its own body, or, for a read's redirect,
     the body at the end of it."""
@@ -75,7 +75,7 @@ def deliver(
 
 
 def _follow(
-    ctx: Context,
+    ctx: RequestInvocation,
     op: Operation,
     http: httpx.Client,
     response: httpx.Response,
@@ -121,7 +121,7 @@ def _follow(
     raise BadResponse(f"more than {MAX_REDIRECTS} redirects: the download was not found")
 
 
-def _location(ctx: Context, response: httpx.Response) -> httpx.URL:
+def _location(ctx: RequestInvocation, response: httpx.Response) -> httpx.URL:
     location = response.headers.get("Location")
     if not location:
         raise BadResponse(f"the service answered {response.status_code} without a Location")
@@ -152,12 +152,12 @@ def _shown(url: httpx.URL) -> str:
     return safe_text(shown + ("?…" if url.query else ""), one_line=True)
 
 
-def _verify(ctx: Context) -> ssl.SSLContext | bool:
+def _verify(ctx: RequestInvocation) -> ssl.SSLContext | bool:
 
     return tls_verification(ctx.settings.get("ca_bundle"), ctx.env)
 
 
-def _trace(ctx: Context, line: str) -> None:
+def _trace(ctx: RequestInvocation, line: str) -> None:
     if ctx.options.debug:
         ctx.ios.stderr.write(line + "\n")
 
@@ -171,7 +171,7 @@ def _media(response: httpx.Response) -> str:
 
 
 def _write(
-    ctx: Context,
+    ctx: RequestInvocation,
     chunks: Iterator[bytes],
     media: str,
     output_file: str | None,
@@ -249,7 +249,7 @@ def _check_length(written: int, declared: int | None) -> int:
     return written
 
 
-def _binary_stdout(ctx: Context) -> Sink:
+def _binary_stdout(ctx: RequestInvocation) -> Sink:
     stdout = ctx.ios.stdout
     stdout.flush()
     buffer: Sink | None = getattr(stdout, "buffer", None)
@@ -259,7 +259,7 @@ def _binary_stdout(ctx: Context) -> Sink:
 
 
 def _text_to_terminal(
-    ctx: Context, first: bytes, chunks: Iterator[bytes], declared: int | None
+    ctx: RequestInvocation, first: bytes, chunks: Iterator[bytes], declared: int | None
 ) -> None:
     import codecs
 

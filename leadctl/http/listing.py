@@ -19,15 +19,15 @@ from leadctl.output.response_columns import output_columns
 ALL_PAGE_SIZE = 200
 
 if TYPE_CHECKING:
-    from leadctl.context import Context
     from leadctl.contract.operations import Operation
+    from leadctl.http.invocation import RequestInvocation
     from leadctl.http.paging import Pager
     from leadctl.output import Column
     from leadctl.output.progress import ProgressLine
 
 
 def print_paged(
-    ctx: Context,
+    ctx: RequestInvocation,
     op: Operation,
     body: Mapping[str, Any],
     *,
@@ -114,7 +114,7 @@ def page_size_of(paging: Paging) -> int | None:
     return min(paging.limit, ALL_PAGE_SIZE if size is None else size)
 
 
-def _largest_page(ctx: Context, op: Operation) -> int | None:
+def _largest_page(ctx: RequestInvocation, op: Operation) -> int | None:
     """The pageSize maximum of the operation's query schema, if it declares one: a service
     that caps pages at 100 refuses a request for 200."""
 
@@ -128,7 +128,7 @@ def _largest_page(ctx: Context, op: Operation) -> int | None:
     return int(maximum)
 
 
-def _unpaged_when_cut_short(ctx: Context, pager: Pager) -> Iterator[Any]:
+def _unpaged_when_cut_short(ctx: RequestInvocation, pager: Pager) -> Iterator[Any]:
     """The pager's items; when Ctrl-C cut the read short, what is printed is a partial
     list: a table drawn from it goes straight to the terminal, never into the pager (which
     would take the screen and hide the note saying where to resume)."""
@@ -160,7 +160,7 @@ def _more_pages_note(pager: Pager, written: int, paging: Paging) -> str | None:
     )
 
 
-def _progress_wanted(ctx: Context) -> bool:
+def _progress_wanted(ctx: RequestInvocation) -> bool:
     # A progress line on the terminal that also receives streamed items would garble them;
     # a table is printed only once every page is in, so it can share the terminal.
 

@@ -18,8 +18,8 @@ from leadctl.inputs.fields import parse_json_text, split_field, typed_value
 if TYPE_CHECKING:
     from datetime import datetime, tzinfo
 
-    from leadctl.context import Context
     from leadctl.contract.operations import Operation
+    from leadctl.http.invocation import RequestInvocation
 
 # RangeFilter bound names, by the operator a user types.
 RANGE_OPERATORS = {
@@ -173,7 +173,7 @@ def list_body(
     return body
 
 
-def descending_value(ctx: Context, op: Operation, direction_key: str) -> str:
+def descending_value(ctx: RequestInvocation, op: Operation, direction_key: str) -> str:
     """The value of ``orderBy[].<direction_key>`` that sorts descending: the contract's own
     where its schema lists the values (ASP.NET services say ``Descending``), else ``desc``
     (assumed: the API docs show only ``field``)."""

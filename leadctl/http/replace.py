@@ -44,9 +44,9 @@ from leadctl.inputs.fields import merge_over
 if TYPE_CHECKING:
     import httpx
 
-    from leadctl.context import Context
     from leadctl.contract.document import Document
     from leadctl.contract.operations import Operation
+    from leadctl.http.invocation import RequestInvocation
 
 SHOWN_ERRORS = 8
 PRECONDITION_FAILED = 412
@@ -95,7 +95,7 @@ class ReplacedMeanwhile(ApiError):
 
 
 def replace_resource(
-    ctx: Context,
+    ctx: RequestInvocation,
     op: Operation,
     *,
     path_params: Mapping[str, str] | None,
@@ -115,7 +115,7 @@ def replace_resource(
 
 
 def replace_resource_json(
-    ctx: Context,
+    ctx: RequestInvocation,
     op: Operation,
     *,
     path_params: Mapping[str, str],
@@ -131,7 +131,7 @@ def replace_resource_json(
 
 
 def plan_replacement(
-    ctx: Context,
+    ctx: RequestInvocation,
     op: Operation,
     *,
     path_params: Mapping[str, str] | None,
@@ -152,7 +152,7 @@ def plan_replacement(
 
 
 def whole_body(
-    ctx: Context,
+    ctx: RequestInvocation,
     op: Operation,
     shape: PutShape,
     *,
@@ -182,7 +182,7 @@ def whole_body(
 
 
 def send_replacement(
-    ctx: Context,
+    ctx: RequestInvocation,
     op: Operation,
     planned: Replacement,
     *,
@@ -206,7 +206,7 @@ def send_replacement(
 
 
 def put_shape(
-    ctx: Context, op: Operation, *, read_with: Operation | None = None
+    ctx: RequestInvocation, op: Operation, *, read_with: Operation | None = None
 ) -> PutShape | None:
     """The PUT's JSON body schema and the read beside it; None when the contract shows no
     JSON body schema (the body is then sent as given)."""
@@ -326,7 +326,9 @@ def _named_like(path: str, like: str) -> str:
     return re.sub(r"\{[^}/]*\}", lambda _m: next(names), path)
 
 
-def _read(ctx: Context, get: Operation, path_params: Mapping[str, str]) -> tuple[Any, str | None]:
+def _read(
+    ctx: RequestInvocation, get: Operation, path_params: Mapping[str, str]
+) -> tuple[Any, str | None]:
     """The resource and its ETag. Sent even under --dry-run: reading changes nothing, and the
     dry run's point is to show the whole body the PUT would carry."""
 

@@ -10,10 +10,10 @@ from leadctl.contract.shapes import require_objects
 from leadctl.errors import BadResponse
 
 if TYPE_CHECKING:
-    from leadctl.context import Context
+    from leadctl.http.invocation import RequestInvocation
 
 
-def read_lead_statuses(ctx: Context) -> list[dict[str, Any]]:
+def read_lead_statuses(ctx: RequestInvocation) -> list[dict[str, Any]]:
     """GET /lead-statuses: the organization's statuses as the service sent them, checked
     to be an array of objects (`lead-statuses list|get`, the status colors of `leads list`)."""
 

@@ -20,9 +20,9 @@ from leadctl.http.retry import Backoff, no_jitter
 from leadctl.output import get_path
 
 if TYPE_CHECKING:
-    from leadctl.context import Context
     from leadctl.contract.entries import Pending
     from leadctl.generated.tree import GeneratedTree
+    from leadctl.http.invocation import RequestInvocation
 
 # Polls back off like retries (the same Backoff), from a shorter first wait and more
 # gently: the resource is expected to settle, not the service to recover. One process
@@ -86,7 +86,7 @@ class WaitInterrupted(WaitError):
 
 
 def wait_for(
-    ctx: Context,
+    ctx: RequestInvocation,
     resource: Any,
     rule: PendingRule,
     poll: Callable[[str], Any],
@@ -147,7 +147,7 @@ class Follow:
 
 
 def poll_until(
-    ctx: Context,
+    ctx: RequestInvocation,
     resource: Any,
     follow: Follow,
     poll: Callable[[str], Any],
@@ -202,7 +202,7 @@ def poll_until(
     return resource
 
 
-def _least_pause(ctx: Context) -> float:
+def _least_pause(ctx: RequestInvocation) -> float:
     """One request's share of the profile's known rate limit (0 without one)."""
     limit = known_limit(None, ctx.settings.get("rate_limit"))
     return 0.0 if limit is None else 1.0 / limit.per_second
@@ -237,7 +237,7 @@ def _shown(status: Any) -> str:
 class _spinner:
     """A rich spinner on stderr while waiting, only when stderr is a terminal (and no -q)."""
 
-    def __init__(self, ctx: Context) -> None:
+    def __init__(self, ctx: RequestInvocation) -> None:
         self._ctx = ctx
         self._status: Any = None
 
@@ -258,7 +258,7 @@ class _spinner:
             self._status.stop()
 
 
-def wait_for_lead(ctx: Context, tree: GeneratedTree, lead: Any, *, timeout: float) -> Any:
+def wait_for_lead(ctx: RequestInvocation, tree: GeneratedTree, lead: Any, *, timeout: float) -> Any:
     """``leads create --wait``: the lead once intake accepted it.
 
     The rule is the contract's (x-leadctl-pending on createLead) or, without one, the
@@ -276,7 +276,7 @@ def wait_for_lead(ctx: Context, tree: GeneratedTree, lead: Any, *, timeout: floa
     return wait_for(ctx, lead, rule, poll, timeout=timeout, what="lead")
 
 
-def _find_lead(ctx: Context) -> Callable[[str], Any]:
+def _find_lead(ctx: RequestInvocation) -> Callable[[str], Any]:
     client = ctx.client()
 
     def poll(ident: str) -> Any:
@@ -288,7 +288,7 @@ def _find_lead(ctx: Context) -> Callable[[str], Any]:
     return poll
 
 
-def poll_function(ctx: Context, poll_op: Operation) -> Any:
+def poll_function(ctx: RequestInvocation, poll_op: Operation) -> Any:
     """``poll(id)`` reading a resource with a GET that takes its id as the one path
     parameter."""
     operation = poll_op.with_overrides(ctx.settings)

@@ -12,27 +12,9 @@ from typing import TYPE_CHECKING, Protocol
 from leadctl.contract.invocation import ContractInvocation
 
 if TYPE_CHECKING:
+    from leadctl.global_options import GlobalOptions
     from leadctl.iostreams import IOStreams
     from leadctl.output.checked_columns import CheckedColumns
-
-
-class OutputOptions(Protocol):
-    """The global options that shape output (cli.md: -o, --columns, --jq, --utc...)."""
-
-    @property
-    def output(self) -> str | None: ...
-
-    @property
-    def columns(self) -> list[str] | None: ...
-
-    @property
-    def jq(self) -> str | None: ...
-
-    @property
-    def utc(self) -> bool: ...
-
-    @property
-    def allow_formulas(self) -> bool: ...
 
 
 class OutputInvocation(ContractInvocation, Protocol):
@@ -42,7 +24,7 @@ class OutputInvocation(ContractInvocation, Protocol):
     def ios(self) -> IOStreams: ...
 
     @property
-    def options(self) -> OutputOptions: ...
+    def options(self) -> GlobalOptions: ...
 
     @property
     def output_format(self) -> str: ...

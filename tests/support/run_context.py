@@ -9,7 +9,8 @@ import os
 from collections.abc import Mapping
 
 from leadctl.clock import Clock
-from leadctl.context import Context, GlobalOptions
+from leadctl.context import Context
+from leadctl.global_options import GlobalOptions
 from leadctl.iostreams import IOStreams
 from tests.support.cli import BASE_URL, FakeClock, token_env
 

@@ -14,7 +14,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from leadctl.context import Context, GlobalOptions
+from leadctl.context import Context
+from leadctl.global_options import GlobalOptions
 from leadctl.iostreams import IOStreams
 from leadctl.output import Column, emit_list
 from leadctl.util.formula_cells import FORMULA_FIRST, guarded, unguarded

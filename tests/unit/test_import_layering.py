@@ -12,6 +12,10 @@ is caught as surely as one at the top of a module.
 - ``leadctl.output`` (any data, any format) never imports ``leadctl.views`` or
   ``leadctl.models`` (one resource's drawing and shape): views build on output.
 - ``leadctl.util`` imports nothing else of leadctl, so anything may use it.
+- Only the command layer imports the invocation's Context (``leadctl.context``), even for
+  a type: ``commands/``, ``cli/`` and the entry points of the generated verbs. The rooms
+  below name what they read of it as Protocols (``contract/invocation.py``,
+  ``output/invocation.py``, ``http/invocation.py``) or take plain values.
 - Only ``leadctl.sandbox_entry`` imports the sandbox, and the sandbox imports no more of
   leadctl than ``leadctl.util`` (small shared utilities with no leadctl imports of their own).
 
@@ -41,6 +45,14 @@ SANDBOX_MAY_USE = "leadctl.util"
 UTIL = "leadctl.util"
 OUTPUT = "leadctl.output"
 ABOVE_OUTPUT = ("leadctl.views", "leadctl.models")
+CONTEXT = "leadctl.context"
+# The command layer: what may see the whole invocation (as gh's Factory only reaches cmd/).
+CONTEXT_USERS = (
+    COMMANDS,
+    "leadctl.cli",
+    "leadctl.generated.run",  # runs a generated verb
+    "leadctl.generated.curated_params",  # a curated verb's contract parameters, at run time
+)
 
 Edge = tuple[str, str]
 
@@ -156,6 +168,8 @@ def broken_rule(importer: str, imported: str) -> str | None:
         shared = imported.startswith(SHARED_PREFIX)
         if not shared and _group(importer) != _group(imported):
             return "a command imports another command"
+    if imported == CONTEXT and not any(_within(importer, p) for p in CONTEXT_USERS):
+        return "only the command layer imports the Context"
     if _within(importer, OUTPUT) and any(_within(imported, p) for p in ABOVE_OUTPUT):
         return "output never imports views or models"
     if _within(importer, UTIL) and _within(imported, "leadctl") and not _within(imported, UTIL):
@@ -277,6 +291,10 @@ def run_time_edges() -> list[Edge]:
         ("leadctl.output.registry", "leadctl.views.console"),
         ("leadctl.output.table", "leadctl.models.page"),
         ("leadctl.util.isotime", "leadctl.inputs.datetimes"),
+        ("leadctl.output.registry", "leadctl.context"),
+        ("leadctl.http.listing", "leadctl.context"),
+        ("leadctl.contract.operations", "leadctl.context"),
+        ("leadctl.generated.tree", "leadctl.context"),
     ],
 )
 def test_each_rule_catches_what_it_forbids(importer: str, imported: str) -> None:
@@ -293,6 +311,9 @@ def test_each_rule_catches_what_it_forbids(importer: str, imported: str) -> None
         ("leadctl_sandbox.store", "leadctl.util.isotime"),
         ("leadctl.views.number_status", "leadctl.output.cells"),
         ("leadctl.util.atomic", "leadctl.util.sigint"),
+        ("leadctl.commands.leads.list", "leadctl.context"),
+        ("leadctl.cli.hints", "leadctl.context"),
+        ("leadctl.generated.run", "leadctl.context"),
     ],
 )
 def test_what_the_rooms_allow_passes(importer: str, imported: str) -> None:
@@ -300,6 +321,7 @@ def test_what_the_rooms_allow_passes(importer: str, imported: str) -> None:
 
 
 def test_the_tree_keeps_to_its_rooms() -> None:
+    # real_edges() counts imports made for a type only (under TYPE_CHECKING) too.
     edges = real_edges()
     # The graph is the real one: leadctl's app reaches its groups' shared helper, and the
     # sandbox entry point reaches the sandbox.
@@ -344,7 +366,7 @@ def test_each_layer_keeps_to_those_below(importer: str, imported: str) -> None:
     [
         ("leadctl.generated.run", "leadctl.http.waiting"),
         ("leadctl.contract.operations", "leadctl.generated.given"),
-        ("leadctl.output.registry", "leadctl.context"),
+        ("leadctl.output.registry", "leadctl.contract.body_schema"),
         ("leadctl.context", "leadctl.output.formats"),
         ("leadctl.http.client", "leadctl.http.pacer"),
     ],

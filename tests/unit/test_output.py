@@ -14,8 +14,9 @@ from typing import Any
 
 import pytest
 
-from leadctl.context import Context, GlobalOptions
+from leadctl.context import Context
 from leadctl.errors import UsageError
+from leadctl.global_options import GlobalOptions
 from leadctl.iostreams import IOStreams
 from leadctl.output import Column, emit_list, emit_object
 

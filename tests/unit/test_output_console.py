@@ -8,7 +8,8 @@ from collections.abc import Mapping
 import pytest
 from rich.text import Text
 
-from leadctl.context import Context, GlobalOptions
+from leadctl.context import Context
+from leadctl.global_options import GlobalOptions
 from leadctl.http.waiting import PendingRule, wait_for
 from leadctl.iostreams import IOStreams
 from leadctl.output import emit_object

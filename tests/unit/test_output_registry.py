@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 
 from leadctl.cli.app import OutputFormat
-from leadctl.context import Context, GlobalOptions
+from leadctl.context import Context
 from leadctl.errors import ExitCode, UsageError
+from leadctl.global_options import GlobalOptions
 from leadctl.iostreams import IOStreams
 from leadctl.output import Column, columns_view, emit_list, emit_object, prints_as_received
 from leadctl.output.formats import OUTPUT_FORMATS
