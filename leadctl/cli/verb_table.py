@@ -20,7 +20,7 @@ from leadctl.cli.verb_group import LazyVerbs, VerbGroup
 
 class Verb(NamedTuple):
     """A curated verb: ``function`` of ``module`` is its Typer callback; the module's
-    ``EPILOG`` is its help's epilog."""
+    ``EPILOG`` (its examples) is its help's epilog, none when the module has no EPILOG."""
 
     name: str
     module: str
@@ -77,5 +77,5 @@ def verb_command(verb: Verb) -> Any:
     and no callback is that command)."""
     module = importlib.import_module(verb.module)
     app = typer.Typer(add_completion=False, rich_markup_mode=None)
-    app.command(verb.name, epilog=module.EPILOG)(getattr(module, verb.function))
+    app.command(verb.name, epilog=getattr(module, "EPILOG", None))(getattr(module, verb.function))
     return typer.main.get_command(app)

@@ -76,3 +76,24 @@ def test_a_mistyped_verb_is_spelled_without_loading_any_verb() -> None:
     names = set(_LOADED.findall(result.stderr))
     assert "leadctl.commands.leads" in names
     assert sorted(names & set(verb_modules("leads").values())) == []
+
+
+# What the command tree is built from: the root's start-up, the generated verbs' tree and the
+# prose it lists their lines with. The rest of leadctl.generated (a generated verb's flags,
+# values and run, the contract parameters a curated verb was given) belongs to other lines.
+COMMAND_TREE = {
+    "leadctl.generated",
+    "leadctl.generated.startup",
+    "leadctl.generated.tree",
+    "leadctl.generated.prose",
+    "leadctl.generated.assumptions",
+}
+
+
+def test_a_curated_list_loads_none_of_the_generated_verbs_machinery(
+    org_env: CredentialEnv,
+) -> None:
+    names = loaded_modules(["leads", "list", "--all", "-o", "csv"], org_env)
+    assert "leadctl.commands.leads.list_" in names
+    generated = {name for name in names if name.startswith("leadctl.generated")}
+    assert sorted(generated - COMMAND_TREE) == []
