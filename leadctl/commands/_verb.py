@@ -11,6 +11,10 @@ A repeatable flag is a ``tuple[X, ...]`` field (immutable, default ``()``); Type
 repeatable options as lists, so the command line declares ``list[X] | None`` for it and the
 wrapper hands Options a tuple. Flags several verbs share (paging) are a dataclass of their
 own, declared once the same way, and a field of that type in Options.
+
+A field that is no flag but what the invocation already holds (the active contract's
+command tree) carries ``FromInvocation(read)`` instead of a Typer parameter: the wrapper
+fills it with ``read(typer_ctx)``, and ``run(opts, ctx)`` called directly takes it as given.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ import inspect
 import typing
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, NamedTuple, TypeVar
 
 import typer
 
@@ -35,6 +39,12 @@ OptionsT = TypeVar("OptionsT", bound="DataclassInstance")
 
 # The wrapper's own first parameter: Typer passes the click context under this name.
 _TYPER_CTX = "typer_ctx"
+
+
+class FromInvocation(NamedTuple):
+    """The metadata of a field that is no flag: ``read(typer_ctx)`` is its value."""
+
+    read: Callable[[Any], Any]
 
 
 def verb_command(
@@ -58,7 +68,7 @@ def verb_command(
     ]
 
     def command(typer_ctx: typer.Context, **values: Any) -> None:
-        run(shape.build(values), get_context(typer_ctx))
+        run(shape.build(values, typer_ctx), get_context(typer_ctx))
 
     signature = inspect.Signature(parameters)  # a name declared twice is a ValueError here
     command.__signature__ = signature  # type: ignore[attr-defined]
@@ -97,6 +107,8 @@ class _Shape:
             if field.name in self.groups:
                 yield from self.groups[field.name].parameters()
                 continue
+            if _from_invocation(self.hints[field.name]) is not None:
+                continue
             annotation, default = self.hints[field.name], field.default
             if _is_repeated(annotation):
                 annotation, default = _as_list(annotation), None
@@ -106,11 +118,14 @@ class _Shape:
                 field.name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation
             )
 
-    def build(self, values: dict[str, Any]) -> Any:
+    def build(self, values: dict[str, Any], typer_ctx: Any) -> Any:
         given: dict[str, Any] = {}
         for field in dataclasses.fields(self.options):
+            derived = _from_invocation(self.hints[field.name])
             if field.name in self.groups:
-                given[field.name] = self.groups[field.name].build(values)
+                given[field.name] = self.groups[field.name].build(values, typer_ctx)
+            elif derived is not None:
+                given[field.name] = derived.read(typer_ctx)
             elif _is_repeated(self.hints[field.name]):
                 given[field.name] = tuple(values[field.name] or ())
             else:
@@ -129,6 +144,12 @@ def _as_list(annotation: Any) -> Any:
     (item, _ellipsis) = typing.get_args(base)
     arguments = (list[item] | None, *metadata)  # type: ignore[valid-type]
     return Annotated[arguments]
+
+
+def _from_invocation(annotation: Any) -> FromInvocation | None:
+    if not _is_annotated(annotation):
+        return None
+    return next((m for m in annotation.__metadata__ if isinstance(m, FromInvocation)), None)
 
 
 def _is_annotated(annotation: Any) -> bool:
