@@ -177,7 +177,8 @@ class LazyGroup(VerbGroup):
             use_leadctl_help(group)
             attach(group, copies.on_groups)
 
-        group = verb_group((name,), GROUPS[name][1], verbs, prepare_verb, prepare_group)
+        module, summary = GROUPS[name]
+        group = verb_group((name,), summary, verbs, prepare_verb, prepare_group, package=module)
         tree.add_verbs(group, name, self._prepare_generated)
         return group
 

@@ -1,8 +1,8 @@
 """A verb declared once: its Options dataclass, whose fields carry their Typer parameter
 (``Annotated[str | None, typer.Option("--notes", help=...)] = None``), is its command line.
 
-``verb_command(Options, run, ...)`` returns the function Typer registers: its signature is
-derived from the fields (Typer reads ``inspect.signature``, which honours
+``command = verb_command(Options, run, help=HELP)`` is the function Typer registers: its
+signature is derived from the fields (Typer reads ``inspect.signature``, which honours
 ``__signature__``), and calling it builds ``Options(**values)`` and runs ``run(opts, ctx)``.
 So adding a flag is adding a field. A value converted before Options is converted by its
 field's own ``typer.Option(parser=...)``, never by the wrapper.
@@ -51,14 +51,11 @@ def verb_command(
     options: type[OptionsT],
     run: Callable[[OptionsT, Context], None],
     *,
-    name: str,
     help: str,
 ) -> Callable[..., None]:
-    """The Typer callback of a verb whose command line is ``options``' fields.
-
-    ``name`` is the function name Typer derives the command's name from when it is
-    registered without one; ``help`` is the verb's help (what a docstring would be).
-    """
+    """The Typer callback of a verb whose command line is ``options``' fields; ``help`` is
+    the verb's help (what a docstring would be). Its module names it ``command``: the verb's
+    name is written once, in its group's table (leadctl/cli/verb_table.py)."""
     shape = _Shape.of(options)
     parameters = [
         inspect.Parameter(
@@ -74,10 +71,16 @@ def verb_command(
     command.__signature__ = signature  # type: ignore[attr-defined]
     # Typer resolves annotations it does not find in Annotated from here: keep both alike.
     command.__annotations__ = {p.name: p.annotation for p in parameters} | {"return": None}
-    command.__name__ = command.__qualname__ = name
+    command.__name__ = command.__qualname__ = "command"
     command.__doc__ = help
     command.__module__ = options.__module__
+    command.options = options  # type: ignore[attr-defined]  # what declared_options reads
     return command
+
+
+def declared_options(callback: Any) -> type[DataclassInstance] | None:
+    """The Options a callback was made from by verb_command; None for one written by hand."""
+    return getattr(callback, "options", None)
 
 
 @dataclass(frozen=True)

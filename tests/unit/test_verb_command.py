@@ -49,7 +49,7 @@ def _invoke(args: list[str], options: type[Any] = Options) -> tuple[list[tuple[A
         seen.append((opts, ctx))
 
     app = typer.Typer()
-    app.command()(verb_command(options, run, name="frob", help="Frob a thing.\n\nAt length."))
+    app.command()(verb_command(options, run, help="Frob a thing.\n\nAt length."))
     ctx = direct_context()
     result = CliRunner().invoke(app, args, obj=ctx)
     assert result.exit_code == 0, result.output

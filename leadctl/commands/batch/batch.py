@@ -20,7 +20,7 @@ from leadctl.generated.tree import GeneratedTree, generated_tree
 if TYPE_CHECKING:
     from leadctl.context import Context
 
-__all__ = ["EPILOG", "Options", "batch", "run"]
+__all__ = ["EPILOG", "Options", "command", "run"]
 
 EPILOG = (
     "Examples:\n\n"
@@ -165,4 +165,4 @@ HELP = """One request per NDJSON input line, paced to the service.
     run or a destructive operation without --yes is exit 2, with nothing sent.
     """
 
-batch = verb_command(Options, run, name="batch", help=HELP)
+command = verb_command(Options, run, help=HELP)

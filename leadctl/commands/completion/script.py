@@ -53,4 +53,4 @@ HELP = """Print the completion script for SHELL.
     bundled contract it is the script that ships with leadctl.
     """
 
-completion = verb_command(Options, run, name="completion", help=HELP)
+command = verb_command(Options, run, help=HELP)

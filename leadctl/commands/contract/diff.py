@@ -109,4 +109,4 @@ HELP = """Show operations added, removed or changed in FILE against the active c
     anything changed.
     """
 
-diff = verb_command(Options, run, name="diff", help=HELP)
+command = verb_command(Options, run, help=HELP)

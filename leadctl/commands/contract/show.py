@@ -91,4 +91,4 @@ HELP = """Show the active contract: where it came from, its version, operations 
     (or, with --operations, the operations).
     """
 
-show = verb_command(Options, run, name="show", help=HELP)
+command = verb_command(Options, run, help=HELP)

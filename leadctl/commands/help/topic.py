@@ -127,4 +127,4 @@ HELP = """Show the help of leadctl, a group or a verb, or a topic.
     from the active contract have help too; -p picks the profile, and so the contract.
     """
 
-help_ = verb_command(Options, run, name="help_", help=HELP)
+command = verb_command(Options, run, help=HELP)

@@ -167,4 +167,4 @@ HELP = """Send one lead to intake (POST /leads) and print its id and processingS
     read leads.
     """
 
-create = verb_command(Options, run, name="create", help=HELP)
+command = verb_command(Options, run, help=HELP)

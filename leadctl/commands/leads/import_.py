@@ -21,7 +21,7 @@ from leadctl.commands._verb import verb_command
 if TYPE_CHECKING:
     from leadctl.context import Context
 
-__all__ = ["EPILOG", "Options", "import_leads", "run"]
+__all__ = ["EPILOG", "Options", "command", "run"]
 
 MAX_CONCURRENCY = 64
 
@@ -180,4 +180,4 @@ HELP = """Import leads from a CSV or NDJSON file: one POST /leads per row, at th
     some were rejected or invalid, 9 when any outcome is unknown (it wins over 6).
     """
 
-import_leads = verb_command(Options, run, name="import", help=HELP)
+command = verb_command(Options, run, help=HELP)

@@ -142,4 +142,4 @@ HELP = """Serve the sandbox in the foreground and print its URL and demo credent
     with --memory).
     """
 
-serve = verb_command(Options, run, name="serve", help=HELP)
+command = verb_command(Options, run, help=HELP)

@@ -23,6 +23,4 @@ def run(opts: Options, ctx: Context) -> None:
     ctx.ios.stdout.write(f"leadctl {__version__}\n")
 
 
-version = verb_command(
-    Options, run, name="version", help="Print leadctl's version, as --version does."
-)
+command = verb_command(Options, run, help="Print leadctl's version, as --version does.")
