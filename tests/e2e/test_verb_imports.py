@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 import pytest
 
 from leadctl.cli.groups import GROUPS
-from leadctl.cli.verb_table import SubGroup, Verb
+from leadctl.cli.verb_table import SubGroup, Verb, verb_module
 from tests.e2e.conftest import CredentialEnv
 from tests.support.e2e import run_leadctl
 
@@ -34,10 +34,13 @@ def verb_modules(group: str) -> dict[str, str]:
     """``{"list": "leadctl.commands.leads.list_", "secret set": ...}``: the group's
     declared verbs and their modules."""
     found = {}
-    for entry in importlib.import_module(GROUPS[group][0]).VERBS:
+    package = GROUPS[group][0]
+    for entry in importlib.import_module(package).VERBS:
         verbs: tuple[Verb, ...] = entry.verbs if isinstance(entry, SubGroup) else (entry,)
-        prefix = f"{entry.name} " if isinstance(entry, SubGroup) else ""
-        found.update({prefix + verb.name: verb.module for verb in verbs})
+        prefix = (entry.name,) if isinstance(entry, SubGroup) else ()
+        found.update(
+            {" ".join((*prefix, v.name)): verb_module(package, (*prefix, v.name)) for v in verbs}
+        )
     return found
 
 

@@ -22,9 +22,9 @@ if TYPE_CHECKING:
     from leadctl.contract.loading import Loaded
 
 
-def tree_contract(typer_ctx: typer.Context) -> ActiveIndex:
+def tree_contract(click_ctx: typer.Context) -> ActiveIndex:
     """The contract the command tree was built from this invocation (read once)."""
-    return generated_tree(typer_ctx).active
+    return generated_tree(click_ctx).active
 
 
 # A field of a verb's Options: the contract to show or diff against is the one the command

@@ -37,8 +37,8 @@ EPILOG = (
 )
 
 
-def _root_context(typer_ctx: typer.Context) -> Any:
-    return typer_ctx.find_root()
+def _root_context(click_ctx: typer.Context) -> Any:
+    return click_ctx.find_root()
 
 
 @dataclass(frozen=True)
