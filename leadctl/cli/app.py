@@ -14,7 +14,12 @@ import typer
 from leadctl import __version__
 from leadctl.cli.groups import GROUPS
 from leadctl.cli.helpformat import HelpContext, use_leadctl_help
-from leadctl.cli.persistent_flags import attach, given_on_the_line, persistent_copies
+from leadctl.cli.persistent_flags import (
+    attach,
+    flag_on_the_line,
+    given_on_the_line,
+    persistent_copies,
+)
 from leadctl.cli.verb_group import StdoutClosed, VerbGroup
 from leadctl.clock import Clock
 from leadctl.config.dirs import ALIASES_TABLE, config_mentions
@@ -172,7 +177,8 @@ class LazyGroup(VerbGroup):
             use_leadctl_help(group)
             attach(group, copies.on_groups)
 
-        group = verb_group((name,), GROUPS[name][1], verbs, prepare_verb, prepare_group)
+        module, summary = GROUPS[name]
+        group = verb_group((name,), summary, verbs, prepare_verb, prepare_group, package=module)
         tree.add_verbs(group, name, self._prepare_generated)
         return group
 
@@ -507,6 +513,7 @@ def invoke(
                 env=bootstrap.env,
                 context=bootstrap.context,
                 typed_profile=bootstrap.typed_profile,
+                debug_on_line=_debug_on_line(command, args),
             ),
             # An argument Click found missing, picked on the terminal: the line runs again
             # with it as the missing (last) argument.
@@ -521,6 +528,11 @@ def invoke(
     finally:
         if bootstrap.context is not None:
             bootstrap.context.close()
+
+
+def _debug_on_line(command: Any, args: Sequence[str]) -> bool:
+    """--debug typed anywhere on the line, for a failure before the root callback read it."""
+    return any(p.name == "debug" and flag_on_the_line(args, p) for p in command.params)
 
 
 def run() -> None:

@@ -36,6 +36,9 @@ class Invocation:
     context: Context | None
     # -p as typed, known before the Context exists (a mistyped verb fails before it).
     typed_profile: str | None
+    # --debug typed on the line: a failure while the command tree was built (a verb's
+    # module that does not load) comes before the root callback has read it.
+    debug_on_line: bool = False
 
 
 def exit_code_of(error: Exception, run: Invocation, *, rerun: Callable[[str], int]) -> int:
@@ -58,14 +61,24 @@ def exit_code_of(error: Exception, run: Invocation, *, rerun: Callable[[str], in
             error.format_message(), hint="run with --help for usage"
         )
         return report_error(usage, run.ios, as_json=_json_errors_wanted(run))
-    debug = run.context.options.debug if run.context else False
-    if debug or run.env.get("LEADCTL_DEBUG") == "1":
+    if _debug_wanted(run):
         trace = "".join(traceback.format_exception(error))
         run.ios.trace(redact_text(trace, _known_secrets(run.context)).rstrip("\n"))
     run.ios.stderr.write(
         f"error: unexpected {type(error).__name__}; run with --debug for a traceback\n"
     )
     return int(ExitCode.UNEXPECTED)
+
+
+def _debug_wanted(run: Invocation) -> bool:
+    """--debug or LEADCTL_DEBUG, as the Context reads them (cli/invocation.py), also when
+    the failure came before there was a Context, or before a --debug typed after the verb
+    was parsed (the verb's module is loaded when its group looks it up)."""
+    if run.debug_on_line:
+        return True
+    if run.context is not None:
+        return run.context.options.debug
+    return run.debug_on_line or run.env.get("LEADCTL_DEBUG", "") not in ("", "0")
 
 
 def _intent_of(error: Exception) -> UsageError | None:

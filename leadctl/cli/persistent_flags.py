@@ -74,3 +74,15 @@ def given_on_the_line(args: Sequence[str], param: Any) -> str | None:
             elif not name.startswith("--") and token.startswith(name) and len(token) > 2:
                 value = token[2:]
     return value
+
+
+def flag_on_the_line(args: Sequence[str], param: Any) -> bool:
+    """Whether the root flag ``param`` is in ``args`` (before ``--``), read ahead of the
+    parse: a failure while the command tree is built (a verb's module that does not load)
+    comes before any callback has seen ``--debug``, wherever on the line it was typed."""
+    for token in args:
+        if token == "--":
+            return False
+        if token in param.opts:
+            return True
+    return False

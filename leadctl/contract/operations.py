@@ -212,9 +212,6 @@ def _settings(ctx: ContractInvocation) -> Mapping[str, Any]:
 def curated(ctx: CuratedInvocation, method: str, path: str) -> Operation:
     """The operation a curated command calls: the active contract's operation on METHOD +
     path template, else the bundled contract's (the curated command keeps working)."""
-    # Loaded when a curated verb runs: its query values are no part of its --help.
-    from leadctl.generated.given import contract_query
-
     entry = find_entry(active_index_of(ctx).index, method, path)
     bundled = False
     if entry is None:
@@ -227,9 +224,13 @@ def curated(ctx: CuratedInvocation, method: str, path: str) -> Operation:
     found = replace(found, path=_renamed(found.path, path))
 
     # The active contract's parameters its flags do not cover, where they were given.
-    query = contract_query(ctx, method, path)
-    if query:
-        found = replace(found, path=f"{found.path}?{query}")
+    # Only then is the generated verbs' value reading loaded: `leads list --all` needs none.
+    if ctx.contract_params_given:
+        from leadctl.generated.given import contract_query
+
+        query = contract_query(ctx, method, path)
+        if query:
+            found = replace(found, path=f"{found.path}?{query}")
     return found.with_overrides(_settings(ctx))
 
 

@@ -87,8 +87,9 @@ def test_the_curated_bindings_name_real_commands_and_the_verb_list_matches_the_t
         tree[group] = sorted(verb.name for verb in verbs)
     for group, verb in CURATED_COMMANDS.values():
         assert verb in tree[group], (group, verb)
-    for group, verbs in tree.items():
-        assert set(verbs) <= set(CURATED_VERBS[group]), group
+    # Contract compilation imports no command, so CURATED_VERBS repeats the tables' names:
+    # a verb added to a table and not there (or removed from one) fails here.
+    assert tree == {group: sorted(verbs) for group, verbs in CURATED_VERBS.items()}
 
 
 def test_renamed_groups_keep_their_tag_name_as_an_alias() -> None:

@@ -49,7 +49,7 @@ def _invoke(args: list[str], options: type[Any] = Options) -> tuple[list[tuple[A
         seen.append((opts, ctx))
 
     app = typer.Typer()
-    app.command()(verb_command(options, run, name="frob", help="Frob a thing.\n\nAt length."))
+    app.command()(verb_command(options, run, help="Frob a thing.\n\nAt length."))
     ctx = direct_context()
     result = CliRunner().invoke(app, args, obj=ctx)
     assert result.exit_code == 0, result.output
@@ -129,18 +129,18 @@ def test_given_body_flags_are_those_set_and_only_marked_fields() -> None:
 
 # Verbs declared through verb_command whose Options mark body flags.
 BODY_FLAG_VERBS = (
-    ("leadctl.commands.status_changes.update", "update"),
-    ("leadctl.commands.sources.update", "update"),
-    ("leadctl.commands.users.compliance", "compliance"),
+    "leadctl.commands.status_changes.update",
+    "leadctl.commands.sources.update",
+    "leadctl.commands.users.compliance",
 )
 
 
-@pytest.mark.parametrize(("module_name", "verb"), BODY_FLAG_VERBS)
-def test_each_body_flag_is_a_flag_of_its_verb(module_name: str, verb: str) -> None:
+@pytest.mark.parametrize("module_name", BODY_FLAG_VERBS)
+def test_each_body_flag_is_a_flag_of_its_verb(module_name: str) -> None:
     # The flag an error names is the one the verb declares (read from its typer.Option).
     module = importlib.import_module(module_name)
     app = typer.Typer(add_completion=False)
-    app.command()(getattr(module, verb))
+    app.command()(module.command)
     command = typer.main.get_command(app)
     declared = {name for param in command.params for name in param.opts}
     marked = body_flags(module.Options)
@@ -149,34 +149,3 @@ def test_each_body_flag_is_a_flag_of_its_verb(module_name: str, verb: str) -> No
     assert [field.name for field in fields(module.Options)] == [
         param.name for param in command.params
     ]
-
-
-# Verbs whose Typer callback is still written by hand, and why: each needs something of
-# the invocation besides its flags (the command tree, the root command), or its Options is
-# shared with code outside commands/ (the bulk engine) or packs flags for another package.
-HAND_WRITTEN = {
-    "api/request.py": "METHOD and PATH are read from the words given and the body flags",
-    "batch/batch.py": "Options (bulk_options) is the bulk engine's; needs the command tree",
-    "completion/script.py": "run takes the whole command tree",
-    "contract/diff.py": "pins the contract the command tree was built from",
-    "contract/show.py": "pins the contract the command tree was built from",
-    "help/topic.py": "run takes the root command",
-    "leads/create.py": "needs the command tree for --wait",
-    "leads/import_.py": "Options (bulk_options) is the bulk engine's",
-    "sandbox/serve.py": "packs the server's settings for the sandbox, which checks them",
-    "version/show.py": "no Options: prints the version",
-}
-
-
-def test_a_verb_declares_its_flags_on_its_options_unless_listed() -> None:
-    import ast
-    from pathlib import Path
-
-    commands = Path(importlib.import_module("leadctl.commands").__file__ or "").parent
-    hand_written = set()
-    for path in commands.glob("*/*.py"):
-        for node in ast.parse(path.read_text(encoding="utf-8")).body:
-            params = node.args.args if isinstance(node, ast.FunctionDef) else []
-            if params and params[0].arg == "typer_ctx":
-                hand_written.add(path.relative_to(commands).as_posix())
-    assert sorted(hand_written) == sorted(HAND_WRITTEN)

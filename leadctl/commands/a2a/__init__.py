@@ -8,8 +8,6 @@ from leadctl.cli.verb_table import Entry, Verb
 VERBS: tuple[Entry, ...] = (
     Verb(
         "call",
-        "leadctl.commands.a2a.call",
-        "call",
         "Call an agent operation with a JSON-RPC 2.0 request (POST /a2a); print its result.",
     ),
 )

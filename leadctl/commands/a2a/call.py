@@ -81,4 +81,4 @@ HELP = """Call an agent operation with a JSON-RPC 2.0 request (POST /a2a); print
     retried once sent: an unknown outcome is exit 9.
     """
 
-call = verb_command(Options, run, name="call", help=HELP)
+command = verb_command(Options, run, help=HELP)

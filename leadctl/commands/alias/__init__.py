@@ -10,18 +10,8 @@ from leadctl.cli.verb_table import Entry, Verb
 
 # The order here is the order of `leadctl alias --help`.
 VERBS: tuple[Entry, ...] = (
-    Verb(
-        "set",
-        "leadctl.commands.alias.set_",
-        "set_",
-        "Make NAME stand for a leadctl command line (or, with --shell, a shell script).",
-    ),
-    Verb("list", "leadctl.commands.alias.list_", "list_", "List the aliases."),
-    Verb("delete", "leadctl.commands.alias.delete", "delete", "Delete alias NAME."),
-    Verb(
-        "import",
-        "leadctl.commands.alias.import_",
-        "import_",
-        "Add the aliases of a YAML file of name: expansion lines (- reads stdin).",
-    ),
+    Verb("set", "Make NAME stand for a leadctl command line (or, with --shell, a shell script)."),
+    Verb("list", "List the aliases."),
+    Verb("delete", "Delete alias NAME."),
+    Verb("import", "Add the aliases of a YAML file of name: expansion lines (- reads stdin)."),
 )

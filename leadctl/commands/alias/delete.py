@@ -40,4 +40,4 @@ def run(opts: Options, ctx: Context) -> None:
 
 HELP = """Delete alias NAME."""
 
-delete = verb_command(Options, run, name="delete", help=HELP)
+command = verb_command(Options, run, help=HELP)

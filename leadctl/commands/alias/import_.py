@@ -122,4 +122,4 @@ The file is gh's: `tx: leads list --filter state=TX`, one line per alias, with !
 for a shell alias; `alias list -o json` output reads back too. All or nothing: a name
 that is a command or an alias that exists (without --clobber) is exit 2, nothing stored."""
 
-import_ = verb_command(Options, run, name="import_", help=HELP)
+command = verb_command(Options, run, help=HELP)

@@ -38,4 +38,4 @@ HELP = """List the aliases.
 
 `-o json` prints what `alias import` reads back."""
 
-list_ = verb_command(Options, run, name="list_", help=HELP)
+command = verb_command(Options, run, help=HELP)

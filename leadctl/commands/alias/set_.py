@@ -71,4 +71,4 @@ before and after an alias: with tx set as below, `leadctl -p sandbox tx -o json`
 as --shell. A name that is a command (a group, or one of the active contract's) is
 refused: an alias never shadows a command."""
 
-set_ = verb_command(Options, run, name="set_", help=HELP)
+command = verb_command(Options, run, help=HELP)

@@ -8,4 +8,4 @@ from leadctl.commands.api import request
 
 app = typer.Typer()
 
-app.command(epilog=request.EPILOG)(request.api)
+app.command(epilog=request.EPILOG)(request.command)

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from leadctl.commands._common import get_context
+from leadctl.commands._verb import verb_command
 from leadctl.commands.api.items import method_path_items
 from leadctl.commands.api.paginate import paginate
 from leadctl.commands.api.response import write_body
@@ -46,8 +46,8 @@ def parse_header(raw: str) -> tuple[str, str]:
 
 
 @dataclass(frozen=True)
-class Options:
-    # METHOD, PATH and the flags as typed: run checks them in the order users have learnt
+class Request:
+    # METHOD, PATH and the flags as typed: send checks them in the order users have learnt
     # (method, path, headers, fields), before anything is read or sent.
     method: str
     path: str
@@ -63,7 +63,8 @@ class Options:
     slurp: bool = False
 
 
-def run(opts: Options, ctx: Context) -> None:
+def send(opts: Request, ctx: Context) -> None:
+    """Check the request (method, path, headers, fields, in that order), then send it."""
     verb = opts.method.upper()
     if verb not in METHODS:
         raise UsageError(f"unknown method {opts.method!r}", hint=f"use one of {', '.join(METHODS)}")
@@ -142,10 +143,12 @@ EPILOG = (
 )
 
 
-def api(
-    typer_ctx: typer.Context,
+@dataclass(frozen=True)
+class Options:
+    """The command line: METHOD and PATH are among the words, with HTTPie's items."""
+
     words: Annotated[
-        list[str] | None,
+        tuple[str, ...],
         typer.Argument(
             metavar="[METHOD] PATH [ITEM...]",
             help="HTTP method (without one: GET, or POST when fields or --input give a "
@@ -154,39 +157,39 @@ def api(
             "query parameter).",
             show_default=False,
         ),
-    ] = None,
+    ] = ()
     raw_fields: Annotated[
-        list[str] | None,
+        tuple[str, ...],
         typer.Option("-f", "--raw-field", metavar="KEY=VALUE", help="A string field."),
-    ] = None,
+    ] = ()
     typed_fields: Annotated[
-        list[str] | None,
+        tuple[str, ...],
         typer.Option(
             "-F",
             "--field",
             metavar="KEY=VALUE",
             help="A typed field: true/false/null, numbers, JSON, @FILE.",
         ),
-    ] = None,
+    ] = ()
     input_file: Annotated[
         str | None,
         typer.Option("--input", metavar="FILE|-", help="Request body from a file or stdin."),
-    ] = None,
+    ] = None
     headers: Annotated[
-        list[str] | None,
+        tuple[str, ...],
         typer.Option("-H", "--header", metavar="'Name: value'", help="An extra header."),
-    ] = None,
+    ] = ()
     paginate: Annotated[
         bool,
         typer.Option("--paginate", help="Follow continuationToken over every page."),
-    ] = False,
+    ] = False
     include: Annotated[
         bool, typer.Option("-i", "--include", help="Print the status line and headers too.")
-    ] = False,
+    ] = False
     method: Annotated[
         str | None,
         typer.Option("-X", "--method", metavar="METHOD", help="The HTTP method, as gh's -X."),
-    ] = None,
+    ] = None
     slurp: Annotated[
         bool,
         typer.Option(
@@ -194,9 +197,41 @@ def api(
             help="With --paginate: every page's items as one JSON array, which --jq reads "
             "whole (--jq length counts them all), on a terminal too.",
         ),
-    ] = False,
-) -> None:
-    """Call any API operation with a raw request.
+    ] = False
+
+
+def run(opts: Options, ctx: Context) -> None:
+    """The words typed as METHOD, PATH and request items; the method GET unless a body is
+    given (then POST); then the request is sent."""
+    named, target, items = method_path_items(
+        list(opts.words), method_flag=opts.method, methods=METHODS
+    )
+    has_body = bool(
+        opts.raw_fields
+        or opts.typed_fields
+        or items.has_body
+        or opts.input_file is not None
+        or opts.paginate
+    )
+    send(
+        Request(
+            named or ("POST" if has_body else "GET"),
+            target,
+            raw_fields=(*opts.raw_fields, *items.raw_fields),
+            typed_fields=opts.typed_fields,
+            input_file=opts.input_file,
+            headers=(*opts.headers, *items.headers),
+            paginate=opts.paginate,
+            include=opts.include,
+            json_fields=tuple(items.json_fields),
+            query=tuple(items.query),
+            slurp=opts.slurp,
+        ),
+        ctx,
+    )
+
+
+HELP = """Call any API operation with a raw request.
 
     As with gh api, the method is GET unless fields or --input give a body (or --paginate
     reads a collection's pages), then POST; name it (or -X METHOD) to send another.
@@ -205,26 +240,8 @@ def api(
     credential, retries, errors and exit codes are those of every leadctl command: a POST
     the active contract does not describe is treated as not retry-safe.
     """
-    named, target, items = method_path_items(list(words or ()), method_flag=method, methods=METHODS)
-    has_body = bool(
-        raw_fields or typed_fields or items.has_body or input_file is not None or paginate
-    )
-    run(
-        Options(
-            named or ("POST" if has_body else "GET"),
-            target,
-            raw_fields=(*(raw_fields or ()), *items.raw_fields),
-            typed_fields=tuple(typed_fields or ()),
-            input_file=input_file,
-            headers=(*(headers or ()), *items.headers),
-            paginate=paginate,
-            include=include,
-            json_fields=tuple(items.json_fields),
-            query=tuple(items.query),
-            slurp=slurp,
-        ),
-        get_context(typer_ctx),
-    )
+
+command = verb_command(Options, run, help=HELP)
 
 
 def check_json_input(text: str, headers: list[tuple[str, str]]) -> None:

@@ -338,4 +338,4 @@ HELP = """Store a credential for the profile (-p), checked with one read before 
     keyring is unusable, this says so before anything is asked for.
     """
 
-login = verb_command(Options, run, name="login", help=HELP)
+command = verb_command(Options, run, help=HELP)

@@ -46,4 +46,4 @@ HELP = """Remove the profile's stored credential (keyring or file).
     offers revocation (RFC 7009); the tokens are deleted here either way.
     """
 
-logout = verb_command(Options, run, name="logout", help=HELP)
+command = verb_command(Options, run, help=HELP)

@@ -46,4 +46,4 @@ HELP = """Refresh the profile's OAuth access token now (it is otherwise refreshe
     Exit 3 when the authorization server refuses the refresh: log in again.
     """
 
-refresh = verb_command(Options, run, name="refresh", help=HELP)
+command = verb_command(Options, run, help=HELP)

@@ -133,4 +133,4 @@ HELP = """Check the profile's credential with the service and show what it is.
     named with a warning here, and nowhere else but at login.
     """
 
-status = verb_command(Options, run, name="status", help=HELP)
+command = verb_command(Options, run, help=HELP)

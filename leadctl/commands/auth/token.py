@@ -29,4 +29,4 @@ def run(opts: Options, ctx: Context) -> None:
 
 HELP = """Print the profile's credential, for scripts: TOKEN=$(leadctl auth token)."""
 
-token = verb_command(Options, run, name="token", help=HELP)
+command = verb_command(Options, run, help=HELP)

@@ -6,10 +6,5 @@ from leadctl.cli.verb_table import Entry, Verb
 
 # The order here is the order of `leadctl automations --help`.
 VERBS: tuple[Entry, ...] = (
-    Verb(
-        "runs",
-        "leadctl.commands.automations.runs",
-        "runs",
-        "List an automation's recent runs, or show one run's actions and events.",
-    ),
+    Verb("runs", "List an automation's recent runs, or show one run's actions and events."),
 )

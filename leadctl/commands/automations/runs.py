@@ -249,4 +249,4 @@ HELP = """List an automation's recent runs, or show one run's actions and events
     out a 429's Retry-After.
     """
 
-runs = verb_command(Options, run, name="runs", help=HELP)
+command = verb_command(Options, run, help=HELP)

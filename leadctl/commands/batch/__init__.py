@@ -8,4 +8,4 @@ from leadctl.commands.batch import batch
 
 app = typer.Typer()
 
-app.command("batch", epilog=batch.EPILOG)(batch.batch)
+app.command("batch", epilog=batch.EPILOG)(batch.command)

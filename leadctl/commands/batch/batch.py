@@ -1,23 +1,26 @@
 """``leadctl batch OPERATION``: one request per NDJSON input line, at the service's pace.
 
 The work is in leadctl/bulk/ (the engine ``leads import`` uses too), imported only when
-the command runs; its options are :class:`leadctl.bulk.options.BatchOptions`.
+the command runs; it is handed :class:`leadctl.bulk.options.BatchOptions`, whose fields are
+the flags' by name.
 """
 
-# No `from __future__ import annotations`: Typer would eval() each string annotation.
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from leadctl.bulk.options import DEFAULT_CONCURRENCY
-from leadctl.bulk.options import BatchOptions as Options
-from leadctl.commands._common import get_context
-from leadctl.generated.tree import generated_tree
+from leadctl.bulk.options import DEFAULT_CONCURRENCY, STDIN, BatchOptions
+from leadctl.commands._verb import FromInvocation, verb_command
+from leadctl.generated.tree import GeneratedTree, generated_tree
 
 if TYPE_CHECKING:
     from leadctl.context import Context
 
-__all__ = ["EPILOG", "Options", "batch", "run"]
+__all__ = ["EPILOG", "Options", "command", "run"]
 
 EPILOG = (
     "Examples:\n\n"
@@ -34,15 +37,10 @@ EPILOG = (
 )
 
 
-def run(opts: "Options", ctx: "Context") -> None:
-    """Send the lines, paced, and report each outcome."""
-    from leadctl.bulk.batch import run_batch
+@dataclass(frozen=True)
+class Options:
+    """The command line; the engine's own options are BatchOptions (the same names)."""
 
-    run_batch(ctx, opts)
-
-
-def batch(
-    typer_ctx: typer.Context,
     operation: Annotated[
         str,
         typer.Argument(
@@ -50,8 +48,10 @@ def batch(
             help="The operation: `group verb` (e.g. 'leads get'), its operationId, or "
             "'METHOD /path/{param}' as in the contract.",
         ),
-    ],
-    input_file: Annotated[
+    ]
+    # The active contract's operations, which OPERATION is looked up in.
+    tree: Annotated[GeneratedTree, FromInvocation(generated_tree)]
+    input: Annotated[
         str,
         typer.Option(
             "--input",
@@ -61,7 +61,7 @@ def batch(
             "as written (1e3 and 0012 are ids, not numbers; a quoted JSON string is its "
             "text). - reads stdin.",
         ),
-    ] = "-",
+    ] = STDIN
     report: Annotated[
         str | None,
         typer.Option(
@@ -73,7 +73,7 @@ def batch(
             "gets a 'sending' line before each line's first request; stdout gets outcomes "
             "only. [default: stdout, or the --resume file]",
         ),
-    ] = None,
+    ] = None
     resume: Annotated[
         str | None,
         typer.Option(
@@ -83,7 +83,7 @@ def batch(
             "is retry-safe or takes an idempotency key: those go again with their key), "
             "and append to it.",
         ),
-    ] = None,
+    ] = None
     concurrency: Annotated[
         int,
         typer.Option(
@@ -91,7 +91,7 @@ def batch(
             metavar="N",
             help="Requests in flight at most, 1 to 32 (one connection pool).",
         ),
-    ] = DEFAULT_CONCURRENCY,
+    ] = DEFAULT_CONCURRENCY
     retry_unknown: Annotated[
         bool,
         typer.Option(
@@ -99,7 +99,7 @@ def batch(
             help="With --resume, send lines whose outcome was unknown again (for an "
             "operation that is not retry-safe this can act twice).",
         ),
-    ] = False,
+    ] = False
     rate: Annotated[
         str | None,
         typer.Option(
@@ -109,7 +109,7 @@ def batch(
             "the first one, instead of bursting until the first 429. [default: the "
             "profile's rate_limit, else paced by the service's 429s]",
         ),
-    ] = None,
+    ] = None
     yes: Annotated[
         bool,
         typer.Option(
@@ -118,9 +118,18 @@ def batch(
             help="Confirm a destructive operation (a DELETE; remove, revoke, archive, "
             "cancel, purge) for every line at once; required without a terminal.",
         ),
-    ] = False,
-) -> None:
-    """One request per NDJSON input line, paced to the service.
+    ] = False
+
+
+def run(opts: Options, ctx: Context) -> None:
+    """Send the lines, paced, and report each outcome."""
+    from leadctl.bulk.batch import run_batch
+
+    given = {field.name: getattr(opts, field.name) for field in dataclasses.fields(opts)}
+    run_batch(ctx, BatchOptions(**given))
+
+
+HELP = """One request per NDJSON input line, paced to the service.
 
     Any operation of the active contract, curated or generated (`leadctl contract show`
     lists them; the examples' 'leads archive', 'leads add-tag' and 'suppressions check'
@@ -156,15 +165,4 @@ def batch(
     run or a destructive operation without --yes is exit 2, with nothing sent.
     """
 
-    opts = Options(
-        operation=operation,
-        tree=generated_tree(typer_ctx),
-        input=input_file,
-        report=report,
-        resume=resume,
-        concurrency=concurrency,
-        retry_unknown=retry_unknown,
-        rate=rate,
-        yes=yes,
-    )
-    run(opts, get_context(typer_ctx))
+command = verb_command(Options, run, help=HELP)

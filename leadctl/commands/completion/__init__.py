@@ -8,4 +8,4 @@ from leadctl.commands.completion import script
 
 app = typer.Typer()
 
-app.command(epilog=script.EPILOG)(script.completion)
+app.command(epilog=script.EPILOG)(script.command)

@@ -8,13 +8,12 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from leadctl.commands._common import get_context
+from leadctl.commands._verb import FromInvocation, verb_command
 from leadctl.docgen.completion import render_completion
-from leadctl.docgen.tree import active_tree
+from leadctl.docgen.tree import CommandSpec, active_tree
 
 if TYPE_CHECKING:
     from leadctl.context import Context
-    from leadctl.docgen.tree import CommandSpec
 
 
 class Shell(str, Enum):
@@ -25,12 +24,15 @@ class Shell(str, Enum):
 
 @dataclass(frozen=True)
 class Options:
-    shell: Shell
+    shell: Annotated[Shell, typer.Argument(metavar="SHELL", help="bash, zsh or fish.")]
+    # The command tree of the active contract, which the script completes.
+    tree: Annotated[CommandSpec | None, FromInvocation(active_tree)] = None
 
 
-def run(opts: Options, ctx: Context, tree: CommandSpec) -> None:
-
-    ctx.ios.stdout.write(render_completion(opts.shell.value, tree))
+def run(opts: Options, ctx: Context) -> None:
+    if opts.tree is None:
+        raise RuntimeError("completion needs the command tree in Options")
+    ctx.ios.stdout.write(render_completion(opts.shell.value, opts.tree))
 
 
 EPILOG = (
@@ -41,11 +43,7 @@ EPILOG = (
 )
 
 
-def completion(
-    typer_ctx: typer.Context,
-    shell: Annotated[Shell, typer.Argument(metavar="SHELL", help="bash, zsh or fish.")],
-) -> None:
-    """Print the completion script for SHELL.
+HELP = """Print the completion script for SHELL.
 
     The script is static: pressing TAB runs no Python. It completes groups, verbs,
     options, their fixed values (output formats, kinds, ...) and profile names, which
@@ -55,4 +53,4 @@ def completion(
     bundled contract it is the script that ships with leadctl.
     """
 
-    run(Options(shell), get_context(typer_ctx), active_tree(typer_ctx))
+command = verb_command(Options, run, help=HELP)

@@ -7,17 +7,29 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from leadctl.commands._verb import FromInvocation
 from leadctl.commands.contract.summary import print_summary, summary
 from leadctl.config.settings import validate_profile_name
 from leadctl.contract.budget import DEFAULT_SECONDS
 from leadctl.contract.fetch import read_contract
 from leadctl.contract.loading import load_contract, new_budget
-from leadctl.contract.store import save
+from leadctl.contract.store import ActiveIndex, save
+from leadctl.generated.tree import generated_tree
 
 if TYPE_CHECKING:
     from leadctl.context import Context
     from leadctl.contract.budget import Budget
     from leadctl.contract.loading import Loaded
+
+
+def tree_contract(click_ctx: typer.Context) -> ActiveIndex:
+    """The contract the command tree was built from this invocation (read once)."""
+    return generated_tree(click_ctx).active
+
+
+# A field of a verb's Options: the contract to show or diff against is the one the command
+# tree was built from, not read again (run called directly reads the active one).
+TreeContract = Annotated[ActiveIndex | None, FromInvocation(tree_contract)]
 
 # Operations left out, and defaults kept that their schemas do not admit: how many of
 # each a command names on stderr (all under --debug; `contract show` lists every one).

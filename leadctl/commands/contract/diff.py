@@ -6,13 +6,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-import typer
-
 from leadctl import __version__
-from leadctl.commands._common import get_context
+from leadctl.commands._verb import verb_command
 from leadctl.commands.contract._shared import (
     SourceArgument,
     TimeLimitOption,
+    TreeContract,
     load_checked,
     report_problems,
 )
@@ -20,7 +19,6 @@ from leadctl.contract.diff import diff_contracts
 from leadctl.contract.formats import parse_document, to_31
 from leadctl.contract.index import compile_index, curated_command_names
 from leadctl.contract.operations import active_index_of
-from leadctl.generated.tree import generated_tree
 from leadctl.output import emit_list, prints_as_received
 from leadctl.output.columns import Column
 
@@ -41,11 +39,14 @@ DIFF_COLUMNS = (
 @dataclass(frozen=True)
 class Options:
     # FILE, https URL or - (stdin), as typed: read_contract tells them apart.
-    source: str
-    time_limit: float | None = None
+    source: SourceArgument
+    time_limit: TimeLimitOption = None
+    tree_contract: TreeContract = None
 
 
 def run(opts: Options, ctx: Context) -> None:
+    if opts.tree_contract is not None:
+        ctx.use_active_index(opts.tree_contract)
     active = active_index_of(ctx)
     checked = load_checked(ctx, opts.source, opts.time_limit)
     document, label = checked.loaded.document, checked.label
@@ -97,10 +98,7 @@ EPILOG = (
 )
 
 
-def diff(
-    typer_ctx: typer.Context, source: SourceArgument, time_limit: TimeLimitOption = None
-) -> None:
-    """Show operations added, removed or changed in FILE against the active contract.
+HELP = """Show operations added, removed or changed in FILE against the active contract.
 
     Operations are matched by METHOD and path template (one that only moved, by
     operationId). Changed means what a caller notices: operationId, path or method,
@@ -111,7 +109,4 @@ def diff(
     anything changed.
     """
 
-    ctx = get_context(typer_ctx)
-    # The contract the command tree was built from this invocation (read once).
-    ctx.use_active_index(generated_tree(typer_ctx).active)
-    run(Options(source, time_limit), ctx)
+command = verb_command(Options, run, help=HELP)

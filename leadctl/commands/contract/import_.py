@@ -52,4 +52,4 @@ HELP = """Check an OpenAPI contract and make it the active one for the profile's
     docs site) without one.
     """
 
-import_ = verb_command(Options, run, name="import", help=HELP)
+command = verb_command(Options, run, help=HELP)

@@ -58,4 +58,4 @@ HELP = """Find the service's contract and make it the active one for every profi
     `contract import` (operations with defects are left out and named).
     """
 
-pull = verb_command(Options, run, name="pull", help=HELP)
+command = verb_command(Options, run, help=HELP)

@@ -36,4 +36,4 @@ EPILOG = "Examples:\n\n  leadctl contract reset\n\n  leadctl -p sandbox contract
 HELP = """Forget the imported contract of the profile's service: the bundled one (for the
     sandbox, the one it publishes) is active again for every profile of that service."""
 
-reset = verb_command(Options, run, name="reset", help=HELP)
+command = verb_command(Options, run, help=HELP)

@@ -7,10 +7,10 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from leadctl.commands._common import get_context
+from leadctl.commands._verb import verb_command
+from leadctl.commands.contract._shared import TreeContract
 from leadctl.commands.contract.summary import print_summary, summary
 from leadctl.contract.operations import active_index_of
-from leadctl.generated.tree import generated_tree
 from leadctl.output import emit_list
 from leadctl.output.columns import Column
 
@@ -32,11 +32,15 @@ OPERATION_COLUMNS = (
 
 @dataclass(frozen=True)
 class Options:
-    operations: bool = False
+    operations: Annotated[
+        bool, typer.Option("--operations", help="List every operation and its command instead.")
+    ] = False
+    tree_contract: TreeContract = None
 
 
 def run(opts: Options, ctx: Context) -> None:
-
+    if opts.tree_contract is not None:
+        ctx.use_active_index(opts.tree_contract)
     active = active_index_of(ctx)
     if opts.operations:
         emit_list(ctx, _operation_rows(active), columns=OPERATION_COLUMNS)
@@ -70,13 +74,7 @@ EPILOG = (
 )
 
 
-def show(
-    typer_ctx: typer.Context,
-    operations: Annotated[
-        bool, typer.Option("--operations", help="List every operation and its command instead.")
-    ] = False,
-) -> None:
-    """Show the active contract: where it came from, its version, operations per group.
+HELP = """Show the active contract: where it came from, its version, operations per group.
 
     The active contract is the one imported or pulled for the profile's service (base
     URL), else, for the sandbox profile, the one the sandbox publishes, else the contract
@@ -93,7 +91,4 @@ def show(
     (or, with --operations, the operations).
     """
 
-    ctx = get_context(typer_ctx)
-    # The contract the command tree was built from this invocation (read once).
-    ctx.use_active_index(generated_tree(typer_ctx).active)
-    run(Options(operations), ctx)
+command = verb_command(Options, run, help=HELP)

@@ -8,4 +8,4 @@ from leadctl.commands.help import topic
 
 app = typer.Typer()
 
-app.command(epilog=topic.EPILOG)(topic.help_)
+app.command(epilog=topic.EPILOG)(topic.command)

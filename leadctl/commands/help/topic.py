@@ -14,7 +14,7 @@ import typer
 
 from leadctl import __version__
 from leadctl.cli.suggest import unknown_command
-from leadctl.commands._common import get_context
+from leadctl.commands._verb import FromInvocation, verb_command
 from leadctl.commands.help.topics import TOPICS
 from leadctl.docgen.man import render_group_page, render_root_page
 from leadctl.docgen.tree import active_tree
@@ -37,15 +37,36 @@ EPILOG = (
 )
 
 
+def _root_context(click_ctx: typer.Context) -> Any:
+    return click_ctx.find_root()
+
+
 @dataclass(frozen=True)
 class Options:
-    names: tuple[str, ...]
-    man: bool = False
+    names: Annotated[
+        tuple[str, ...],
+        typer.Argument(
+            metavar="[GROUP [VERB] | TOPIC]",
+            help="The command to show the help of, or a topic (environment, exit-codes, "
+            "formatting, retries).",
+        ),
+    ] = ()
+    man: Annotated[
+        bool,
+        typer.Option(
+            "--man",
+            help="Print the manual page (roff) of leadctl or GROUP instead, with the "
+            "active contract's commands; read it with `man -l -`.",
+        ),
+    ] = False
+    # The root Click context, which the commands named are looked up below.
+    root: Annotated[Any, FromInvocation(_root_context)] = None
 
 
-def run(opts: Options, ctx: Context, root: Any) -> None:
+def run(opts: Options, ctx: Context) -> None:
     """Prints the help of the command ``opts.names`` names below the root Click context
-    ``root`` (or its manual page)."""
+    ``opts.root`` (or its manual page)."""
+    root = opts.root
     topic = TOPICS.get(opts.names[0]) if len(opts.names) == 1 else None
     if topic is not None and not opts.man:
         width = min(ctx.ios.terminal_width(), TOPIC_WIDTH)
@@ -99,29 +120,11 @@ def _man_page(target: Any, names: tuple[str, ...]) -> str:
     return render_group_page(group, date=today, version=__version__)
 
 
-def help_(
-    typer_ctx: typer.Context,
-    names: Annotated[
-        list[str] | None,
-        typer.Argument(
-            metavar="[GROUP [VERB] | TOPIC]",
-            help="The command to show the help of, or a topic (environment, exit-codes, "
-            "formatting, retries).",
-        ),
-    ] = None,
-    man: Annotated[
-        bool,
-        typer.Option(
-            "--man",
-            help="Print the manual page (roff) of leadctl or GROUP instead, with the "
-            "active contract's commands; read it with `man -l -`.",
-        ),
-    ] = False,
-) -> None:
-    """Show the help of leadctl, a group or a verb, or a topic.
+HELP = """Show the help of leadctl, a group or a verb, or a topic.
 
     `leadctl help leads list` is `leadctl leads list --help`; `leadctl help exit-codes`
     and the other topics below are what the manual page says beyond the commands. Commands generated
     from the active contract have help too; -p picks the profile, and so the contract.
     """
-    run(Options(tuple(names or ()), man=man), get_context(typer_ctx), typer_ctx.find_root())
+
+command = verb_command(Options, run, help=HELP)

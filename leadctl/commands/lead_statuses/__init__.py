@@ -6,16 +6,6 @@ from leadctl.cli.verb_table import Entry, Verb
 
 # The order here is the order of `leadctl lead-statuses --help`.
 VERBS: tuple[Entry, ...] = (
-    Verb(
-        "list",
-        "leadctl.commands.lead_statuses.list_",
-        "list_",
-        "List the organization's lead statuses (GET /lead-statuses), in display order.",
-    ),
-    Verb(
-        "get",
-        "leadctl.commands.lead_statuses.get",
-        "get",
-        "Show one lead status, found by id or by name (reads GET /lead-statuses).",
-    ),
+    Verb("list", "List the organization's lead statuses (GET /lead-statuses), in display order."),
+    Verb("get", "Show one lead status, found by id or by name (reads GET /lead-statuses)."),
 )

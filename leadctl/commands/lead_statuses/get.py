@@ -78,4 +78,4 @@ HELP = """Show one lead status, found by id or by name (reads GET /lead-statuses
     exits 5 with the closest names.
     """
 
-get = verb_command(Options, run, name="get", help=HELP)
+command = verb_command(Options, run, help=HELP)

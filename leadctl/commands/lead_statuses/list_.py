@@ -76,4 +76,4 @@ HELP = """List the organization's lead statuses (GET /lead-statuses), in display
     'yes' under isArchived.
     """
 
-list_ = verb_command(Options, run, name="list", help=HELP)
+command = verb_command(Options, run, help=HELP)

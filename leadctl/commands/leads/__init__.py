@@ -6,22 +6,10 @@ from leadctl.cli.verb_table import Entry, Verb
 
 # The order here is the order of `leadctl leads --help`.
 VERBS: tuple[Entry, ...] = (
-    Verb(
-        "list",
-        "leadctl.commands.leads.list_",
-        "list_",
-        "List the organization's leads (POST /leads/all/my), newest first unless sorted.",
-    ),
-    Verb(
-        "create",
-        "leadctl.commands.leads.create",
-        "create",
-        "Send one lead to intake (POST /leads) and print its id and processingStatus.",
-    ),
+    Verb("list", "List the organization's leads (POST /leads/all/my), newest first unless sorted."),
+    Verb("create", "Send one lead to intake (POST /leads) and print its id and processingStatus."),
     Verb(
         "import",
-        "leadctl.commands.leads.import_",
-        "import_leads",
         "Import leads from a CSV or NDJSON file: one POST /leads per row, at the service's pace.",
     ),
 )

@@ -9,13 +9,13 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from leadctl.cli.hints import pending_lead_note
-from leadctl.commands._common import get_context
+from leadctl.commands._verb import FromInvocation, verb_command
 from leadctl.contract.lead_fields import lead_body
 from leadctl.contract.operations import curated
 from leadctl.contract.shapes import require_object
 from leadctl.errors import UsageError
 from leadctl.generated.command import DEFAULT_WAIT_TIMEOUT, WaitOption, WaitTimeoutOption
-from leadctl.generated.tree import generated_tree
+from leadctl.generated.tree import GeneratedTree, generated_tree
 from leadctl.http.waiting import wait_for_lead
 from leadctl.inputs.fields import build_fields, load_data_option, merge_over
 from leadctl.inputs.phone import check_region, to_e164
@@ -28,7 +28,6 @@ if TYPE_CHECKING:
     from typing import TextIO
 
     from leadctl.context import Context
-    from leadctl.generated.tree import GeneratedTree
 
 CREATED_LEAD_COLUMNS = (
     Column("id"),
@@ -79,12 +78,30 @@ def create_body(
 
 @dataclass(frozen=True)
 class Options:
-    typed_fields: tuple[str, ...] = ()  # --field PATH=VALUE
-    data: str | None = None  # JSON, @FILE or - (stdin)
-    wait: bool = False
-    wait_timeout: float = DEFAULT_WAIT_TIMEOUT
+    typed_fields: Annotated[
+        tuple[str, ...],
+        typer.Option(
+            "--field",
+            metavar="PATH=VALUE",
+            help="A lead field (repeatable) by its dot path in the active contract's lead "
+            "schema (contact.phone.number), typed from the schema: 720 for an integer, "
+            "yes/no for a boolean, a;b for a list, a date-time without an offset in the "
+            "profile's timezone; @FILE reads the value; 'tags[]=NAME' adds to a list. Fields "
+            "the schema allows without listing are typed like `api -F`.",
+        ),
+    ] = ()
+    data: Annotated[
+        str | None,
+        typer.Option(
+            "--data",
+            metavar="JSON|@FILE|-",
+            help="The lead as a JSON object; --field values are merged over it.",
+        ),
+    ] = None
+    wait: WaitOption = False
+    wait_timeout: WaitTimeoutOption = DEFAULT_WAIT_TIMEOUT
     # The active contract's operations: --wait reads the lead back with one of them.
-    tree: GeneratedTree | None = None
+    tree: Annotated[GeneratedTree | None, FromInvocation(generated_tree)] = None
 
 
 def run(opts: Options, ctx: Context) -> None:
@@ -132,32 +149,7 @@ def run(opts: Options, ctx: Context) -> None:
         ctx.ios.info(pending_lead_note(ctx, str(lead["id"])))
 
 
-def create(
-    typer_ctx: typer.Context,
-    typed_fields: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--field",
-            metavar="PATH=VALUE",
-            help="A lead field (repeatable) by its dot path in the active contract's lead "
-            "schema (contact.phone.number), typed from the schema: 720 for an integer, "
-            "yes/no for a boolean, a;b for a list, a date-time without an offset in the "
-            "profile's timezone; @FILE reads the value; 'tags[]=NAME' adds to a list. Fields "
-            "the schema allows without listing are typed like `api -F`.",
-        ),
-    ] = None,
-    data: Annotated[
-        str | None,
-        typer.Option(
-            "--data",
-            metavar="JSON|@FILE|-",
-            help="The lead as a JSON object; --field values are merged over it.",
-        ),
-    ] = None,
-    wait: WaitOption = False,
-    wait_timeout: WaitTimeoutOption = DEFAULT_WAIT_TIMEOUT,
-) -> None:
-    """Send one lead to intake (POST /leads) and print its id and processingStatus.
+HELP = """Send one lead to intake (POST /leads) and print its id and processingStatus.
 
     Intake completes later: the answer is the lead with processingStatus Pending, which
     becomes Accepted or Rejected (see processingError) shortly after; read it back with
@@ -175,11 +167,4 @@ def create(
     read leads.
     """
 
-    opts = Options(
-        typed_fields=tuple(typed_fields or ()),
-        data=data,
-        wait=wait,
-        wait_timeout=wait_timeout,
-        tree=generated_tree(typer_ctx) if wait else None,
-    )
-    run(opts, get_context(typer_ctx))
+command = verb_command(Options, run, help=HELP)

@@ -1,25 +1,27 @@
 """``leadctl leads import``: a file of leads to intake, one POST /leads per row.
 
 The work is in leadctl/bulk/ (the engine ``batch`` uses too), imported only when the
-command runs; its options are :class:`leadctl.bulk.options.ImportOptions`.
+command runs; it is handed :class:`leadctl.bulk.options.ImportOptions`, whose fields are the
+flags' by name.
 """
 
 from __future__ import annotations
 
+import dataclasses
+from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from leadctl.bulk.options import DEFAULT_CONCURRENCY
-from leadctl.bulk.options import ImportOptions as Options
+from leadctl.bulk.options import DEFAULT_CONCURRENCY, ImportOptions
 from leadctl.bulk.runner import run_import
-from leadctl.commands._common import get_context
+from leadctl.commands._verb import verb_command
 
 if TYPE_CHECKING:
     from leadctl.context import Context
 
-__all__ = ["EPILOG", "Options", "import_leads", "run"]
+__all__ = ["EPILOG", "Options", "command", "run"]
 
 MAX_CONCURRENCY = 64
 
@@ -41,20 +43,17 @@ class InputFormat(str, Enum):
     ndjson = "ndjson"
 
 
-def run(opts: Options, ctx: Context) -> None:
-    """Read the rows, send each to intake at the service's pace, report the outcomes."""
-    run_import(ctx, opts)
+@dataclass(frozen=True)
+class Options:
+    """The command line; the engine's own options are ImportOptions (the same names)."""
 
-
-def import_leads(
-    typer_ctx: typer.Context,
     file: Annotated[
         str,
         typer.Argument(
             metavar="FILE|-",
             help="CSV with a header row, or NDJSON (one JSON object per line); - reads stdin.",
         ),
-    ],
+    ]
     fmt: Annotated[
         InputFormat | None,
         typer.Option(
@@ -62,7 +61,7 @@ def import_leads(
             help="Input format [default: by the extension (.csv; .ndjson, .jsonl, .json), "
             "else by the first character: { is NDJSON].",
         ),
-    ] = None,
+    ] = None
     concurrency: Annotated[
         int,
         typer.Option(
@@ -72,7 +71,7 @@ def import_leads(
             metavar="N",
             help="Requests in flight at most.",
         ),
-    ] = DEFAULT_CONCURRENCY,
+    ] = DEFAULT_CONCURRENCY
     report: Annotated[
         str | None,
         typer.Option(
@@ -83,7 +82,7 @@ def import_leads(
             "a 'sending' line before each row's first request; - writes outcomes only to "
             "stdout. [default: the --resume file]",
         ),
-    ] = None,
+    ] = None
     resume: Annotated[
         str | None,
         typer.Option(
@@ -92,18 +91,18 @@ def import_leads(
             help="Skip the rows REPORT has as created, and as unknown (exit 9: they stay "
             "unknown until --retry-unknown), and append to it.",
         ),
-    ] = None,
+    ] = None
     maps: Annotated[
-        list[str] | None,
+        tuple[str, ...],
         typer.Option(
             "--map",
             metavar="COLUMN=PATH",
             help="Read CSV column (or NDJSON key) COLUMN as the lead field at dot path PATH "
             "(repeatable).",
         ),
-    ] = None,
+    ] = ()
     fields: Annotated[
-        list[str] | None,
+        tuple[str, ...],
         typer.Option(
             "--field",
             metavar="PATH=VALUE",
@@ -111,7 +110,7 @@ def import_leads(
             "schema like a cell; an empty list is 'tagIds=[]' (a required list the file "
             "lacks).",
         ),
-    ] = None,
+    ] = ()
     retry_unknown: Annotated[
         bool,
         typer.Option(
@@ -120,7 +119,7 @@ def import_leads(
             "been created: this can make duplicates, unless the contract's create takes "
             "an idempotency key, which then goes again with them).",
         ),
-    ] = False,
+    ] = False
     rate: Annotated[
         str | None,
         typer.Option(
@@ -130,9 +129,16 @@ def import_leads(
             "first one, instead of bursting until the first 429. [default: the profile's "
             "rate_limit, else paced by the service's 429s]",
         ),
-    ] = None,
-) -> None:
-    """Import leads from a CSV or NDJSON file: one POST /leads per row, at the service's pace.
+    ] = None
+
+
+def run(opts: Options, ctx: Context) -> None:
+    """Read the rows, send each to intake at the service's pace, report the outcomes."""
+    given = {field.name: getattr(opts, field.name) for field in dataclasses.fields(opts)}
+    run_import(ctx, ImportOptions(**{**given, "fmt": opts.fmt.value if opts.fmt else None}))
+
+
+HELP = """Import leads from a CSV or NDJSON file: one POST /leads per row, at the service's pace.
 
     Rows are numbered from 1, counting data rows only (a CSV header is not a row). CSV
     headers are dot paths into the active contract's lead schema (contact.firstName;
@@ -173,15 +179,5 @@ def import_leads(
     invalid, unknown, time, rate) goes to stderr. Exit 0 when every row was created, 6 when
     some were rejected or invalid, 9 when any outcome is unknown (it wins over 6).
     """
-    opts = Options(
-        file=file,
-        fmt=fmt.value if fmt is not None else None,
-        concurrency=concurrency,
-        report=report,
-        resume=resume,
-        retry_unknown=retry_unknown,
-        maps=tuple(maps or ()),
-        fields=tuple(fields or ()),
-        rate=rate,
-    )
-    run(opts, get_context(typer_ctx))
+
+command = verb_command(Options, run, help=HELP)

@@ -139,7 +139,7 @@ HELP = """List the organization's leads (POST /leads/all/my), newest first unles
     -2h) are read in the profile's timezone (else the system's) and sent in UTC.
     """
 
-list_ = verb_command(Options, run, name="list", help=HELP)
+command = verb_command(Options, run, help=HELP)
 
 
 def _with_status_colors(ctx: Any) -> Any:

@@ -6,10 +6,5 @@ from leadctl.cli.verb_table import Entry, Verb
 
 # The order here is the order of `leadctl notifications --help`.
 VERBS: tuple[Entry, ...] = (
-    Verb(
-        "announcements",
-        "leadctl.commands.notifications.announcements",
-        "announcements",
-        "List announcements (POST /notifications/announcements), newest first.",
-    ),
+    Verb("announcements", "List announcements (POST /notifications/announcements), newest first."),
 )

@@ -105,4 +105,4 @@ HELP = """List announcements (POST /notifications/announcements), newest first.
     """
 
 
-announcements = verb_command(Options, run, name="announcements", help=HELP)
+command = verb_command(Options, run, help=HELP)

@@ -8,8 +8,6 @@ from leadctl.cli.verb_table import Entry, Verb
 VERBS: tuple[Entry, ...] = (
     Verb(
         "status",
-        "leadctl.commands.numbers.status",
-        "status",
         "Show a phone number's sending capacity, warmup, opt-outs, traffic and recent events.",
     ),
 )

@@ -139,7 +139,7 @@ HELP = """Show a phone number's sending capacity, warmup, opt-outs, traffic and 
     phone_status_end_param.
     """
 
-status = verb_command(Options, run, name="status", help=HELP)
+command = verb_command(Options, run, help=HELP)
 
 
 def render_status(ctx: Context, data: dict[str, Any]) -> RenderableType:

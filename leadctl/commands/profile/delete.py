@@ -48,4 +48,4 @@ def run(opts: Options, ctx: Context) -> None:
 
 HELP = """Delete profile NAME and remove its credential from the keyring or file store."""
 
-delete = verb_command(Options, run, name="delete", help=HELP)
+command = verb_command(Options, run, help=HELP)

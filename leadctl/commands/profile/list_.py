@@ -61,4 +61,4 @@ HELP = """List the configured profiles; the one in effect is marked current.
 The built-in `sandbox` profile (the sandbox embedded in leadctl, no login needed) is
 always listed, marked built-in."""
 
-list_ = verb_command(Options, run, name="list", help=HELP)
+command = verb_command(Options, run, help=HELP)

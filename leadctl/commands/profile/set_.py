@@ -68,4 +68,4 @@ HELP = """Set KEY to VALUE on the profile in effect (-p), creating the profile i
     The current profile stays as it is: `leadctl profile use NAME` changes it.
     """
 
-set_ = verb_command(Options, run, name="set", help=HELP)
+command = verb_command(Options, run, help=HELP)

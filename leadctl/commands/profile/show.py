@@ -46,4 +46,4 @@ def run(opts: Options, ctx: Context) -> None:
 
 HELP = """Show one profile's settings. Credentials are never part of a profile."""
 
-show = verb_command(Options, run, name="show", help=HELP)
+command = verb_command(Options, run, help=HELP)

@@ -62,4 +62,4 @@ def run(opts: Options, ctx: Context) -> None:
 
 HELP = """Remove KEY from the profile in effect (-p), back to its default."""
 
-unset = verb_command(Options, run, name="unset", help=HELP)
+command = verb_command(Options, run, help=HELP)

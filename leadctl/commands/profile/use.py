@@ -37,4 +37,4 @@ def run(opts: Options, ctx: Context) -> None:
 
 HELP = """Make NAME the current profile (used when no --profile is given)."""
 
-use = verb_command(Options, run, name="use", help=HELP)
+command = verb_command(Options, run, help=HELP)

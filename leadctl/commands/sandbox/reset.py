@@ -56,4 +56,4 @@ HELP = """Wipe the sandbox state; the next start seeds fresh demo data.
     `leadctl sandbox serve` uses the state (the error names its pid).
     """
 
-reset = verb_command(Options, run, name="reset", help=HELP)
+command = verb_command(Options, run, help=HELP)

@@ -6,16 +6,6 @@ from leadctl.cli.verb_table import Entry, Verb
 
 # The order here is the order of `leadctl sources --help`.
 VERBS: tuple[Entry, ...] = (
-    Verb(
-        "update",
-        "leadctl.commands.sources.update",
-        "update",
-        "Update a lead source (PUT /sources/{id}) and print it.",
-    ),
-    Verb(
-        "rotate",
-        "leadctl.commands.sources.rotate",
-        "rotate",
-        "Rotate a source's intake key (POST /sources/{id}/credentials/rotate).",
-    ),
+    Verb("update", "Update a lead source (PUT /sources/{id}) and print it."),
+    Verb("rotate", "Rotate a source's intake key (POST /sources/{id}/credentials/rotate)."),
 )

@@ -339,4 +339,4 @@ HELP = """Rotate a source's intake key (POST /sources/{id}/credentials/rotate).
     after sending is exit 9, and the source's apiKeyRotatedAt tells whether it happened.
     """
 
-rotate = verb_command(Options, run, name="rotate", help=HELP)
+command = verb_command(Options, run, help=HELP)

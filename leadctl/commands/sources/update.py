@@ -209,4 +209,4 @@ HELP = """Update a lead source (PUT /sources/{id}) and print it.
     before sending. Rotate the intake key with `leadctl sources rotate`.
     """
 
-update = verb_command(Options, run, name="update", help=HELP)
+command = verb_command(Options, run, help=HELP)

@@ -6,15 +6,8 @@ from leadctl.cli.verb_table import Entry, Verb
 
 # The order here is the order of `leadctl status-changes --help`.
 VERBS: tuple[Entry, ...] = (
+    Verb("update", "Update an entry of a lead's status history (PUT /lead-status-changes/{id})."),
     Verb(
-        "update",
-        "leadctl.commands.status_changes.update",
-        "update",
-        "Update an entry of a lead's status history (PUT /lead-status-changes/{id}).",
-    ),
-    Verb(
-        "delete",
-        "leadctl.commands.status_changes.delete",
         "delete",
         "Delete an entry of a lead's status history (DELETE /lead-status-changes/{id}).",
     ),

@@ -82,4 +82,4 @@ HELP = """Delete an entry of a lead's status history (DELETE /lead-status-change
     if one comes, is printed under -o json).
     """
 
-delete = verb_command(Options, run, name="delete", help=HELP)
+command = verb_command(Options, run, help=HELP)

@@ -232,4 +232,4 @@ HELP = """Update an entry of a lead's status history (PUT /lead-status-changes/{
     contract does not list them. Prints the updated entry.
     """
 
-update = verb_command(Options, run, name="update", help=HELP)
+command = verb_command(Options, run, help=HELP)

@@ -8,8 +8,6 @@ from leadctl.cli.verb_table import Entry, Verb
 VERBS: tuple[Entry, ...] = (
     Verb(
         "compliance",
-        "leadctl.commands.users.compliance",
-        "compliance",
         "Update the current user's compliance settings (PUT /users/compliance), or show them.",
     ),
 )

@@ -160,4 +160,4 @@ HELP = """Update the current user's compliance settings (PUT /users/compliance),
     then the command says so (exit 2).
     """
 
-compliance = verb_command(Options, run, name="compliance", help=HELP)
+command = verb_command(Options, run, help=HELP)

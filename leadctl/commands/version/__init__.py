@@ -8,4 +8,4 @@ from leadctl.commands.version import show
 
 app = typer.Typer()
 
-app.command(epilog=show.EPILOG)(show.version)
+app.command(epilog=show.EPILOG)(show.command)

@@ -2,15 +2,25 @@
 
 from __future__ import annotations
 
-import typer
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from leadctl import __version__
-from leadctl.commands._common import get_context
+from leadctl.commands._verb import verb_command
+
+if TYPE_CHECKING:
+    from leadctl.context import Context
 
 EPILOG = "Examples:\n\n  leadctl version\n\n  leadctl --version"
 
 
-def version(typer_ctx: typer.Context) -> None:
-    """Print leadctl's version, as --version does."""
+@dataclass(frozen=True)
+class Options:
+    """No flags."""
 
-    get_context(typer_ctx).ios.stdout.write(f"leadctl {__version__}\n")
+
+def run(opts: Options, ctx: Context) -> None:
+    ctx.ios.stdout.write(f"leadctl {__version__}\n")
+
+
+command = verb_command(Options, run, help="Print leadctl's version, as --version does.")

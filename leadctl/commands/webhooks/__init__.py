@@ -7,40 +7,16 @@ from leadctl.cli.verb_table import Entry, SubGroup, Verb
 
 # The order here is the order of `leadctl webhooks --help`.
 VERBS: tuple[Entry, ...] = (
+    Verb("verify", "Check that one webhook delivery is genuine and fresh (Standard Webhooks)."),
     Verb(
-        "verify",
-        "leadctl.commands.webhooks.verify",
-        "verify",
-        "Check that one webhook delivery is genuine and fresh (Standard Webhooks).",
-    ),
-    Verb(
-        "listen",
-        "leadctl.commands.webhooks.listen",
         "listen",
         "Receive webhook deliveries, verify each, and forward the genuine ones to your app.",
     ),
-    Verb(
-        "send",
-        "leadctl.commands.webhooks.send",
-        "send",
-        "Sign a delivery with the webhook secret and POST it to URL (Standard Webhooks).",
-    ),
-    Verb(
-        "trigger",
-        "leadctl.commands.webhooks.trigger",
-        "trigger",
-        "Have the sandbox deliver a signed example of EVENT to its webhook URL.",
-    ),
+    Verb("send", "Sign a delivery with the webhook secret and POST it to URL (Standard Webhooks)."),
+    Verb("trigger", "Have the sandbox deliver a signed example of EVENT to its webhook URL."),
     SubGroup(
         "secret",
         "Store the profile's webhook signing secret.",
-        (
-            Verb(
-                "set",
-                "leadctl.commands.webhooks.secret_set",
-                "set_",
-                "Store the profile's webhook signing secret, for verify, listen and send.",
-            ),
-        ),
+        (Verb("set", "Store the profile's webhook signing secret, for verify, listen and send."),),
     ),
 )

@@ -264,4 +264,4 @@ HELP = """Receive webhook deliveries, verify each, and forward the genuine ones 
     (Standard Webhooks' recommended payload), an assumption, not the service's word.
     """
 
-listen = verb_command(Options, run, name="listen", help=HELP)
+command = verb_command(Options, run, help=HELP)

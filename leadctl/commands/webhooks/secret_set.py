@@ -52,4 +52,4 @@ HELP = """Store the profile's webhook signing secret, for verify, listen and sen
     no keyring, give the secret with LEADCTL_WEBHOOK_SECRET or --secret-file on each command.
     """
 
-set_ = verb_command(Options, run, name="set", help=HELP)
+command = verb_command(Options, run, help=HELP)

@@ -188,4 +188,4 @@ HELP = """Sign a delivery with the webhook secret and POST it to URL (Standard W
     Deliveries carry no profile credential.
     """
 
-send = verb_command(Options, run, name="send", help=HELP)
+command = verb_command(Options, run, help=HELP)

@@ -107,4 +107,4 @@ HELP = """Have the sandbox deliver a signed example of EVENT to its webhook URL.
     than the sandbox has no example events (exit 2).
     """
 
-trigger = verb_command(Options, run, name="trigger", help=HELP)
+command = verb_command(Options, run, help=HELP)

@@ -154,4 +154,4 @@ HELP = """Check that one webhook delivery is genuine and fresh (Standard Webhook
     profile's OS keyring entry (`leadctl webhooks secret set`); never from an argument.
     """
 
-verify = verb_command(Options, run, name="verify", help=HELP)
+command = verb_command(Options, run, help=HELP)

@@ -1,6 +1,6 @@
 """``leadctl completion script`` in process.
 
-``leadctl completion``'s ``run(opts, ctx, tree)`` called directly: for the bundled"""
+``leadctl completion``'s ``run(opts, ctx)`` called directly: for the bundled"""
 
 from __future__ import annotations
 
@@ -18,5 +18,5 @@ from tests.support.run_context import direct_context, stdout_of
 )
 def test_run_prints_the_checked_in_script_of_the_shell(shell: Shell, file: str) -> None:
     ctx = direct_context()
-    run(Options(shell), ctx, load_tree())
+    run(Options(shell, tree=load_tree()), ctx)
     assert stdout_of(ctx) == (COMPLETIONS / file).read_text(encoding="utf-8")
