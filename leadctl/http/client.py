@@ -601,6 +601,10 @@ class Client:
                     else f"the service answered {sent.status}"
                 )
                 raise _outcome_unknown(op, what)
+            if sent.delivery is Delivery.ANSWERED and sent.response is None and not op.retry_safe:
+                # Answered, but unreadably (too large, bad Content-Encoding): the service
+                # may have acted, and its status is lost with the body (cli.md: exit 9).
+                raise _outcome_unknown(op, sent.reason)
             if sent.retryable and self.policy.allows(attempt):
                 wait = self.policy.wait(attempt, sent.retry_after)
                 if sent.response is not None:
