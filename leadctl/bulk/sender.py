@@ -9,7 +9,8 @@ of each send, never the type of an exception:
 - not sent at all (no connection): the whole run pauses with backoff and it is sent
   again, up to ``--max-retries`` times, then the run stops (the service is unreachable);
 - sent without an answer, or answered 5xx: sent again (backoff, ``--max-retries``) only
-  when the operation is retry-safe or the job carries an idempotency key; otherwise the
+  when the operation is retry-safe (an idempotency key makes it so, unless the contract or
+  a profile's retry_unsafe_operations says otherwise); otherwise the
   job's outcome is ``unknown`` and it is never sent again by this run.
 
 Before a job's first request leaves, ``on_sending`` records it (the report's write-ahead
@@ -208,7 +209,9 @@ class Sender:
             return False
         op = self._plan.operation
         job = _with_key(job, op)
-        resendable = op.retry_safe or job.key is not None
+        # The operation's retry safety already counts its idempotency key, and a profile's
+        # retry_unsafe_operations wins over the key (cli.md "Retries"), as for one request.
+        resendable = op.retry_safe
         prepared = self._plan.prepare is None
         first_refused: float | None = None
         failures = 0  # not sent, or (resendable) no answer / 5xx
