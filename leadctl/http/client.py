@@ -35,7 +35,6 @@ from leadctl.config.redact import (
     secret_values,
 )
 from leadctl.contract.operations import Operation
-from leadctl.contract.templates import template_key
 from leadctl.errors import (
     ApiError,
     BadResponse,
@@ -43,14 +42,14 @@ from leadctl.errors import (
     Forbidden,
     LeadctlError,
     NotAuthenticated,
-    OutcomeUnknown,
     ServiceFailure,
     UsageError,
 )
 from leadctl.http._httpx import LazyTransport
 from leadctl.http.curl import curl_command
 from leadctl.http.pacer import Pacer
-from leadctl.http.retry import Delivery, RetryPolicy, effect_unknown, retry_after_seconds
+from leadctl.http.resend import Tries, Verdict, decide, failure
+from leadctl.http.retry import Delivery, RetryPolicy, retry_after_seconds
 from leadctl.util.jsontext import NotJson, dumps_body, loads_service
 
 if TYPE_CHECKING:
@@ -67,8 +66,6 @@ USER_AGENT = f"leadctl/{__version__}"
 DEBUG_BODY_LIMIT = 2048
 # No page of this API is anywhere near this; a body this big is a proxy or a runaway server.
 MAX_BODY_BYTES = 64 * 1024 * 1024
-# How long paging (--all) keeps waiting out 429s before it gives up with exit 7.
-PAGING_RATE_LIMIT_PATIENCE = 3600.0
 
 __all__ = ["Client", "Exchange", "RetryPolicy", "retry_after_seconds"]
 
@@ -508,14 +505,12 @@ class Client:
             response = _receive(self._client(), request)
         except (httpx.ConnectError, httpx.ConnectTimeout) as error:
             if _is_tls_failure(error):
-                failure = ServiceFailure(
+                tls = ServiceFailure(
                     f"TLS verification failed: {_describe(error, secrets)}",
                     hint="if the service uses a private CA, set SSL_CERT_FILE or "
                     "`leadctl profile set ca_bundle PATH`",
                 )
-                return Exchange(
-                    Delivery.NOT_SENT, error=failure, retryable=False, reason=failure.message
-                )
+                return Exchange(Delivery.NOT_SENT, error=tls, retryable=False, reason=tls.message)
             where = request.url.copy_with(query=None, fragment=None)
             reason = f"cannot connect to {where}: {_describe(error, secrets)}"
             self._trace_line(f"! {reason}")
@@ -568,50 +563,39 @@ class Client:
     def _send_with_retries(
         self, op: Operation, request: httpx.Request, *, secrets: tuple[str, ...]
     ) -> httpx.Response:
-        attempt = 0
-        refused_since: float | None = None
+        tries = Tries()
         while True:
-            attempt += 1
             pacer = None
             if op.paged:
                 # Paced from the first page when the limit is known, else from the first 429.
                 pacer = self._page_pacer if self._rate_limit is None else self._paging_pacer()
             sent_at = pacer.acquire() if pacer is not None else 0.0
-            sent = self.exchange(request, secrets=secrets, attempt=attempt, op=op)
+            sent = self.exchange(request, secrets=secrets, attempt=tries.attempt, op=op)
             if pacer is not None and sent.delivery is Delivery.ANSWERED and sent.status != 429:
                 pacer.answered(sent_at)
-            if sent.ok:
+            decision = decide(
+                sent,
+                tries,
+                retry_safe=op.retry_safe,
+                # Paging a collection waits out the service's window however many 429s it
+                # takes, then goes on at the pace it measured.
+                paced=op.paged,
+                policy=self.policy,
+                monotonic=self._monotonic,
+            )
+            if decision.verdict is Verdict.SUCCEEDED:
                 assert sent.response is not None
                 return sent.response
-            if sent.status == 429 and op.paged:
-                # Paging a collection waits out the service's window however many 429s
-                # it takes (no attempt counts), then goes on at the pace it measured.
-                now = self._monotonic()
-                refused_since = now if refused_since is None else refused_since
-                if now - refused_since < PAGING_RATE_LIMIT_PATIENCE:
-                    pacer = self._paging_pacer()
-                    wait = pacer.rate_limited(sent.retry_after, sent_at)
-                    self._notify(f"retrying in {_seconds(wait)}: {sent.reason}")
-                    attempt -= 1
-                    continue
-            if effect_unknown(sent.delivery, sent.status) and not op.retry_safe:
-                what = (
-                    sent.reason
-                    if sent.delivery is Delivery.NO_ANSWER
-                    else f"the service answered {sent.status}"
-                )
-                raise _outcome_unknown(op, what)
-            if sent.delivery is Delivery.ANSWERED and sent.response is None and not op.retry_safe:
-                # Answered, but unreadably (too large, bad Content-Encoding): the service
-                # may have acted, and its status is lost with the body (cli.md: exit 9).
-                raise _outcome_unknown(op, sent.reason)
-            if sent.retryable and self.policy.allows(attempt):
-                wait = self.policy.wait(attempt, sent.retry_after)
-                if sent.response is not None:
-                    sent.response.close()
-                self._wait(wait, sent.reason)
+            if decision.verdict is not Verdict.RESEND:
+                raise failure(decision, sent, op)
+            tries = decision.tries
+            if decision.wait is None:
+                wait = self._paging_pacer().rate_limited(sent.retry_after, sent_at)
+                self._notify(f"retrying in {_seconds(wait)}: {sent.reason}")
                 continue
-            raise self._final_error(sent, attempt)
+            if sent.response is not None:
+                sent.response.close()
+            self._wait(decision.wait, sent.reason)
 
     def _paging_pacer(self) -> Pacer:
         """The pace of paged reads, made at their first 429 or first page (shared by the
@@ -625,20 +609,6 @@ class Client:
                     limit=self._rate_limit,
                 )
             return self._page_pacer
-
-    def _final_error(self, sent: Exchange, attempt: int) -> LeadctlError:
-        """What an exchange that will not be retried ends the command with."""
-        error = sent.error
-        assert error is not None
-        if isinstance(error, ApiError):
-            if sent.status == 429:
-                error.hint = f"still rate limited after {attempt} attempts"
-                error.retry_after = sent.retry_after
-            error.attempts = attempt
-            return error
-        if isinstance(error, ServiceFailure) and sent.retryable:
-            return ServiceFailure(f"{error.message} (after {attempt} attempts)", hint=error.hint)
-        return error
 
     def _wait(self, seconds: float, reason: str) -> None:
         self._notify(f"retrying in {_seconds(seconds)}: {reason}")
@@ -865,32 +835,3 @@ def with_idempotency_key(
     if isinstance(json_body, dict) and json_body.get(idem.name) in (None, ""):
         return {**json_body, idem.name: str(uuid.uuid4())}, headers
     return json_body, headers
-
-
-def _outcome_unknown(op: Operation, reason: str) -> OutcomeUnknown:
-    return OutcomeUnknown(
-        f"{reason}; {op.method} {op.path} may or may not have taken effect",
-        hint=check_hint(op),
-    )
-
-
-def check_hint(op: Operation) -> str:
-    """What to check before sending ``op`` again; its path may be a template or, for
-    ``leadctl api``, the concrete path."""
-    import re
-
-    method, template = template_key(op.method, op.path.split("?", 1)[0])
-    for (hint_method, hint_path), hint in _CHECK_HINTS.items():
-        pattern = "^" + re.escape(hint_path).replace(r"\{\}", "[^/]+") + "/?$"
-        if method == hint_method and (template == hint_path or re.match(pattern, template)):
-            return hint
-    return "check the resource's state before trying again"
-
-
-_CHECK_HINTS = {
-    ("POST", "/leads"): "check with `leadctl leads list --search ...` whether the lead exists "
-    "before sending it again",
-    ("POST", "/sources/{}/credentials/rotate"): "the old key may already be invalid: check the "
-    "source's apiKeyRotatedAt with the service, and rotate again only if it did not change",
-    ("POST", "/a2a"): "check whether the agent operation took effect before calling it again",
-}

@@ -102,6 +102,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ),
     ("context", ("leadctl.context",)),
     ("client", ("leadctl.http.client", "leadctl.oauth", "leadctl.config.operation_secrets")),
+    ("resend decision", ("leadctl.http.resend",)),
     ("schemas", ("leadctl.contract.body_schema",)),
     ("operations", ("leadctl.contract.operations",)),
     ("contract", ("leadctl.contract", "leadctl.generated.given")),
