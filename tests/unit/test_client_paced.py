@@ -59,6 +59,17 @@ def test_a_single_read_still_gives_up_after_the_retry_budget(httpx_mock: HTTPXMo
     assert result.exit_code == 7
 
 
+def test_paging_gives_up_after_an_hour_of_429s_with_exit_7(httpx_mock: HTTPXMock) -> None:
+    # Refused at 0, 30 and 60 minutes: the third is an hour after the first, the patience.
+    for _ in range(3):
+        httpx_mock.add_response(url=URL, status_code=429, headers={"Retry-After": "1800"})
+    clock = VirtualClock()
+    result = run_cli(["leads", "list", "--all", "-o", "ndjson"], env=token_env(), clock=clock)
+    assert result.exit_code == 7, result.stderr
+    assert len(httpx_mock.get_requests()) == 3
+    assert sum(clock.sleeps) == pytest.approx(3600)
+
+
 def verdict(sent: Exchange, *, retry_safe: bool) -> Verdict:
     """What the one resend decision makes of ``sent`` as a first, unpaced send."""
     return decide(sent, Tries(), retry_safe=retry_safe, paced=False, policy=RetryPolicy()).verdict
