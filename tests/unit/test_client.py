@@ -232,7 +232,9 @@ def test_a_value_of_no_recognised_kind_is_sent_and_the_service_decides(
     httpx_mock.add_response(status_code=403, json={"title": "Forbidden", "status": 403})
     result = run_cli(["api", "GET", "/lead-statuses"], env=token_env(SOURCE_KEY))
     assert result.exit_code == 4
-    assert httpx_mock.get_request().headers["Authorization"] == f"Bearer {SOURCE_KEY}"
+    request = httpx_mock.get_request()
+    assert request is not None
+    assert request.headers["Authorization"] == f"Bearer {SOURCE_KEY}"
     assert "source keys are only for lead intake" not in result.stderr
 
 
