@@ -1,15 +1,16 @@
 """Sending the jobs of a bulk run: one request per job from ``--concurrency`` workers.
 
 The same engine sends ``leads import`` rows (POST /leads) and ``batch`` lines (any
-operation). What may be sent again follows the client's :class:`~leadctl.http.retry.Delivery`
-of each send, never the type of an exception:
+operation). What may be sent again, and when, is :func:`leadctl.http.resend.decide`'s
+verdict on each send (as for a single request), never the type of an exception:
 
 - a 429 (the service did not act) waits on the shared :class:`~leadctl.http.pacer.Pacer`
-  and is sent again, for as long as ``RATE_LIMIT_PATIENCE`` allows;
+  and is sent again, for as long as ``http.resend.RATE_LIMIT_PATIENCE`` allows;
 - not sent at all (no connection): the whole run pauses with backoff and it is sent
   again, up to ``--max-retries`` times, then the run stops (the service is unreachable);
 - sent without an answer, or answered 5xx: sent again (backoff, ``--max-retries``) only
-  when the operation is retry-safe or the job carries an idempotency key; otherwise the
+  when the operation is retry-safe (an idempotency key makes it so, unless the contract or
+  a profile's retry_unsafe_operations says otherwise); otherwise the
   job's outcome is ``unknown`` and it is never sent again by this run.
 
 Before a job's first request leaves, ``on_sending`` records it (the report's write-ahead
@@ -41,10 +42,10 @@ from leadctl.errors import (
     ApiError,
     LeadctlError,
     OutcomeUnknown,
-    ServiceFailure,
     UsageError,
 )
-from leadctl.http.retry import Delivery, effect_unknown, may_resend
+from leadctl.http.resend import Tries, Verdict, decide, failure
+from leadctl.http.retry import Delivery, effect_unknown
 from leadctl.util.jsontext import loads_service
 
 if TYPE_CHECKING:
@@ -53,9 +54,6 @@ if TYPE_CHECKING:
     from leadctl.http.pacer import Pacer
     from leadctl.http.retry import RetryPolicy
 
-# How long one job may keep being refused (429) before it is given up as rejected (a later
-# --resume sends it). Long enough for any window a service keeps (an hour is common).
-RATE_LIMIT_PATIENCE = 3600.0
 # Unknown outcomes in a row after which the service is taken to be failing.
 UNKNOWN_STREAK_LIMIT = 10
 JOIN_POLL_SECONDS = 0.1
@@ -208,10 +206,8 @@ class Sender:
             return False
         op = self._plan.operation
         job = _with_key(job, op)
-        resendable = op.retry_safe or job.key is not None
         prepared = self._plan.prepare is None
-        first_refused: float | None = None
-        failures = 0  # not sent, or (resendable) no answer / 5xx
+        tries = Tries()
         while True:
             sent_at = self._pacer.acquire()
             if self._stop.is_set():
@@ -230,7 +226,7 @@ class Sender:
                 return False
             # Ctrl-C inside the request leaves the job in flight: it is sealed as unknown.
             try:
-                sent = self._send(job, failures + 1)
+                sent = self._send(job, tries.attempt)
             except LeadctlError as error:  # nothing sent: no usable credential, bad path
                 opened.in_flight = False
                 self._fail(error)
@@ -242,53 +238,45 @@ class Sender:
                 self._settle(self._interrupted(job, UNKNOWN, type(error).__name__))
                 return False
             opened.in_flight = False
-            status = sent.status
-            if status == 429:
+            # The pace hears of every answer; whether the job goes again is decide()'s.
+            if sent.status == 429:
                 self._count_refusal()
                 self._pacer.rate_limited(sent.retry_after, sent_at)
-                now = self._monotonic()
-                first_refused = now if first_refused is None else first_refused
-                if now - first_refused < RATE_LIMIT_PATIENCE:
-                    continue
-                self._settle(self._rejected(job, sent))
-                return True
-            if sent.delivery is Delivery.NOT_SENT:
-                failures += 1
-                if sent.retryable and self._policy.allows(failures):
-                    self._pacer.pause(self._policy.backoff.delay(failures))
-                    continue
-                assert sent.error is not None
-                reason = sent.error.message
-                self._fail(
-                    ServiceFailure(f"{reason} ({failures} attempts)", hint=sent.error.hint)
-                    if sent.retryable
-                    else sent.error
-                )
-                self._abandon(job, reason)
-                return False
-            if sent.delivery is Delivery.ANSWERED:
+            elif sent.delivery is Delivery.ANSWERED:
                 self._pacer.answered(sent_at)
-            if effect_unknown(sent.delivery, status):
+            if effect_unknown(sent.delivery, sent.status):
                 opened.maybe_acted = True
-                failures += 1
-                if may_resend(sent.delivery, status, retry_safe=resendable) and (
-                    self._policy.allows(failures)
-                ):
-                    self._pacer.pause(self._policy.wait(failures, sent.retry_after))
-                    continue
-                if not resendable:
-                    self._settle(self._unknown(job, sent))
-                    return False
-                self._settle(self._rejected(job, sent))
-                return True
-            if sent.ok:
+            decision = decide(
+                sent,
+                tries,
+                retry_safe=op.retry_safe,
+                paced=True,  # every worker waits out a 429 on the run's one pace
+                policy=self._policy,
+                monotonic=self._monotonic,
+            )
+            verdict = decision.verdict
+            if verdict is Verdict.RESEND:
+                tries = decision.tries
+                if decision.wait is not None:
+                    self._pacer.pause(decision.wait)  # the whole run waits
+                continue
+            if verdict is Verdict.SUCCEEDED:
                 self._settle(self._succeeded(job, sent))
                 return True
-            if sent.response is None:  # answered, but the body was unusable
-                settled = self._rejected(job, sent) if resendable else self._unknown(job, sent)
-                self._settle(settled)
-                return resendable
-            if status in self._plan.stopping and isinstance(sent.error, ApiError):
+            if verdict is Verdict.UNKNOWN:
+                self._settle(self._unknown(job, sent))
+                return False
+            if verdict is Verdict.FAILED and sent.delivery is Delivery.NOT_SENT:
+                # The service cannot be reached: every further job would fail the same way.
+                assert sent.error is not None
+                self._fail(failure(decision, sent, op))
+                self._abandon(job, sent.error.message)
+                return False
+            if (
+                verdict is Verdict.REFUSED
+                and sent.status in self._plan.stopping
+                and isinstance(sent.error, ApiError)
+            ):
                 self._fail(sent.error)
             self._settle(self._rejected(job, sent))
             return True

@@ -1,8 +1,8 @@
 """The one retry policy: how long to wait before trying again, and what a send achieved.
 
 The client's retry loop, the pacer (``leads import``, ``batch``, ``--all``) and ``--wait`` all
-wait through :class:`Backoff`; the client and the bulk sender both decide what may be
-sent again from a :class:`Delivery`, never from the type of an exception.
+wait through :class:`Backoff`; whether a request is sent again is decided from its
+:class:`Delivery` (never from the type of an exception) in one place, ``http/resend.py``.
 
 cli.md "Retries": with ``Retry-After`` the wait is exactly what it says (delta-seconds
 or an HTTP-date, no jitter); without it, exponential backoff with full jitter, capped
@@ -138,16 +138,3 @@ def effect_unknown(delivery: Delivery, status: int | None) -> bool:
     if delivery is Delivery.NO_ANSWER:
         return True
     return delivery is Delivery.ANSWERED and status is not None and status >= 500
-
-
-def may_resend(delivery: Delivery, status: int | None, *, retry_safe: bool) -> bool:
-    """Whether sending the same request again is allowed at all (cli.md "Retries").
-
-    Any operation after NOT_SENT or a 429 (the service did not act); a retry-safe one also
-    after no answer or a 5xx. 4xx answers other than 429 are never sent again.
-    """
-    if delivery is Delivery.NOT_SENT:
-        return True
-    if delivery is Delivery.ANSWERED and status == 429:
-        return True
-    return retry_safe and effect_unknown(delivery, status)

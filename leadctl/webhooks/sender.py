@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from leadctl import __version__
 from leadctl.errors import ApiError, ExitCode, LeadctlError, ServiceFailure, UsageError
 from leadctl.http.client import Client
+from leadctl.http.resend import Tries, Verdict, decide
 from leadctl.http.retry import RetryPolicy
 from leadctl.util.safetext import safe_text
 from leadctl.webhooks.secret import WebhookSecret
@@ -70,9 +71,9 @@ def send_delivery(
     notify: Callable[[str], None],
 ) -> Delivered:
     """POST until a 2xx or the retry budget is spent; the error of the last attempt then."""
-    attempt = 0
+    tries = Tries()
     while True:
-        attempt += 1
+        attempt = tries.attempt
         headers = signed_headers(secret, delivery, int(wall_clock()))
         request = httpx.Request("POST", delivery.url, headers=headers, content=delivery.body)
         sent = client.exchange(request, secrets=(secret.text,), attempt=attempt)
@@ -90,14 +91,16 @@ def send_delivery(
             # Refused as addressed, like a 4xx (a 3xx has no exit code of its own).
             redirect.exit_code = ExitCode.REJECTED
             raise redirect
-        if sent.retryable and policy.allows(attempt):
-            wait = policy.wait(attempt, sent.retry_after)
+        # Idempotent by its webhook-id: retry-safe whatever the receiver did with it.
+        decision = decide(sent, tries, retry_safe=True, paced=False, policy=policy)
+        if decision.verdict is Verdict.RESEND and decision.wait is not None:
+            tries = decision.tries
             if sent.response is not None:
                 sent.response.close()
-            notify(f"retrying in {_seconds(wait)}: {sent.reason}")
-            sleep(wait)
+            notify(f"retrying in {_seconds(decision.wait)}: {sent.reason}")
+            sleep(decision.wait)
             continue
-        raise _final_error(sent.error, attempt, delivery, retryable=sent.retryable)
+        raise _final_error(sent.error, decision.attempt, delivery, retryable=sent.retryable)
 
 
 def _final_error(

@@ -98,6 +98,18 @@ def test_timeout_on_rotation_is_outcome_unknown_and_not_resent(httpx_mock: HTTPX
     assert len(httpx_mock.get_requests()) == 1
 
 
+def test_an_unreadable_answer_to_lead_creation_is_outcome_unknown(httpx_mock: HTTPXMock) -> None:
+    # The service answered (perhaps 201), but its body cannot be decoded: the lead may exist.
+    httpx_mock.add_response(
+        method="POST", status_code=201, headers={"Content-Encoding": "gzip"}, content=b"not gzip"
+    )
+    result = run_cli(["api", "POST", "/leads", "-f", "firstName=Ada"], env=token_env())
+    assert result.exit_code == 9, result.stderr
+    assert len(httpx_mock.get_requests()) == 1
+    assert "could not be decoded" in result.stderr
+    assert "may or may not have taken effect" in result.stderr
+
+
 def test_timeout_on_a_read_is_retried(httpx_mock: HTTPXMock) -> None:
     httpx_mock.add_exception(httpx.ReadTimeout("read timed out"))
     httpx_mock.add_response(json=[])
@@ -220,7 +232,9 @@ def test_a_value_of_no_recognised_kind_is_sent_and_the_service_decides(
     httpx_mock.add_response(status_code=403, json={"title": "Forbidden", "status": 403})
     result = run_cli(["api", "GET", "/lead-statuses"], env=token_env(SOURCE_KEY))
     assert result.exit_code == 4
-    assert httpx_mock.get_request().headers["Authorization"] == f"Bearer {SOURCE_KEY}"
+    request = httpx_mock.get_request()
+    assert request is not None
+    assert request.headers["Authorization"] == f"Bearer {SOURCE_KEY}"
     assert "source keys are only for lead intake" not in result.stderr
 
 

@@ -10,8 +10,9 @@ from pytest_httpx import HTTPXMock
 
 from leadctl.config.credentials import Credential, CredentialKind
 from leadctl.contract.operations import Operation, bundled_operation
-from leadctl.http.client import Client
-from leadctl.http.retry import Backoff, Delivery, RetryPolicy, may_resend, retry_after_seconds
+from leadctl.http.client import Client, Exchange
+from leadctl.http.resend import Tries, Verdict, decide
+from leadctl.http.retry import Backoff, Delivery, RetryPolicy, retry_after_seconds
 from tests.support.cli import BASE_URL, ORG_KEY, VirtualClock, run_cli, token_env
 
 URL = f"{BASE_URL}/leads/all/my"
@@ -58,6 +59,22 @@ def test_a_single_read_still_gives_up_after_the_retry_budget(httpx_mock: HTTPXMo
     assert result.exit_code == 7
 
 
+def test_paging_gives_up_after_an_hour_of_429s_with_exit_7(httpx_mock: HTTPXMock) -> None:
+    # Refused at 0, 30 and 60 minutes: the third is an hour after the first, the patience.
+    for _ in range(3):
+        httpx_mock.add_response(url=URL, status_code=429, headers={"Retry-After": "1800"})
+    clock = VirtualClock()
+    result = run_cli(["leads", "list", "--all", "-o", "ndjson"], env=token_env(), clock=clock)
+    assert result.exit_code == 7, result.stderr
+    assert len(httpx_mock.get_requests()) == 3
+    assert sum(clock.sleeps) == pytest.approx(3600)
+
+
+def verdict(sent: Exchange, *, retry_safe: bool) -> Verdict:
+    """What the one resend decision makes of ``sent`` as a first, unpaced send."""
+    return decide(sent, Tries(), retry_safe=retry_safe, paced=False, policy=RetryPolicy()).verdict
+
+
 def test_exchange_reports_an_answer(httpx_mock: HTTPXMock) -> None:
     httpx_mock.add_response(status_code=503, headers={"Retry-After": "7"})
     http = client()
@@ -68,8 +85,8 @@ def test_exchange_reports_an_answer(httpx_mock: HTTPXMock) -> None:
     assert sent.delivery is Delivery.ANSWERED
     assert sent.status == 503
     assert sent.retry_after == 7.0
-    assert not may_resend(sent.delivery, sent.status, retry_safe=False)
-    assert may_resend(sent.delivery, sent.status, retry_safe=True)
+    assert verdict(sent, retry_safe=False) is Verdict.UNKNOWN
+    assert verdict(sent, retry_safe=True) is Verdict.RESEND
 
 
 def test_exchange_reports_a_request_sent_without_an_answer(httpx_mock: HTTPXMock) -> None:
@@ -81,7 +98,7 @@ def test_exchange_reports_a_request_sent_without_an_answer(httpx_mock: HTTPXMock
     sent = http.exchange(request, secrets=secrets)
     assert sent.delivery is Delivery.NO_ANSWER
     assert sent.status is None
-    assert not may_resend(sent.delivery, None, retry_safe=False)
+    assert verdict(sent, retry_safe=False) is Verdict.UNKNOWN
 
 
 def test_exchange_reports_a_request_never_sent(httpx_mock: HTTPXMock) -> None:
@@ -92,7 +109,7 @@ def test_exchange_reports_a_request_never_sent(httpx_mock: HTTPXMock) -> None:
     )
     sent = http.exchange(request, secrets=secrets)
     assert sent.delivery is Delivery.NOT_SENT
-    assert may_resend(sent.delivery, None, retry_safe=False)
+    assert verdict(sent, retry_safe=False) is Verdict.RESEND
 
 
 @pytest.mark.parametrize(

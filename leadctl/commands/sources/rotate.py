@@ -28,8 +28,8 @@ from leadctl.config.secrets_out import (
 )
 from leadctl.contract.operations import bundled_operation
 from leadctl.errors import OutcomeUnknown, UsageError
-from leadctl.http.client import check_hint
 from leadctl.http.replace import plan_replacement, send_replacement
+from leadctl.http.resend import check_hint
 from leadctl.iostreams import safe_text
 from leadctl.output import emit_object
 from leadctl.output.cells import format_datetime

@@ -161,6 +161,34 @@ def test_a_keyed_operation_is_sent_again_with_the_same_key(
     assert line["outcome"] == "ok" and line["key"] == keys[0]
 
 
+def test_a_line_refused_for_an_hour_is_rejected(httpx_mock: HTTPXMock) -> None:
+    # Refused at 0, 30 and 60 minutes: an hour after the first 429 the line is given up.
+    for _ in range(3):
+        httpx_mock.add_response(
+            url=STATUS.format(0), status_code=429, headers={"Retry-After": "1800"}
+        )
+    result = batch(["numbers status"], stdin="+15125550100\n")
+    assert len(httpx_mock.get_requests()) == 3
+    [line] = lines(result.stdout)
+    assert line["outcome"] == "rejected", result.stderr
+
+
+def test_a_keyed_operation_the_profile_marks_unsafe_is_never_sent_again(
+    httpx_mock: HTTPXMock, tmp_path: Path
+) -> None:
+    # cli.md: retry_unsafe_operations overrides the key, as it does for the single command.
+    import_payments_contract(tmp_path)
+    assert run_cli(["profile", "set", "retry_unsafe_operations", "createPayment"]).exit_code == 0
+    httpx_mock.add_exception(httpx.ReadTimeout("lost"), url=f"{BASE_URL}/payments")
+
+    result = batch(["createPayment"], stdin='{"amount": 5}\n')
+
+    assert result.exit_code == 9, result.stderr
+    assert len(httpx_mock.get_requests()) == 1
+    [line] = lines(result.stdout)
+    assert line["outcome"] == "unknown" and line["key"]
+
+
 def test_resume_sends_a_keyed_line_again_with_the_key_in_the_report(
     httpx_mock: HTTPXMock, tmp_path: Path
 ) -> None:
