@@ -234,9 +234,7 @@ def main() -> None:
             for _ in range(2 if args.twice else 1):
                 for _ in range(args.warmup):
                     measure_round(timed, server, work, min(args.rows, 500))
-                rounds = [
-                    measure_round(timed, server, work, args.rows) for _ in range(args.rounds)
-                ]
+                rounds = [measure_round(timed, server, work, args.rows) for _ in range(args.rounds)]
                 report(rounds, args.rows, args.against is not None)
 
 

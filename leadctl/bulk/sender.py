@@ -158,6 +158,7 @@ class Sender:
                 ]
                 for thread in threads:
                     thread.start()
+                self.gate.check()  # from now on, how busy the process is
                 _join(threads, every=self.gate.check)
         except KeyboardInterrupt:
             self._stop.set()
