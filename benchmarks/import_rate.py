@@ -28,13 +28,13 @@ DIR``) at the same concurrencies in the same turns.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import random
 import signal
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 import uuid
@@ -163,7 +163,7 @@ def measure_round(
 
 def report(rounds: list[dict[str, Sample]], rows: int, against: bool) -> None:
     names = list(rounds[0])
-    order = [BARE] + sorted(n for n in names if n != BARE)
+    order = [BARE, *sorted(n for n in names if n != BARE)]
     print(f"{rows} rows a run, {len(rounds)} rounds; load {support.load()}")
 
     def rate(sample: Sample) -> float:
@@ -193,7 +193,7 @@ def report(rounds: list[dict[str, Sample]], rows: int, against: bool) -> None:
         print(f"  {side}: best c={best} at {ratio:.2f}x bare; target >= 1.0x: {verdict}")
         steps = []
         never_slower = True
-        for low_n, high_n in zip(CONCURRENCIES, CONCURRENCIES[1:], strict=False):
+        for low_n, high_n in itertools.pairwise(CONCURRENCIES):
             ratio, low, high = paired(f"{side} c={high_n}", f"{side} c={low_n}")
             never_slower &= ratio >= NOISE
             steps.append(f"c={high_n}/c={low_n} {ratio:.2f}x ({low:.2f}-{high:.2f})")
@@ -239,4 +239,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()
