@@ -29,10 +29,8 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import json
 import os
 import random
-import signal
 import statistics
 import subprocess
 import tempfile
@@ -70,23 +68,9 @@ class Server:
 
 @contextmanager
 def fast_server(env: Mapping[str, str]) -> Iterator[Server]:
-    process = subprocess.Popen(
-        [support.PYTHON, str(support.BENCH / "fast_leads_server.py")],
-        env=dict(env),
-        stdout=subprocess.PIPE,
-        stdin=subprocess.DEVNULL,
-    )
-    try:
-        assert process.stdout is not None
-        ready = json.loads(process.stdout.readline())
+    argv = [support.PYTHON, str(support.BENCH / "fast_leads_server.py")]
+    with support.serving(argv, env) as (process, ready):
         yield Server(ready["baseUrl"], "sk_bench_fast_server", process.pid)
-    finally:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
 
 
 @contextmanager
