@@ -46,7 +46,12 @@ def pull_contract(env: dict[str, str]) -> None:
 def verb_for(env: dict[str, str], method: str, path: str) -> list[str]:
     """The command words of an operation in the pulled contract (its index names them)."""
     for index in Path(env["LEADCTL_CACHE_DIR"]).glob("contracts/*/index.json"):
-        for op in json.loads(index.read_text())["operations"]:
+        head = json.loads(index.read_text())
+        # A stored index keeps its operations beside it, in the directory it names.
+        operations = head.get("operations")
+        if operations is None:
+            operations = json.loads((index.parent / head["files"] / "operations.json").read_text())
+        for op in operations:
             if op["method"] == method and op["path"] == path:
                 return [str(op["group"]), str(op["verb"])]
     raise SystemExit(f"the pulled contract has no {method} {path}")

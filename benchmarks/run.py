@@ -16,7 +16,7 @@
    shell loop of single ``leadctl`` calls and an ``xargs -P4`` loop (benchmarks/paced.py);
 6. window: import and export under ``--rate-limit N/Ws``, with and without Retry-After;
 7. others: the directory's other scripts (sandbox_throughput.py, generated_startup.py,
-   contract_import.py), once, with their own output.
+   contract_import.py, import_rate.py...), once, with their own output.
 
 Ratios compare numbers measured in the same run. Timed children run with bytecode
 compiled and PYTHONDONTWRITEBYTECODE unset. Benchmarks are not run in CI.
@@ -303,6 +303,10 @@ OTHERS = {
     "contract_import.py": (["--runs", "5"], ["--runs", "2"]),
     "embedded_sandbox.py": (["--rounds", "30", "--twice"], ["--rounds", "8"]),
     "help_paths.py": (["--rounds", "25", "--twice"], ["--rounds", "6"]),
+    "import_rate.py": (
+        ["--rows", "3000", "--rounds", "7", "--twice"],
+        ["--rows", "500", "--rounds", "2"],
+    ),
 }
 
 

@@ -99,17 +99,26 @@ class Sandbox:
 def sandbox(env: Mapping[str, str], *args: str) -> Iterator[Sandbox]:
     """``leadctl sandbox serve --memory`` on a free port, stopped with SIGTERM afterwards."""
     argv = [LEADCTL, "sandbox", "serve", "--memory", "--port", "0", "--seed", "1"]
+    with serving([*argv, "--print-json", *args], env) as (process, ready):
+        credentials = ready["credentials"]
+        yield Sandbox(ready["baseUrl"], credentials["org"], credentials["user"], process)
+
+
+@contextmanager
+def serving(
+    argv: Sequence[str], env: Mapping[str, str]
+) -> Iterator[tuple[subprocess.Popen[bytes], dict[str, Any]]]:
+    """A server process and the JSON line it prints once ready (its ``baseUrl``...),
+    stopped with SIGTERM afterwards."""
     process = subprocess.Popen(
-        [*argv, "--print-json", *args],
+        list(argv),
         env=dict(env),
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         stdin=subprocess.DEVNULL,
     )
     try:
-        ready = _ready_line(process, timeout=120)
-        credentials = ready["credentials"]
-        yield Sandbox(ready["baseUrl"], credentials["org"], credentials["user"], process)
+        yield process, _ready_line(process, timeout=120)
     finally:
         if process.poll() is None:
             process.send_signal(signal.SIGTERM)

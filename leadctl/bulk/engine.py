@@ -185,6 +185,11 @@ def run_jobs(
         tally.rate_limited = sender.rate_limited
         tally.paused_seconds = pacer.paused_seconds
         display.stop()
+        if ctx.options.debug:
+            ctx.ios.trace(
+                f"bulk: {sender.gate.active} of {concurrency} workers sent at once "
+                "(more only while the process waited: leadctl.bulk.workers)"
+            )
         if report is not None:
             report.close()
         client.close()

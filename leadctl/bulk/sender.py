@@ -38,6 +38,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from leadctl.bulk.report import SENDING, UNKNOWN, UNSENT, Outcome
+from leadctl.bulk.workers import CHECK_SECONDS, WorkerGate
 from leadctl.errors import (
     ApiError,
     LeadctlError,
@@ -56,7 +57,7 @@ if TYPE_CHECKING:
 
 # Unknown outcomes in a row after which the service is taken to be failing.
 UNKNOWN_STREAK_LIMIT = 10
-JOIN_POLL_SECONDS = 0.1
+JOIN_POLL_SECONDS = CHECK_SECONDS
 
 
 @dataclass(frozen=True)
@@ -117,6 +118,7 @@ class Sender:
         stop: threading.Event,
         policy: RetryPolicy,
         monotonic: Callable[[], float],
+        gate: WorkerGate | None = None,
     ) -> None:
         self._client = client
         self._plan = plan
@@ -128,6 +130,8 @@ class Sender:
         self._stop = stop
         self._policy = policy
         self._monotonic = monotonic
+        # How many of the workers send at once (leadctl.bulk.workers).
+        self.gate = gate if gate is not None else WorkerGate(concurrency)
         self._rows_lock = threading.Lock()
         self._emit_lock = threading.Lock()
         self._open: dict[int, _Open] = {}
@@ -145,14 +149,18 @@ class Sender:
         try:
             if self._send_first():
                 threads = [
-                    threading.Thread(target=self._worker, name=f"leadctl-bulk-{n}", daemon=True)
+                    threading.Thread(
+                        target=self._worker, args=(n,), name=f"leadctl-bulk-{n}", daemon=True
+                    )
                     for n in range(self._concurrency)
                 ]
                 for thread in threads:
                     thread.start()
-                _join(threads)
+                self.gate.check()  # from now on, how busy the process is
+                _join(threads, every=self.gate.check)
         except KeyboardInterrupt:
             self._stop.set()
+            self.gate.close()
             self.interrupted = True
             # Asked twice: stop waiting for the answers in flight.
             with contextlib.suppress(KeyboardInterrupt):
@@ -170,8 +178,10 @@ class Sender:
             if self._handle(row):
                 return not self._stop.is_set()
 
-    def _worker(self) -> None:
+    def _worker(self, number: int) -> None:
         try:
+            if not self.gate.admitted(number):
+                return
             while True:
                 row = self._take()
                 if row is None:
@@ -179,6 +189,8 @@ class Sender:
                 self._handle(row)
         except BaseException as error:  # a bug must stop the import, not vanish with a thread
             self._fail(error)
+        finally:
+            self.gate.close()  # no job left for the workers still waiting to send
 
     def _take(self) -> Job | None:
         with self._rows_lock:
@@ -492,8 +504,11 @@ def _detail(error: LeadctlError | None, sent: Exchange) -> dict[str, Any]:
     return body
 
 
-def _join(threads: list[threading.Thread]) -> None:
-    # Joined with a timeout so that Ctrl-C reaches the main thread while workers run.
+def _join(threads: list[threading.Thread], every: Callable[[], None] | None = None) -> None:
+    # Joined with a timeout so that Ctrl-C reaches the main thread while workers run; the
+    # worker gate is looked at between polls.
     for thread in threads:
         while thread.is_alive():
             thread.join(JOIN_POLL_SECONDS)
+            if every is not None:
+                every()
