@@ -48,6 +48,7 @@ from leadctl.contract.index_slices import (
     read_chunk,
     sliced,
 )
+from leadctl.contract.listing import GroupInfo, Listing, group_info_of, listing_of
 from leadctl.errors import UsageError
 
 if TYPE_CHECKING:
@@ -120,8 +121,8 @@ class ActiveIndex:
     A plain class rather than a dataclass: it is defined on every command's start-up.
     """
 
-    __slots__ = ("_groups", "_index", "_operation_groups", "head", "key", "problem",
-                 "schemas_path")  # fmt: skip
+    __slots__ = ("_group_info", "_groups", "_index", "_listings", "_operation_groups", "head",
+                 "key", "problem", "schemas_path")  # fmt: skip
 
     def __init__(
         self,
@@ -138,7 +139,9 @@ class ActiveIndex:
         self.schemas_path = schemas_path
         self.key = key
         self.problem = problem
-        self._groups: dict[str, list[Mapping[str, Any]]] = {}
+        self._groups: dict[str, list[Listing]] = {}
+        self._listings: list[Listing] | None = None
+        self._group_info: dict[str, GroupInfo] | None = None
         self._operation_groups: Mapping[str, str] | None = None
 
     @property
@@ -155,29 +158,59 @@ class ActiveIndex:
         found = self.head.get(SLICES) if self._index is None else None
         return found if isinstance(found, Mapping) else None
 
-    def group_entries(self, group: str) -> list[Mapping[str, Any]]:
-        """The entries of one group's operations, in contract order."""
+    def listings(self) -> list[Listing]:
+        """Every operation of the index, in contract order (the whole index is read)."""
+        if self._listings is None:
+            self._listings = [listing_of(entry) for entry in self.index.get("operations", ())]
+        return self._listings
+
+    def group_listings(self, group: str) -> list[Listing]:
+        """The operations of one group, in contract order."""
         found = self._groups.get(group)
         if found is None:
             slices = self._slices
             chunk = self._chunk(slices[group]) if slices is not None and group in slices else None
             if chunk is not None:
-                found = list(chunk)
+                found = [listing_of(entry) for entry in chunk]
             elif slices is not None and group not in slices:
                 found = []  # the head names every group that has operations
             else:  # no slices, or a damaged one: the whole index
-                found = [e for e in self.index.get("operations", ()) if e.get("group") == group]
+                found = [op for op in self.listings() if op.group == group]
             self._groups[group] = found
         return found
+
+    def find(self, method: str, path: str) -> Listing | None:
+        """The operation on METHOD + path template (``{id}`` matches any parameter name)."""
+        from leadctl.contract.templates import template_key
+
+        wanted = template_key(method, path)
+        for op in self.listings():
+            if template_key(op.method, op.path) == wanted:
+                return op
+        return None
+
+    @property
+    def source_key_prefixes(self) -> list[str]:
+        """What the contract's source keys start with (cli.md "Credentials")."""
+        return [str(p) for p in self.head.get("sourceKeyPrefixes", ())]
+
+    @property
+    def groups(self) -> Mapping[str, GroupInfo]:
+        """The index's command groups by name."""
+        if self._group_info is None:
+            raw = self.head.get("groups")
+            items = raw.items() if isinstance(raw, Mapping) else ()
+            self._group_info = {str(name): group_info_of(group) for name, group in items}
+        return self._group_info
 
     def generated_groups(self) -> list[str]:
         """The groups with generated verbs (those no curated command is), in contract order."""
         if self._slices is not None:
             return [str(name) for name in self.head.get(GENERATED_GROUPS, ())]
         found: dict[str, None] = {}
-        for entry in self.index.get("operations", ()):
-            if entry.get("curated") is None:
-                found.setdefault(str(entry["group"]))
+        for op in self.listings():
+            if op.generated:
+                found.setdefault(op.group)
         return list(found)
 
     def group_of_operation(self, operation_id: str) -> str | None:
@@ -188,9 +221,7 @@ class ActiveIndex:
                 self._operation_groups = found
             else:
                 self._operation_groups = {
-                    str(e["operationId"]): str(e["group"])
-                    for e in self.index.get("operations", ())
-                    if e.get("operationId")
+                    op.operation_id: op.group for op in self.listings() if op.operation_id
                 }
         return self._operation_groups.get(operation_id)
 
