@@ -49,31 +49,56 @@ def resource_columns(
     for order, (name, sub) in enumerate(properties.items()):
         kind = doc.type_of(sub)
         if kind in SCALAR_TYPES:
-            column = [name, _column_kind(doc, name, sub, kind)]
-            if _is_id(name) or (kind == "string" and is_phone_value(doc, name, sub)):
-                column.append("whole")
-            columns.append((_column_rank(doc, name, sub, main_time), order, column))
+            rank, column = _scalar_column(doc, name, sub, kind, main_time)
+            columns.append((rank, order, column))
         elif kind == "object":
-            label = _name_field(doc, sub)
-            if label == "number":  # a phone object: {number, type...}
-                columns.append((3, order, [f"{name}.{label}", "text", "whole"]))
-            elif label is not None:
-                columns.append((2 if _is_status(name) else 6, order, [f"{name}.{label}", "text"]))
-            elif one_object:
-                for inner_name, inner in doc.properties(sub).items():
-                    inner_kind = doc.type_of(inner)
-                    if inner_kind in SCALAR_TYPES:
-                        inner_column = _column_kind(doc, inner_name, inner, inner_kind)
-                        columns.append((6, order, [f"{name}.{inner_name}", inner_column]))
+            columns += ((rank, order, c) for rank, c in _object_columns(doc, name, sub, one_object))
         elif kind == "array":
-            items = doc.keyword(sub, "items") or {}
-            label = _name_field(doc, items) if doc.type_of(items) == "object" else None
-            if label is not None and label != "number":
-                columns.append((6, order, [f"{name}[].{label}", "text"]))
-            elif one_object or doc.type_of(items) in SCALAR_TYPES:
-                columns.append((6, order, [name, "text"]))
+            listed = _array_column(doc, name, sub, one_object)
+            if listed is not None:
+                columns.append((6, order, listed))
     columns.sort(key=lambda entry: entry[:2])
     return [column for _rank, _order, column in columns[:limit]]
+
+
+Ranked = tuple[int, list[str]]  # a column and its rank (see _column_rank)
+
+
+def _scalar_column(
+    doc: Document, name: str, sub: Any, kind: str | None, main_time: str | None
+) -> Ranked:
+    column = [name, _column_kind(doc, name, sub, kind)]
+    if _is_id(name) or (kind == "string" and is_phone_value(doc, name, sub)):
+        column.append("whole")
+    return _column_rank(doc, name, sub, main_time), column
+
+
+def _object_columns(doc: Document, name: str, sub: Any, one_object: bool) -> list[Ranked]:
+    """A nested object by its name field; in one object's answer, else by its plain fields."""
+    label = _name_field(doc, sub)
+    if label == "number":  # a phone object: {number, type...}
+        return [(3, [f"{name}.{label}", "text", "whole"])]
+    if label is not None:
+        return [(2 if _is_status(name) else 6, [f"{name}.{label}", "text"])]
+    if not one_object:
+        return []
+    return [
+        (6, [f"{name}.{inner_name}", _column_kind(doc, inner_name, inner, doc.type_of(inner))])
+        for inner_name, inner in doc.properties(sub).items()
+        if doc.type_of(inner) in SCALAR_TYPES
+    ]
+
+
+def _array_column(doc: Document, name: str, sub: Any, one_object: bool) -> list[str] | None:
+    """A list of named objects by their names; a list of values (any list in one object's
+    answer) as text."""
+    items = doc.keyword(sub, "items") or {}
+    label = _name_field(doc, items) if doc.type_of(items) == "object" else None
+    if label is not None and label != "number":
+        return [f"{name}[].{label}", "text"]
+    if one_object or doc.type_of(items) in SCALAR_TYPES:
+        return [name, "text"]
+    return None
 
 
 def _main_time(doc: Document, properties: Mapping[str, Any]) -> str | None:

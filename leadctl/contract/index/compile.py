@@ -22,9 +22,11 @@ from leadctl.contract import (
 from leadctl.contract.curated import CURATED_VERBS
 from leadctl.contract.document import Document
 from leadctl.contract.entries import Pending
-from leadctl.contract.index import encode, name, read
 from leadctl.contract.index.classify import classify
+from leadctl.contract.index.encode import clash_json, entry_json, group_json
 from leadctl.contract.index.model import Classified, Entry, Naming
+from leadctl.contract.index.name import assign_verbs, group_for, groups_of, naming
+from leadctl.contract.index.read import bundle, operations, refs_in, tag_help
 from leadctl.contract.naming import shared_prefix
 from leadctl.contract.security import source_key_prefixes
 
@@ -53,23 +55,23 @@ def compile_index(
     """
     doc = Document(document)
     taken = {group: set(verbs) for group, verbs in curated_verbs.items()}
-    found = list(read.operations(doc))
+    found = list(operations(doc))
     prefix = shared_prefix([op.path for op in found if not op.spec.get("tags")])
-    operations: list[tuple[Classified, Naming]] = []
+    compiled: list[tuple[Classified, Naming]] = []
     seen_groups: list[tuple[str, Any]] = []
     for op in found:
         if budget is not None:
             budget.check("compiling the commands")
-        group, tag_words = name.group_for(op.tag, op.path, taken, prefix)
+        group, tag_words = group_for(op.tag, op.path, taken, prefix)
         seen_groups.append((group, op.tag))
         what = classify(doc, op)
-        operations.append((what, name.naming(op, group, tag_words, what)))
-    groups = name.groups_of(seen_groups, read.tag_help(document), taken)
-    named, clashes = name.assign_verbs(operations, taken)
-    waits = linked_pending([what for what, _naming in operations])
+        compiled.append((what, naming(op, group, tag_words, what)))
+    groups = groups_of(seen_groups, tag_help(document), taken)
+    named, clashes = assign_verbs(compiled, taken)
+    waits = linked_pending([what for what, _naming in compiled])
     entries = [
-        Entry(what, naming.group, " ".join(naming.curated) if naming.curated else None, n, wait)
-        for (what, naming), n, wait in zip(operations, named, waits, strict=True)
+        Entry(what, names.group, " ".join(names.curated) if names.curated else None, n, wait)
+        for (what, names), n, wait in zip(compiled, named, waits, strict=True)
     ]
     generated_groups = {entry.group for entry in entries if entry.curated is None}
     new_groups = [
@@ -93,10 +95,10 @@ def compile_index(
         },
         # A value starting with one of these is a source key (cli.md "Credentials").
         "sourceKeyPrefixes": source_key_prefixes(document),
-        "groups": {group: encode.group_json(info) for group, info in groups.items()},
+        "groups": {group: group_json(info) for group, info in groups.items()},
         "newGroups": new_groups,
-        "clashes": [encode.clash_json(clash) for clash in clashes],
-        "operations": [encode.entry_json(entry) for entry in entries],
+        "clashes": [clash_json(clash) for clash in clashes],
+        "operations": [entry_json(entry) for entry in entries],
     }
     return index, schema_bundle(doc, entries)
 
@@ -129,12 +131,12 @@ def schema_bundle(doc: Document, entries: Sequence[Entry]) -> dict[str, Any]:
             continue
         if what.body_schema is not None:
             bodies[what.id] = what.body_schema
-            refs |= read.refs_in(doc, what.body_schema)
+            refs |= refs_in(doc, what.body_schema)
         if what.param_schemas:
             params[what.id] = dict(what.param_schemas)
             for _param, schema in what.param_schemas:
-                refs |= read.refs_in(doc, schema)
-    return {"bundle": read.bundle(doc, refs), "bodies": bodies, "params": params}
+                refs |= refs_in(doc, schema)
+    return {"bundle": bundle(doc, refs), "bodies": bodies, "params": params}
 
 
 # -- the bundled contract's prebuilt index ------------------------------------------------

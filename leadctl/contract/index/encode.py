@@ -76,24 +76,19 @@ def param_json(param: Parameter) -> JsonObject:
         "type": param.type,
         "description": param.description,
     }
-    if param.items is not None:
-        found["items"] = param.items
-    if param.enum:
-        found["enum"] = list(param.enum)
-    if param.default is not None:
-        found["default"] = param.default
-    if param.format is not None:
-        found["format"] = param.format
-    if param.untyped:
-        found["untyped"] = True
-    if param.phone:
-        found["phone"] = True
-    if param.metavar is not None:
-        found["metavar"] = param.metavar
-    if param.flag is not None:
-        found["flag"] = param.flag
-    if param.checked:
-        found["checked"] = True
+    # Each written only where it says something (a default may be false or 0).
+    optional = (
+        ("items", param.items),
+        ("enum", list(param.enum) or None),
+        ("default", param.default),
+        ("format", param.format),
+        ("untyped", param.untyped or None),
+        ("phone", param.phone or None),
+        ("metavar", param.metavar),
+        ("flag", param.flag),
+        ("checked", param.checked or None),
+    )
+    found.update((key, value) for key, value in optional if value is not None)
     return found
 
 
