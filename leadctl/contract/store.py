@@ -141,7 +141,7 @@ class ActiveIndex:
         self.problem = problem
         self._groups: dict[str, list[Listing]] = {}
         self._listings: list[Listing] | None = None
-        self._group_info: dict[str, GroupInfo] | None = None
+        self._group_info: dict[str, GroupInfo] = {}
         self._operation_groups: Mapping[str, str] | None = None
 
     @property
@@ -194,14 +194,27 @@ class ActiveIndex:
         """What the contract's source keys start with (cli.md "Credentials")."""
         return [str(p) for p in self.head.get("sourceKeyPrefixes", ())]
 
-    @property
-    def groups(self) -> Mapping[str, GroupInfo]:
-        """The index's command groups by name."""
-        if self._group_info is None:
-            raw = self.head.get("groups")
-            items = raw.items() if isinstance(raw, Mapping) else ()
-            self._group_info = {str(name): group_info_of(group) for name, group in items}
-        return self._group_info
+    def group(self, name: str) -> GroupInfo | None:
+        """One command group of the index, None when it has no such group."""
+        found = self._group_info.get(name)
+        if found is None:
+            raw = self._raw_groups().get(name)
+            if not isinstance(raw, Mapping):
+                return None
+            found = self._group_info[name] = group_info_of(raw)
+        return found
+
+    def group_aliases(self) -> dict[str, str]:
+        """The group each alias stands for (the kebab-case tag of a renamed group)."""
+        return {
+            str(alias): str(name)
+            for name, group in self._raw_groups().items()
+            for alias in group.get("aliases", ())
+        }
+
+    def _raw_groups(self) -> Mapping[str, Mapping[str, Any]]:
+        raw = self.head.get("groups")
+        return raw if isinstance(raw, Mapping) else {}
 
     def generated_groups(self) -> list[str]:
         """The groups with generated verbs (those no curated command is), in contract order."""

@@ -35,13 +35,10 @@ class GeneratedTree:
 
     def __init__(self, active: ActiveIndex) -> None:
         self.active = active
-        self._groups = active.groups
         self._new_groups = active.generated_groups()
         self._generated_groups = set(self._new_groups)
         self._decoded: dict[str, Operation] = {}
-        self._aliases = {
-            alias: name for name, group in self._groups.items() for alias in group.aliases
-        }
+        self._aliases = active.group_aliases()
 
     def _operation(self, listing: Listing) -> Operation:
         found = self._decoded.get(listing.id)
@@ -72,7 +69,7 @@ class GeneratedTree:
         return [name for name in self._new_groups if name not in curated]
 
     def short_help(self, group: str) -> str:
-        found = self._groups.get(group)
+        found = self.active.group(group)
         text = contract_prose(found.help) if found is not None else ""
         return text or f"Operations of the service's {group} group (from its contract)."
 
@@ -145,7 +142,7 @@ class GeneratedTree:
         if name not in self._generated_groups:
             return None
 
-        found = self._groups.get(name)
+        found = self.active.group(name)
         tag = found.tag if found is not None else None
         help_text = self.short_help(name)
         if tag:

@@ -48,7 +48,7 @@ def summary(active: ActiveIndex, profile: str) -> dict[str, Any]:
     operations = active.listings()
     groups: dict[str, dict[str, Any]] = {}
     for op in operations:
-        group = active.groups.get(op.group)
+        group = active.group(op.group)
         entry = groups.setdefault(
             op.group,
             {
