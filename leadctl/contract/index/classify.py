@@ -63,7 +63,8 @@ def classify(doc: Document, found: Found) -> Classified:
     messaging = is_messaging(path, op_id, [str(t) for t in spec.get("tags") or ()])
     checked = parameters(doc, found.params, messaging=messaging)
     body = request_body(doc, spec, messaging=messaging)
-    idempotency = idempotency_of(doc, [param for param, _schema in checked], spec)
+    schema = body_schema(doc, spec)
+    idempotency = idempotency_of(doc, [param for param, _schema in checked], schema)
     params = tuple(
         # leadctl sends a fresh key unless one is given
         param._replace(required=False) if _is_key_header(param, idempotency) else param
@@ -94,7 +95,7 @@ def classify(doc: Document, found: Found) -> Classified:
         # Asks before it runs (cli.md "Commands"); batch asks once for the whole run.
         destructive=is_destructive(method, operation_id, str(spec.get("summary") or "")),
         read_kind=read_kind(method, path, body, answer),
-        body_schema=body_schema(doc, spec),
+        body_schema=schema,
         param_schemas=tuple(
             (param.name, schema) for param, schema in checked if schema is not None
         ),
@@ -145,15 +146,12 @@ def retry_safety(
     return False, "not retry-safe"
 
 
-def idempotency_of(
-    doc: Document, params: list[Parameter], spec: Mapping[str, Any]
-) -> Idempotency | None:
-    """An Idempotency-Key header parameter, else a top-level body field whose name ends
-    in idempotencyKey (case aside)."""
+def idempotency_of(doc: Document, params: list[Parameter], schema: Json) -> Idempotency | None:
+    """An Idempotency-Key header parameter, else a top-level field of the body ``schema``
+    whose name ends in idempotencyKey (case aside)."""
     for param in params:
         if param.where == "header" and param.name.lower() == IDEMPOTENCY_HEADER:
             return Idempotency("header", param.name)
-    schema = body_schema(doc, spec)
     if schema is not None:
         for name in doc.properties(schema):
             if name.lower().endswith(IDEMPOTENCY_FIELD_SUFFIX):
