@@ -427,15 +427,18 @@ def save(
         leadctl_version=__version__,
         budget=budget,
     )
-    if etag:
-        index["contract"]["etag"] = etag
-    # What `contract show` lists besides the commands: operations left out and why, and
-    # the defaults their schemas do not admit.
-    index["leftOut"] = loaded.left_out
-    index["ignored"] = loaded.ignored
-    index["warnings"] = loaded.warnings
-    files = index["contract"]["sha256"][:16]
-    index["files"] = files
+    contract = {**index["contract"], **({"etag": etag} if etag else {})}
+    files = str(contract["sha256"])[:16]
+    index = {
+        **index,
+        "contract": contract,
+        # What `contract show` lists besides the commands: operations left out and why,
+        # and the defaults their schemas do not admit.
+        "leftOut": loaded.left_out,
+        "ignored": loaded.ignored,
+        "warnings": loaded.warnings,
+        "files": files,
+    }
     directory = key_dir(env, key)
     ensure_private_dir(directory)
     ensure_private_dir(directory / files)
