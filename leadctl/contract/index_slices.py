@@ -18,8 +18,6 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from leadctl.contract.listing import listing_of
-
 SLICES_FILE = "by-group.json"
 OPERATIONS_FILE = "operations.json"
 # Keys of the head beside the index's own top level.
@@ -32,13 +30,9 @@ HEAD_ONLY = (SLICES, GENERATED_GROUPS, OPERATION_GROUPS)
 def sliced(index: Mapping[str, Any], dump: Any) -> tuple[dict[str, Any], bytes]:
     """The head of ``index`` and the bytes of its slices file (``dump``: the index's own
     JSON writer, so both read as the index does)."""
-    listed = [listing_of(entry) for entry in index.get("operations", ())]
     by_group: dict[str, list[Any]] = {}
-    generated: dict[str, None] = {}
-    for op in listed:
-        by_group.setdefault(op.group, []).append(op.entry)
-        if op.generated:
-            generated.setdefault(op.group)
+    for entry in index.get("operations", ()):
+        by_group.setdefault(str(entry["group"]), []).append(entry)
     chunks: list[bytes] = []
     offset = 0
     slices: dict[str, list[int]] = {}
@@ -53,10 +47,18 @@ def sliced(index: Mapping[str, Any], dump: Any) -> tuple[dict[str, Any], bytes]:
 
     for group, entries in by_group.items():
         slices[group] = add(entries)
-    operation_groups = {op.operation_id: op.group for op in listed if op.operation_id}
+    operation_groups = {
+        str(entry["operationId"]): str(entry["group"])
+        for entry in index.get("operations", ())
+        if entry.get("operationId")
+    }
     head = {key: value for key, value in index.items() if key != "operations"}
     head[SLICES] = slices
-    head[GENERATED_GROUPS] = [group for group in by_group if group in generated]
+    head[GENERATED_GROUPS] = [
+        group
+        for group, entries in by_group.items()
+        if any(entry.get("curated") is None for entry in entries)
+    ]
     head[OPERATION_GROUPS] = add(operation_groups)
     return head, b"".join(chunks)
 

@@ -5,44 +5,77 @@ reads attributes mypy checks, not string keys of JSON.
 A :class:`Listing` is the part of an operation a group's help and the command tree need
 (its command's names, its one line of help, where it is); the whole operation, parameters
 and body included, is ``leadctl.contract.operations.Operation``, decoded from the same
-entry only when a verb is built or a request sent. Named tuples: this module loads with
-every group's help (see ``leadctl.contract.entries`` on what a dataclass would cost).
+entry only when a verb is built or a request sent.
+
+Slotted classes with ``Final`` attributes (immutable to mypy), not named tuples: this
+module loads with every command, and defining a 15-field ``typing.NamedTuple`` costs
+hundreds of microseconds where a slotted class costs a few.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from typing import Final
 
 
-class GroupInfo(NamedTuple):
+class GroupInfo:
     """A command group of the index: its tag, its one-line help, the names that reach it."""
 
-    tag: str | None = None
-    help: str = ""
-    aliases: tuple[str, ...] = ()
+    __slots__ = ("aliases", "help", "tag")
+
+    def __init__(self, tag: str | None, help: str, aliases: tuple[str, ...]) -> None:
+        self.tag: Final = tag
+        self.help: Final = help
+        self.aliases: Final = aliases
+
+    def __repr__(self) -> str:
+        return f"GroupInfo({self.tag!r}, {self.help!r}, {self.aliases!r})"
 
 
-class Listing(NamedTuple):
-    """One operation as the index lists it."""
+def group_info_of(raw: Mapping[str, Any]) -> GroupInfo:
+    tag = raw.get("tag")
+    return GroupInfo(
+        None if tag is None else str(tag),
+        str(raw.get("help") or ""),
+        tuple(str(a) for a in raw.get("aliases", ())),
+    )
 
-    id: str  # the operationId, else "METHOD path"
-    operation_id: str | None
-    group: str
-    verb: str | None
-    curated: str | None  # the curated command ("group verb") that calls it, if one does
-    method: str
-    path: str
-    summary: str
-    description: str
-    deprecated: bool
-    aliases: tuple[str, ...]
-    retry_safe: bool
-    retry_reason: str
-    # The credential kinds it admits, in the contract's order; none: it takes no credential.
-    kinds: tuple[str, ...]
-    # The entry as stored, for the decoder of the whole operation (Operation.of) alone.
-    entry: Mapping[str, Any]
+
+class Listing:
+    """One operation as the index lists it, decoded from its entry."""
+
+    __slots__ = ("aliases", "curated", "deprecated", "description", "entry", "group", "id",
+                 "kinds", "method", "operation_id", "path", "retry_reason", "retry_safe",
+                 "summary", "verb")  # fmt: skip
+
+    def __init__(self, entry: Mapping[str, Any]) -> None:
+        operation_id = entry.get("operationId")
+        verb = entry.get("verb")
+        curated = entry.get("curated")
+        self.id: Final = str(entry["id"])  # the operationId, else "METHOD path"
+        self.operation_id: Final = None if operation_id is None else str(operation_id)
+        self.group: Final = str(entry.get("group") or "")
+        self.verb: Final = None if verb is None else str(verb)
+        # The curated command ("group verb") that calls it, if one does.
+        self.curated: Final = None if curated is None else str(curated)
+        self.method: Final = str(entry.get("method") or "")
+        self.path: Final = str(entry.get("path") or "")
+        self.summary: Final = str(entry.get("summary") or "")
+        self.description: Final = str(entry.get("description") or "")
+        self.deprecated: Final = bool(entry.get("deprecated"))
+        self.aliases: Final = tuple(str(a) for a in entry.get("aliases", ()))
+        self.retry_safe: Final = bool(entry.get("retrySafe"))
+        self.retry_reason: Final = str(entry.get("retryReason") or "")
+        # The credential kinds it admits, in the contract's order; none: it takes none.
+        self.kinds: Final = tuple(str(k) for k in entry.get("kinds", ()))
+        # The entry as stored, for the decoder of the whole operation (Operation.of) alone.
+        self.entry: Final = entry
+
+    def __repr__(self) -> str:
+        return f"Listing({self.method} {self.path}: {self.command})"
 
     @property
     def generated(self) -> bool:
@@ -55,32 +88,4 @@ class Listing(NamedTuple):
 
 
 def listing_of(entry: Mapping[str, Any]) -> Listing:
-    operation_id = entry.get("operationId")
-    verb = entry.get("verb")
-    curated = entry.get("curated")
-    return Listing(
-        str(entry["id"]),
-        None if operation_id is None else str(operation_id),
-        str(entry.get("group") or ""),
-        None if verb is None else str(verb),
-        None if curated is None else str(curated),
-        str(entry.get("method") or ""),
-        str(entry.get("path") or ""),
-        str(entry.get("summary") or ""),
-        str(entry.get("description") or ""),
-        bool(entry.get("deprecated")),
-        tuple(str(a) for a in entry.get("aliases", ())),
-        bool(entry.get("retrySafe")),
-        str(entry.get("retryReason") or ""),
-        tuple(str(k) for k in entry.get("kinds", ())),
-        entry,
-    )
-
-
-def group_info_of(raw: Mapping[str, Any]) -> GroupInfo:
-    tag = raw.get("tag")
-    return GroupInfo(
-        None if tag is None else str(tag),
-        str(raw.get("help") or ""),
-        tuple(str(a) for a in raw.get("aliases", ())),
-    )
+    return Listing(entry)

@@ -24,7 +24,7 @@ was imported (or for ``-p sandbox``).
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -48,12 +48,13 @@ from leadctl.contract.index_slices import (
     read_chunk,
     sliced,
 )
-from leadctl.contract.listing import GroupInfo, Listing, group_info_of, listing_of
+from leadctl.contract.templates import template_key
 from leadctl.errors import UsageError
 
 if TYPE_CHECKING:
     from leadctl.context import Context
     from leadctl.contract.budget import Budget
+    from leadctl.contract.listing import GroupInfo, Listing
     from leadctl.contract.loading import Loaded
 
 # Bumped when the index's shape changes: stored indexes are then rebuilt from their contract.
@@ -161,7 +162,7 @@ class ActiveIndex:
     def listings(self) -> list[Listing]:
         """Every operation of the index, in contract order (the whole index is read)."""
         if self._listings is None:
-            self._listings = [listing_of(entry) for entry in self.index.get("operations", ())]
+            self._listings = _listed(self.index.get("operations", ()))
         return self._listings
 
     def group_listings(self, group: str) -> list[Listing]:
@@ -171,7 +172,7 @@ class ActiveIndex:
             slices = self._slices
             chunk = self._chunk(slices[group]) if slices is not None and group in slices else None
             if chunk is not None:
-                found = [listing_of(entry) for entry in chunk]
+                found = _listed(chunk)
             elif slices is not None and group not in slices:
                 found = []  # the head names every group that has operations
             else:  # no slices, or a damaged one: the whole index
@@ -181,8 +182,6 @@ class ActiveIndex:
 
     def find(self, method: str, path: str) -> Listing | None:
         """The operation on METHOD + path template (``{id}`` matches any parameter name)."""
-        from leadctl.contract.templates import template_key
-
         wanted = template_key(method, path)
         for op in self.listings():
             if template_key(op.method, op.path) == wanted:
@@ -201,6 +200,8 @@ class ActiveIndex:
             raw = self._raw_groups().get(name)
             if not isinstance(raw, Mapping):
                 return None
+            from leadctl.contract.listing import group_info_of
+
             found = self._group_info[name] = group_info_of(raw)
         return found
 
@@ -252,6 +253,13 @@ class ActiveIndex:
         if self.key is None:
             return BUNDLED
         return self.schemas_path.with_name(CONTRACT_FILE)
+
+
+def _listed(entries: Iterable[Mapping[str, Any]]) -> list[Listing]:
+    """Entries of the index, decoded (not at the top: `leadctl --help` decodes none)."""
+    from leadctl.contract.listing import Listing
+
+    return [Listing(entry) for entry in entries]
 
 
 # Parsed index files by path and stat: the command tree and a curated command's operation
