@@ -14,6 +14,7 @@ from leadctl.contract.index import compile_index, curated_command_names
 from leadctl.contract.operations import Operation
 from leadctl.contract.store import ActiveIndex
 from leadctl.generated.tree import GeneratedTree
+from tests.generated.test_natural_names import compiled
 
 CONTRACTS = Path(__file__).resolve().parents[1] / "fixtures" / "contracts"
 FIXTURES = ("aspnet-3.1.json", "traits-3.1.json", "thirdparty-contacts-3.1.json")
@@ -189,15 +190,7 @@ def test_a_body_field_without_choices_or_fields_of_its_own_lists_none() -> None:
             }
         },
     }
-    index, _schemas = compile_index(
-        document,
-        raw=json.dumps(document).encode(),
-        source="things",
-        imported_at=None,
-        curated_verbs=curated_command_names(),
-        leadctl_version="test",
-    )
-    (entry,) = index["operations"]
+    (entry,) = compiled(document)["operations"]
     assert entry["body"]["fields"] == [
         {"name": "meta", "type": "object", "required": True},
         {"name": "kind", "type": "any", "required": False},
