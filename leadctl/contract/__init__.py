@@ -12,7 +12,8 @@ from pathlib import Path
 CONTRACT_FILE = Path(__file__).with_name("openapi.json")
 # The bundled contract's prebuilt index (``python -m leadctl.contract.index`` writes them),
 # and the format of every compiled index: the compiler writes it, the store checks it.
-INDEX_FORMAT = 5
+# 6: a body field with no choices or no fields of its own lists none (no empty lists).
+INDEX_FORMAT = 6
 BUNDLED_INDEX_FILE = Path(__file__).with_name("openapi.index.json")
 BUNDLED_SCHEMAS_FILE = Path(__file__).with_name("openapi.schemas.json")
 BUNDLED_GROUPS_FILE = Path(__file__).with_name("openapi.groups.tsv")

@@ -34,11 +34,6 @@ class BodySchema:
     schema: Any
     active: ActiveIndex  # the compiled index of the same contract
 
-    @property
-    def index(self) -> Mapping[str, Any]:
-        """The whole index (read on first use: most commands never need it)."""
-        return self.active.index
-
 
 @dataclass(frozen=True)
 class OperationSpec:

@@ -32,11 +32,12 @@ from leadctl.contract.entries import (
     text_or_none,
 )
 from leadctl.contract.store import bundled_index
-from leadctl.contract.templates import PATH_PARAM, template_key
+from leadctl.contract.templates import PATH_PARAM
 from leadctl.errors import UsageError
 
 if TYPE_CHECKING:
     from leadctl.contract.invocation import ContractInvocation, CuratedInvocation
+    from leadctl.contract.listing import Listing
     from leadctl.contract.store import ActiveIndex
 
 ORG = "org"
@@ -113,6 +114,11 @@ class Operation:
         return self.pending is not None and self.pending.poll is not None
 
     @classmethod
+    def of(cls, listing: Listing, *, bundled: bool = False) -> Operation:
+        """The whole operation a listing of the index is the head of."""
+        return cls.from_entry(listing.entry, bundled=bundled)
+
+    @classmethod
     def from_entry(cls, entry: Mapping[str, Any], *, bundled: bool = False) -> Operation:
         """The operation of one compiled index entry."""
         body = body_of(entry.get("body"))
@@ -179,16 +185,6 @@ def listed(value: Any) -> set[str]:
     return {part.strip() for part in value.split(",") if part.strip()}
 
 
-def find_entry(index: Mapping[str, Any], method: str, path: str) -> Mapping[str, Any] | None:
-    """The index entry of METHOD + path template, or None."""
-    wanted = template_key(method, path)
-    for entry in index.get("operations", ()):
-        if template_key(str(entry["method"]), str(entry["path"])) == wanted:
-            found: Mapping[str, Any] = entry
-            return found
-    return None
-
-
 # -- per invocation -----------------------------------------------------------------------
 
 
@@ -199,7 +195,7 @@ def active_index_of(ctx: ContractInvocation) -> ActiveIndex:
 
 def source_key_prefixes(ctx: ContractInvocation) -> list[str]:
     """The prefixes the active contract's source-key scheme says source keys start with."""
-    return [str(p) for p in active_index_of(ctx).head.get("sourceKeyPrefixes", ())]
+    return active_index_of(ctx).source_key_prefixes
 
 
 def _settings(ctx: ContractInvocation) -> Mapping[str, Any]:
@@ -212,14 +208,14 @@ def _settings(ctx: ContractInvocation) -> Mapping[str, Any]:
 def curated(ctx: CuratedInvocation, method: str, path: str) -> Operation:
     """The operation a curated command calls: the active contract's operation on METHOD +
     path template, else the bundled contract's (the curated command keeps working)."""
-    entry = find_entry(active_index_of(ctx).index, method, path)
+    listing = active_index_of(ctx).find(method, path)
     bundled = False
-    if entry is None:
-        entry = find_entry(bundled_index().index, method, path)
+    if listing is None:
+        listing = bundled_index().find(method, path)
         bundled = True
-        if entry is None:
+        if listing is None:
             raise LookupError(f"the bundled contract has no {method} {path}")
-    found = Operation.from_entry(entry, bundled=bundled)
+    found = Operation.of(listing, bundled=bundled)
     # The command passes its path parameters by its own names: the contract's may differ.
     found = replace(found, path=_renamed(found.path, path))
 
@@ -246,9 +242,9 @@ def operation_for(ctx: ContractInvocation, method: str, path: str) -> Operation:
     """
     method = method.upper()
     bare = path.split("?", 1)[0]
-    for entry in active_index_of(ctx).index.get("operations", ()):
-        if entry["method"] == method and _template_regex(str(entry["path"])).match(bare):
-            found = Operation.from_entry(entry)
+    for listing in active_index_of(ctx).listings():
+        if listing.method == method and _template_regex(listing.path).match(bare):
+            found = Operation.of(listing)
             return replace(found, path=bare).with_overrides(_settings(ctx))
     safe = method in METHOD_RETRY_SAFE
     return Operation(
@@ -269,10 +265,10 @@ def bundled_operation(method: str, path: str) -> Operation:
     """The bundled contract's operation on METHOD + path template (tests, benchmarks and
     tools that run outside an invocation)."""
 
-    entry = find_entry(bundled_index().index, method, path)
-    if entry is None:
+    listing = bundled_index().find(method, path)
+    if listing is None:
         raise LookupError(f"the bundled contract has no {method} {path}")
-    return Operation.from_entry(entry)
+    return Operation.of(listing)
 
 
 def with_query(op: Operation, query: str) -> Operation:

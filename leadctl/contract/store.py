@@ -24,7 +24,7 @@ was imported (or for ``-p sandbox``).
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -48,11 +48,13 @@ from leadctl.contract.index_slices import (
     read_chunk,
     sliced,
 )
+from leadctl.contract.templates import template_key
 from leadctl.errors import UsageError
 
 if TYPE_CHECKING:
     from leadctl.config.profile_settings import Settings
     from leadctl.contract.budget import Budget
+    from leadctl.contract.listing import GroupInfo, Listing
     from leadctl.contract.loading import Loaded
 
 # Bumped when the index's shape changes: stored indexes are then rebuilt from their contract.
@@ -120,8 +122,8 @@ class ActiveIndex:
     A plain class rather than a dataclass: it is defined on every command's start-up.
     """
 
-    __slots__ = ("_groups", "_index", "_operation_groups", "head", "key", "problem",
-                 "schemas_path")  # fmt: skip
+    __slots__ = ("_group_info", "_groups", "_index", "_listings", "_operation_groups", "head",
+                 "key", "problem", "schemas_path")  # fmt: skip
 
     def __init__(
         self,
@@ -138,7 +140,9 @@ class ActiveIndex:
         self.schemas_path = schemas_path
         self.key = key
         self.problem = problem
-        self._groups: dict[str, list[Mapping[str, Any]]] = {}
+        self._groups: dict[str, list[Listing]] = {}
+        self._listings: list[Listing] | None = None
+        self._group_info: dict[str, GroupInfo] = {}
         self._operation_groups: Mapping[str, str] | None = None
 
     @property
@@ -155,29 +159,72 @@ class ActiveIndex:
         found = self.head.get(SLICES) if self._index is None else None
         return found if isinstance(found, Mapping) else None
 
-    def group_entries(self, group: str) -> list[Mapping[str, Any]]:
-        """The entries of one group's operations, in contract order."""
+    def listings(self) -> list[Listing]:
+        """Every operation of the index, in contract order (the whole index is read)."""
+        if self._listings is None:
+            self._listings = _listed(self.index.get("operations", ()))
+        return self._listings
+
+    def group_listings(self, group: str) -> list[Listing]:
+        """The operations of one group, in contract order."""
         found = self._groups.get(group)
         if found is None:
             slices = self._slices
             chunk = self._chunk(slices[group]) if slices is not None and group in slices else None
             if chunk is not None:
-                found = list(chunk)
+                found = _listed(chunk)
             elif slices is not None and group not in slices:
                 found = []  # the head names every group that has operations
             else:  # no slices, or a damaged one: the whole index
-                found = [e for e in self.index.get("operations", ()) if e.get("group") == group]
+                found = [op for op in self.listings() if op.group == group]
             self._groups[group] = found
         return found
+
+    def find(self, method: str, path: str) -> Listing | None:
+        """The operation on METHOD + path template (``{id}`` matches any parameter name)."""
+        wanted = template_key(method, path)
+        for op in self.listings():
+            if template_key(op.method, op.path) == wanted:
+                return op
+        return None
+
+    @property
+    def source_key_prefixes(self) -> list[str]:
+        """What the contract's source keys start with (cli.md "Credentials")."""
+        return [str(p) for p in self.head.get("sourceKeyPrefixes", ())]
+
+    def group(self, name: str) -> GroupInfo | None:
+        """One command group of the index, None when it has no such group."""
+        found = self._group_info.get(name)
+        if found is None:
+            raw = self._raw_groups().get(name)
+            if not isinstance(raw, Mapping):
+                return None
+            from leadctl.contract.listing import group_info_of
+
+            found = self._group_info[name] = group_info_of(raw)
+        return found
+
+    def group_aliases(self) -> dict[str, str]:
+        """The group each alias stands for (the kebab-case tag of a renamed group)."""
+        return {
+            str(alias): str(name)
+            for name, group in self._raw_groups().items()
+            for alias in group.get("aliases", ())
+        }
+
+    def _raw_groups(self) -> Mapping[str, Mapping[str, Any]]:
+        raw = self.head.get("groups")
+        return raw if isinstance(raw, Mapping) else {}
 
     def generated_groups(self) -> list[str]:
         """The groups with generated verbs (those no curated command is), in contract order."""
         if self._slices is not None:
             return [str(name) for name in self.head.get(GENERATED_GROUPS, ())]
         found: dict[str, None] = {}
-        for entry in self.index.get("operations", ()):
-            if entry.get("curated") is None:
-                found.setdefault(str(entry["group"]))
+        for op in self.listings():
+            if op.generated:
+                found.setdefault(op.group)
         return list(found)
 
     def group_of_operation(self, operation_id: str) -> str | None:
@@ -188,9 +235,7 @@ class ActiveIndex:
                 self._operation_groups = found
             else:
                 self._operation_groups = {
-                    str(e["operationId"]): str(e["group"])
-                    for e in self.index.get("operations", ())
-                    if e.get("operationId")
+                    op.operation_id: op.group for op in self.listings() if op.operation_id
                 }
         return self._operation_groups.get(operation_id)
 
@@ -208,6 +253,13 @@ class ActiveIndex:
         if self.key is None:
             return BUNDLED
         return self.schemas_path.with_name(CONTRACT_FILE)
+
+
+def _listed(entries: Iterable[Mapping[str, Any]]) -> list[Listing]:
+    """Entries of the index, decoded (not at the top: `leadctl --help` decodes none)."""
+    from leadctl.contract.listing import Listing
+
+    return [Listing(entry) for entry in entries]
 
 
 # Parsed index files by path and stat: the command tree and a curated command's operation
@@ -383,15 +435,18 @@ def save(
         leadctl_version=__version__,
         budget=budget,
     )
-    if etag:
-        index["contract"]["etag"] = etag
-    # What `contract show` lists besides the commands: operations left out and why, and
-    # the defaults their schemas do not admit.
-    index["leftOut"] = loaded.left_out
-    index["ignored"] = loaded.ignored
-    index["warnings"] = loaded.warnings
-    files = index["contract"]["sha256"][:16]
-    index["files"] = files
+    contract = {**index["contract"], **({"etag": etag} if etag else {})}
+    files = str(contract["sha256"])[:16]
+    index = {
+        **index,
+        "contract": contract,
+        # What `contract show` lists besides the commands: operations left out and why,
+        # and the defaults their schemas do not admit.
+        "leftOut": loaded.left_out,
+        "ignored": loaded.ignored,
+        "warnings": loaded.warnings,
+        "files": files,
+    }
     directory = key_dir(env, key)
     ensure_private_dir(directory)
     ensure_private_dir(directory / files)

@@ -9,20 +9,23 @@ read every credential may make (``GET /lead-statuses``).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from leadctl.contract.listing import Listing
 
 # The last path segment of a current-user read, and operationIds that name one.
 _ME_SEGMENTS = ("me", "current", "self", "whoami", "user")
 _ME_OPERATION_ID = re.compile(r"(?i)(current_?user|get_?me$|^me$|whoami|users?_?me$)")
 
 
-def current_user_operation(index: Mapping[str, Any]) -> Mapping[str, Any] | None:
+def current_user_operation(operations: Iterable[Listing]) -> Listing | None:
     """The contract's GET of the caller's own user, or None."""
     found = []
-    for op in index.get("operations", ()):
-        path = str(op.get("path", ""))
-        if str(op.get("method", "")).upper() != "GET" or "{" in path:
+    for op in operations:
+        path = op.path
+        if op.method.upper() != "GET" or "{" in path:
             continue
         segments = [s for s in path.lower().split("/") if s]
         by_path = (
@@ -30,13 +33,12 @@ def current_user_operation(index: Mapping[str, Any]) -> Mapping[str, Any] | None
             and segments[-1] in _ME_SEGMENTS
             and (len(segments) == 1 or segments[-2] in ("user", "users", "account", "accounts"))
         )
-        by_id = bool(_ME_OPERATION_ID.search(str(op.get("operationId") or op.get("id") or "")))
+        by_id = bool(_ME_OPERATION_ID.search(op.operation_id or op.id))
         if by_path or by_id:
             found.append((0 if by_path else 1, path, op))
     if not found:
         return None
-    chosen: Mapping[str, Any] = min(found, key=lambda entry: entry[:2])[2]
-    return chosen
+    return min(found, key=lambda entry: entry[:2])[2]
 
 
 def _text(value: Any) -> str | None:

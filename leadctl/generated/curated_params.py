@@ -9,15 +9,14 @@ generated verbs read it (times, phone numbers), and sent with that operation onl
 """
 
 # No `from __future__ import annotations`: Typer reads the option callbacks' annotations.
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from leadctl.context import Context
 from leadctl.contract.curated import CURATED_COMMANDS
-from leadctl.contract.operations import Operation, find_entry
-from leadctl.contract.store import bundled_index
+from leadctl.contract.operations import Operation
+from leadctl.contract.store import ActiveIndex, bundled_index
 from leadctl.contract.templates import template_key
 from leadctl.generated.command import param_annotation, param_help
 from leadctl.generated.given import remember_given
@@ -29,19 +28,19 @@ if TYPE_CHECKING:
 _ANNOTATED: Any = Annotated
 
 
-def add_contract_params(command: Any, group: str, verb: str, index: Mapping[str, Any]) -> None:
+def add_contract_params(command: Any, group: str, verb: str, active: ActiveIndex) -> None:
     """Give the curated ``verb`` of ``group`` (its click command) the query parameters of
-    its operation in the active contract ``index`` that the bundled contract's lacks."""
+    its operation in the ``active`` contract's index that the bundled contract's lacks."""
 
     for (method, path), (owner, name) in CURATED_COMMANDS.items():
         if (owner, name) != (group, verb):
             continue
-        entry = find_entry(index, method, path)
-        if entry is None:
+        listing = active.find(method, path)
+        if listing is None:
             continue
-        known = find_entry(bundled_index().index, method, path)
-        covered = {p.name for p in Operation.from_entry(known).parameters} if known else set()
-        params = Operation.from_entry(entry).parameters
+        known = bundled_index().find(method, path)
+        covered = {p.name for p in Operation.of(known).parameters} if known else set()
+        params = Operation.of(listing).parameters
         extra = [p for p in params if p.where == "query" and p.name not in covered]
         if extra:
             _add(command, template_key(method, path), extra)

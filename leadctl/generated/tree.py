@@ -20,6 +20,7 @@ from leadctl.generated.startup import startup_key
 from leadctl.iostreams import safe_text
 
 if TYPE_CHECKING:
+    from leadctl.contract.listing import Listing
     from leadctl.contract.operations import Operation
 
 META_KEY = "leadctl.generated"
@@ -34,37 +35,30 @@ class GeneratedTree:
 
     def __init__(self, active: ActiveIndex) -> None:
         self.active = active
-        head = active.head
-        self._groups: Mapping[str, Mapping[str, Any]] = head.get("groups", {})
         self._new_groups = active.generated_groups()
         self._generated_groups = set(self._new_groups)
         self._decoded: dict[str, Operation] = {}
-        self._aliases = {
-            alias: name
-            for name, group in self._groups.items()
-            for alias in group.get("aliases", ())
-        }
+        self._aliases = active.group_aliases()
 
-    def _operation(self, entry: Mapping[str, Any]) -> Operation:
-        key = str(entry["id"])
-        found = self._decoded.get(key)
+    def _operation(self, listing: Listing) -> Operation:
+        found = self._decoded.get(listing.id)
         if found is None:
             from leadctl.contract.operations import Operation
 
-            found = self._decoded[key] = Operation.from_entry(entry)
+            found = self._decoded[listing.id] = Operation.of(listing)
         return found
 
-    def _verbs(self, group: str) -> list[tuple[list[str], Mapping[str, Any]]]:
-        """A group's generated verbs: each one's names (its verb, then its aliases) and entry."""
+    def _verbs(self, group: str) -> list[tuple[list[str], Listing]]:
+        """A group's generated verbs: each one's names (its verb, then its aliases)."""
         return [
-            ([str(entry["verb"]), *entry.get("aliases", ())], entry)
-            for entry in self.active.group_entries(group)
-            if entry.get("curated") is None
+            ([str(op.verb), *op.aliases], op)
+            for op in self.active.group_listings(group)
+            if op.generated
         ]
 
     def all_operations(self) -> list[Operation]:
         """Every operation of the index, decoded (a search over all of them)."""
-        return [self._operation(entry) for entry in self.active.index.get("operations", ())]
+        return [self._operation(listing) for listing in self.active.listings()]
 
     def canonical(self, name: str) -> str:
         """The group a name stands for: the kebab-case tag of a renamed group is an alias."""
@@ -75,22 +69,23 @@ class GeneratedTree:
         return [name for name in self._new_groups if name not in curated]
 
     def short_help(self, group: str) -> str:
-        text = contract_prose(str(self._groups.get(group, {}).get("help") or ""))
+        found = self.active.group(group)
+        text = contract_prose(found.help) if found is not None else ""
         return text or f"Operations of the service's {group} group (from its contract)."
 
     def operation(self, operation_id: str) -> Operation | None:
         group = self.active.group_of_operation(operation_id)
-        for entry in self.active.group_entries(group) if group is not None else ():
-            if entry.get("operationId") == operation_id:
-                return self._operation(entry)
+        for listing in self.active.group_listings(group) if group is not None else ():
+            if listing.operation_id == operation_id:
+                return self._operation(listing)
         return None
 
     def single_read(self, collection: str) -> Operation | None:
         """A GET of ``collection/{id}`` (one path parameter), e.g. GET /leads/{id}."""
-        for entry in self.active.index.get("operations", ()):
-            if not entry.get("operationId"):
+        for listing in self.active.listings():
+            if not listing.operation_id:
                 continue
-            op = self._operation(entry)
+            op = self._operation(listing)
             rest = (
                 op.path.removeprefix(collection + "/")
                 if op.path.startswith(collection + "/")
@@ -112,11 +107,11 @@ class GeneratedTree:
         generated verb whose name a curated verb has (one added after the index was
         compiled) takes its first alias instead, so it stays reachable."""
 
-        def factory(entry: Mapping[str, Any], name: str) -> Callable[[], Any]:
+        def factory(listing: Listing, name: str) -> Callable[[], Any]:
             def build() -> Any:
                 from leadctl.generated.command import build_verb
 
-                command = build_verb(self._operation(entry), self, name=name)
+                command = build_verb(self._operation(listing), self, name=name)
                 prepare(command)
                 return command
 
@@ -125,34 +120,30 @@ class GeneratedTree:
         factories: dict[str, Callable[[], Any]] = {}
         aliases: dict[str, str] = {}
         summaries: dict[str, str] = {}
-        for all_names, entry in self._verbs(group):
+        for all_names, listing in self._verbs(group):
             names = [n for n in all_names if n not in curated]
             if not names:
                 continue
-            factories[names[0]] = factory(entry, names[0])
-            summaries[names[0]] = self._summary(entry)
+            factories[names[0]] = factory(listing, names[0])
+            summaries[names[0]] = self._summary(listing)
             for alias in names[1:]:
                 aliases[alias] = names[0]
         return factories, aliases, summaries
 
     @staticmethod
-    def _summary(entry: Mapping[str, Any]) -> str:
+    def _summary(listing: Listing) -> str:
         """A verb's line in its group's help, as its built command would show it (Click
-        marks a deprecated command so), from the entry without decoding it."""
-        line = operation_line(
-            str(entry.get("summary") or ""),
-            str(entry.get("description") or ""),
-            str(entry.get("method") or ""),
-            str(entry.get("path") or ""),
-        )
-        return f"{line} (DEPRECATED)" if entry.get("deprecated") else line
+        marks a deprecated command so), from its listing without decoding the operation."""
+        line = operation_line(listing.summary, listing.description, listing.method, listing.path)
+        return f"{line} (DEPRECATED)" if listing.deprecated else line
 
     def group_command(self, name: str, prepare: Prepare) -> Any | None:
         """A group made only of generated verbs, or None when there is no such group."""
         if name not in self._generated_groups:
             return None
 
-        tag = self._groups.get(name, {}).get("tag")
+        found = self.active.group(name)
+        tag = found.tag if found is not None else None
         help_text = self.short_help(name)
         if tag:
             help_text += (
@@ -184,7 +175,7 @@ class GeneratedTree:
         if self.active.key is not None:
             from leadctl.generated.curated_params import add_contract_params
 
-            add_contract_params(command, group, verb, self.active.index)
+            add_contract_params(command, group, verb, self.active)
 
     def note_bundled(self, command: Any, group: str, verb: str) -> None:
         """Tell in a curated verb's --help what it takes from leadctl's bundled contract:
@@ -197,12 +188,11 @@ class GeneratedTree:
                 command.help = f"{command.help or ''}\n\n{note}".strip()
             return
         from leadctl.contract.curated import CURATED_COMMANDS
-        from leadctl.contract.operations import find_entry
 
         for (method, path), (owner, name) in CURATED_COMMANDS.items():
             if (owner, name) != (group, verb):
                 continue
-            if find_entry(self.active.index, method, path) is None:
+            if self.active.find(method, path) is None:
                 note = (
                     f"The active contract has no {method} {path}: this command uses "
                     "leadctl's bundled description of that operation."

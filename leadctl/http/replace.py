@@ -34,7 +34,7 @@ from leadctl.contract.body_schema import (
     json_response_schema,
     schema_problems,
 )
-from leadctl.contract.operations import Operation, find_entry
+from leadctl.contract.operations import Operation
 from leadctl.contract.shapes import require_object
 from leadctl.errors import ApiError, UsageError
 from leadctl.http.client import decode_json
@@ -217,9 +217,9 @@ def put_shape(
     doc, schema = found.doc, found.schema
     get = read_with
     if get is None:
-        entry = find_entry(found.index, "GET", op.path)
-        if entry is not None:
-            get = Operation.from_entry(entry, bundled=op.bundled)
+        listing = found.active.find("GET", op.path)
+        if listing is not None:
+            get = Operation.of(listing, bundled=op.bundled)
             get = dataclasses.replace(get, path=_named_like(get.path, op.path))
     read_secrets: frozenset[str] = frozenset()
     if get is not None:

@@ -94,6 +94,14 @@ def test_no_help_loads_the_client_the_credential_store_or_the_config_parser(
     assert loaded(imported(operator_home, argv), NEVER_FOR_HELP) == []
 
 
+@pytest.mark.parametrize("argv", [["--help"], ["-p", "big", "--help"]], ids=" ".join)
+def test_the_root_help_decodes_no_operation(operator_home: dict[str, str], argv: list[str]) -> None:
+    """It lists the groups from the groups file: no entry of the index is decoded."""
+    names = imported(operator_home, argv)
+    assert "leadctl.contract.store" in names
+    assert "leadctl.contract.listing" not in names
+
+
 @pytest.mark.parametrize("group", ["leads", "tags"])
 def test_a_group_help_lists_generated_verbs_without_building_them(
     operator_home: dict[str, str], group: str

@@ -195,26 +195,32 @@ def test_curated_and_generated_paths_follow_the_same_security(
 
 def test_one_operation_carries_what_the_contract_says_of_it(imported: Result) -> None:
     from leadctl.config.credential_use import Place, Requirement
-    from leadctl.contract.operations import Idempotency, Operation, find_entry
+    from leadctl.contract.operations import Idempotency, Operation
     from leadctl.contract.store import active_index, key_for_base_url
 
     env = {"LEADCTL_CACHE_DIR": os.environ["LEADCTL_CACHE_DIR"]}
-    index = active_index(env, lambda: key_for_base_url(BASE_URL)).index
-    payments = Operation.from_entry(find_entry(index, "POST", "/payments") or {})
+    active = active_index(env, lambda: key_for_base_url(BASE_URL))
+
+    def find(method: str, path: str) -> Operation:
+        found = active.find(method, path)
+        assert found is not None, f"{method} {path}"
+        return Operation.of(found)
+
+    payments = find("POST", "/payments")
     assert payments.retry_safe and payments.idempotency == Idempotency("header", "Idempotency-Key")
     assert [(p.name, p.where, p.required) for p in payments.parameters] == [
         ("Idempotency-Key", "header", False)
     ]
-    tags = Operation.from_entry(find_entry(index, "POST", "/tags/all") or {})
+    tags = find("POST", "/tags/all")
     assert (
         tags.paged
         and tags.retry_safe
         and tags.body_schema == "#/components/schemas/RequestDataOptions"
     )
     assert tags.body_media == "application/*+json" and tags.response_kind == "collection"
-    check = Operation.from_entry(find_entry(index, "POST", "/suppressions/check") or {})
+    check = find("POST", "/suppressions/check")
     assert check.anonymous and not check.retry_safe
-    intake = Operation.from_entry(find_entry(index, "POST", "/intake/events") or {})
+    intake = find("POST", "/intake/events")
     assert intake.kinds == {"source"}
     assert intake.requirements == (
         Requirement(frozenset({"source"}), (Place("header", "X-Source-Key", "key"),)),

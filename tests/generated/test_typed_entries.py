@@ -14,6 +14,7 @@ from leadctl.contract.index import compile_index, curated_command_names
 from leadctl.contract.operations import Operation
 from leadctl.contract.store import ActiveIndex
 from leadctl.generated.tree import GeneratedTree
+from tests.generated.test_natural_names import compiled
 
 CONTRACTS = Path(__file__).resolve().parents[1] / "fixtures" / "contracts"
 FIXTURES = ("aspnet-3.1.json", "traits-3.1.json", "thirdparty-contacts-3.1.json")
@@ -135,3 +136,68 @@ def test_a_group_lists_each_verb_with_the_line_its_built_command_shows(tmp_path:
             checked.append(listed)
     assert len(checked) > 100
     assert sum(line.endswith("(DEPRECATED)") for line in checked) == 1
+
+
+@pytest.mark.parametrize("name", FIXTURES)
+def test_what_the_compiler_writes_is_what_its_values_decode_to(name: str) -> None:
+    """The compiler builds the readers' own typed values and writes them as JSON: each
+    part of every entry decodes to a value that writes the same JSON again."""
+    from leadctl.contract.entries import (
+        body_of,
+        idempotency_of,
+        parameter_of,
+        pending_of,
+        response_of,
+    )
+    from leadctl.contract.index.encode import (
+        body_json,
+        idempotency_json,
+        param_json,
+        pending_json,
+        response_json,
+    )
+
+    for entry in compiled_operations(name):
+        assert [param_json(parameter_of(p)) for p in entry["params"]] == entry["params"]
+        generated = entry["curated"] is None
+        assert body_json(body_of(entry["body"]), fields=generated) == entry["body"]
+        assert response_json(response_of(entry["response"])) == entry["response"]
+        assert pending_json(pending_of(entry["pending"])) == entry["pending"]
+        assert idempotency_json(idempotency_of(entry["idempotency"])) == entry["idempotency"]
+
+
+def test_a_body_field_without_choices_or_fields_of_its_own_lists_none() -> None:
+    """Index format 6: an empty list of choices (an enum of null alone) or of a required
+    object's fields is not written; it decodes as before, to none."""
+    schema = {
+        "type": "object",
+        "required": ["meta"],
+        "properties": {
+            "meta": {"type": "object", "additionalProperties": True},
+            "kind": {"enum": [None]},
+        },
+    }
+    document = {
+        "openapi": "3.1.0",
+        "info": {"title": "things", "version": "1"},
+        "paths": {
+            "/things": {
+                "post": {
+                    "operationId": "createThing",
+                    "requestBody": {"content": {"application/json": {"schema": schema}}},
+                    "responses": {"201": {"description": "made"}},
+                }
+            }
+        },
+    }
+    (entry,) = compiled(document)["operations"]
+    assert entry["body"]["fields"] == [
+        {"name": "meta", "type": "object", "required": True},
+        {"name": "kind", "type": "any", "required": False},
+    ]
+    op = Operation.from_entry(entry)
+    assert op.body is not None
+    assert [(f.name, f.fields, f.enum) for f in op.body.fields] == [
+        ("meta", (), ()),
+        ("kind", (), ()),
+    ]

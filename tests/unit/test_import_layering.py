@@ -207,6 +207,28 @@ def violations(edges: Iterable[Edge]) -> list[str]:
     return sorted(found)
 
 
+# The index compiler (leadctl.contract.index), a module per stage, first to last: a stage
+# imports only the stages before it, and none imports the package itself (its __init__
+# re-exports the last stage's entry points, its __main__ runs them).
+INDEX = "leadctl.contract.index"
+INDEX_STAGES = ("model", "columns", "read", "classify", "name", "encode", "compile")
+
+
+def stage_violations(edges: Iterable[Edge]) -> list[str]:
+    found = []
+    for importer, imported in edges:
+        if not (importer.startswith(INDEX + ".") and _within(imported, INDEX)):
+            continue
+        stage = importer.removeprefix(INDEX + ".")
+        if stage not in INDEX_STAGES:
+            continue
+        used = imported.removeprefix(INDEX + ".") if imported != INDEX else None
+        earlier = INDEX_STAGES[: INDEX_STAGES.index(stage)]
+        if used not in earlier:
+            found.append(f"{importer} -> {imported}: a stage imports only the stages before it")
+    return sorted(found)
+
+
 def layer_of(module: str) -> int | None:
     """The index in :data:`LAYERS` (0 = top) of the longest prefix naming ``module``."""
     best: tuple[int, int] | None = None
@@ -393,3 +415,23 @@ def test_what_the_layers_allow_passes(importer: str, imported: str) -> None:
 
 def test_every_run_time_import_keeps_to_the_layers() -> None:
     assert layer_violations(run_time_edges()) == []
+
+
+@pytest.mark.parametrize(
+    ("importer", "imported"),
+    [
+        ("leadctl.contract.index.read", "leadctl.contract.index.classify"),
+        ("leadctl.contract.index.model", "leadctl.contract.index.compile"),
+        ("leadctl.contract.index.name", "leadctl.contract.index"),
+        ("leadctl.contract.index.encode", "leadctl.contract.index.encode.helpers"),
+    ],
+)
+def test_the_stage_rule_catches_a_backward_import(importer: str, imported: str) -> None:
+    assert stage_violations([(importer, imported)]), f"{importer} -> {imported} slipped through"
+
+
+def test_each_index_stage_imports_only_the_stages_before_it() -> None:
+    edges = run_time_edges()
+    # The rule sees the real stages: the last imports the others.
+    assert ("leadctl.contract.index.compile", "leadctl.contract.index.name") in edges
+    assert stage_violations(edges) == []

@@ -154,8 +154,8 @@ def _kind_of(ctx: Context, url: str, token: str, declared: Kind | None) -> Crede
     if declared is not None:
         return CredentialKind(declared.value)
     # The profile may not exist yet: its service's contract is found by the URL.
-    index = active_index(ctx.env, lambda: key_for_base_url(url)).index
-    return detect_kind(token, [str(p) for p in index.get("sourceKeyPrefixes", ())])
+    active = active_index(ctx.env, lambda: key_for_base_url(url))
+    return detect_kind(token, active.source_key_prefixes)
 
 
 def _verify(ctx: Context, base_url: str, credential: Credential) -> None:

@@ -90,9 +90,9 @@ def _store_text(ctx: Context, credential: Credential) -> str:
 def _check_with_service(ctx: Context, credential: Credential) -> dict[str, object]:
     """One read with the credential: the current-user read where the contract has one."""
 
-    me = current_user_operation(active_index_of(ctx).index)
+    me = current_user_operation(active_index_of(ctx).listings())
     op = (
-        Operation.from_entry(me).with_overrides(ctx.settings)
+        Operation.of(me).with_overrides(ctx.settings)
         if me is not None
         else curated(ctx, "GET", "/lead-statuses")
     )

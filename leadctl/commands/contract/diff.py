@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -18,6 +18,7 @@ from leadctl.commands.contract._shared import (
 from leadctl.contract.diff import diff_contracts
 from leadctl.contract.formats import parse_document, to_31
 from leadctl.contract.index import compile_index, curated_command_names
+from leadctl.contract.listing import Listing, listing_of
 from leadctl.contract.operations import active_index_of
 from leadctl.output import emit_list, prints_as_received
 from leadctl.output.columns import Column
@@ -56,9 +57,10 @@ def run(opts: Options, ctx: Context) -> None:
         parse_document(active.contract_path.read_bytes(), what="the active contract", budget=None)
     )
     changes = diff_contracts(current, document)
-    commands = _commands(active.index)
+    commands = _commands(active.listings())
     if any(change.change == "added" for change in changes):
-        commands = {**_commands(_compile(checked)), **commands}
+        compiled = _compile(checked)
+        commands = {**_commands(listing_of(e) for e in compiled["operations"]), **commands}
     rows = [change.to_json(commands.get(change.operation)) for change in changes]
     # The details are a list in json and ndjson; one cell of text in the other formats.
     if not prints_as_received(ctx):
@@ -73,8 +75,8 @@ def run(opts: Options, ctx: Context) -> None:
     )
 
 
-def _commands(index: Mapping[str, Any]) -> dict[str, str]:
-    return {op["id"]: f"{op['group']} {op['verb']}" for op in index.get("operations", ())}
+def _commands(operations: Iterable[Listing]) -> dict[str, str]:
+    return {op.id: op.command for op in operations}
 
 
 def _compile(checked: Checked) -> dict[str, Any]:

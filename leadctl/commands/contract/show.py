@@ -51,18 +51,18 @@ def run(opts: Options, ctx: Context) -> None:
 def _operation_rows(active: ActiveIndex) -> list[dict[str, Any]]:
     return [
         {
-            "command": f"{op['group']} {op['verb']}",
-            "kind": "curated" if op.get("curated") else "generated",
-            "method": op["method"],
-            "path": op["path"],
-            "operationId": op.get("operationId"),
-            "retrySafe": op.get("retrySafe"),
-            "retryReason": op.get("retryReason"),
+            "command": op.command,
+            "kind": "generated" if op.generated else "curated",
+            "method": op.method,
+            "path": op.path,
+            "operationId": op.operation_id,
+            "retrySafe": op.retry_safe,
+            "retryReason": op.retry_reason,
             # Empty: the operation takes no credential (security: []).
-            "credentials": ",".join(op.get("kinds", ())) or "none",
-            "summary": op.get("summary"),
+            "credentials": ",".join(op.kinds) or "none",
+            "summary": op.summary,
         }
-        for op in active.index.get("operations", [])
+        for op in active.listings()
     ]
 
 

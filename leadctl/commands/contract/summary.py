@@ -45,21 +45,22 @@ GROUP_COLUMNS = (
 def summary(active: ActiveIndex, profile: str) -> dict[str, Any]:
     """What `contract show` prints: where the contract came from, and its groups."""
     index = active.index
-    operations = index.get("operations", [])
+    operations = active.listings()
     groups: dict[str, dict[str, Any]] = {}
     for op in operations:
+        group = active.group(op.group)
         entry = groups.setdefault(
-            op["group"],
+            op.group,
             {
-                "group": op["group"],
-                "tag": index["groups"].get(op["group"], {}).get("tag"),
+                "group": op.group,
+                "tag": group.tag if group is not None else None,
                 "operations": 0,
                 "curated": 0,
                 "generated": 0,
             },
         )
         entry["operations"] += 1
-        entry["curated" if op.get("curated") else "generated"] += 1
+        entry["generated" if op.generated else "curated"] += 1
     meta = index.get("contract", {})
     return {
         "profile": profile,
@@ -70,8 +71,8 @@ def summary(active: ActiveIndex, profile: str) -> dict[str, Any]:
         "importedAt": meta.get("importedAt"),
         "sha256": meta.get("sha256"),
         "operations": len(operations),
-        "curated": sum(1 for op in operations if op.get("curated")),
-        "generated": sum(1 for op in operations if not op.get("curated")),
+        "curated": sum(1 for op in operations if not op.generated),
+        "generated": sum(1 for op in operations if op.generated),
         "groups": list(groups.values()),
         "clashes": index.get("clashes", []),
         # Operations the contract has and leadctl left out (a defect), and why.

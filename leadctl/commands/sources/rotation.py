@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from leadctl.config.secret_schema import secret_properties
 from leadctl.contract.body_schema import body_schema, find_spec, json_response_schema
-from leadctl.contract.operations import active_index_of, curated, find_entry
+from leadctl.contract.operations import active_index_of, curated
 from leadctl.errors import UsageError
 from leadctl.util.secret_fields import name_words
 
@@ -64,11 +64,11 @@ class ByFlag:
 def rotation_plan(ctx: Context) -> ByOperation | ByFlag:
     """How this service rotates a key, from the active contract; exit 2 when it cannot."""
 
-    index = active_index_of(ctx).index
-    if find_entry(index, "POST", ROTATE_PATH) is not None:
+    active = active_index_of(ctx)
+    if active.find("POST", ROTATE_PATH) is not None:
         return ByOperation(curated(ctx, "POST", ROTATE_PATH))
     lacks = f"the active contract has no POST {ROTATE_PATH}"
-    if find_entry(index, "PUT", SOURCE_PATH) is None:
+    if active.find("PUT", SOURCE_PATH) is None:
         raise UsageError(
             f"{lacks} and no PUT {SOURCE_PATH}: it shows no way to ask for a new key",
             hint="`leadctl contract show` says which contract is active; "

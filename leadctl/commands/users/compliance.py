@@ -126,8 +126,8 @@ def run(opts: Options, ctx: Context) -> None:
 
 def _current_user(ctx: Context) -> Operation | None:
 
-    entry = current_user_operation(active_index_of(ctx).index)
-    return None if entry is None else Operation.from_entry(entry).with_overrides(ctx.settings)
+    found = current_user_operation(active_index_of(ctx).listings())
+    return None if found is None else Operation.of(found).with_overrides(ctx.settings)
 
 
 def _show_current(ctx: Context) -> None:
