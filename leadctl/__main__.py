@@ -18,6 +18,52 @@ def main() -> None:
 
         complete_values(sys.argv[2:])
         return
+    from leadctl.cli.help_cache import asks_for_help
+
+    if asks_for_help(sys.argv[1:]):
+        # A help page seen before is answered from the cache, before Typer is imported.
+        _help(sys.argv[1:])
+        return
+    _run()
+
+
+def _help(args: list[str]) -> None:
+    import os
+
+    from leadctl.cli import help_cache
+
+    env = os.environ
+    key = None if help_cache.bypassed(env) else help_cache.help_key(args, env, sys.stdout)
+    page = help_cache.lookup(key, env) if key is not None else None
+    if page is not None and sys.stdout is not None:
+        help_cache.answer(page, sys.stdout)
+        return
+    if key is None:
+        _run()
+        return
+    capture = help_cache.Capture(sys.stdout, sys.stderr)
+    try:
+        code = _invoke()
+    finally:
+        capture.stop()
+    page = capture.page()
+    # A run that changed what the key stamps (the sandbox's contract stored on first
+    # use) is not kept: its page is not known to be the next run's.
+    if code == 0 and page is not None and help_cache.help_key(args, env, sys.stdout) == key:
+        help_cache.store(key, env, page)
+    sys.exit(code)
+
+
+def _invoke() -> int:
+    import gc
+
+    gc.disable()  # see _run
+    from leadctl.cli.app import invoke
+
+    return invoke()
+
+
+def _run() -> None:
     import gc
 
     # Start-up creates thousands of objects that live as long as the process (Typer, the
