@@ -50,16 +50,22 @@ ENV_SWITCH = "LEADCTL_HELP_CACHE"
 CONTRACTS_DIR = "contracts"
 CONTRACT_STAMPED_FILES = ("index.json", "groups.tsv")
 
-# Environment a page depends on: its width (COLUMNS), colour and terminal (Click strips
-# nothing from plain help, but the key does not bet on it), where the config and the
-# contracts are (HOME, XDG_*), stdout's encoding, and every LEADCTL_ setting (profile,
-# base URL, dirs). Typer reads TYPER_USE_RICH and its completion variables.
+# Environment a page depends on, by value: its width (COLUMNS), colour and terminal (Click
+# strips nothing from plain help, but the key does not bet on it), where the config and
+# the contracts are (HOME, XDG_*, the LEADCTL_ dirs), stdout's encoding, the service
+# (LEADCTL_PROFILE, LEADCTL_BASE_URL) and leadctl's other settings. Typer reads
+# TYPER_USE_RICH and its completion variables.
 KEYED_VARIABLES = (
     "COLUMNS", "LINES", "TERM", "NO_COLOR", "FORCE_COLOR", "HOME", "XDG_CONFIG_HOME",
     "XDG_CACHE_HOME", "XDG_DATA_HOME", "ANDROID_DATA", "LANG", "LC_ALL", "LC_CTYPE",
-    "PYTHONIOENCODING", "PYTHONUTF8",
+    "PYTHONIOENCODING", "PYTHONUTF8", "LEADCTL_PROFILE", "LEADCTL_BASE_URL",
+    "LEADCTL_CONFIG_DIR", "LEADCTL_DATA_DIR", "LEADCTL_CACHE_DIR", "LEADCTL_OUTPUT",
+    "LEADCTL_TIMEOUT", "LEADCTL_PAGER",
 )  # fmt: skip
-KEYED_PREFIXES = ("LEADCTL_", "CLICOLOR", "TYPER_", "_TYPER")
+KEYED_PREFIXES = ("CLICOLOR", "TYPER_", "_TYPER")
+# Any other LEADCTL_ variable may hold a credential (LEADCTL_TOKEN, an operation's secret):
+# the key holds its name only, so the file never holds the value.
+NAMED_ONLY_PREFIX = "LEADCTL_"
 
 
 def asks_for_help(args: Sequence[str]) -> bool:
@@ -89,7 +95,9 @@ def _joined_selection(token: str) -> bool:
 
 
 def _is_value(value: str) -> bool:
-    return bool(value) and not value.startswith("-") and value.isprintable()
+    # A URL with credentials in it ("user:pass@") is refused when a command runs; it is
+    # never written to the cache (the key holds the line).
+    return bool(value) and not value.startswith("-") and value.isprintable() and "@" not in value
 
 
 def _is_word(word: str) -> bool:
@@ -100,6 +108,8 @@ def bypassed(env: Mapping[str, str]) -> bool:
     """--debug's variable, the off switch, or a shell completion in progress."""
     if env.get("LEADCTL_DEBUG") or env.get(ENV_SWITCH) == "0":
         return True
+    if "@" in env.get("LEADCTL_BASE_URL", ""):
+        return True  # credentials in the URL: never written to a file (see _is_value)
     return any(name.endswith("_COMPLETE") for name in env)
 
 
@@ -196,11 +206,13 @@ def _contract_stamps(cache_dir: str) -> list[str]:
 
 
 def _keyed_environment(env: Mapping[str, str]) -> list[str]:
-    return sorted(
-        f"{name}={value}"
-        for name, value in env.items()
-        if name in KEYED_VARIABLES or name.startswith(KEYED_PREFIXES)
-    )
+    found = []
+    for name, value in env.items():
+        if name in KEYED_VARIABLES or name.startswith(KEYED_PREFIXES):
+            found.append(f"{name}={value}")
+        elif name.startswith(NAMED_ONLY_PREFIX):
+            found.append(f"{name} is set")
+    return sorted(found)
 
 
 def _source_stamps(package: str) -> list[str]:
