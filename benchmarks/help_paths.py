@@ -15,6 +15,12 @@ ratio of medians:
   against the same command on the 125-operation one (what a big contract adds).
 ``--against`` builds the same home for the other checkout with that checkout.
 
+Each help row is timed three ways (leadctl/cli/help_cache.py): warm (the page answered from
+the help cache, as every run after the first), cold (the first run after a change: its
+cached page removed before each run, so the run renders it and stores it again) and
+uncached (LEADCTL_HELP_CACHE=0: what Typer costs, the figure before the cache). The cold
+row sets a variable the key holds and no page reads, so it has an entry of its own.
+
 Targets are issue 32's. ``--against DIR`` times another checkout (DIR holds its ``leadctl``
 package, e.g. ``git worktree add DIR REV``) in the same turns, on the same home, each
 through the console script's two lines (run in a scratch directory: ``python -c`` imports
@@ -26,16 +32,21 @@ from __future__ import annotations
 
 import argparse
 import compileall
+import functools
 import json
 import subprocess
 import sys
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 import support
 
 ROUNDS = 25
+COLD = " [cold]"
+UNCACHED = " [uncached]"
+# A variable the help cache keys on by name (any LEADCTL_ one) that no page depends on.
+COLD_VARIABLE = "LEADCTL_BENCHMARK_COLD"
 LAUNCH = "import sys; from leadctl.__main__ import main; sys.exit(main())"
 
 # (name, argv after `leadctl`, what it is measured against, target ratio)
@@ -90,12 +101,39 @@ def commands(
         _check_imports_from(against, against_env)
     for name, argv, _, _ in ROWS:
         found[name] = ([support.LEADCTL, *argv], env)
+        if is_help(argv):
+            found[name + COLD] = ([support.LEADCTL, *argv], {**env, COLD_VARIABLE: "1"})
+            uncached = {**env, "LEADCTL_HELP_CACHE": "0"}
+            found[name + UNCACHED] = ([support.LEADCTL, *argv], uncached)
         if against is not None:
             found[f"{name} [against]"] = (
                 [support.PYTHON, "-c", LAUNCH, *argv],
                 against_env,
             )
     return found
+
+
+def is_help(argv: Sequence[str]) -> bool:
+    return argv[-1] == "--help"
+
+
+def forget_cold_pages(
+    commands: Mapping[str, tuple[Sequence[str], Mapping[str, str]]], cache: Path
+) -> dict[str, Callable[[], None]]:
+    """For each cold row, what removes its cached page: the file its first run stores."""
+    hooks: dict[str, Callable[[], None]] = {}
+    pages = cache / "help"
+    for name, (argv, env) in commands.items():
+        if not name.endswith(COLD):
+            continue
+        before = set(pages.glob("*.txt"))
+        subprocess.run(list(argv), env=dict(env), stdout=subprocess.DEVNULL, check=True)
+        stored = set(pages.glob("*.txt")) - before
+        if len(stored) != 1:
+            raise SystemExit(f"{name}: its run stored {len(stored)} help pages, not 1")
+        (page,) = stored
+        hooks[name] = functools.partial(page.unlink, missing_ok=True)
+    return hooks
 
 
 def _check_imports_from(against: Path, env: Mapping[str, str]) -> None:
@@ -114,11 +152,18 @@ def _check_imports_from(against: Path, env: Mapping[str, str]) -> None:
 
 def report(found: Mapping[str, float], against: Path | None) -> None:
     print(f"import typer {found['typer'] * 1000:.1f} ms; load {support.load()}")
-    for name, _, base, target in ROWS:
+    for name, argv, base, target in ROWS:
         if not base:
             continue
         ratio = found[name] / found[base]
         line = f"{name}: {found[name] * 1000:.1f} ms, {ratio:.2f}x {base}"
+        if is_help(argv):
+            line = f"{name}: warm {found[name] * 1000:.1f} ms, {ratio:.2f}x {base}"
+            cold, uncached = found[name + COLD], found[name + UNCACHED]
+            # the big contract's rows compare like with like: uncached with uncached
+            uncached_base = found.get(base + UNCACHED, found[base])
+            line += f"; cold {cold * 1000:.1f} ms, {cold / found[base]:.2f}x"
+            line += f"; uncached {uncached * 1000:.1f} ms, {uncached / uncached_base:.2f}x"
         if against is not None:
             before = found[f"{name} [against]"] / found[base]
             if base != "typer":
@@ -152,10 +197,15 @@ def main() -> None:
             launcher = [support.PYTHON, "-c", LAUNCH]
             build_home(against_env, Path(scratch), launcher, args.against)
         timed = commands(env, args.against, against_env)
+        cold = forget_cold_pages(timed, Path(env["LEADCTL_CACHE_DIR"]))
         for _ in range(2 if args.twice else 1):
             report(
                 support.shuffled_turns(
-                    timed, rounds=args.rounds, warmup=args.warmup, cwd=args.against or Path(scratch)
+                    timed,
+                    rounds=args.rounds,
+                    warmup=args.warmup,
+                    cwd=args.against or Path(scratch),
+                    before=cold,
                 ),
                 args.against,
             )
