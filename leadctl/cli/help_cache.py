@@ -53,14 +53,15 @@ CONTRACT_STAMPED_FILES = ("index.json", "groups.tsv")
 # Environment a page depends on, by value: its width (COLUMNS), colour and terminal (Click
 # strips nothing from plain help, but the key does not bet on it), where the config and
 # the contracts are (HOME, XDG_*, the LEADCTL_ dirs), stdout's encoding, the service
-# (LEADCTL_PROFILE, LEADCTL_BASE_URL) and leadctl's other settings. Typer reads
-# TYPER_USE_RICH and its completion variables.
+# (LEADCTL_PROFILE, LEADCTL_BASE_URL) and leadctl's other settings; Click's words go
+# through gettext (LANGUAGE, LC_MESSAGES). Typer reads TYPER_USE_RICH and its completion
+# variables. (Every variable a help run reads, recorded on os.environ, is in here.)
 KEYED_VARIABLES = (
     "COLUMNS", "LINES", "TERM", "NO_COLOR", "FORCE_COLOR", "HOME", "XDG_CONFIG_HOME",
-    "XDG_CACHE_HOME", "XDG_DATA_HOME", "ANDROID_DATA", "LANG", "LC_ALL", "LC_CTYPE",
-    "PYTHONIOENCODING", "PYTHONUTF8", "LEADCTL_PROFILE", "LEADCTL_BASE_URL",
-    "LEADCTL_CONFIG_DIR", "LEADCTL_DATA_DIR", "LEADCTL_CACHE_DIR", "LEADCTL_OUTPUT",
-    "LEADCTL_TIMEOUT", "LEADCTL_PAGER",
+    "XDG_CACHE_HOME", "XDG_DATA_HOME", "ANDROID_DATA", "LANG", "LANGUAGE", "LC_ALL",
+    "LC_CTYPE", "LC_MESSAGES", "PYTHONIOENCODING", "PYTHONUTF8", "LEADCTL_PROFILE",
+    "LEADCTL_BASE_URL", "LEADCTL_CONFIG_DIR", "LEADCTL_DATA_DIR", "LEADCTL_CACHE_DIR",
+    "LEADCTL_OUTPUT", "LEADCTL_TIMEOUT", "LEADCTL_PAGER",
 )  # fmt: skip
 KEYED_PREFIXES = ("CLICOLOR", "TYPER_", "_TYPER")
 # Any other LEADCTL_ variable may hold a credential (LEADCTL_TOKEN, an operation's secret):
@@ -361,9 +362,11 @@ class Capture:
 
     def page(self) -> str | None:
         """The one help page the run wrote and nothing else, else None."""
-        if not self.active or self.err or len(RENDERED) != 1:
+        if not self.active or len(RENDERED) != 1:
             return None
-        if not all(isinstance(text, str) for text in self.out):
+        if not all(isinstance(text, str) for text in (*self.out, *self.err)):
             return None
+        if "".join(self.err):
+            return None  # a warning a cached answer would not repeat
         written = "".join(self.out)
         return written if written == RENDERED[0] + "\n" else None

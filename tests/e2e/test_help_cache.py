@@ -173,8 +173,10 @@ def test_the_width_is_part_of_the_key(home: Path) -> None:
 
 def test_debug_is_never_answered_from_the_cache(home: Path) -> None:
     env = home_env(home)
-    leadctl(env, "leads", "--help")
-    assert answered({**env, "LEADCTL_DEBUG": "1"}, ["leads", "--help"])[1]
+    debug = {**env, "LEADCTL_DEBUG": "1"}
+    for _ in range(2):
+        assert answered(debug, ["leads", "--help"])[1]
+    assert cached_files(home) == []
 
 
 def test_a_shell_alias_given_help_runs_and_is_not_stored(home: Path) -> None:

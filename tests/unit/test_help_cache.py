@@ -229,3 +229,52 @@ def test_an_unwritable_cache_is_no_cache(env: dict[str, str], tmp_path: Path) ->
     (tmp_path / "cache").write_text("a file where the dir would be")
     help_cache.store("one", env, "page\n")  # no error
     assert help_cache.lookup("one", env) is None
+
+
+@pytest.fixture
+def capture() -> help_cache.Capture:
+    help_cache.RENDERED.clear()
+    return help_cache.Capture(io.StringIO(), io.StringIO())
+
+
+PAGE = "Usage: leadctl leads [OPTIONS] COMMAND [ARGS]..."
+
+
+def test_a_run_that_wrote_its_one_page_is_kept(capture: help_cache.Capture) -> None:
+    help_cache.rendered(PAGE)
+    print(PAGE, file=capture._streams[0])
+    capture.stop()
+    assert capture.page() == PAGE + "\n"
+
+
+@pytest.mark.parametrize(
+    ("pages", "out", "err"),
+    [
+        ([PAGE], PAGE + "\nand more\n", ""),  # something besides the page
+        ([PAGE], "", ""),  # the page went elsewhere (a stream Click made)
+        ([PAGE], PAGE + "\n", "warning: the imported contract is unusable\n"),
+        ([], "hello from the shell\n", ""),  # no page rendered: a shell alias
+        ([PAGE, PAGE], PAGE + "\n" + PAGE + "\n", ""),
+    ],
+)
+def test_anything_but_exactly_one_page_is_not_kept(
+    capture: help_cache.Capture, pages: list[str], out: str, err: str
+) -> None:
+    for page in pages:
+        help_cache.rendered(page)
+    stdout, stderr = capture._streams
+    stdout.write(out)
+    stderr.write(err)
+    capture.stop()
+    assert capture.page() is None
+
+
+def test_capture_passes_every_write_through_and_lets_go(capture: help_cache.Capture) -> None:
+    stdout = capture._streams[0]
+    with pytest.raises(TypeError):
+        stdout.write(b"")  # Click's probe for a binary stream gets its error
+    stdout.write("seen")
+    capture.stop()
+    stdout.write(" after")
+    assert isinstance(stdout, io.StringIO) and stdout.getvalue() == "seen after"
+    assert capture.out == ["seen"]
