@@ -6,6 +6,10 @@ import sys
 
 from leadctl import __version__
 
+TYPE_CHECKING = False  # typing and types cost a --version or a cached help more than it
+if TYPE_CHECKING:
+    from types import ModuleType
+
 
 def main() -> None:
     # `leadctl --version` alone needs no command tree: answered before Typer is imported.
@@ -18,19 +22,17 @@ def main() -> None:
 
         complete_values(sys.argv[2:])
         return
-    from leadctl.cli.help_cache import asks_for_help
+    from leadctl.cli import help_cache  # os and sys only: no cost for the other lines
 
-    if asks_for_help(sys.argv[1:]):
+    if help_cache.asks_for_help(sys.argv[1:]):
         # A help page seen before is answered from the cache, before Typer is imported.
-        _help(sys.argv[1:])
+        _help(help_cache, sys.argv[1:])
         return
     _run()
 
 
-def _help(args: list[str]) -> None:
+def _help(help_cache: ModuleType, args: list[str]) -> None:
     import os
-
-    from leadctl.cli import help_cache
 
     env = os.environ
     key = None if help_cache.bypassed(env) else help_cache.help_key(args, env, sys.stdout)
@@ -57,23 +59,18 @@ def _help(args: list[str]) -> None:
 def _invoke() -> int:
     import gc
 
-    gc.disable()  # see _run
+    # Start-up creates thousands of objects that live as long as the process (Typer, the
+    # command tree); cyclic collections over them are wasted work, about 3 ms of a 50 ms
+    # `leadctl --help`. The root callback turns collection back on (resume_collection)
+    # once a command is about to run.
+    gc.disable()
     from leadctl.cli.app import invoke
 
     return invoke()
 
 
 def _run() -> None:
-    import gc
-
-    # Start-up creates thousands of objects that live as long as the process (Typer, the
-    # command tree); cyclic collections over them are wasted work, about 3 ms of a 50 ms
-    # `leadctl --help`. The root callback turns collection back on (resume_collection)
-    # once a command is about to run.
-    gc.disable()
-    from leadctl.cli.app import run
-
-    run()
+    sys.exit(_invoke())
 
 
 if __name__ == "__main__":

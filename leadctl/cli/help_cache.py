@@ -28,6 +28,7 @@ from __future__ import annotations
 import os
 import sys
 
+import leadctl
 from leadctl import __version__
 from leadctl.config.dir_paths import CONFIG_FILE, dir_path
 
@@ -169,8 +170,6 @@ def _terminal(env: Mapping[str, str], stdout: TextIO) -> str:
 
 
 def _package_dir() -> str:
-    import leadctl
-
     return os.path.dirname(os.path.abspath(str(leadctl.__file__)))
 
 
