@@ -19,7 +19,8 @@ Each help row is timed three ways (leadctl/cli/help_cache.py): warm (the page an
 the help cache, as every run after the first), cold (the first run after a change: its
 cached page removed before each run, so the run renders it and stores it again) and
 uncached (LEADCTL_HELP_CACHE=0: what Typer costs, the figure before the cache). The cold
-row sets a variable the key holds and no page reads, so it has an entry of its own.
+rows run on a copy of the home's cache dir (its contracts), whose help pages are removed
+before each of their runs; the warm rows' pages are never touched.
 
 Targets are issue 32's. ``--against DIR`` times another checkout (DIR holds its ``leadctl``
 package, e.g. ``git worktree add DIR REV``) in the same turns, on the same home, each
@@ -34,6 +35,7 @@ import argparse
 import compileall
 import functools
 import json
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -45,8 +47,6 @@ import support
 ROUNDS = 25
 COLD = " [cold]"
 UNCACHED = " [uncached]"
-# A variable the help cache keys on by name (any LEADCTL_ one) that no page depends on.
-COLD_VARIABLE = "LEADCTL_BENCHMARK_COLD"
 LAUNCH = "import sys; from leadctl.__main__ import main; sys.exit(main())"
 
 # (name, argv after `leadctl`, what it is measured against, target ratio)
@@ -92,7 +92,10 @@ def build_home(env: Mapping[str, str], work: Path, launcher: Sequence[str], cwd:
 
 
 def commands(
-    env: Mapping[str, str], against: Path | None, against_env: Mapping[str, str]
+    env: Mapping[str, str],
+    against: Path | None,
+    against_env: Mapping[str, str],
+    cold_env: Mapping[str, str],
 ) -> dict[str, tuple[Sequence[str], Mapping[str, str]]]:
     found: dict[str, tuple[Sequence[str], Mapping[str, str]]] = {
         "typer": ([support.PYTHON, "-c", "import typer"], env)
@@ -102,7 +105,7 @@ def commands(
     for name, argv, _, _ in ROWS:
         found[name] = ([support.LEADCTL, *argv], env)
         if is_help(argv):
-            found[name + COLD] = ([support.LEADCTL, *argv], {**env, COLD_VARIABLE: "1"})
+            found[name + COLD] = ([support.LEADCTL, *argv], cold_env)
             uncached = {**env, "LEADCTL_HELP_CACHE": "0"}
             found[name + UNCACHED] = ([support.LEADCTL, *argv], uncached)
         if against is not None:
@@ -117,23 +120,14 @@ def is_help(argv: Sequence[str]) -> bool:
     return argv[-1] == "--help"
 
 
-def forget_cold_pages(
-    commands: Mapping[str, tuple[Sequence[str], Mapping[str, str]]], cache: Path
-) -> dict[str, Callable[[], None]]:
-    """For each cold row, what removes its cached page: the file its first run stores."""
-    hooks: dict[str, Callable[[], None]] = {}
-    pages = cache / "help"
-    for name, (argv, env) in commands.items():
-        if not name.endswith(COLD):
-            continue
-        before = set(pages.glob("*.txt"))
-        subprocess.run(list(argv), env=dict(env), stdout=subprocess.DEVNULL, check=True)
-        stored = set(pages.glob("*.txt")) - before
-        if len(stored) != 1:
-            raise SystemExit(f"{name}: its run stored {len(stored)} help pages, not 1")
-        (page,) = stored
-        hooks[name] = functools.partial(page.unlink, missing_ok=True)
-    return hooks
+def cold_home(env: Mapping[str, str], scratch: Path) -> tuple[dict[str, str], Callable[[], None]]:
+    """The cold rows' environment: a copy of the home's cache dir (the stored contracts,
+    the profiles' keys), and what removes its help pages before each of their runs."""
+    cache = scratch / "cold-cache"
+    shutil.copytree(env["LEADCTL_CACHE_DIR"], cache)
+    return {**env, "LEADCTL_CACHE_DIR": str(cache)}, functools.partial(
+        shutil.rmtree, cache / "help", ignore_errors=True
+    )
 
 
 def _check_imports_from(against: Path, env: Mapping[str, str]) -> None:
@@ -196,8 +190,9 @@ def main() -> None:
             }
             launcher = [support.PYTHON, "-c", LAUNCH]
             build_home(against_env, Path(scratch), launcher, args.against)
-        timed = commands(env, args.against, against_env)
-        cold = forget_cold_pages(timed, Path(env["LEADCTL_CACHE_DIR"]))
+        cold_env, forget = cold_home(env, Path(scratch))
+        timed = commands(env, args.against, against_env, cold_env)
+        cold = {name: forget for name in timed if name.endswith(COLD)}
         for _ in range(2 if args.twice else 1):
             report(
                 support.shuffled_turns(

@@ -38,8 +38,11 @@ def _help(help_cache: ModuleType, args: list[str]) -> None:
     key = None if help_cache.bypassed(env) else help_cache.help_key(args, env, sys.stdout)
     page = help_cache.lookup(key, env) if key is not None else None
     if page is not None and sys.stdout is not None:
-        help_cache.answer(page, sys.stdout)
-        return
+        try:
+            help_cache.answer(page, sys.stdout)
+            return
+        except BrokenPipeError:
+            pass  # the reader left: the line runs as uncached, with that exit and message
     if key is None:
         _run()
         return

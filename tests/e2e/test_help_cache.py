@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.e2e import Completed, base_env, home_env, run_leadctl
+from tests.support.e2e import Completed, base_env, home_env, leadctl_executable, run_leadctl
 
 pytestmark = pytest.mark.e2e
 
@@ -228,3 +228,29 @@ def test_an_edited_source_file_shows_at_once(tmp_path: Path) -> None:
     groups.write_text(text.replace(summary, "Inspect automation runs, edited."), "utf-8")
     os.utime(groups, ns=(stamp.st_atime_ns, stamp.st_mtime_ns))
     assert "Inspect automation runs, edited." in root_help()  # the same time, another size
+
+
+def test_a_reader_gone_gets_what_an_uncached_run_does(home: Path) -> None:
+    """stdout a pipe whose reader has left (`leadctl --help | true`): the same exit code and
+    the same (no) message as a run without the cache, not a traceback."""
+    env = home_env(home)
+    leadctl(env, "--help")
+
+    def into_a_closed_pipe(extra: Mapping[str, str]) -> tuple[int, bytes]:
+        read, write = os.pipe()
+        os.close(read)  # before the run starts: its first write fails
+        try:
+            result = subprocess.run(
+                [leadctl_executable(), "--help"],
+                stdout=write,
+                stderr=subprocess.PIPE,
+                stdin=subprocess.DEVNULL,
+                env=base_env({**env, **extra}),
+                timeout=60,
+                check=False,
+            )
+        finally:
+            os.close(write)
+        return result.returncode, result.stderr
+
+    assert into_a_closed_pipe({}) == into_a_closed_pipe(UNCACHED)
