@@ -118,16 +118,20 @@ def bypassed(env: Mapping[str, str]) -> bool:
 def help_key(args: Sequence[str], env: Mapping[str, str], stdout: TextIO | None) -> str | None:
     """The key of this help line's page, or None when it cannot be cached here (no stdout,
     a platform whose dirs only platformdirs knows, an unreadable config)."""
+    try:
+        return _key(args, env, stdout)
+    except (OSError, ValueError, AttributeError):  # no stdout's fd, an unreadable package
+        return None
+
+
+def _key(args: Sequence[str], env: Mapping[str, str], stdout: TextIO | None) -> str | None:
     config_dir, cache_dir = dir_path("config", env), dir_path("cache", env)
     if stdout is None or config_dir is None or cache_dir is None:
         return None
     config_stamp = _stamp(os.path.join(config_dir, CONFIG_FILE))
     if config_stamp is None:
         return None
-    try:
-        terminal = _terminal(env, stdout)
-    except (OSError, ValueError, AttributeError):
-        return None
+    terminal = _terminal(env, stdout)
     parts = [
         FORMAT,
         "argv", *args,
