@@ -184,18 +184,9 @@ def test_the_key_stamps_the_installed_package_python_and_typer(env: dict[str, st
 @pytest.mark.parametrize("columns", ["", "0", "abc", "73"])
 def test_the_width_is_the_one_help_is_laid_out_to(env: dict[str, str], columns: str) -> None:
     """IOStreams.terminal_width, which app.invoke gives Click, on the same stdout."""
-    with open(os.devnull, "w", encoding="utf-8") as stdout:
-        environment = {**env, "COLUMNS": columns}
-        ios = IOStreams(
-            stdin=io.StringIO(),
-            stdout=stdout,
-            stderr=io.StringIO(),
-            stdin_is_tty=False,
-            stdout_is_tty=False,
-            stderr_is_tty=False,
-            env=environment,
-        )
-        assert f"width={ios.terminal_width()} " in key(environment, stdout=stdout)
+    environment = {**env, "COLUMNS": columns}
+    ios = IOStreams.for_test(env=environment)
+    assert f"width={ios.terminal_width()} " in key(environment, stdout=ios.stdout)
 
 
 def test_a_pipe_and_a_terminal_are_other_keys(env: dict[str, str]) -> None:
