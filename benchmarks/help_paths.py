@@ -154,9 +154,10 @@ def report(found: Mapping[str, float], against: Path | None) -> None:
         if is_help(argv):
             line = f"{name}: warm {found[name] * 1000:.1f} ms, {ratio:.2f}x {base}"
             cold, uncached = found[name + COLD], found[name + UNCACHED]
-            # the big contract's rows compare like with like: uncached with uncached
+            # the big contract's rows compare like with like: cold with cold, and so on
+            cold_base = found.get(base + COLD, found[base])
             uncached_base = found.get(base + UNCACHED, found[base])
-            line += f"; cold {cold * 1000:.1f} ms, {cold / found[base]:.2f}x"
+            line += f"; cold {cold * 1000:.1f} ms, {cold / cold_base:.2f}x"
             line += f"; uncached {uncached * 1000:.1f} ms, {uncached / uncached_base:.2f}x"
         if against is not None:
             before = found[f"{name} [against]"] / found[base]
