@@ -17,7 +17,8 @@ terminal state, width and encoding, config.toml's stamp (profiles, aliases) and 
 of every stored contract's index (which generated commands exist). A run that changes any
 of that (``-p sandbox`` storing the sandbox's contract on first use) is not stored.
 
-Files: ``<cache dir>/help/<hash>.txt``, 0600 in a 0700 dir, written atomically, at most
+Files: ``<cache dir>/help/<hash>.txt``, 0600 in a 0700 dir, written atomically (not
+synced: each holds its key's and its page's sizes, so one cut short is a miss), at most
 :data:`MAX_ENTRIES` (the oldest removed). They hold the key and the help text, never a
 secret. Any failure to read or write one is no cache: the command runs as without it.
 Only ``os`` and ``sys`` are imported here before a hit is answered.
@@ -37,7 +38,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
     from typing import Any, TextIO
 
-FORMAT = "leadctl help cache 1"
+FORMAT = "leadctl help cache 2"
 SUBDIR = "help"
 MAX_ENTRIES = 64
 HELP_FLAGS = ("--help", "-h")
@@ -260,13 +261,13 @@ def lookup(key: str, env: Mapping[str, str]) -> str | None:
     try:
         with open(path, "rb") as file:
             data = file.read()
-        header, _, rest = data.partition(b"\n")
-        length, _, rest = rest.partition(b"\n")
+        header, key_size, page_size, rest = data.split(b"\n", 3)
         if header.decode("ascii") != FORMAT:
             return None
-        size = int(length)
-        stored, page = rest[:size], rest[size:]
-        if stored.decode("utf-8", "surrogatepass") != key:
+        stored, page = rest[: int(key_size)], rest[int(key_size) :]
+        # Both sizes: a file cut short (written without waiting for the disk, then a
+        # crash) is no answer.
+        if len(page) != int(page_size) or stored.decode("utf-8", "surrogatepass") != key:
             return None
         return page.decode("utf-8", "surrogatepass")
     except (OSError, ValueError):
@@ -284,14 +285,11 @@ def store(key: str, env: Mapping[str, str], page: str) -> None:
         from leadctl.config.private_files import ensure_private_dir, write_private_file
 
         stored = key.encode("utf-8", "surrogatepass")
-        data = b"%s\n%d\n%s%s" % (
-            FORMAT.encode("ascii"),
-            len(stored),
-            stored,
-            page.encode("utf-8", "surrogatepass"),
-        )
+        text = page.encode("utf-8", "surrogatepass")
+        header = b"%s\n%d\n%d\n" % (FORMAT.encode("ascii"), len(stored), len(text))
         ensure_private_dir(Path(path).parent)
-        write_private_file(Path(path), data)
+        # Not synced (3-7 ms): a file lost or cut short is a miss, never a wrong page.
+        write_private_file(Path(path), header + stored + text, durable=False)
         _prune(os.path.dirname(path), keep=os.path.basename(path))
     except Exception:  # an unwritable cache is no cache
         pass

@@ -94,7 +94,10 @@ def test_the_cache_is_private_and_holds_no_secret(home: Path) -> None:
     assert [p.name for p in found.parent.iterdir() if not p.name.endswith(".txt")] == []
 
 
-@pytest.mark.parametrize("damage", [b"", b"leadctl help cache 1\n99999\nshort", b"\xff\x00" * 64])
+DAMAGE = [b"", b"leadctl help cache 2\n99999\n5\nshort", b"\xff\x00" * 64]
+
+
+@pytest.mark.parametrize("damage", DAMAGE)
 def test_a_damaged_cache_file_is_no_cache(home: Path, damage: bytes) -> None:
     env = home_env(home)
     first = leadctl(env, "leads", "--help")

@@ -269,3 +269,13 @@ def test_capture_passes_every_write_through_and_lets_go(capture: help_cache.Capt
     stdout.write(" after")
     assert isinstance(stdout, io.StringIO) and stdout.getvalue() == "seen after"
     assert capture.out == ["seen"]
+
+
+def test_a_file_cut_short_is_no_answer(env: dict[str, str]) -> None:
+    """Written without waiting for the disk: after a crash the page may be cut short."""
+    help_cache.store("one", env, "Usage: leadctl [OPTIONS]\n\n  Operate the service.\n")
+    path = help_cache.entry_path("one", env)
+    assert path is not None
+    data = Path(path).read_bytes()
+    Path(path).write_bytes(data[:-5])
+    assert help_cache.lookup("one", env) is None
