@@ -15,6 +15,13 @@ ratio of medians:
   against the same command on the 125-operation one (what a big contract adds).
 ``--against`` builds the same home for the other checkout with that checkout.
 
+Each help row is timed three ways (leadctl/cli/help_cache.py): warm (the page answered from
+the help cache, as every run after the first), cold (the first run after a change: its
+cached page removed before each run, so the run renders it and stores it again) and
+uncached (LEADCTL_HELP_CACHE=0: what Typer costs, the figure before the cache). The cold
+rows run on a copy of the home's cache dir (its contracts), whose help pages are removed
+before each of their runs; the warm rows' pages are never touched.
+
 Targets are issue 32's. ``--against DIR`` times another checkout (DIR holds its ``leadctl``
 package, e.g. ``git worktree add DIR REV``) in the same turns, on the same home, each
 through the console script's two lines (run in a scratch directory: ``python -c`` imports
@@ -26,16 +33,20 @@ from __future__ import annotations
 
 import argparse
 import compileall
+import functools
 import json
+import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 import support
 
 ROUNDS = 25
+COLD = " [cold]"
+UNCACHED = " [uncached]"
 LAUNCH = "import sys; from leadctl.__main__ import main; sys.exit(main())"
 
 # (name, argv after `leadctl`, what it is measured against, target ratio)
@@ -81,7 +92,10 @@ def build_home(env: Mapping[str, str], work: Path, launcher: Sequence[str], cwd:
 
 
 def commands(
-    env: Mapping[str, str], against: Path | None, against_env: Mapping[str, str]
+    env: Mapping[str, str],
+    against: Path | None,
+    against_env: Mapping[str, str],
+    cold_env: Mapping[str, str],
 ) -> dict[str, tuple[Sequence[str], Mapping[str, str]]]:
     found: dict[str, tuple[Sequence[str], Mapping[str, str]]] = {
         "typer": ([support.PYTHON, "-c", "import typer"], env)
@@ -90,12 +104,30 @@ def commands(
         _check_imports_from(against, against_env)
     for name, argv, _, _ in ROWS:
         found[name] = ([support.LEADCTL, *argv], env)
+        if is_help(argv):
+            found[name + COLD] = ([support.LEADCTL, *argv], cold_env)
+            uncached = {**env, "LEADCTL_HELP_CACHE": "0"}
+            found[name + UNCACHED] = ([support.LEADCTL, *argv], uncached)
         if against is not None:
             found[f"{name} [against]"] = (
                 [support.PYTHON, "-c", LAUNCH, *argv],
                 against_env,
             )
     return found
+
+
+def is_help(argv: Sequence[str]) -> bool:
+    return argv[-1] == "--help"
+
+
+def cold_home(env: Mapping[str, str], scratch: Path) -> tuple[dict[str, str], Callable[[], None]]:
+    """The cold rows' environment: a copy of the home's cache dir (the stored contracts,
+    the profiles' keys), and what removes its help pages before each of their runs."""
+    cache = scratch / "cold-cache"
+    shutil.copytree(env["LEADCTL_CACHE_DIR"], cache)
+    return {**env, "LEADCTL_CACHE_DIR": str(cache)}, functools.partial(
+        shutil.rmtree, cache / "help", ignore_errors=True
+    )
 
 
 def _check_imports_from(against: Path, env: Mapping[str, str]) -> None:
@@ -114,11 +146,19 @@ def _check_imports_from(against: Path, env: Mapping[str, str]) -> None:
 
 def report(found: Mapping[str, float], against: Path | None) -> None:
     print(f"import typer {found['typer'] * 1000:.1f} ms; load {support.load()}")
-    for name, _, base, target in ROWS:
+    for name, argv, base, target in ROWS:
         if not base:
             continue
         ratio = found[name] / found[base]
         line = f"{name}: {found[name] * 1000:.1f} ms, {ratio:.2f}x {base}"
+        if is_help(argv):
+            line = f"{name}: warm {found[name] * 1000:.1f} ms, {ratio:.2f}x {base}"
+            cold, uncached = found[name + COLD], found[name + UNCACHED]
+            # the big contract's rows compare like with like: cold with cold, and so on
+            cold_base = found.get(base + COLD, found[base])
+            uncached_base = found.get(base + UNCACHED, found[base])
+            line += f"; cold {cold * 1000:.1f} ms, {cold / cold_base:.2f}x"
+            line += f"; uncached {uncached * 1000:.1f} ms, {uncached / uncached_base:.2f}x"
         if against is not None:
             before = found[f"{name} [against]"] / found[base]
             if base != "typer":
@@ -151,11 +191,17 @@ def main() -> None:
             }
             launcher = [support.PYTHON, "-c", LAUNCH]
             build_home(against_env, Path(scratch), launcher, args.against)
-        timed = commands(env, args.against, against_env)
+        cold_env, forget = cold_home(env, Path(scratch))
+        timed = commands(env, args.against, against_env, cold_env)
+        cold = {name: forget for name in timed if name.endswith(COLD)}
         for _ in range(2 if args.twice else 1):
             report(
                 support.shuffled_turns(
-                    timed, rounds=args.rounds, warmup=args.warmup, cwd=args.against or Path(scratch)
+                    timed,
+                    rounds=args.rounds,
+                    warmup=args.warmup,
+                    cwd=args.against or Path(scratch),
+                    before=cold,
                 ),
                 args.against,
             )

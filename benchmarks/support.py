@@ -16,7 +16,7 @@ import sys
 import sysconfig
 import tempfile
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
@@ -235,17 +235,21 @@ def shuffled_turns(
     rounds: int,
     warmup: int,
     cwd: Path | None = None,
+    before: Mapping[str, Callable[[], None]] | None = None,
 ) -> dict[str, float]:
     """Median seconds per named ``(argv, env)``, every command once per round, each round in
     a new random order: load that comes and goes on a shared machine falls on all alike,
     and no command always runs right after another (whose page cache it would inherit).
-    ``cwd``: where the children run (``python -c`` imports from there first)."""
+    ``cwd``: where the children run (``python -c`` imports from there first); ``before``:
+    what to do, untimed, before each run of a command (remove its cached help page)."""
     times: dict[str, list[float]] = {name: [] for name in commands}
     names = list(commands)
     for turn in range(warmup + rounds):
         random.shuffle(names)
         for name in names:
             argv, env = commands[name]
+            if before is not None and name in before:
+                before[name]()
             started = time.perf_counter()
             subprocess.run(
                 list(argv), env=dict(env), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
+from leadctl.cli import help_cache
 from leadctl.iostreams import safe_text
 
 if TYPE_CHECKING:
@@ -214,6 +215,12 @@ class HelpContext(typer.Context):
     """The Context leadctl's commands are invoked with: it formats help as above."""
 
     formatter_class = HelpFormatter
+
+    def get_help(self) -> str:
+        page = super().get_help()
+        # The help cache keeps a run's output only when it is this page (cli/help_cache).
+        help_cache.rendered(page)
+        return page
 
 
 def use_leadctl_help(command: Any) -> None:

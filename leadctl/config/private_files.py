@@ -22,14 +22,14 @@ def ensure_private_dir(path: Path) -> None:
         raise LeadctlError(f"cannot create the directory {path}: {error.strerror}") from None
 
 
-def write_private_file(path: Path, data: bytes) -> None:
+def write_private_file(path: Path, data: bytes, *, durable: bool = True) -> None:
     """Replace ``path`` atomically with a 0600 file holding ``data`` (readers see the old
-    file or the new one, never a partial one)."""
+    file or the new one, never a partial one); ``durable=False``: not synced to disk."""
     from leadctl.util.atomic import AtomicFile
 
     pending = AtomicFile(path)
     try:
-        pending.commit(data)
+        pending.commit(data, durable=durable)
     except OSError as error:
         raise LeadctlError(f"cannot write {path}: {error.strerror or error}") from None
     finally:

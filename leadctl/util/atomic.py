@@ -23,16 +23,22 @@ class AtomicFile:
         self._fd: int | None = fd
         self._tmp: str | None = name
 
-    def commit(self, data: bytes) -> None:
+    def commit(self, data: bytes, *, durable: bool = True) -> None:
         """Write ``data`` and put the file in place; OSError when that fails (the target is
-        then untouched; :meth:`discard` removes the temporary file)."""
+        then untouched; :meth:`discard` removes the temporary file). ``durable=False``
+        skips waiting for the disk (a cache whose files check themselves: a few ms)."""
         if self._fd is None or self._tmp is None:
             raise RuntimeError(f"{self.path}: already committed or discarded")
         fd, self._fd = self._fd, None
-        write_synced(fd, data)
+        if durable:
+            write_synced(fd, data)
+        else:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
         os.replace(self._tmp, self.path)
         self._tmp = None
-        sync_dir(self.path.parent)
+        if durable:
+            sync_dir(self.path.parent)
 
     def discard(self) -> None:
         """Remove the temporary file when :meth:`commit` did not happen; idempotent."""

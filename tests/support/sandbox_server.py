@@ -180,6 +180,8 @@ def serve_command() -> tuple[str, ...]:
             text=True,
             timeout=30,
             check=False,
+            # A session's probe, in dirs no test owns: the help cache must not write there.
+            env={**os.environ, "LEADCTL_HELP_CACHE": "0"},
         )
         if probe.returncode == 0 and "--print-json" in probe.stdout:
             return (str(script), "sandbox", "serve", "--print-json")
