@@ -17,18 +17,18 @@ from typing import TYPE_CHECKING, Any
 
 from leadctl.clock import Clock
 from leadctl.errors import NotAuthenticated, UsageError
+from leadctl.formats import JSON, TABLE
 from leadctl.global_options import GlobalOptions
-from leadctl.output.formats import JSON, TABLE
 
 if TYPE_CHECKING:
     from datetime import tzinfo
 
     from leadctl.config.credentials import Credential
     from leadctl.config.held_credential import HeldCredential
-    from leadctl.config.operation_secrets import OperationSecrets
     from leadctl.config.profile_settings import Settings
     from leadctl.config.settings import Config
     from leadctl.contract.entries import Parameter
+    from leadctl.contract.operation_secrets import OperationSecrets
     from leadctl.contract.operations import Operation
     from leadctl.contract.store import ActiveIndex
     from leadctl.http.client import Client
@@ -63,7 +63,7 @@ class Context:
         # --columns as the response schema confirmed it (leadctl.output.response_columns):
         self.columns_checked: CheckedColumns | None = None
         # The active contract's own query parameters given to a curated verb, by operation
-        # template (leadctl.generated.given):
+        # template (leadctl.inputs.given):
         self.contract_params_given: dict[tuple[str, str], list[tuple[Parameter, Any]]] = {}
 
     def with_options(self, options: GlobalOptions) -> Context:
@@ -113,6 +113,16 @@ class Context:
     def use_active_index(self, active: ActiveIndex) -> None:
         """Share an index already read this invocation (the generated command tree's)."""
         self.active_index = active
+
+    def contract_query(self, method: str, path: str) -> str:
+        """The query string of the active contract's own parameters given to the curated
+        verb of METHOD + path template ("" for none). Only when some were given is the
+        reading of their values loaded: `leads list --all` needs none."""
+        if not self.contract_params_given:
+            return ""
+        from leadctl.inputs.given import contract_query
+
+        return contract_query(self, method, path)
 
     def contract_key(self) -> str | None:
         """The store key of this command's profile's contract; None when the profile's
@@ -279,8 +289,8 @@ class Context:
     def new_client(self, *, keep_cookies: bool = True) -> Client:
         """A client of the caller's own (who closes it), built from this invocation's pieces;
         ``keep_cookies=False``: the service's Set-Cookie answers are not read."""
+        from leadctl.config.rate_limit import known_limit
         from leadctl.http.client import Client, tls_verification
-        from leadctl.http.rate_limit import known_limit
         from leadctl.http.retry import RetryPolicy
 
         options, settings, clock = self.options, self.settings, self.clock
@@ -312,7 +322,7 @@ class Context:
 
     def _secret_fields(self, op: Operation) -> OperationSecrets:
         """The contract's secret fields of ``op``, for --debug and --dry-run."""
-        from leadctl.config.operation_secrets import operation_secrets
+        from leadctl.contract.operation_secrets import operation_secrets
 
         return operation_secrets(self, op)
 

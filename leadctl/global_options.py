@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from leadctl.http.request_limits import DEFAULT_MAX_RETRIES
+from leadctl.config.request_limits import DEFAULT_MAX_RETRIES
 
 
 class GlobalOptions:

@@ -36,21 +36,21 @@ from leadctl.bulk.report import UNKNOWN, ResumeState, holding_reports, read_resu
 from leadctl.bulk.rows import digest_of
 from leadctl.bulk.runner import check_report_target, open_input, reports_of, resendable
 from leadctl.bulk.sender import Job, Plan
+from leadctl.config.rate_limit import known_limit
 from leadctl.contract.body_schema import json_body_schema
 from leadctl.contract.document import Document
 from leadctl.contract.field_paths import FieldPaths
 from leadctl.contract.naming import kebab
 from leadctl.errors import DryRunDone, UsageError
-from leadctl.http.rate_limit import known_limit
-from leadctl.http.replace import CHANGED_MEANWHILE, replace_resource
 from leadctl.util.jsontext import NotJson, loads_input
+from leadctl.verbkit.replace import CHANGED_MEANWHILE, replace_resource
 
 if TYPE_CHECKING:
+    from leadctl.config.rate_limit import RateLimit
+    from leadctl.contract.catalogue import OperationCatalogue
     from leadctl.contract.field_paths import FieldPaths
     from leadctl.contract.operations import Operation
-    from leadctl.generated.tree import GeneratedTree
-    from leadctl.http.invocation import RequestInvocation
-    from leadctl.http.rate_limit import RateLimit
+    from leadctl.verbkit.invocation import RequestInvocation
 
 MIN_CONCURRENCY = 1
 MAX_CONCURRENCY = 32
@@ -59,7 +59,7 @@ MAX_CONCURRENCY = 32
 # -- the operation -----------------------------------------------------------------------
 
 
-def operation_names(tree: GeneratedTree) -> dict[str, Operation]:
+def operation_names(tree: OperationCatalogue) -> dict[str, Operation]:
     """Every name an operation answers to: ``group verb``, the curated command, the
     operationId and its kebab case, and ``METHOD /path/{template}``."""
 
@@ -78,7 +78,7 @@ def operation_names(tree: GeneratedTree) -> dict[str, Operation]:
     return names
 
 
-def find_operation(tree: GeneratedTree, name: str) -> Operation:
+def find_operation(tree: OperationCatalogue, name: str) -> Operation:
     """The index entry of OPERATION; exit 2 with the closest names when there is none."""
     wanted = " ".join(name.split())
     names = operation_names(tree)
@@ -428,7 +428,7 @@ def _batch(
     )
 
 
-def _contract(tree: GeneratedTree) -> Mapping[str, Any] | None:
+def _contract(tree: OperationCatalogue) -> Mapping[str, Any] | None:
     try:
         with tree.active.contract_path.open(encoding="utf-8") as handle:
             found: dict[str, Any] = json.load(handle)

@@ -31,17 +31,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from leadctl.contract.lead_fields import lead_schema
 from leadctl.contract.operations import curated
 from leadctl.errors import UsageError
+from leadctl.inputs.lead_fields import lead_schema
 from leadctl.output.columns import EACH, split_path
 from leadctl.output.response_columns import response_fields
 
 if TYPE_CHECKING:
-    from leadctl.contract.lead_fields import LeadSchema
     from leadctl.contract.operations import Operation
-    from leadctl.http.invocation import RequestInvocation
+    from leadctl.inputs.lead_fields import LeadSchema
     from leadctl.output.response_columns import ResponseFields
+    from leadctl.verbkit.invocation import RequestInvocation
 
 COLLECT = "[]"
 # A column name: a dot path whose steps may take [] (tags[], tags[].name).

@@ -26,8 +26,8 @@ from leadctl.http.retry import RetryPolicy
 
 if TYPE_CHECKING:
     from leadctl.bulk.sender import Job, Plan
-    from leadctl.http.invocation import RequestInvocation
-    from leadctl.http.rate_limit import RateLimit
+    from leadctl.config.rate_limit import RateLimit
+    from leadctl.verbkit.invocation import RequestInvocation
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from leadctl.generated.tree import GeneratedTree
+    from leadctl.contract.catalogue import OperationCatalogue
 
 STDIN = "-"  # as a file name: read stdin (or, as a report, write stdout)
 DEFAULT_CONCURRENCY = 4
@@ -34,7 +34,7 @@ class ImportOptions:
 class BatchOptions:
     operation: str  # as typed: `group verb`, an operationId or 'METHOD /path'
     # The active contract's operations, which OPERATION is looked up in.
-    tree: GeneratedTree = field(repr=False, compare=False)
+    tree: OperationCatalogue = field(repr=False, compare=False)
     input: str = STDIN
     report: str | None = None  # None: stdout, unless --resume names the report
     resume: str | None = None

@@ -1,5 +1,5 @@
 """``batch`` of a full-replacement PUT: each line's fields are merged into the resource as
-read, exactly as the single command does (:func:`leadctl.http.replace.whole_body`), so a line
+read, exactly as the single command does (:func:`leadctl.verbkit.replace.whole_body`), so a line
 that names only what changes still sends a whole, valid body (with ``If-Match``)."""
 
 from __future__ import annotations
@@ -7,12 +7,12 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from leadctl.http.replace import put_shape, whole_body
+from leadctl.verbkit.replace import put_shape, whole_body
 
 if TYPE_CHECKING:
     from leadctl.bulk.sender import Job, Prepare
     from leadctl.contract.operations import Operation
-    from leadctl.http.invocation import RequestInvocation
+    from leadctl.verbkit.invocation import RequestInvocation
 
 
 def replacement_preparer(ctx: RequestInvocation, op: Operation) -> Prepare | None:

@@ -21,15 +21,15 @@ from leadctl.bulk.options import STDIN, ImportOptions
 from leadctl.bulk.report import UNKNOWN, Outcome, ResumeState, holding_reports, read_resume
 from leadctl.bulk.rows import Prepare, Row, format_for, head_lines, phone_preparer, read_rows
 from leadctl.bulk.sender import Job, Plan
-from leadctl.contract.lead_fields import column_renames, lead_preparer, with_mapping
+from leadctl.config.rate_limit import known_limit
 from leadctl.contract.operations import curated
 from leadctl.errors import DryRunDone, UsageError
-from leadctl.http.rate_limit import known_limit
+from leadctl.inputs.lead_fields import column_renames, lead_preparer, with_mapping
 
 if TYPE_CHECKING:
+    from leadctl.config.rate_limit import RateLimit
     from leadctl.contract.operations import Operation
-    from leadctl.http.invocation import RequestInvocation
-    from leadctl.http.rate_limit import RateLimit
+    from leadctl.verbkit.invocation import RequestInvocation
 
 # Answers every other row would get too: the import stops (a 404 to POST /leads is a
 # wrong base URL).
@@ -124,9 +124,9 @@ def _columns(
 
 
 def _preparer(ctx: RequestInvocation, header: bytes | None, options: ImportOptions) -> Prepare:
-    """Rows typed on the contract's lead schema (leadctl.contract.lead_fields); where the contract
+    """Rows typed on the contract's lead schema (leadctl.inputs.lead_fields); where the contract
     lists no lead fields, cells stay strings and only the phone is checked. Either way
-    --map renames and --field fills in (leadctl.contract.lead_fields.with_mapping). ``header``
+    --map renames and --field fills in (leadctl.inputs.lead_fields.with_mapping). ``header``
     names the fields a CSV's columns are read as."""
 
     op = curated(ctx, "POST", "/leads")

@@ -23,21 +23,21 @@ from leadctl.cli.persistent_flags import (
 from leadctl.cli.verb_group import StdoutClosed, VerbGroup
 from leadctl.clock import Clock
 from leadctl.config.dirs import ALIASES_TABLE, config_mentions
+from leadctl.config.request_limits import DEFAULT_MAX_RETRIES
 from leadctl.errors import DryRunDone, ExitCode, LeadctlError, UsageError
-from leadctl.http.request_limits import DEFAULT_MAX_RETRIES
+from leadctl.formats import OUTPUT_FORMATS
 from leadctl.iostreams import IOStreams
-from leadctl.output.formats import OUTPUT_FORMATS
 
 if TYPE_CHECKING:
+    from leadctl.cli.generated_tree import GeneratedTree
     from leadctl.cli.verb_table import Entry
     from leadctl.context import Context
-    from leadctl.generated.tree import GeneratedTree
 
     class OutputFormat(str, Enum):
         """-o's choices, one member a format name (built below from OUTPUT_FORMATS)."""
 
 else:
-    # The choices of -o are the format names of leadctl.output.formats, written once there.
+    # The choices of -o are the format names of leadctl.formats, written once there.
     OutputFormat = Enum("OutputFormat", [(name, name) for name in OUTPUT_FORMATS], type=str)
 
 
@@ -135,12 +135,12 @@ class LazyGroup(VerbGroup):
 
     # Click asks the group for its commands by name; these two load a group on first use.
     def list_commands(self, ctx: Any) -> list[str]:
-        from leadctl.generated.tree import generated_tree
+        from leadctl.cli.generated_tree import generated_tree
 
         return [*GROUPS, *generated_tree(ctx).new_groups(GROUPS)]
 
     def get_command(self, ctx: Any, cmd_name: str) -> Any:
-        from leadctl.generated.tree import generated_tree
+        from leadctl.cli.generated_tree import generated_tree
 
         tree = generated_tree(ctx)
         cmd_name = tree.canonical(cmd_name)

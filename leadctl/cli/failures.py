@@ -19,8 +19,8 @@ from leadctl.cli.picker import can_pick, pick_missing_argument
 from leadctl.cli.suggest import JSON_WITHOUT_FIELDS, option_intent
 from leadctl.config.redact import mask_secrets, redact_text
 from leadctl.errors import ExitCode, LeadctlError, UsageError
+from leadctl.formats import AS_RECEIVED
 from leadctl.iostreams import IOStreams, safe_json, safe_text
-from leadctl.output.formats import AS_RECEIVED
 
 if TYPE_CHECKING:
     from leadctl.context import Context

@@ -11,12 +11,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from leadctl.clock import Clock
+from leadctl.config.request_limits import DEFAULT_MAX_RETRIES, timeout_problem
 from leadctl.context import Context
 from leadctl.errors import UsageError
+from leadctl.formats import OUTPUT_FORMATS
 from leadctl.global_options import GlobalOptions
-from leadctl.http.request_limits import DEFAULT_MAX_RETRIES, timeout_problem
 from leadctl.iostreams import IOStreams
-from leadctl.output.formats import OUTPUT_FORMATS
 from leadctl.output.jq_filter import compile_jq
 
 

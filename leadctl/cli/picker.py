@@ -13,17 +13,17 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from leadctl.cli.generated_tree import generated_tree
 from leadctl.errors import Cancelled
-from leadctl.generated.tree import generated_tree
 from leadctl.http.paging import Pager, PageRequest
 from leadctl.iostreams import safe_text
 from leadctl.util.secret_fields import name_is_secret
 
 if TYPE_CHECKING:
     from leadctl.context import Context
+    from leadctl.contract.catalogue import OperationCatalogue
     from leadctl.contract.entries import Parameter
     from leadctl.contract.operations import Operation
-    from leadctl.generated.tree import GeneratedTree
 
 PICK_PAGE_SIZE = 50
 # Fields that tell items apart for a person, in the order they are shown.
@@ -44,7 +44,7 @@ def can_pick(context: Context) -> bool:
     return ios.stdin_is_tty and ios.stdout_is_tty and not ios.no_input
 
 
-def operation_of(tree: GeneratedTree, group: str, verb: str) -> Operation | None:
+def operation_of(tree: OperationCatalogue, group: str, verb: str) -> Operation | None:
     """The contract operation a curated or generated verb calls."""
     for op in tree.all_operations():
         if op.group == group and op.verb == verb:
@@ -52,7 +52,7 @@ def operation_of(tree: GeneratedTree, group: str, verb: str) -> Operation | None
     return None
 
 
-def list_operation(tree: GeneratedTree, collection: str) -> Operation | None:
+def list_operation(tree: OperationCatalogue, collection: str) -> Operation | None:
     """A read of the whole collection: ``GET /sources`` or a paged ``POST /sources/all``."""
     found = None
     for op in tree.all_operations():
@@ -72,7 +72,7 @@ NAMED_ARGUMENTS: Mapping[tuple[str, str, int], tuple[str, str]] = {
 }
 
 
-def named_plan(tree: GeneratedTree, group: str, verb: str, position: int) -> PickPlan | None:
+def named_plan(tree: OperationCatalogue, group: str, verb: str, position: int) -> PickPlan | None:
     """A curated argument of ``NAMED_ARGUMENTS`` whose collection the contract lists."""
     named = NAMED_ARGUMENTS.get((group, verb, position))
     if named is None:
@@ -83,7 +83,7 @@ def named_plan(tree: GeneratedTree, group: str, verb: str, position: int) -> Pic
 
 
 def path_parameter(
-    tree: GeneratedTree, group: str, verb: str, position: int
+    tree: OperationCatalogue, group: str, verb: str, position: int
 ) -> tuple[Operation, Parameter] | None:
     """The operation of ``group verb`` and the path parameter its ``position``-th argument
     fills, if it fills one."""
@@ -96,7 +96,7 @@ def path_parameter(
     return op, path_params[position]
 
 
-def plan(tree: GeneratedTree, group: str, verb: str, position: int) -> PickPlan | None:
+def plan(tree: OperationCatalogue, group: str, verb: str, position: int) -> PickPlan | None:
     """How to pick the ``position``-th argument of ``group verb``, if it can be picked."""
     found = path_parameter(tree, group, verb, position)
     if found is None:

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from leadctl.cli.generated_tree import generated_tree
 from leadctl.contract.store import SANDBOX_KEY
 from leadctl.errors import UsageError
-from leadctl.generated.tree import generated_tree
 
 # difflib's ratio: 0.6 lets `sorces` find `sources` and `status-change` `status-changes`
 # without offering unrelated words.

@@ -136,9 +136,9 @@ def listed_values(context: Context, group: str, verb: str, position: int) -> lis
         return cached
 
     from leadctl.cli import picker
-    from leadctl.generated.tree import GeneratedTree
+    from leadctl.contract.catalogue import OperationCatalogue
 
-    tree = GeneratedTree(context.active_index)
+    tree = OperationCatalogue(context.active_index)
     found = picker.plan(tree, group, verb, position) or picker.named_plan(
         tree, group, verb, position
     )
@@ -157,10 +157,10 @@ def column_paths(context: Context, group: str, verb: str, current: str) -> list[
     """``--columns`` values: what was typed up to its last comma, then each field path of
     the verb's response schema that is not a secret (``util/secret_fields``)."""
     from leadctl.cli import picker
-    from leadctl.generated.tree import GeneratedTree
+    from leadctl.contract.catalogue import OperationCatalogue
     from leadctl.output.response_columns import response_fields
 
-    op = picker.operation_of(GeneratedTree(context.active_index), group, verb)
+    op = picker.operation_of(OperationCatalogue(context.active_index), group, verb)
     if op is None:
         return []
     fields = response_fields(context, op)

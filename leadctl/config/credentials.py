@@ -21,15 +21,15 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from leadctl.config.dirs import config_dir
 from leadctl.config.private_files import ensure_private_dir, write_private_file
 from leadctl.config.settings import validate_profile_name
+from leadctl.config.tokens import BadTokenSet, from_stored, is_stored_token_set
 from leadctl.errors import KeyringUnavailable, LeadctlError, NotAuthenticated, UsageError
-from leadctl.oauth.tokens import BadTokenSet, from_stored, is_stored_token_set
 from leadctl.util.jwt import jwt_expiry, looks_like_jwt
 from leadctl.util.masking import secret_tail
 
 if TYPE_CHECKING:
     from keyring.backend import KeyringBackend
 
-    from leadctl.oauth.tokens import TokenSet
+    from leadctl.config.tokens import TokenSet
 
 T = TypeVar("T")
 

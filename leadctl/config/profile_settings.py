@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from leadctl.config.request_limits import DEFAULT_TIMEOUT
 from leadctl.config.service_target import SANDBOX_PROFILE, service_target
+from leadctl.config.urls import validate_base_url
 from leadctl.errors import UsageError
-from leadctl.http.request_limits import DEFAULT_TIMEOUT
-from leadctl.http.urls import validate_base_url
 
 if TYPE_CHECKING:
     from leadctl.config.settings import Config

@@ -8,12 +8,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from leadctl.config.rate_limit import parse_rate_limit
+from leadctl.config.request_limits import timeout_problem
 from leadctl.config.settings import INTERNAL_KEYS, PROFILE_KEYS, REGION_PATTERN
+from leadctl.config.urls import validate_base_url
 from leadctl.errors import UsageError
-from leadctl.http.rate_limit import parse_rate_limit
-from leadctl.http.request_limits import timeout_problem
-from leadctl.http.urls import validate_base_url
-from leadctl.output.formats import OUTPUT_FORMATS
+from leadctl.formats import OUTPUT_FORMATS
 from leadctl.util.zones import iana_zone
 
 HEADER_NAME_PATTERN = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")  # RFC 9110 token

@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 from leadctl.config.dirs import config_path
 from leadctl.config.private_files import ensure_private_dir, write_private_file
 from leadctl.errors import LeadctlError, UsageError
-from leadctl.output.formats import OUTPUT_FORMATS
+from leadctl.formats import OUTPUT_FORMATS
 
 T = TypeVar("T")
 
@@ -112,7 +112,7 @@ def _stored_value_problem(key: str, value: Any) -> str | None:
     if key == "region" and not REGION_PATTERN.fullmatch(value):
         return "expected a two-letter region code"
     if key == "rate_limit":
-        from leadctl.http.rate_limit import parse_rate_limit  # only a file that sets one
+        from leadctl.config.rate_limit import parse_rate_limit  # only a file that sets one
 
         try:
             parse_rate_limit(value, what="rate_limit")

@@ -44,8 +44,8 @@ class ContractInvocation(Protocol):
 
 class InputInvocation(ContractInvocation, Protocol):
     """What reading a typed value as the service wants it needs besides the contract: the
-    zone of a time typed without an offset, and the present (``leadctl.contract.lead_fields``,
-    ``leadctl.generated.values``)."""
+    zone of a time typed without an offset, and the present (``leadctl.inputs.lead_fields``,
+    ``leadctl.inputs.values``)."""
 
     @property
     def clock(self) -> Clock: ...
@@ -53,9 +53,16 @@ class InputInvocation(ContractInvocation, Protocol):
     def input_zone(self) -> tzinfo | None: ...
 
 
-class CuratedInvocation(InputInvocation, Protocol):
-    """What finding a curated verb's operation reads: also the active contract's own query
-    parameters given to the verb, by operation template (``leadctl.generated.given``)."""
+class CuratedInvocation(ContractInvocation, Protocol):
+    """What finding a curated verb's operation reads: also the query string of the active
+    contract's own parameters given to the verb ("" for none: ``leadctl.inputs.given``)."""
+
+    def contract_query(self, method: str, path: str) -> str: ...
+
+
+class GivenInvocation(InputInvocation, Protocol):
+    """The active contract's own query parameters given to a curated verb, by operation
+    template, and what reading their values needs (``leadctl.inputs.given``)."""
 
     @property
     def contract_params_given(self) -> dict[tuple[str, str], list[tuple[Parameter, Any]]]: ...

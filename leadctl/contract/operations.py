@@ -220,13 +220,9 @@ def curated(ctx: CuratedInvocation, method: str, path: str) -> Operation:
     found = replace(found, path=_renamed(found.path, path))
 
     # The active contract's parameters its flags do not cover, where they were given.
-    # Only then is the generated verbs' value reading loaded: `leads list --all` needs none.
-    if ctx.contract_params_given:
-        from leadctl.generated.given import contract_query
-
-        query = contract_query(ctx, method, path)
-        if query:
-            found = replace(found, path=f"{found.path}?{query}")
+    query = ctx.contract_query(method, path)
+    if query:
+        found = replace(found, path=f"{found.path}?{query}")
     return found.with_overrides(_settings(ctx))
 
 

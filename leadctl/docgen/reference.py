@@ -5,7 +5,7 @@ described; every example names real commands and options)."""
 from __future__ import annotations
 
 from leadctl.errors import ExitCode
-from leadctl.output.formats import OUTPUT_FORMATS
+from leadctl.formats import OUTPUT_FORMATS
 
 ENVIRONMENT: tuple[tuple[str, str], ...] = (
     ("LEADCTL_PROFILE", "Profile to use when -p is not given."),

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any, Literal
 
+from leadctl.cli.generated_tree import generated_tree, pin_bundled
 from leadctl.cli.picker import NAMED_ARGUMENTS, path_parameter
-from leadctl.generated.tree import generated_tree, pin_bundled
 
 ValueKind = Literal["choice", "profile", "file", "directory", "text", "remote", "columns"]
 

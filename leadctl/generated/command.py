@@ -29,9 +29,9 @@ from leadctl.http.paging_flags import (
 
 if TYPE_CHECKING:
     from leadctl.config.credential_use import Place
+    from leadctl.contract.catalogue import OperationCatalogue
     from leadctl.contract.entries import Body, BodyField, Parameter
     from leadctl.contract.operations import Operation
-    from leadctl.generated.tree import GeneratedTree
 
     # Each callback parameter's name and the contract parameter it carries.
     Bindings = list[tuple[str, Parameter]]
@@ -258,7 +258,7 @@ def _body_options(body: Body | None) -> list[inspect.Parameter]:
     return out
 
 
-def build_verb(op: Operation, tree: GeneratedTree, *, name: str | None = None) -> Any:
+def build_verb(op: Operation, tree: OperationCatalogue, *, name: str | None = None) -> Any:
     """The click command of ``op`` (Typer's public API, from a synthesized signature),
     named ``name`` (default: its verb)."""
     parameters, bindings = _parameters(op)

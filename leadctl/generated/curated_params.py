@@ -19,7 +19,7 @@ from leadctl.contract.operations import Operation
 from leadctl.contract.store import ActiveIndex, bundled_index
 from leadctl.contract.templates import template_key
 from leadctl.generated.command import param_annotation, param_help
-from leadctl.generated.given import remember_given
+from leadctl.inputs.given import remember_given
 
 if TYPE_CHECKING:
     from leadctl.contract.entries import Parameter

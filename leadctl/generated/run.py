@@ -23,25 +23,25 @@ from leadctl.generated.body import (
 )
 from leadctl.generated.confirm import confirm_destructive
 from leadctl.generated.form import form_body
-from leadctl.generated.values import Conversions, normalised, normalised_param
 from leadctl.generated.window import window_of, window_title, with_since
 from leadctl.http.client import decode_json
-from leadctl.http.download import deliver, is_redirect
-from leadctl.http.listing import print_paged
 from leadctl.http.paging_flags import check_count_alone, paging_from_flags
-from leadctl.http.query_options import descending_value, direction_key_of, list_body
-from leadctl.http.replace import replace_resource
-from leadctl.http.waiting import PendingRule, poll_function, wait_for
 from leadctl.inputs.fields import merge_over
+from leadctl.inputs.values import Conversions, normalised, normalised_param
 from leadctl.output import display_zone_of, emit_list, emit_object
 from leadctl.output.response_columns import columns_of, output_columns
+from leadctl.verbkit.download import deliver, is_redirect
+from leadctl.verbkit.listing import print_paged
+from leadctl.verbkit.query_options import descending_value, direction_key_of, list_body
+from leadctl.verbkit.replace import replace_resource
+from leadctl.verbkit.waiting import PendingRule, poll_function, wait_for
 
 if TYPE_CHECKING:
     import typer
 
     from leadctl.context import Context
+    from leadctl.contract.catalogue import OperationCatalogue
     from leadctl.contract.entries import Body, Parameter
-    from leadctl.generated.tree import GeneratedTree
 
 
 def get_context(typer_ctx: typer.Context) -> Context:
@@ -100,7 +100,7 @@ def _request(
 def run_operation(
     typer_ctx: typer.Context,
     op: Operation,
-    tree: GeneratedTree,
+    tree: OperationCatalogue,
     values: Mapping[str, Any],
     bindings: Sequence[tuple[str, Parameter]],
 ) -> None:
@@ -152,7 +152,7 @@ def _form(
     ctx: Context,
     op: Operation,
     meta: Body,
-    tree: GeneratedTree,
+    tree: OperationCatalogue,
     values: Mapping[str, Any],
     request: Request,
     schemas: dict[str, Any] | None,
@@ -202,7 +202,7 @@ def _send(
 def _body(
     ctx: Context,
     op: Operation,
-    tree: GeneratedTree,
+    tree: OperationCatalogue,
     values: Mapping[str, Any],
     schemas: dict[str, Any] | None,
 ) -> Any:
@@ -231,7 +231,7 @@ def _body(
     if op.method == "PUT" and missing:
         if problems:
             raise BodyInvalid(problems)
-        return body  # leadctl.http.replace reads the rest and checks the whole body
+        return body  # leadctl.verbkit.replace reads the rest and checks the whole body
     idem = op.idempotency
     checked = body
     if idem and idem.where == "body" and isinstance(body, dict) and idem.name not in body:
@@ -269,7 +269,7 @@ def _converted(
 def _run_paged(
     ctx: Context,
     op: Operation,
-    tree: GeneratedTree,
+    tree: OperationCatalogue,
     values: Mapping[str, Any],
     path_params: Mapping[str, str],
     query: Mapping[str, Any],
@@ -373,7 +373,7 @@ def _emit(ctx: Context, op: Operation, data: Any, status: int, *, title: str | N
         ctx.ios.data_out(json=True).write(json.dumps(data, ensure_ascii=False) + "\n")
 
 
-def _download(ctx: Context, op: Operation, tree: GeneratedTree, data: Any, path: str) -> None:
+def _download(ctx: Context, op: Operation, tree: OperationCatalogue, data: Any, path: str) -> None:
     """``--download FILE``: the settled resource's file, by the contract's
     x-leadctl-pending.download (a GET taking the resource's id as its path parameter)."""
     pending = op.pending
@@ -391,7 +391,9 @@ def _download(ctx: Context, op: Operation, tree: GeneratedTree, data: Any, path:
     deliver(ctx, operation, response, output_file=path)
 
 
-def _wait(ctx: Context, op: Operation, tree: GeneratedTree, data: Any, *, timeout: float) -> Any:
+def _wait(
+    ctx: Context, op: Operation, tree: OperationCatalogue, data: Any, *, timeout: float
+) -> Any:
 
     pending = op.pending
     poll_op = tree.operation(pending.poll) if pending is not None and pending.poll else None

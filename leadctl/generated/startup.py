@@ -1,7 +1,7 @@
 """What ``leadctl --help`` needs of the generated groups: the store key of this
 invocation's service and the groups' one-line summaries.
 
-Kept apart from ``leadctl.generated.tree`` because the root help runs on every
+Kept apart from ``leadctl.cli.generated_tree`` because the root help runs on every
 ``leadctl --help``: it reads a small groups file and must not load the tree's machinery.
 """
 

@@ -46,8 +46,8 @@ if TYPE_CHECKING:
 
     import httpx
 
-    from leadctl.config.operation_secrets import OperationSecrets
-    from leadctl.http.rate_limit import RateLimit
+    from leadctl.config.rate_limit import RateLimit
+    from leadctl.contract.operation_secrets import OperationSecrets
 else:
     # A stand-in that loads httpx the first time it is used: importing stays light.
     from leadctl.http._httpx import httpx

@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING
 from leadctl.http.retry import Backoff
 
 if TYPE_CHECKING:
-    from leadctl.http.rate_limit import RateLimit
+    from leadctl.config.rate_limit import RateLimit
 
 # Longest single sleep: a stopping run notices within this.
 SLEEP_SLICE = 0.25

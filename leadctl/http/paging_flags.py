@@ -2,7 +2,7 @@
 verbs, and what they mean taken together before anything is sent.
 
 Light on purpose (Typer and leadctl's errors only): a verb's ``--help`` builds these
-flags, and the paging machinery (``leadctl.http.listing``) loads only when a list runs.
+flags, and the paging machinery (``leadctl.verbkit.listing``) loads only when a list runs.
 """
 
 from __future__ import annotations

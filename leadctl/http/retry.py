@@ -18,7 +18,7 @@ import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from leadctl.http.request_limits import DEFAULT_MAX_RETRIES
+from leadctl.config.request_limits import DEFAULT_MAX_RETRIES
 
 BACKOFF_BASE_SECONDS = 0.5
 BACKOFF_CAP_SECONDS = 20.0

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from leadctl.config.redact import is_secret_key
 
 if TYPE_CHECKING:
-    from leadctl.config.operation_secrets import OperationSecrets
+    from leadctl.contract.operation_secrets import OperationSecrets
     from leadctl.contract.operations import Operation
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from leadctl.config.tokens import TokenSet, expiry, id_token_identity
 from leadctl.errors import NotAuthenticated, UsageError
 from leadctl.oauth.browser import LoopbackReceiver, authorize_in_browser, open_in_browser
 from leadctl.oauth.device import poll_for_token, request_device_code
@@ -14,14 +15,13 @@ from leadctl.oauth.errors import oauth_error_code, refused, transport_failure
 from leadctl.oauth.http import oauth_client, plain_client
 from leadctl.oauth.registration import no_client_id, register
 from leadctl.oauth.session import relogin_hint
-from leadctl.oauth.tokens import TokenSet, expiry, id_token_identity
 
 if TYPE_CHECKING:
     from leadctl.clock import Clock
+    from leadctl.config.tokens import TokenSet
     from leadctl.iostreams import IOStreams
     from leadctl.oauth.discovery import ServerMetadata
     from leadctl.oauth.http import HttpSettings
-    from leadctl.oauth.tokens import TokenSet
 
 DEFAULT_SCOPES = ("openid", "offline_access")
 

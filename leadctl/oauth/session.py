@@ -15,16 +15,16 @@ from typing import TYPE_CHECKING, Any
 from leadctl.config.credentials import oauth_credential, save_credential, stored_credential
 from leadctl.config.dirs import config_dir
 from leadctl.config.private_files import ensure_private_dir
+from leadctl.config.request_limits import DEFAULT_TIMEOUT
 from leadctl.errors import LeadctlError, NotAuthenticated
 from leadctl.http.client import tls_verification
-from leadctl.http.request_limits import DEFAULT_TIMEOUT
 from leadctl.oauth.errors import oauth_error_code, refused, transport_failure
 from leadctl.oauth.http import HttpSettings, oauth_client
 
 if TYPE_CHECKING:
     from leadctl.config.credentials import Credential
+    from leadctl.config.tokens import TokenSet
     from leadctl.oauth.http import HttpSettings
-    from leadctl.oauth.tokens import TokenSet
 
 LOCK_TIMEOUT = 30.0
 

@@ -4,7 +4,7 @@ A command hands its data (the service's decoded JSON, plain dicts, so ``-o json`
 print fields this version of leadctl does not know about) to :func:`emit_list` or
 :func:`emit_object` with its default columns and, when it has one, a *view*: a drawing for
 a person (:mod:`leadctl.views` holds those). The registry (:mod:`leadctl.output.registry`)
-picks the renderer of the format (:mod:`leadctl.output.formats` names them once): table,
+picks the renderer of the format (:mod:`leadctl.formats` names them once): table,
 json, ndjson, csv, tsv, value, or ``--jq``. The view is drawn only for ``table`` without
 ``--columns``; every other case prints the data itself, so scripts get data, not a picture.
 

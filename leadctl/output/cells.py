@@ -25,7 +25,7 @@ def format_datetime(value: str, zone: tzinfo | None = timezone.utc) -> str:
     return value if moment is None else format_moment(moment, zone)
 
 
-# What `leads import` reads as a list: plain values joined by ";" (leadctl.contract.lead_fields).
+# What `leads import` reads as a list: plain values joined by ";" (leadctl.inputs.lead_fields).
 LIST_SEPARATOR = ";"
 
 

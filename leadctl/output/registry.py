@@ -2,7 +2,7 @@
 
 Commands call :func:`emit_list` or :func:`emit_object` and never look at the format
 themselves; the format, ``--columns``, ``--jq`` and terminal decisions come from the
-context. Adding a format is a name in :mod:`leadctl.output.formats`, its renderer in its module's
+context. Adding a format is a name in :mod:`leadctl.formats`, its renderer in its module's
 ``RENDERERS`` and one entry in :data:`HOMES` (a test checks that they agree).
 """
 
@@ -14,12 +14,7 @@ from itertools import chain
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from leadctl.errors import UsageError
-from leadctl.output.columns import (
-    Column,
-    choose_columns,
-    get_path,
-)
-from leadctl.output.formats import (
+from leadctl.formats import (
     AS_RECEIVED,
     JSON,
     NDJSON,
@@ -27,6 +22,11 @@ from leadctl.output.formats import (
     TABLE,
     WHOLE_DOCUMENT,
     YAML,
+)
+from leadctl.output.columns import (
+    Column,
+    choose_columns,
+    get_path,
 )
 from leadctl.output.jq_filter import compile_jq, write_jq, write_jq_each
 from leadctl.output.json_out import write_json_array, write_json_object, write_ndjson
@@ -331,7 +331,7 @@ class _Ndjson(Renderer):
 
 RENDERERS: dict[str, Renderer] = {JSON: _Json(), NDJSON: _Ndjson()}
 # Each format's module, which holds its renderer in RENDERERS (a test checks every format
-# name has one): adding a format is a name in leadctl.output.formats and a line here.
+# name has one): adding a format is a name in leadctl.formats and a line here.
 HOMES: dict[str, str] = {
     TABLE: "leadctl.output.table",
     JSON: __name__,

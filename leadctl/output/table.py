@@ -13,11 +13,11 @@ from collections.abc import Iterable, Iterator, Sequence
 from datetime import timezone, tzinfo
 from typing import TYPE_CHECKING, Any
 
+from leadctl.formats import TABLE
 from leadctl.iostreams import safe_text
 from leadctl.output.cells import human_text
 from leadctl.output.columns import Column, get_path
 from leadctl.output.fit import Fit, FitColumn, fit_columns, is_free_text
-from leadctl.output.formats import TABLE
 from leadctl.output.renderer import ColumnRenderer, Renderer, zone_for
 
 if TYPE_CHECKING:

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 import yaml
 
+from leadctl.formats import YAML
 from leadctl.output.columns import Column
-from leadctl.output.formats import YAML
 from leadctl.output.renderer import Renderer
 
 if TYPE_CHECKING:

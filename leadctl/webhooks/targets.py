@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
+from leadctl.config.urls import is_loopback_host
 from leadctl.errors import UsageError
-from leadctl.http.urls import is_loopback_host
 from leadctl.util.safetext import safe_text
 
 

@@ -87,7 +87,7 @@ def test_a_mistyped_verb_is_spelled_without_loading_any_verb() -> None:
 COMMAND_TREE = {
     "leadctl.generated",
     "leadctl.generated.startup",
-    "leadctl.generated.tree",
+    "leadctl.cli.generated_tree",
     "leadctl.generated.prose",
     "leadctl.generated.assumptions",
 }

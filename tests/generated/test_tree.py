@@ -8,8 +8,8 @@ from typing import Any
 import typer
 
 from leadctl.cli.app import root
+from leadctl.cli.generated_tree import pin_bundled
 from leadctl.cli.verb_group import LazyVerbs
-from leadctl.generated.tree import pin_bundled
 from tests.support.cli import Result
 
 

@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
+from leadctl.cli.generated_tree import GeneratedTree
 from leadctl.contract.index import compile_index, curated_command_names
 from leadctl.contract.operations import Operation
 from leadctl.contract.store import ActiveIndex
-from leadctl.generated.tree import GeneratedTree
 from tests.generated.test_natural_names import compiled
 
 CONTRACTS = Path(__file__).resolve().parents[1] / "fixtures" / "contracts"

@@ -12,9 +12,9 @@ import pytest
 import typer
 
 from leadctl.cli.app import root
+from leadctl.cli.generated_tree import pin_bundled
 from leadctl.cli.groups import GROUPS
 from leadctl.cli.verb_table import Entry, SubGroup
-from leadctl.generated.tree import pin_bundled
 
 CURATED_GROUPS = [
     name for name in GROUPS if hasattr(importlib.import_module(GROUPS[name][0]), "VERBS")

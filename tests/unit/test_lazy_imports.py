@@ -38,9 +38,9 @@ MEASURED_PATHS = (
     # a read: lead-statuses list -o json
     "leadctl.context", "leadctl.commands.lead_statuses", "leadctl.output.registry",
     "leadctl.output.response_columns",
-    "leadctl.generated.tree", "leadctl.generated.values", "leadctl.generated.prose",
+    "leadctl.cli.generated_tree", "leadctl.inputs.values", "leadctl.generated.prose",
     "leadctl.contract.operations", "leadctl.contract.body_schema", "leadctl.http.client",
-    "leadctl.http.urls", "leadctl.http.shared_reads", "leadctl.config.held_credential",
+    "leadctl.config.urls", "leadctl.verbkit.shared_reads", "leadctl.config.held_credential",
     "leadctl.config.profile_settings",
 )  # fmt: skip
 HEAVY = ("leadctl.models", "leadctl.views", "leadctl_sandbox", "leadctl.bulk")

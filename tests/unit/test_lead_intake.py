@@ -17,9 +17,9 @@ import pytest
 from pytest_httpx import HTTPXMock
 
 from leadctl.contract.document import Document
-from leadctl.contract.lead_fields import LeadSchema
 from leadctl.contract.phones import is_phone_value
 from leadctl.errors import UsageError
+from leadctl.inputs.lead_fields import LeadSchema
 from tests.support.cli import BASE_URL, Result, run_cli, token_env
 from tests.support.contract_mock import Schemas, as_openapi_31
 

@@ -17,7 +17,7 @@ import pytest
 from pytest_httpx import HTTPXMock
 
 from leadctl.config.settings import load_config
-from leadctl.oauth.tokens import TokenSet, from_stored
+from leadctl.config.tokens import TokenSet, from_stored
 from tests.support.cli import BASE_URL, FakeClock, run_cli
 from tests.support.keyrings import DictKeyring
 

@@ -10,9 +10,9 @@ from rich.text import Text
 
 from leadctl.context import Context
 from leadctl.global_options import GlobalOptions
-from leadctl.http.waiting import PendingRule, wait_for
 from leadctl.iostreams import IOStreams
 from leadctl.output import emit_object
+from leadctl.verbkit.waiting import PendingRule, wait_for
 from leadctl.views.console import show, view_of
 from tests.support.cli import FakeClock
 

@@ -13,10 +13,10 @@ import pytest
 from leadctl.cli.app import OutputFormat
 from leadctl.context import Context
 from leadctl.errors import ExitCode, UsageError
+from leadctl.formats import OUTPUT_FORMATS
 from leadctl.global_options import GlobalOptions
 from leadctl.iostreams import IOStreams
 from leadctl.output import Column, columns_view, emit_list, emit_object, prints_as_received
-from leadctl.output.formats import OUTPUT_FORMATS
 from leadctl.output.registry import HOMES, renderer_for, streams_items
 
 ITEMS = [{"id": "a1", "name": "Ana"}, {"id": "b2", "name": "Bo"}]

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from leadctl.http.read_shapes import derived_fields
+from leadctl.verbkit.read_shapes import derived_fields
 
 READ: dict[str, Any] = {
     "defaultTags": [{"id": "t1", "name": "web"}, {"id": "t2", "name": "paid"}],

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from leadctl.contract.document import Document
-from leadctl.http.replace import project
+from leadctl.verbkit.replace import project
 
 READ = {
     "id": "s1",

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from leadctl.config.secret_schema import secret_names, secret_properties
 from leadctl.contract.document import Document
 from leadctl.contract.index import compile_index
+from leadctl.contract.secret_schema import secret_names, secret_properties
 
 SCHEMAS: dict[str, Any] = {
     "Source": {

@@ -6,10 +6,10 @@ import dataclasses
 from typing import Any
 
 from leadctl.errors import LeadctlError, UsageError
+from leadctl.formats import JSON
 from leadctl.http.paging import Pager, PageRequest
 from leadctl.inputs.fields import parse_json_text
 from leadctl.output import emit_list
-from leadctl.output.formats import JSON
 
 
 def paginate(

@@ -18,17 +18,17 @@ from leadctl.config.credentials import (
     oauth_credential,
 )
 from leadctl.config.profiles import save_profile_credential
+from leadctl.config.request_limits import DEFAULT_TIMEOUT
 from leadctl.config.settings import validate_profile_name
-from leadctl.contract.discovery import pull_after_login
+from leadctl.config.urls import validate_base_url
 from leadctl.contract.operations import curated
 from leadctl.contract.shapes import require_objects
 from leadctl.contract.store import active_index, key_for_base_url
 from leadctl.errors import ApiError, Forbidden, NotAuthenticated, UsageError
 from leadctl.http.client import Client, RetryPolicy, tls_verification
-from leadctl.http.request_limits import DEFAULT_TIMEOUT
-from leadctl.http.urls import validate_base_url
 from leadctl.oauth.browser import desktop_browser
 from leadctl.oauth.login import LoginRequest, sign_in
+from leadctl.verbkit.contract_discovery import pull_after_login
 
 if TYPE_CHECKING:
     from leadctl.config.credentials import Credential, CredentialKind

@@ -1,6 +1,6 @@
 """``automations runs --watch``: follow one run until it ends, and exit with its outcome.
 
-The polling is ``--wait``'s (:func:`leadctl.http.waiting.poll_until`: its backoff, the
+The polling is ``--wait``'s (:func:`leadctl.verbkit.waiting.poll_until`: its backoff, the
 profile's rate limit, Retry-After, ``--wait-timeout`` as exit 8, Ctrl-C as exit 130 with
 the run left alone). What is drawn of each state: on a terminal under ``table``, the run
 tree redrawn in place (rich Live, loaded here only); otherwise one line per change, the
@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING, Any
 
 from leadctl.contract.operations import Operation
 from leadctl.errors import ExitCode
-from leadctl.http.waiting import Follow, WaitError, poll_until
 from leadctl.output import display_zone_of, emit_object, prints_as_received
 from leadctl.output.registry import view_wanted
+from leadctl.verbkit.waiting import Follow, WaitError, poll_until
 
 if TYPE_CHECKING:
     from leadctl.context import Context

@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from leadctl.bulk.options import DEFAULT_CONCURRENCY, STDIN, BatchOptions
+from leadctl.cli.generated_tree import generated_tree
 from leadctl.commands._verb import FromInvocation, verb_command
-from leadctl.generated.tree import GeneratedTree, generated_tree
+from leadctl.contract.catalogue import OperationCatalogue
 
 if TYPE_CHECKING:
     from leadctl.context import Context
@@ -50,7 +51,7 @@ class Options:
         ),
     ]
     # The active contract's operations, which OPERATION is looked up in.
-    tree: Annotated[GeneratedTree, FromInvocation(generated_tree)]
+    tree: Annotated[OperationCatalogue, FromInvocation(generated_tree)]
     input: Annotated[
         str,
         typer.Option(

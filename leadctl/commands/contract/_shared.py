@@ -7,14 +7,14 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from leadctl.cli.generated_tree import generated_tree
 from leadctl.commands._verb import FromInvocation
 from leadctl.commands.contract.summary import print_summary, summary
 from leadctl.config.settings import validate_profile_name
 from leadctl.contract.budget import DEFAULT_SECONDS
-from leadctl.contract.fetch import read_contract
 from leadctl.contract.loading import load_contract, new_budget
 from leadctl.contract.store import ActiveIndex, save
-from leadctl.generated.tree import generated_tree
+from leadctl.verbkit.contract_fetch import read_contract
 
 if TYPE_CHECKING:
     from leadctl.context import Context

@@ -7,9 +7,9 @@ from typing import TYPE_CHECKING
 
 from leadctl.commands._verb import verb_command
 from leadctl.commands.contract._shared import Checked, TimeLimitOption, new_budget_for, store
-from leadctl.contract.discovery import Discovery, label
 from leadctl.contract.loading import load_contract
 from leadctl.contract.operations import active_index_of
+from leadctl.verbkit.contract_discovery import Discovery, label
 
 if TYPE_CHECKING:
     from leadctl.context import Context

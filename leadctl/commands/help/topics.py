@@ -12,10 +12,10 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Callable, Iterable
 
+from leadctl.config.request_limits import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT
 from leadctl.docgen.reference import ENVIRONMENT, EXIT_CODES
-from leadctl.http.request_limits import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT
+from leadctl.formats import OUTPUT_FORMATS
 from leadctl.http.retry import BACKOFF_CAP_SECONDS
-from leadctl.output.formats import OUTPUT_FORMATS
 
 INDENT = "    "
 

@@ -16,8 +16,8 @@ from leadctl.cli.suggest import close_matches
 from leadctl.commands._verb import verb_command
 from leadctl.commands.lead_statuses.list_ import status_columns
 from leadctl.errors import NotFound, UsageError
-from leadctl.http.shared_reads import read_lead_statuses
 from leadctl.output import emit_object
+from leadctl.verbkit.shared_reads import read_lead_statuses
 
 if TYPE_CHECKING:
     from leadctl.context import Context

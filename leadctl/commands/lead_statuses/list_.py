@@ -7,10 +7,10 @@ from typing import TYPE_CHECKING, Any
 
 from leadctl.commands._verb import verb_command
 from leadctl.contract.operations import curated
-from leadctl.http.shared_reads import read_lead_statuses
 from leadctl.output import emit_list, prints_as_received
 from leadctl.output.columns import Column
 from leadctl.output.response_columns import output_columns
+from leadctl.verbkit.shared_reads import read_lead_statuses
 
 if TYPE_CHECKING:
     from leadctl.context import Context

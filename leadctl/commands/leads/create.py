@@ -8,21 +8,22 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from leadctl.cli.generated_tree import generated_tree
 from leadctl.cli.hints import pending_lead_note
 from leadctl.commands._verb import FromInvocation, verb_command
-from leadctl.contract.lead_fields import lead_body
+from leadctl.contract.catalogue import OperationCatalogue
 from leadctl.contract.operations import curated
 from leadctl.contract.shapes import require_object
 from leadctl.errors import UsageError
 from leadctl.generated.command import DEFAULT_WAIT_TIMEOUT, WaitOption, WaitTimeoutOption
-from leadctl.generated.tree import GeneratedTree, generated_tree
-from leadctl.http.waiting import wait_for_lead
 from leadctl.inputs.fields import build_fields, load_data_option, merge_over
+from leadctl.inputs.lead_fields import lead_body
 from leadctl.inputs.phone import check_region, to_e164
 from leadctl.output import emit_object
 from leadctl.output.columns import Column
 from leadctl.output.response_columns import output_columns
 from leadctl.util.jsonkind import json_kind
+from leadctl.verbkit.waiting import wait_for_lead
 
 if TYPE_CHECKING:
     from typing import TextIO
@@ -101,7 +102,7 @@ class Options:
     wait: WaitOption = False
     wait_timeout: WaitTimeoutOption = DEFAULT_WAIT_TIMEOUT
     # The active contract's operations: --wait reads the lead back with one of them.
-    tree: Annotated[GeneratedTree | None, FromInvocation(generated_tree)] = None
+    tree: Annotated[OperationCatalogue | None, FromInvocation(generated_tree)] = None
 
 
 def run(opts: Options, ctx: Context) -> None:

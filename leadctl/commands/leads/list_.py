@@ -92,10 +92,10 @@ def run(opts: Options, ctx: Context) -> None:
     # Loaded here, not at the top: `leads list --help`, the verb help people read most,
     # needs the flags only (issue 32: a verb's help within 1.2x of importing Typer).
     from leadctl.contract.operations import curated
-    from leadctl.http.listing import print_paged
+    from leadctl.verbkit.listing import print_paged
 
     # RequestDataOptions from flags, shared with generated commands.
-    from leadctl.http.query_options import descending_value, direction_key_of, list_body
+    from leadctl.verbkit.query_options import descending_value, direction_key_of, list_body
 
     check_count_alone(opts.paging)
 
@@ -165,7 +165,7 @@ def _status_colors(ctx: Any) -> dict[Any, str]:
     """Lead status id -> color; empty when the statuses cannot be read (colors are a
     nicety: the list still prints)."""
 
-    from leadctl.http.shared_reads import read_lead_statuses
+    from leadctl.verbkit.shared_reads import read_lead_statuses
 
     try:
         statuses = read_lead_statuses(ctx)

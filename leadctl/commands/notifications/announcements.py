@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING, Any
 
 from leadctl.commands._verb import verb_command
 from leadctl.contract.operations import curated
-from leadctl.http.listing import print_paged
 from leadctl.http.paging_flags import Paging, check_count_alone
 from leadctl.output.columns import Column
+from leadctl.verbkit.listing import print_paged
 
 if TYPE_CHECKING:
     from leadctl.context import Context

@@ -16,8 +16,8 @@ from leadctl.config.settings import (
     update_config,
     validate_profile_name,
 )
+from leadctl.config.urls import validate_base_url
 from leadctl.errors import UsageError
-from leadctl.http.urls import validate_base_url
 
 if TYPE_CHECKING:
     from leadctl.context import Context

@@ -12,7 +12,7 @@ import typer
 from leadctl import sandbox_entry
 from leadctl.commands._common import HostOption, PortOption
 from leadctl.commands._verb import verb_command
-from leadctl.output.formats import JSON
+from leadctl.formats import JSON
 
 if TYPE_CHECKING:
     from leadctl.context import Context

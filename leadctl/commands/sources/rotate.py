@@ -28,19 +28,19 @@ from leadctl.config.secrets_out import (
 )
 from leadctl.contract.operations import bundled_operation
 from leadctl.errors import OutcomeUnknown, UsageError
-from leadctl.http.replace import plan_replacement, send_replacement
 from leadctl.http.resend import check_hint
 from leadctl.iostreams import safe_text
 from leadctl.output import emit_object
 from leadctl.output.cells import format_datetime
 from leadctl.output.columns import Column
+from leadctl.verbkit.replace import plan_replacement, send_replacement
 
 if TYPE_CHECKING:
     from pathlib import Path
 
     from leadctl.config.secrets_out import PendingSecretFile
     from leadctl.context import Context
-    from leadctl.http.replace import Replacement
+    from leadctl.verbkit.replace import Replacement
 
 # For csv/tsv/value: the secret is what the user asked this command for, so it is not masked.
 ROTATION_COLUMNS = (

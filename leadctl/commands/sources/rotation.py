@@ -16,9 +16,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from leadctl.config.secret_schema import secret_properties
 from leadctl.contract.body_schema import body_schema, find_spec, json_response_schema
 from leadctl.contract.operations import active_index_of, curated
+from leadctl.contract.secret_schema import secret_properties
 from leadctl.errors import UsageError
 from leadctl.util.secret_fields import name_words
 

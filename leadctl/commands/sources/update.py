@@ -13,11 +13,11 @@ from leadctl.commands.sources.rotation import refuse_new_key_flag
 from leadctl.contract.curated_fields import FlagField, check_flag_fields
 from leadctl.contract.operations import curated
 from leadctl.errors import UsageError
-from leadctl.http.replace import replace_resource_json
 from leadctl.inputs.fields import load_data_option
 from leadctl.output import emit_object
 from leadctl.output.columns import Column
 from leadctl.output.response_columns import output_columns
+from leadctl.verbkit.replace import replace_resource_json
 
 if TYPE_CHECKING:
     from leadctl.context import Context

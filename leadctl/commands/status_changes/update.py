@@ -12,12 +12,12 @@ from leadctl.commands._verb import verb_command
 from leadctl.contract.curated_fields import check_flag_fields, flag_fields
 from leadctl.contract.operations import curated
 from leadctl.errors import UsageError
-from leadctl.http.replace import replace_resource_json
 from leadctl.inputs.datetimes import InvalidDateTime, datetime_option, parse_instant, resolve_zone
 from leadctl.inputs.fields import load_data_option
 from leadctl.output import emit_object
 from leadctl.output.columns import Column
 from leadctl.output.response_columns import output_columns
+from leadctl.verbkit.replace import replace_resource_json
 
 if TYPE_CHECKING:
     from datetime import tzinfo

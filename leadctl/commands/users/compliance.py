@@ -15,10 +15,10 @@ from leadctl.contract.shapes import require_object
 from leadctl.contract.whoami import current_user_operation
 from leadctl.errors import UsageError
 from leadctl.http.client import decode_json
-from leadctl.http.replace import plan_replacement, send_replacement
 from leadctl.output import emit_object
 from leadctl.output.columns import Column
 from leadctl.output.response_columns import output_columns
+from leadctl.verbkit.replace import plan_replacement, send_replacement
 
 if TYPE_CHECKING:
     from leadctl.context import Context

@@ -18,12 +18,12 @@ from leadctl.commands.webhooks._shared import (
     secret_for,
     tolerance_seconds,
 )
+from leadctl.config.request_limits import DEFAULT_TIMEOUT
+from leadctl.config.urls import is_loopback_host
 from leadctl.errors import UsageError
+from leadctl.formats import TABLE
 from leadctl.http.client import tls_verification
-from leadctl.http.request_limits import DEFAULT_TIMEOUT
-from leadctl.http.urls import is_loopback_host
 from leadctl.output import display_zone_of
-from leadctl.output.formats import TABLE
 from leadctl.util.safetext import safe_text
 from leadctl.webhooks.forwarding import Forwarder
 from leadctl.webhooks.http_server import bind, listening_url

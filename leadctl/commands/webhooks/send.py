@@ -10,10 +10,10 @@ import typer
 
 from leadctl.commands._verb import verb_command
 from leadctl.commands.webhooks._shared import SecretFileOption, read_bytes, secret_for
+from leadctl.config.request_limits import DEFAULT_TIMEOUT
 from leadctl.errors import DryRunDone, UsageError
 from leadctl.http.client import Client, tls_verification
 from leadctl.http.curl import curl_command
-from leadctl.http.request_limits import DEFAULT_TIMEOUT
 from leadctl.http.retry import RetryPolicy
 from leadctl.output import emit_object
 from leadctl.output.columns import Column

@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from leadctl.config.secret_schema import field_is_secret
 from leadctl.contract.document import Document
 from leadctl.contract.phones import is_phone_value
+from leadctl.contract.secret_schema import field_is_secret
 
 LIST_COLUMNS = 7
 OBJECT_COLUMNS = 24

@@ -218,9 +218,9 @@ def test_resume_sends_a_keyed_line_again_with_the_key_in_the_report(
 def test_run_sends_one_request_per_line_and_reports_to_stdout(
     httpx_mock: HTTPXMock, tmp_path: Path
 ) -> None:
+    from leadctl.cli.generated_tree import GeneratedTree
     from leadctl.commands.batch import batch as verb
     from leadctl.contract.store import bundled_index
-    from leadctl.generated.tree import GeneratedTree
     from tests.support.run_context import direct_context, stdout_of
 
     for n in (0, 1):
@@ -244,10 +244,10 @@ def test_run_sends_one_request_per_line_and_reports_to_stdout(
 
 
 def test_run_refuses_an_unknown_operation_before_reading_input(httpx_mock: HTTPXMock) -> None:
+    from leadctl.cli.generated_tree import GeneratedTree
     from leadctl.commands.batch import batch as verb
     from leadctl.contract.store import bundled_index
     from leadctl.errors import UsageError
-    from leadctl.generated.tree import GeneratedTree
     from tests.support.run_context import direct_context
 
     opts = verb.Options(operation="leads frobnicate", tree=GeneratedTree(bundled_index()))

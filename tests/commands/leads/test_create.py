@@ -176,9 +176,9 @@ def test_create_run_sends_the_phone_in_e164_and_points_at_the_pending_lead(
 def test_create_run_with_wait_reads_the_lead_back_until_intake_settles_it(
     httpx_mock: HTTPXMock,
 ) -> None:
+    from leadctl.cli.generated_tree import GeneratedTree
     from leadctl.commands.leads import create
     from leadctl.contract.store import bundled_index
-    from leadctl.generated.tree import GeneratedTree
     from tests.support.run_context import direct_context, stderr_of, stdout_of
 
     accepted = {**CREATED, "processingStatus": "Accepted"}

@@ -299,7 +299,7 @@ def test_a_pace_measured_well_below_the_limit_is_released_after_two_quiet_period
 
 
 def test_a_known_limit_paces_evenly_from_the_first_request() -> None:
-    from leadctl.http.rate_limit import RateLimit
+    from leadctl.config.rate_limit import RateLimit
 
     time = Time()
     pacer = Pacer(
@@ -317,7 +317,7 @@ def test_a_known_limit_paces_evenly_from_the_first_request() -> None:
 
 
 def test_a_known_limit_is_never_exceeded_and_the_pace_returns_to_it_after_a_storm() -> None:
-    from leadctl.http.rate_limit import RateLimit
+    from leadctl.config.rate_limit import RateLimit
 
     time = Time()
     pacer = Pacer(
@@ -339,7 +339,7 @@ def test_a_known_limit_is_never_exceeded_and_the_pace_returns_to_it_after_a_stor
 
 
 def test_a_known_limit_uses_a_fixed_window_without_bursting_into_it() -> None:
-    from leadctl.http.rate_limit import RateLimit
+    from leadctl.config.rate_limit import RateLimit
 
     service = FixedWindow(100, 10.0, retry_after=True)
     time = Time(now=1003.3)

@@ -23,9 +23,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, TextIO
 
+from leadctl.config.urls import is_loopback_host
 from leadctl.errors import BadResponse, ServiceFailure, UsageError
 from leadctl.http.client import problem_from_response, tls_verification
-from leadctl.http.urls import is_loopback_host
 from leadctl.iostreams import safe_text
 
 if TYPE_CHECKING:
@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     import httpx
 
     from leadctl.contract.operations import Operation
-    from leadctl.http.invocation import RequestInvocation
+    from leadctl.verbkit.invocation import RequestInvocation
 else:
     # A stand-in that loads httpx the first time it is used: importing stays light.
     from leadctl.http._httpx import httpx

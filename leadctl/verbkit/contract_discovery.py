@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import urljoin, urlsplit, urlunsplit
 
 from leadctl.config.credentials import CredentialKind
+from leadctl.config.urls import is_loopback_host
 from leadctl.contract.loading import load_contract, new_budget
 from leadctl.contract.operations import STAFF, Operation
 from leadctl.contract.store import key_for_base_url, save
@@ -31,7 +32,6 @@ from leadctl.http.client import (
     tls_verification,
 )
 from leadctl.http.curl import curl_command
-from leadctl.http.urls import is_loopback_host
 
 if TYPE_CHECKING:
     import httpx
@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from leadctl.contract.budget import Budget
     from leadctl.contract.loading import Loaded
     from leadctl.http.client import Client
-    from leadctl.http.invocation import RequestInvocation
+    from leadctl.verbkit.invocation import RequestInvocation
 
     # Only a type: what a caller hands in (the Context is one).
     class DiscoveryInvocation(RequestInvocation, Protocol):

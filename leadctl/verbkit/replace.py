@@ -26,7 +26,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from leadctl.config.redact import mask_secrets, secret_values
-from leadctl.config.secret_schema import field_is_secret, secret_names
 from leadctl.contract.body_schema import (
     admits_null,
     body_schema,
@@ -35,18 +34,19 @@ from leadctl.contract.body_schema import (
     schema_problems,
 )
 from leadctl.contract.operations import Operation
+from leadctl.contract.secret_schema import field_is_secret, secret_names
 from leadctl.contract.shapes import require_object
 from leadctl.errors import ApiError, UsageError
 from leadctl.http.client import decode_json
-from leadctl.http.read_shapes import derived_fields
 from leadctl.inputs.fields import merge_over
+from leadctl.verbkit.read_shapes import derived_fields
 
 if TYPE_CHECKING:
     import httpx
 
     from leadctl.contract.document import Document
     from leadctl.contract.operations import Operation
-    from leadctl.http.invocation import RequestInvocation
+    from leadctl.verbkit.invocation import RequestInvocation
 
 SHOWN_ERRORS = 8
 PRECONDITION_FAILED = 412

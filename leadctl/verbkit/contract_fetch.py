@@ -6,11 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from leadctl.contract.discovery import Discovery, label
 from leadctl.errors import UsageError
+from leadctl.verbkit.contract_discovery import Discovery, label
 
 if TYPE_CHECKING:
-    from leadctl.contract.discovery import DiscoveryInvocation
+    from leadctl.verbkit.contract_discovery import DiscoveryInvocation
 
 
 def is_url(source: str) -> bool:

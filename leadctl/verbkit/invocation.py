@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-from leadctl.contract.invocation import CuratedInvocation
+from leadctl.contract.invocation import CuratedInvocation, InputInvocation
 from leadctl.output.invocation import OutputInvocation
 
 if TYPE_CHECKING:
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 SelfT = TypeVar("SelfT", bound="RequestInvocation")
 
 
-class RequestInvocation(OutputInvocation, CuratedInvocation, Protocol):
+class RequestInvocation(OutputInvocation, CuratedInvocation, InputInvocation, Protocol):
     """A command as the modules it runs with see it."""
 
     @property

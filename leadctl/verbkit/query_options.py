@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from datetime import datetime, tzinfo
 
     from leadctl.contract.operations import Operation
-    from leadctl.http.invocation import RequestInvocation
+    from leadctl.verbkit.invocation import RequestInvocation
 
 # RangeFilter bound names, by the operator a user types.
 RANGE_OPERATORS = {

@@ -13,16 +13,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from leadctl.config.rate_limit import known_limit
 from leadctl.contract.operations import Operation, curated
 from leadctl.errors import ApiError, BadResponse, ExitCode, LeadctlError
-from leadctl.http.rate_limit import known_limit
 from leadctl.http.retry import Backoff, no_jitter
 from leadctl.output import get_path
 
 if TYPE_CHECKING:
+    from leadctl.contract.catalogue import OperationCatalogue
     from leadctl.contract.entries import Pending
-    from leadctl.generated.tree import GeneratedTree
-    from leadctl.http.invocation import RequestInvocation
+    from leadctl.verbkit.invocation import RequestInvocation
 
 # Polls back off like retries (the same Backoff), from a shorter first wait and more
 # gently: the resource is expected to settle, not the service to recover. One process
@@ -258,7 +258,9 @@ class _spinner:
             self._status.stop()
 
 
-def wait_for_lead(ctx: RequestInvocation, tree: GeneratedTree, lead: Any, *, timeout: float) -> Any:
+def wait_for_lead(
+    ctx: RequestInvocation, tree: OperationCatalogue, lead: Any, *, timeout: float
+) -> Any:
     """``leads create --wait``: the lead once intake accepted it.
 
     The rule is the contract's (x-leadctl-pending on createLead) or, without one, the

@@ -1,4 +1,5 @@
-"""Which generated groups and verbs exist for this invocation, and their lazy commands.
+"""The generated part of the command tree: the groups and verbs of the active contract,
+built lazily (the catalogue they come from: ``leadctl.contract.catalogue``).
 
 The root group asks this module at ``get_command`` time. Only the active index is read
 (see ``leadctl.contract.store``), and a verb's command is built only when that verb is
@@ -13,7 +14,8 @@ from collections.abc import Callable, Collection, Mapping
 from typing import TYPE_CHECKING, Any
 
 from leadctl.cli.verb_group import LazyVerbs, VerbGroup
-from leadctl.contract.store import ActiveIndex, active_index, bundled_index
+from leadctl.contract.catalogue import OperationCatalogue
+from leadctl.contract.store import active_index, bundled_index
 from leadctl.generated.assumptions import BUNDLED_ASSUMPTIONS
 from leadctl.generated.prose import contract_prose, contract_words, operation_line
 from leadctl.generated.startup import startup_key
@@ -21,84 +23,19 @@ from leadctl.iostreams import safe_text
 
 if TYPE_CHECKING:
     from leadctl.contract.listing import Listing
-    from leadctl.contract.operations import Operation
 
 META_KEY = "leadctl.generated"
 Prepare = Callable[[Any], None]
 
 
-class GeneratedTree:
-    """The active index's groups and operations. A group's operations are read when the
-    group is first used (a stored index is read by group: ``leadctl.contract.index_slices``)
-    and each is decoded into an :class:`Operation` when it is first used (its verb built,
-    waited on): a contract of thousands of operations costs a command the few it needs."""
-
-    def __init__(self, active: ActiveIndex) -> None:
-        self.active = active
-        self._new_groups = active.generated_groups()
-        self._generated_groups = set(self._new_groups)
-        self._decoded: dict[str, Operation] = {}
-        self._aliases = active.group_aliases()
-
-    def _operation(self, listing: Listing) -> Operation:
-        found = self._decoded.get(listing.id)
-        if found is None:
-            from leadctl.contract.operations import Operation
-
-            found = self._decoded[listing.id] = Operation.of(listing)
-        return found
-
-    def _verbs(self, group: str) -> list[tuple[list[str], Listing]]:
-        """A group's generated verbs: each one's names (its verb, then its aliases)."""
-        return [
-            ([str(op.verb), *op.aliases], op)
-            for op in self.active.group_listings(group)
-            if op.generated
-        ]
-
-    def all_operations(self) -> list[Operation]:
-        """Every operation of the index, decoded (a search over all of them)."""
-        return [self._operation(listing) for listing in self.active.listings()]
-
-    def canonical(self, name: str) -> str:
-        """The group a name stands for: the kebab-case tag of a renamed group is an alias."""
-        return str(self._aliases.get(name, name))
-
-    def new_groups(self, curated: Collection[str]) -> list[str]:
-        """Groups that only generated verbs make up, in contract order."""
-        return [name for name in self._new_groups if name not in curated]
+class GeneratedTree(OperationCatalogue):
+    """The generated groups of the command tree, built from the catalogue: a group's verbs
+    are built one at a time, when looked up."""
 
     def short_help(self, group: str) -> str:
         found = self.active.group(group)
         text = contract_prose(found.help) if found is not None else ""
         return text or f"Operations of the service's {group} group (from its contract)."
-
-    def operation(self, operation_id: str) -> Operation | None:
-        group = self.active.group_of_operation(operation_id)
-        for listing in self.active.group_listings(group) if group is not None else ():
-            if listing.operation_id == operation_id:
-                return self._operation(listing)
-        return None
-
-    def single_read(self, collection: str) -> Operation | None:
-        """A GET of ``collection/{id}`` (one path parameter), e.g. GET /leads/{id}."""
-        for listing in self.active.listings():
-            if not listing.operation_id:
-                continue
-            op = self._operation(listing)
-            rest = (
-                op.path.removeprefix(collection + "/")
-                if op.path.startswith(collection + "/")
-                else ""
-            )
-            if (
-                op.method == "GET"
-                and rest.startswith("{")
-                and rest.endswith("}")
-                and "/" not in rest
-            ):
-                return op
-        return None
 
     def _factories(
         self, group: str, prepare: Prepare, curated: Collection[str] = ()

@@ -13,21 +13,19 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
 from leadctl.contract.templates import template_key
-from leadctl.generated.values import normalised_param
+from leadctl.inputs.values import normalised_param
 
 if TYPE_CHECKING:
     from leadctl.contract.entries import Parameter
-    from leadctl.contract.invocation import CuratedInvocation
+    from leadctl.contract.invocation import GivenInvocation
 
 
-def remember_given(
-    ctx: CuratedInvocation, key: tuple[str, str], spec: Parameter, value: Any
-) -> None:
+def remember_given(ctx: GivenInvocation, key: tuple[str, str], spec: Parameter, value: Any) -> None:
     """Keep ``value`` of parameter ``spec`` for the operation of template ``key``."""
     ctx.contract_params_given.setdefault(key, []).append((spec, value))
 
 
-def contract_query(ctx: CuratedInvocation, method: str, path: str) -> str:
+def contract_query(ctx: GivenInvocation, method: str, path: str) -> str:
     """The query string of the parameters given for METHOD + path template ("" for none),
     each value read as a generated verb reads it (times in UTC, phone numbers in E.164)."""
     given = ctx.contract_params_given.get(template_key(method, path))

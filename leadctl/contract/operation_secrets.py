@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from leadctl.config.secret_schema import secret_names
 from leadctl.contract.body_schema import json_body_schema, json_response_schema, operation_spec
+from leadctl.contract.secret_schema import secret_names
 
 if TYPE_CHECKING:
     from leadctl.contract.invocation import ContractInvocation

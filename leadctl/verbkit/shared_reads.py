@@ -10,7 +10,7 @@ from leadctl.contract.shapes import require_objects
 from leadctl.errors import BadResponse
 
 if TYPE_CHECKING:
-    from leadctl.http.invocation import RequestInvocation
+    from leadctl.verbkit.invocation import RequestInvocation
 
 
 def read_lead_statuses(ctx: RequestInvocation) -> list[dict[str, Any]]:

@@ -20,10 +20,10 @@ ALL_PAGE_SIZE = 200
 
 if TYPE_CHECKING:
     from leadctl.contract.operations import Operation
-    from leadctl.http.invocation import RequestInvocation
     from leadctl.http.paging import Pager
     from leadctl.output import Column
     from leadctl.output.progress import ProgressLine
+    from leadctl.verbkit.invocation import RequestInvocation
 
 
 def print_paged(
