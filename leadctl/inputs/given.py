@@ -1,9 +1,10 @@
 """The active contract's own query parameters given to a curated verb on this invocation,
 kept until the verb asks for its operation (``leadctl.generated.curated_params`` adds the
-flags; ``leadctl.contract.operations.curated`` sends what was given).
+flags; the Context's ``contract_query`` hands ``leadctl.contract.operations.curated`` the
+query string of what was given).
 
-Apart from the flags' module, so the operation model reads what was given without loading
-the command building above it.
+Apart from the flags' module, so reading what was given loads none of the command
+building above it.
 """
 
 from __future__ import annotations

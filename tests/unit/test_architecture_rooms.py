@@ -49,3 +49,33 @@ def test_few_modules_sit_loose_in_the_package() -> None:
     # A module that is in no package is in no room a newcomer can open: rooms are packages.
     loose = sorted(p.name for p in PACKAGE.glob("*.py"))
     assert len(loose) <= MOST_LOOSE_MODULES, loose
+
+
+def _named_in_module_list(text: str) -> set[str]:
+    """The module paths the "Every module" section names (`bulk/engine.py`, ...), and each
+    group's verb modules (`commands/leads/`: `create.py`, ... as commands/leads/create.py)."""
+    section = text.split("## Every module", 1)[1]
+    named: set[str] = set()
+    for line in section.splitlines():
+        group = re.match(r"- `(commands/[a-z0-9_]+/)`: (.*)", line)
+        if group:
+            named.update(group[1] + verb for verb in re.findall(r"`([^`]+\.py)`", group[2]))
+            continue
+        item = re.match(r"- `([^`]+\.py)`", line)
+        if item:
+            named.add(item[1])
+    return named
+
+
+def test_every_module_is_named_with_its_job() -> None:
+    # A module the list does not name is one a newcomer cannot find; one it names that
+    # no longer exists misleads them.
+    named = _named_in_module_list(ARCHITECTURE.read_text(encoding="utf-8"))
+    modules = {
+        str(path.relative_to(PACKAGE))
+        for path in PACKAGE.rglob("*.py")
+        if "__pycache__" not in path.parts
+        and not (path.parent.parent.name == "commands" and path.name == "__init__.py")
+    }
+    assert sorted(modules - named) == []
+    assert sorted(named - modules) == []
