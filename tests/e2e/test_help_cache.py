@@ -17,7 +17,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.e2e import Completed, base_env, home_env, leadctl_executable, run_leadctl
+from tests.support.e2e import (
+    Completed,
+    base_env,
+    home_env,
+    leadctl_executable,
+    run_leadctl,
+    run_leadctl_tty,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -257,3 +264,25 @@ def test_a_reader_gone_gets_what_an_uncached_run_does(home: Path) -> None:
         return result.returncode, result.stderr
 
     assert into_a_closed_pipe({}) == into_a_closed_pipe(UNCACHED)
+
+
+def test_on_a_terminal_the_page_is_the_terminal_one(home: Path) -> None:
+    """stdout a terminal: its own entry (the key holds the tty flag), the page a fresh run
+    draws there, answered without Typer the second time."""
+    env = home_env(home)
+    argv = ["-p", "ops", "leads", "list", "--help"]
+    leadctl(env, *argv)  # the pipe's page, stored first
+
+    def on_a_terminal(extra: Mapping[str, str]) -> tuple[str, bool]:
+        result = run_leadctl_tty(argv, env={**env, "PYTHONPROFILEIMPORTTIME": "1", **extra})
+        assert result.exit_code == 0, result.stderr[-2000:]
+        lines = result.stderr.splitlines()
+        names = [line.rsplit("|", 1)[1].strip() for line in lines if line.startswith("import")]
+        return result.stdout, "typer" in names
+
+    first, first_typer = on_a_terminal({})
+    second, second_typer = on_a_terminal({})
+    fresh, _ = on_a_terminal(UNCACHED)
+    assert first_typer and not second_typer  # the pipe's entry did not answer the terminal
+    assert first == second == fresh and first.startswith("Usage: leadctl leads list")
+    assert len(cached_files(home)) == 2
