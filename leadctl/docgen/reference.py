@@ -37,7 +37,14 @@ ENVIRONMENT: tuple[tuple[str, str], ...] = (
     ),
     (
         "LEADCTL_DEBUG",
-        "1 prints HTTP traces and tracebacks on stderr, credentials redacted, like --debug.",
+        "Any value but empty or 0 prints HTTP traces and tracebacks on stderr, credentials "
+        "redacted, like --debug.",
+    ),
+    (
+        "LEADCTL_HELP_CACHE",
+        "0 turns off the cache of rendered --help pages (kept in the cache dir, answered "
+        "before the command tree is built; any change to leadctl, the config or a stored "
+        "contract renders the page again).",
     ),
     ("LEADCTL_TIMEOUT", "Per-request timeout in seconds (default 30), like --timeout."),
     (

@@ -38,7 +38,8 @@ MEASURED_PATHS = (
     # a read: lead-statuses list -o json
     "leadctl.context", "leadctl.commands.lead_statuses", "leadctl.output.registry",
     "leadctl.output.response_columns",
-    "leadctl.cli.generated_tree", "leadctl.inputs.values", "leadctl.generated.prose",
+    "leadctl.cli.generated_tree", "leadctl.contract.catalogue", "leadctl.inputs.values",
+    "leadctl.generated.prose",
     "leadctl.contract.operations", "leadctl.contract.body_schema", "leadctl.http.client",
     "leadctl.config.urls", "leadctl.verbkit.shared_reads", "leadctl.config.held_credential",
     "leadctl.config.profile_settings",
