@@ -19,12 +19,12 @@ def dry_run_curl(
     headers: list[tuple[str, str]],
     credential: Credential | None,
     places: tuple[Place, ...],
-    secret_key: Callable[[str], bool],
+    secret_key: Callable[[], Callable[[str], bool]],  # which body member is a secret
 ) -> str:
     content_type = next((v for k, v in headers if k.lower() == "content-type"), None)
     shown = None
     if body is not None:
-        shown = redact_body(body, content_type, secret_key=secret_key, in_text=False)
+        shown = redact_body(body, content_type, secret_key=secret_key(), in_text=False)
     return curl_command(
         method,
         url,
