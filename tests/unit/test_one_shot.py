@@ -68,7 +68,7 @@ def _pair(
     headers: list[tuple[str, str]] | None = None,
     place: Place | None = None,
 ) -> tuple[Any, httpx.Request]:
-    ours = OneShot(base_url=base_url, timeout=5).build_request(
+    ours: Any = OneShot(base_url=base_url, timeout=5).build_request(
         method, path, params=query_params(params), content=content, headers=headers or []
     )
     pool = httpx.Client(
