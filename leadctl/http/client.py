@@ -221,7 +221,9 @@ class Client:
         )
 
     def _one_shot(self) -> OneShot:
-        return OneShot(base_url=self._pool.base(), timeout=self._timeout)
+        return OneShot(
+            base_url=self._pool.base(), timeout=self._timeout, verify=self._pool.resolved_verify
+        )
 
     def _build(
         self,

@@ -16,13 +16,15 @@ httpx does, ``MAX_BODY_BYTES`` while reading). Its failures are :class:`OneShotE
 from __future__ import annotations
 
 import http.client
+import ssl
 import zlib
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode, urlsplit
 
 from leadctl.http.bodies import MAX_BODY_BYTES, TooLarge, too_large
 from leadctl.http.pool import USER_AGENT
+from leadctl.http.trust import ssl_context
 
 if TYPE_CHECKING:
     from leadctl.contract.operations import Operation
@@ -41,8 +43,8 @@ def one_shot_allowed(
 
     Only a single request that is not paged (paging reuses one connection for many pages;
     bulk runs, downloads, streams and webhooks send through ``Client.call`` or their own
-    clients, never here), to a plain-http service (https stays with httpx's TLS setup), at
-    a path on the profile's base URL. Never when a transport was injected (tests'
+    clients, never here), at a path on the profile's http or https base URL (https with the
+    roots httpx would use, trust.py). Never when a transport was injected (tests'
     pytest-httpx and the embedded ``-p sandbox`` answer through httpx), when a proxy
     variable is set (httpx honours them; this module does not), nor when the user chose
     httpx with LEADCTL_HTTP_TRANSPORT=httpx (the unit tests' conftest does, so pytest-httpx
@@ -54,7 +56,7 @@ def one_shot_allowed(
         return False
     if any(name.lower() in PROXY_VARIABLES for name in env):
         return False
-    return base_url.lower().startswith("http://")
+    return base_url.lower().startswith(("http://", "https://"))
 
 
 class OneShotError(Exception):
@@ -188,9 +190,17 @@ def encode_query(params: Mapping[str, Any] | None) -> str:
 class OneShot:
     """Sends one request a connection, to the base URL's host, and reads the answer whole."""
 
-    def __init__(self, *, base_url: str, timeout: float) -> None:
+    def __init__(
+        self,
+        *,
+        base_url: str,
+        timeout: float,
+        # The client's roots (trust.py), loaded only for an https URL.
+        verify: Callable[[], ssl.SSLContext | bool] = lambda: True,
+    ) -> None:
         self._base = urlsplit(base_url)
         self._timeout = timeout
+        self._verify = verify
 
     def build_request(
         self,
@@ -208,8 +218,9 @@ class OneShot:
         # As httpx merges a base URL: its path with a trailing slash, then the relative one.
         merged = base.path.rstrip("/") + "/" + path.lstrip("/")
         netloc = base.netloc
-        if netloc.endswith(":80") and base.scheme == "http":
-            netloc = netloc[: -len(":80")]  # httpx drops the default port
+        default_port = {"http": ":80", "https": ":443"}.get(base.scheme, "")
+        if default_port and netloc.endswith(default_port):
+            netloc = netloc[: -len(default_port)]  # httpx drops the default port
         url = URL(base.scheme, netloc, merged, encode_query(params))
         body = content or b""
         head: list[tuple[str, str]] = [("Host", netloc)]
@@ -229,7 +240,14 @@ class OneShot:
     def receive(self, request: Request) -> Response:
         """Send ``request`` and read its whole answer within MAX_BODY_BYTES."""
         host = request.url.netloc
-        connection = http.client.HTTPConnection(host, timeout=self._timeout)
+        connection: http.client.HTTPConnection
+        if request.url.scheme == "https":
+            context = ssl_context(self._verify())
+            # As httpcore does for HTTP/1.1; the hostname is checked (check_hostname).
+            context.set_alpn_protocols(["http/1.1"])
+            connection = http.client.HTTPSConnection(host, timeout=self._timeout, context=context)
+        else:
+            connection = http.client.HTTPConnection(host, timeout=self._timeout)
         try:
             try:
                 connection.connect()
