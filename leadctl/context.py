@@ -318,6 +318,7 @@ class Context:
             reauthenticate=self._held_credential().after_rejection,
             rate_limit=known_limit(None, settings.get("rate_limit")),
             keep_cookies=keep_cookies,
+            env=self.env,
         )
 
     def _secret_fields(self, op: Operation) -> OperationSecrets:

@@ -130,6 +130,10 @@ def isolated_env(
     for name, value in home_env(home).items():
         monkeypatch.setenv(name, value)
     monkeypatch.setenv("COLUMNS", "120")
+    # In-process tests mock HTTP with pytest-httpx, which sees only httpx's requests: the
+    # one-shot stdlib transport (leadctl/http/one_shot.py) is kept for the e2e tests, whose
+    # subprocesses get no LEADCTL_* variable (tests/support/e2e.base_env).
+    monkeypatch.setenv("LEADCTL_HTTP_TRANSPORT", "httpx")
     # A test that reaches the real OS keyring by accident fails loudly instead.
     monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "keyring.backends.fail.Keyring")
     yield home

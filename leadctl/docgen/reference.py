@@ -48,6 +48,14 @@ ENVIRONMENT: tuple[tuple[str, str], ...] = (
     ),
     ("LEADCTL_TIMEOUT", "Per-request timeout in seconds (default 30), like --timeout."),
     (
+        "LEADCTL_HTTP_TRANSPORT",
+        "httpx sends every request through httpx's connection pool. Otherwise a single "
+        "request (not a page of --all, a bulk run, a download or a webhook) is sent with "
+        "Python's http.client, which starts faster; the certificate roots, retries, "
+        "--debug trace and error messages are the same. A proxy variable (HTTP_PROXY, "
+        "HTTPS_PROXY, ALL_PROXY, NO_PROXY, any case) always selects httpx.",
+    ),
+    (
         "LEADCTL_PAGER",
         "Pager for long table output on a terminal; empty or cat turns paging off.",
     ),

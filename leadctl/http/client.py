@@ -17,6 +17,7 @@ accepts decide what happens.
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
@@ -31,6 +32,7 @@ from leadctl.http.authorization import Authorization
 from leadctl.http.bodies import MAX_BODY_BYTES, decode_json
 from leadctl.http.debug_trace import Tracer
 from leadctl.http.dry_run import dry_run_curl
+from leadctl.http.one_shot import OneShot, one_shot_allowed
 from leadctl.http.pacer import Pacer
 from leadctl.http.pool import USER_AGENT, Pool
 from leadctl.http.problems import problem_from_response
@@ -94,6 +96,8 @@ class Client:
         # False: the service's Set-Cookie answers are not read (no operation the client
         # sends takes a cookie; a credential in a cookie is placed by leadctl anyway).
         keep_cookies: bool = True,
+        # Where LEADCTL_HTTP_TRANSPORT and the proxy variables are read (one_shot_allowed).
+        env: Mapping[str, str] | None = None,
     ) -> None:
         self.policy = policy or RetryPolicy()
         self._pool = Pool(
@@ -107,6 +111,9 @@ class Client:
             credential, source_key_header=source_key_header, reauthenticate=reauthenticate
         )
         self._secret_keys = SecretKeys(secret_fields)
+        self._timeout = timeout
+        self._transport_injected = transport is not None
+        self._env = os.environ if env is None else env
         self._tracer = Tracer(
             trace, source_key_header=source_key_header, secret_keys=self._secret_keys
         )
@@ -140,7 +147,8 @@ class Client:
         headers: Iterable[tuple[str, str]] = (),
     ) -> httpx.Response:
         """Send ``op`` and return its 2xx response, retrying as cli.md says."""
-        request, secrets = self.build(
+        response: httpx.Response = self._call(
+            self._pool.get,
             op,
             path_params=path_params,
             params=params,
@@ -148,9 +156,19 @@ class Client:
             content=content,
             headers=headers,
         )
+        return response
+
+    def _call(
+        self,
+        via: Callable[[], httpx.Client | OneShot],
+        op: Operation,
+        **parts: Any,
+    ) -> Any:
+        """``call`` through ``via`` (httpx's pool, or the one-shot transport)."""
+        request, secrets = self._build(via, op, **parts)
         authorization = self._authorization
         try:
-            return self._send_with_retries(op, request, secrets=secrets)
+            return self._send_with_retries(op, request, secrets=secrets, via=via)
         except ApiError as error:
             # A 401 means the service did not act: sending again is safe for any operation.
             sent_with = authorization.authorize(op)
@@ -158,17 +176,26 @@ class Client:
             if renewed is None:
                 raise
         # The same request (body, idempotency key) with only the credential renewed.
-        again = self._pool.get().build_request(
+        # An httpx.Request, or the one-shot transport's (the same parts, read the same way).
+        again: Any = via().build_request(
             request.method, request.url, headers=request.headers.copy(), content=request.content
         )
         places = authorization.places(renewed, op)
         place_credential(again, places, renewed.value)
         renewed_secrets = (*secrets, *secret_forms(places, renewed.value))
-        return self._send_with_retries(op, again, secrets=renewed_secrets)
+        return self._send_with_retries(op, again, secrets=renewed_secrets, via=via)
 
     def call_json(self, op: Operation, **kwargs: Any) -> Any:
         """``call`` and decode the JSON body; a 2xx body that is not JSON is exit 8."""
-        response = self.call(op, **kwargs)
+        via: Callable[[], httpx.Client | OneShot] = self._pool.get
+        if one_shot_allowed(
+            op,
+            base_url=self._pool.base(),
+            transport_injected=self._transport_injected,
+            env=self._env,
+        ):
+            via = self._one_shot
+        response = self._call(via, op, **kwargs)
         return decode_json(response, trace=self._tracer.trace)
 
     def build(
@@ -183,13 +210,39 @@ class Client:
     ) -> tuple[httpx.Request, tuple[str, ...]]:
         """The request for ``op`` and the secrets to keep out of traces; with --dry-run,
         prints it and raises DryRunDone. Raises before sending when no credential fits."""
+        return self._build(
+            self._pool.get,
+            op,
+            path_params=path_params,
+            params=params,
+            json_body=json_body,
+            content=content,
+            headers=headers,
+        )
+
+    def _one_shot(self) -> OneShot:
+        return OneShot(
+            base_url=self._pool.base(), timeout=self._timeout, verify=self._pool.resolved_verify
+        )
+
+    def _build(
+        self,
+        via: Callable[[], httpx.Client | OneShot],
+        op: Operation,
+        *,
+        path_params: Mapping[str, str] | None = None,
+        params: Mapping[str, Any] | None = None,
+        json_body: Any = None,
+        content: bytes | None = None,
+        headers: Iterable[tuple[str, str]] = (),
+    ) -> tuple[Any, tuple[str, ...]]:
         path = op.path_for(**dict(path_params or {})) if path_params else op.path
         json_body, body, extra_headers = encoded_body(op, json_body, content, headers)
         if self._dry_run_out is not None:
             self._print_dry_run(op, path, params, body, extra_headers)
             raise DryRunDone("dry run")
         credential = self._authorization.authorize(op)
-        request = self._pool.get().build_request(
+        request: Any = via().build_request(
             op.method, path, params=query_params(params), content=body, headers=extra_headers
         )
         secrets: tuple[str, ...] = ()
@@ -236,11 +289,12 @@ class Client:
         secrets: tuple[str, ...] = (),
         attempt: int = 1,
         op: Operation | None = None,
+        via: Callable[[], httpx.Client | OneShot] | None = None,
     ) -> Exchange:
         """Send ``request`` once, without retrying, and say what that achieved. ``op``,
         when given, names the secret fields its trace masks by the contract."""
         return send_once(
-            self._pool.get(),
+            (via or self._pool.get)(),
             request,
             secrets=secrets,
             attempt=attempt,
@@ -250,8 +304,13 @@ class Client:
         )
 
     def _send_with_retries(
-        self, op: Operation, request: httpx.Request, *, secrets: tuple[str, ...]
-    ) -> httpx.Response:
+        self,
+        op: Operation,
+        request: Any,
+        *,
+        secrets: tuple[str, ...],
+        via: Callable[[], httpx.Client | OneShot],
+    ) -> Any:
         tries = Tries()
         while True:
             pacer = None
@@ -259,7 +318,7 @@ class Client:
                 # Paced from the first page when the limit is known, else from the first 429.
                 pacer = self._page_pacer if self._rate_limit is None else self._paging_pacer()
             sent_at = pacer.acquire() if pacer is not None else 0.0
-            sent = self.exchange(request, secrets=secrets, attempt=tries.attempt, op=op)
+            sent = self.exchange(request, secrets=secrets, attempt=tries.attempt, op=op, via=via)
             if pacer is not None and sent.delivery is Delivery.ANSWERED and sent.status != 429:
                 pacer.answered(sent_at)
             decision = decide(

@@ -71,6 +71,10 @@ class Pool:
             )
         return self._http
 
+    def resolved_verify(self) -> ssl.SSLContext | bool:
+        """The certificate roots, loaded (once) when first asked for."""
+        return self._resolved_verify()
+
     def _resolved_verify(self) -> ssl.SSLContext | bool:
         if callable(self._verify):
             self._verify = self._verify()

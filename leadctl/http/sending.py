@@ -7,12 +7,13 @@ import ssl
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from leadctl.config.redact import redact_text
 from leadctl.errors import BadResponse, LeadctlError, ServiceFailure
 from leadctl.http.bodies import TooLarge, receive
 from leadctl.http.debug_trace import Tracer
+from leadctl.http.one_shot import OneShot, OneShotError
 from leadctl.http.problems import problem_from_response
 from leadctl.http.retry import Delivery, retry_after_seconds
 
@@ -31,7 +32,8 @@ class Exchange:
     answer when there is one, and the error leadctl would report for it."""
 
     delivery: Delivery
-    response: httpx.Response | None = None
+    # An httpx.Response, or the one-shot transport's (one_shot.Response).
+    response: Any = None
     # Why nothing (usable) came back; for an answer >= 400, the service's problem.
     error: LeadctlError | None = None
     # Seconds the service asked to wait (429/503 Retry-After), exactly as given.
@@ -50,8 +52,8 @@ class Exchange:
 
 
 def send_once(
-    http: httpx.Client,
-    request: httpx.Request,
+    http: httpx.Client | OneShot,
+    request: Any,
     *,
     secrets: tuple[str, ...],
     attempt: int,
@@ -63,31 +65,13 @@ def send_once(
     tracer.request(request, attempt, secrets, op)
     started = time.monotonic()
     try:
-        response = receive(http, request)
-    except (httpx.ConnectError, httpx.ConnectTimeout) as error:
-        if _is_tls_failure(error):
-            tls = ServiceFailure(
-                f"TLS verification failed: {_describe(error, secrets)}",
-                hint="if the service uses a private CA, set SSL_CERT_FILE or "
-                "`leadctl profile set ca_bundle PATH`",
-            )
-            return Exchange(Delivery.NOT_SENT, error=tls, retryable=False, reason=tls.message)
-        where = request.url.copy_with(query=None, fragment=None)
-        reason = f"cannot connect to {where}: {_describe(error, secrets)}"
-        tracer.line(f"! {reason}")
-        return Exchange(
-            Delivery.NOT_SENT,
-            error=ServiceFailure(reason, hint="check the base URL and your network"),
-            reason=reason,
-        )
-    except httpx.DecodingError:
-        undecodable = BadResponse(
-            "the response body could not be decoded (bad Content-Encoding)",
-            hint="run with --debug to see the response headers",
-        )
-        return Exchange(
-            Delivery.ANSWERED, error=undecodable, retryable=False, reason=undecodable.message
-        )
+        if isinstance(http, OneShot):
+            response: Any = http.receive(request)
+        else:
+            response = receive(http, request)
+    # The one-shot transport's failures first: matching them loads no httpx.
+    except OneShotError as error:
+        return _failed(error.kind, error.cause, request, secrets, tracer)
     except TooLarge as too_large:
         return Exchange(
             Delivery.ANSWERED,
@@ -95,10 +79,18 @@ def send_once(
             retryable=False,
             reason=too_large.error.message,
         )
+    except (httpx.ConnectError, httpx.ConnectTimeout) as error:
+        return _failed("connect", error, request, secrets, tracer)
+    except httpx.DecodingError as error:
+        return _failed("decode", error, request, secrets, tracer)
     except httpx.TransportError as error:
-        reason = _transport_reason(error, secrets)
-        tracer.line(f"! {reason}")
-        return Exchange(Delivery.NO_ANSWER, error=ServiceFailure(reason), reason=reason)
+        if isinstance(error, httpx.TimeoutException):
+            kind = "timeout"
+        elif isinstance(error, httpx.RemoteProtocolError):
+            kind = "closed"
+        else:
+            kind = "network"
+        return _failed(kind, error, request, secrets, tracer)
     elapsed_ms = (time.monotonic() - started) * 1000
     tracer.response(response, elapsed_ms, secrets, op)
     status = response.status_code
@@ -118,22 +110,53 @@ def send_once(
     )
 
 
-def _describe(error: Exception, secrets: tuple[str, ...]) -> str:
+def _failed(
+    kind: str, error: BaseException, request: Any, secrets: tuple[str, ...], tracer: Tracer
+) -> Exchange:
+    """What a send that got no usable answer achieved, whichever transport failed: the
+    same Delivery and message for the same failure (``kind`` as :class:`OneShotError`)."""
+    if kind == "connect" and _is_tls_failure(error):
+        tls = ServiceFailure(
+            f"TLS verification failed: {_describe(error, secrets)}",
+            hint="if the service uses a private CA, set SSL_CERT_FILE or "
+            "`leadctl profile set ca_bundle PATH`",
+        )
+        return Exchange(Delivery.NOT_SENT, error=tls, retryable=False, reason=tls.message)
+    if kind == "connect":
+        where = request.url.copy_with(query=None, fragment=None)
+        reason = f"cannot connect to {where}: {_describe(error, secrets)}"
+        tracer.line(f"! {reason}")
+        return Exchange(
+            Delivery.NOT_SENT,
+            error=ServiceFailure(reason, hint="check the base URL and your network"),
+            reason=reason,
+        )
+    if kind == "decode":
+        undecodable = BadResponse(
+            "the response body could not be decoded (bad Content-Encoding)",
+            hint="run with --debug to see the response headers",
+        )
+        return Exchange(
+            Delivery.ANSWERED, error=undecodable, retryable=False, reason=undecodable.message
+        )
+    if kind == "timeout":
+        reason = "timed out waiting for the service"
+    elif kind == "closed":
+        reason = "the connection was closed before a complete response arrived"
+    else:
+        reason = f"network error: {_describe(error, secrets)}"
+    tracer.line(f"! {reason}")
+    return Exchange(Delivery.NO_ANSWER, error=ServiceFailure(reason), reason=reason)
+
+
+def _describe(error: BaseException, secrets: tuple[str, ...]) -> str:
     return redact_text(str(error) or type(error).__name__, secrets)
 
 
-def _is_tls_failure(error: Exception) -> bool:
+def _is_tls_failure(error: BaseException) -> bool:
     cause: BaseException | None = error
     while cause is not None:
         if isinstance(cause, ssl.SSLError):
             return True
         cause = cause.__cause__ or cause.__context__
     return False
-
-
-def _transport_reason(error: httpx.TransportError, secrets: tuple[str, ...]) -> str:
-    if isinstance(error, httpx.TimeoutException):
-        return "timed out waiting for the service"
-    if isinstance(error, httpx.RemoteProtocolError):
-        return "the connection was closed before a complete response arrived"
-    return f"network error: {_describe(error, secrets)}"

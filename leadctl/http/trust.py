@@ -7,15 +7,9 @@ import functools
 import os
 import ssl
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from leadctl.errors import UsageError
-
-if TYPE_CHECKING:
-    import httpx
-else:
-    # A stand-in that loads httpx the first time it is used: importing stays light.
-    from leadctl.http._httpx import httpx
 
 
 def tls_verification(ca_bundle: Any, env: Mapping[str, str]) -> ssl.SSLContext | bool:
@@ -43,10 +37,31 @@ def tls_verification(ca_bundle: Any, env: Mapping[str, str]) -> ssl.SSLContext |
 
 @functools.cache
 def _default_trust(_cert_file: str | None, _cert_dir: str | None) -> ssl.SSLContext:
-    """httpx's default roots (its own reading of SSL_CERT_FILE/SSL_CERT_DIR, then certifi),
-    loaded once a process for the environment that chose them: loading them costs about
-    30 ms, and one process may build several clients (a refresh, a download, a redirect)."""
-    return httpx.create_ssl_context()
+    """httpx's default roots, built as httpx 0.28's ``create_ssl_context()`` builds them
+    (SSL_CERT_FILE, else SSL_CERT_DIR, else certifi's bundle) without loading httpx: the
+    one-shot transport uses them too. Loaded once a process for the environment that chose
+    them: loading them costs about 30 ms, and one process may build several clients (a
+    refresh, a download, a redirect)."""
+    if _cert_file:
+        return ssl.create_default_context(cafile=_cert_file)
+    if _cert_dir:
+        return ssl.create_default_context(capath=_cert_dir)
+    import certifi
+
+    return ssl.create_default_context(cafile=certifi.where())
+
+
+def ssl_context(verify: ssl.SSLContext | bool) -> ssl.SSLContext:
+    """The context httpx makes of ``verify``: itself, the default roots for True, no
+    verification at all for False."""
+    if isinstance(verify, ssl.SSLContext):
+        return verify
+    if verify:
+        return _default_trust(os.environ.get("SSL_CERT_FILE"), os.environ.get("SSL_CERT_DIR"))
+    unverified = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    unverified.check_hostname = False
+    unverified.verify_mode = ssl.CERT_NONE
+    return unverified
 
 
 def _trust_context(cafile: str, what: str, *, hint: str) -> ssl.SSLContext:

@@ -1,6 +1,8 @@
 """What a command imports, read from ``python -X importtime`` of a real run.
 
-A read command with LEADCTL_TOKEN loads httpx and leadctl's own modules; never rich (that
+A single read command with LEADCTL_TOKEN loads leadctl's own modules and http.client, not
+httpx (one request needs no keep-alive pool: leadctl/http/one_shot.py); paging, a proxy
+variable or LEADCTL_HTTP_TRANSPORT=httpx load httpx. Never rich (that
 is for tables), keyring (the token is in the environment), phonenumbers (no phone
 involved), the sandbox's SQLite and Starlette, the click/rich/pygments of httpx's own
 command-line tool, tomllib (there is no config file to parse), the body validator, the
@@ -58,12 +60,33 @@ def loaded(names: set[str], packages: Sequence[str]) -> list[str]:
 
 def test_a_read_command_with_a_token_loads_only_what_it_uses(org_env: CredentialEnv) -> None:
     names = imported(["lead-statuses", "list", "-o", "json"], org_env)
+    # One request, one answer: the standard library's http.client sends it (http/one_shot.py).
+    assert "http.client" in names
+    # (ssl still loads: http.client imports it; uuid: Typer does.)
+    assert loaded(names, ("httpx", "httpcore", "h11", "anyio", "certifi")) == []
+    assert loaded(names, NEVER_FOR_READS) == []
+
+
+@pytest.mark.parametrize(
+    "variable",
+    [{"LEADCTL_HTTP_TRANSPORT": "httpx"}, {"HTTPS_PROXY": "http://proxy.invalid:3128"},
+     {"no_proxy": "example.com"}],
+    ids=["chosen", "proxy", "no_proxy"],
+)  # fmt: skip
+def test_a_read_goes_through_httpx_when_the_user_or_a_proxy_variable_says_so(
+    org_env: CredentialEnv, variable: dict[str, str]
+) -> None:
+    # The sandbox is on 127.0.0.1, which the proxy variable's NO_PROXY below keeps direct.
+    env = {**org_env, "NO_PROXY": "127.0.0.1,localhost", **variable}
+    names = imported(["lead-statuses", "list", "-o", "json"], env)
     assert "httpx" in names
     assert loaded(names, NEVER_FOR_READS) == []
 
 
 def test_streaming_every_page_loads_no_more(org_env: CredentialEnv) -> None:
     names = imported(["leads", "list", "--all", "--page-size", "200", "-o", "ndjson"], org_env)
+    # Paging reuses one keep-alive connection: httpx's pool, never the one-shot transport.
+    assert "httpx" in names
     assert loaded(names, NEVER_FOR_READS) == []
 
 

@@ -4,7 +4,8 @@ TLS failure is not a network blip to retry); a trust file that is missing or not
 usage error naming it, before anything is sent.
 
 The installed leadctl against an HTTPS server on 127.0.0.1 with a certificate from a
-private CA made by trustme, served by http.server in a thread.
+private CA made by trustme, served by http.server in a thread; each test twice, a single read
+sent by the one-shot stdlib transport (leadctl/http/one_shot.py) and by httpx.
 """
 
 from __future__ import annotations
@@ -70,9 +71,19 @@ class TlsService:
     base_url: str
     ca_file: Path
     server: _Server
+    # The transport's choice (none: the one-shot transport sends a single read).
+    transport_env: dict[str, str]
 
 
-def serve(tmp: Path, *names: str) -> Iterator[TlsService]:
+TRANSPORTS = {"stdlib": {}, "httpx": {"LEADCTL_HTTP_TRANSPORT": "httpx"}}
+
+
+@pytest.fixture(params=TRANSPORTS)
+def transport_env(request: pytest.FixtureRequest) -> dict[str, str]:
+    return TRANSPORTS[request.param]
+
+
+def serve(tmp: Path, *names: str, transport_env: dict[str, str]) -> Iterator[TlsService]:
     ca = trustme.CA()
     context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
     ca.issue_cert(*names).configure_cert(context)
@@ -83,21 +94,26 @@ def serve(tmp: Path, *names: str) -> Iterator[TlsService]:
     thread.start()
     try:
         port = server.server_address[1]
-        yield TlsService(f"https://127.0.0.1:{port}", ca_file, server)
+        yield TlsService(f"https://127.0.0.1:{port}", ca_file, server, transport_env)
     finally:
         server.shutdown()
         server.server_close()
 
 
 @pytest.fixture
-def service(tmp_path: Path) -> Iterator[TlsService]:
-    yield from serve(tmp_path, "127.0.0.1", "localhost")
+def service(tmp_path: Path, transport_env: dict[str, str]) -> Iterator[TlsService]:
+    yield from serve(tmp_path, "127.0.0.1", "localhost", transport_env=transport_env)
 
 
 def run(service: TlsService, *args: str, **env: str) -> Completed:
     return run_leadctl(
         [*args, "lead-statuses", "list", "-o", "json"],
-        env={"LEADCTL_TOKEN": TOKEN, "LEADCTL_BASE_URL": service.base_url, **env},
+        env={
+            "LEADCTL_TOKEN": TOKEN,
+            "LEADCTL_BASE_URL": service.base_url,
+            **service.transport_env,
+            **env,
+        },
     )
 
 
@@ -141,13 +157,16 @@ def test_a_profile_ca_bundle_is_honoured_by_commands_and_by_login(
             "--no-contract",
         ],
         stdin=TOKEN,
+        env=service.transport_env,
     )
     assert login.exit_code == 0, login.stderr  # its check trusts the profile's CA too
     assert service.server.requests == ["/lead-statuses"] * 2
 
 
-def test_a_certificate_for_another_host_is_refused(tmp_path: Path) -> None:
-    for service in serve(tmp_path, "api.example.test"):
+def test_a_certificate_for_another_host_is_refused(
+    tmp_path: Path, transport_env: dict[str, str]
+) -> None:
+    for service in serve(tmp_path, "api.example.test", transport_env=transport_env):
         result = run(service, SSL_CERT_FILE=str(service.ca_file))
         assert result.exit_code == 8, result.stderr
         assert "TLS verification failed" in result.stderr
