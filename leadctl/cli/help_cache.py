@@ -32,6 +32,7 @@ import sys
 import leadctl
 from leadctl import __version__
 from leadctl.config.dir_paths import CONFIG_FILE, dir_path
+from leadctl.util.file_stamp import file_stamp
 
 TYPE_CHECKING = False  # typing is not imported on the way to a cached answer
 if TYPE_CHECKING:
@@ -156,7 +157,7 @@ def _stamp(path: str) -> str | None:
         return "-"
     except OSError:
         return None
-    return f"{stat.st_ino} {stat.st_size} {stat.st_mtime_ns} {stat.st_ctime_ns}"
+    return file_stamp(stat)
 
 
 def _terminal(env: Mapping[str, str], stdout: TextIO) -> str:

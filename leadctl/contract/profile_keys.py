@@ -22,6 +22,7 @@ from leadctl.config.dirs import cache_dir, config_path
 from leadctl.config.private_files import ensure_private_dir, write_private_file
 from leadctl.contract.store import key_for_profile
 from leadctl.errors import LeadctlError
+from leadctl.util.file_stamp import file_stamp
 
 MEMO_FILE = "profile-keys.txt"
 _HEADER = "leadctl profile keys 1"
@@ -53,7 +54,7 @@ def profile_keys(env: Mapping[str, str]) -> ProfileKeys | None:
         return ProfileKeys(None, {})  # no config: every profile is its name alone
     except OSError:
         return None
-    stamp = f"{stat.st_ino} {stat.st_size} {stat.st_mtime_ns} {stat.st_ctime_ns}"
+    stamp = file_stamp(stat)
     memo = cache_dir(env) / MEMO_FILE
     found = _read_memo(memo, stamp)
     if found is not None:
