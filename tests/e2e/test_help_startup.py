@@ -116,13 +116,19 @@ def test_a_group_help_lists_generated_verbs_without_building_them(
     assert "get-events" in shown if group == "leads" else "Get the tags." in shown
 
 
-def test_a_big_contract_is_read_by_group(tmp_path: Path) -> None:
-    """A group's help and a generated verb read the stored index's head and their own
-    group: with the list of every operation unreadable, both still work."""
+def _home_with_big_contract(tmp_path: Path) -> dict[str, str]:
+    """A home whose profile ``big`` has a 200-operation contract stored."""
     env = home_env(tmp_path)
     leadctl(env, "-q", "-p", "big", "profile", "set", "base_url", "https://big.example.test")
     big = write_contract(tmp_path / "big.json", big_contract("3.0", resources=40))
     leadctl(env, "-q", "-p", "big", "contract", "import", str(big))
+    return env
+
+
+def test_a_big_contract_is_read_by_group(tmp_path: Path) -> None:
+    """A group's help and a generated verb read the stored index's head and their own
+    group: with the list of every operation unreadable, both still work."""
+    env = _home_with_big_contract(tmp_path)
     (every,) = (tmp_path / "cache" / "contracts").glob("big.example.test-*/*/operations.json")
     every.write_text("[ not the operations", encoding="utf-8")
 
@@ -136,10 +142,7 @@ def test_a_big_contract_is_read_by_group(tmp_path: Path) -> None:
 def test_a_dry_run_without_a_body_reads_no_contract_document(tmp_path: Path) -> None:
     """--dry-run reads the contract's whole document only for the secret fields of a body
     it prints (60-80 ms for a 3,000-operation contract): a GET has none to mask."""
-    env = home_env(tmp_path)
-    leadctl(env, "-q", "-p", "big", "profile", "set", "base_url", "https://big.example.test")
-    big = write_contract(tmp_path / "big.json", big_contract("3.0", resources=40))
-    leadctl(env, "-q", "-p", "big", "contract", "import", str(big))
+    env = _home_with_big_contract(tmp_path)
     (document,) = (tmp_path / "cache" / "contracts").glob("big.example.test-*/*/openapi.json")
     document.write_text("{ not the contract", encoding="utf-8")
 
@@ -175,10 +178,7 @@ def generated_groups(help_text: str) -> list[str]:
 def test_a_damaged_group_file_falls_back_to_the_whole_index(tmp_path: Path) -> None:
     """The operations read by group are a copy of operations.json: when that copy cannot
     be read, a command reads the whole list instead, and lists the group's verbs still."""
-    env = home_env(tmp_path)
-    leadctl(env, "-q", "-p", "big", "profile", "set", "base_url", "https://big.example.test")
-    big = write_contract(tmp_path / "big.json", big_contract("3.0", resources=40))
-    leadctl(env, "-q", "-p", "big", "contract", "import", str(big))
+    env = _home_with_big_contract(tmp_path)
     (by_group,) = (tmp_path / "cache" / "contracts").glob("big.example.test-*/*/by-group.json")
     by_group.write_bytes(b"\x00" * by_group.stat().st_size)
 
