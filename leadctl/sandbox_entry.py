@@ -42,9 +42,14 @@ class EmbeddedSandbox:
         self.transport: Any = None
 
     def start(self) -> None:
+        from leadctl.config.dir_paths import dir_path
         from leadctl_sandbox.embedded import InProcessSandbox as Inner
 
-        inner = Inner(env=self._env)
+        # leadctl's data dir as leadctl names it, so the sandbox need not load platformdirs
+        # to find the same dir (None: only platformdirs can tell, and the sandbox asks it).
+        data_dir = dir_path("data", self._env)
+        env = self._env if data_dir is None else {**self._env, "LEADCTL_DATA_DIR": data_dir}
+        inner = Inner(env=env)
         with _as_leadctl_errors():
             inner.start()
         self._inner = inner

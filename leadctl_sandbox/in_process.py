@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import threading
 from typing import TYPE_CHECKING, Any
+from urllib.parse import unquote
 
 if TYPE_CHECKING:
     import httpx
@@ -33,7 +34,8 @@ _SERVER = ("127.0.0.1", 80)
 
 
 class InProcessTransport(_Transport):
-    """An httpx transport that calls an ASGI app on a loop of its own thread."""
+    """An httpx transport that calls an ASGI app on a loop of its own thread; it answers
+    leadctl's one-shot requests (``answer_in_process``) the same way, without httpx."""
 
     def __init__(self, app: Any) -> None:
         self._app = app
@@ -54,30 +56,47 @@ class InProcessTransport(_Transport):
         # (without httpx's command-line tool): importing it at the top would load it first.
         import httpx
 
-        body = request.read()
-        if self._loop.is_closed():
-            raise httpx.ConnectError("the embedded sandbox has stopped", request=request)
-        answer = asyncio.run_coroutine_threadsafe(self._call(request, body), self._loop)
-        status, headers, content = answer.result()
+        url = request.url
+        target = url.raw_path.decode("ascii")
+        try:
+            status, headers, content = self.answer_in_process(
+                request.method, target, list(request.headers.raw), request.read()
+            )
+        except ConnectionError as error:
+            raise httpx.ConnectError(str(error), request=request) from None
         return httpx.Response(
             status, headers=headers, stream=httpx.ByteStream(content), request=request
         )
 
-    async def _call(
-        self, request: httpx.Request, body: bytes
+    def answer_in_process(
+        self, method: str, target: str, headers: list[tuple[bytes, bytes]], body: bytes
     ) -> tuple[int, list[tuple[bytes, bytes]], bytes]:
-        url = request.url
+        """The app's answer to one request (``target``: the path and query as on the wire),
+        for a client that does not use httpx (leadctl's one-shot requests). Raises
+        ConnectionError once the sandbox has stopped."""
+        if self._loop.is_closed():
+            raise ConnectionError("the embedded sandbox has stopped")
+        answer = asyncio.run_coroutine_threadsafe(
+            self._call(method, target, headers, body), self._loop
+        )
+        return answer.result()
+
+    async def _call(
+        self, method: str, target: str, headers: list[tuple[bytes, bytes]], body: bytes
+    ) -> tuple[int, list[tuple[bytes, bytes]], bytes]:
+        raw_path, _, query = target.partition("?")
         scope = {
             "type": "http",
             "asgi": {"version": "3.0", "spec_version": "2.3"},
             "http_version": "1.1",
-            "method": request.method,
-            "scheme": url.scheme,
-            "path": url.path,
-            "raw_path": url.raw_path.split(b"?", 1)[0],
-            "query_string": url.query,
+            "method": method,
+            "scheme": "http",
+            # As uvicorn gives it: percent-decoded beside the raw one.
+            "path": unquote(raw_path),
+            "raw_path": raw_path.encode("ascii"),
+            "query_string": query.encode("ascii"),
             "root_path": "",
-            "headers": [(name.lower(), value) for name, value in request.headers.raw],
+            "headers": [(name.lower(), value) for name, value in headers],
             "client": _CLIENT,
             "server": _SERVER,
         }
@@ -93,13 +112,13 @@ class InProcessTransport(_Transport):
             return {"type": "http.disconnect"}
 
         status = 0
-        headers: list[tuple[bytes, bytes]] = []
+        answer_headers: list[tuple[bytes, bytes]] = []
         chunks: list[bytes] = []
 
         async def send(message: dict[str, Any]) -> None:
-            nonlocal status, headers
+            nonlocal status, answer_headers
             if message["type"] == "http.response.start":
-                status, headers = message["status"], list(message.get("headers", []))
+                status, answer_headers = message["status"], list(message.get("headers", []))
             elif message["type"] == "http.response.body":
                 chunks.append(message.get("body", b""))
                 if not message.get("more_body", False):
@@ -113,7 +132,7 @@ class InProcessTransport(_Transport):
                 return 500, plain, b"Internal Server Error"
         finally:
             answered.set()
-        return status, headers, b"".join(chunks)
+        return status, answer_headers, b"".join(chunks)
 
     def close(self) -> None:
         """Nothing: every client of the invocation shares this transport and closes it

@@ -10,16 +10,27 @@ do. This document is all leadctl knows of the sandbox, besides its one entry poi
 
 from __future__ import annotations
 
+import importlib.util
 import json
 from functools import lru_cache
-from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
 from leadctl_sandbox.contract import iter_operations
 
-# files() of the top package runs only its two-line __init__, never leadctl.contract's code.
-REFERENCE_FILE = files("leadctl") / "contract" / "openapi.json"
+
+def _package_dir(name: str) -> Path:
+    """Where the package ``name`` is installed, found as the import system finds it: its
+    code is not run, and importlib.resources (a tenth of the embedded sandbox's start) is
+    not loaded. Every way leadctl installs puts its files in a directory."""
+    spec = importlib.util.find_spec(name)
+    locations = spec.submodule_search_locations if spec is not None else None
+    if not locations:
+        raise ImportError(f"package {name!r} is not installed in a directory")
+    return Path(next(iter(locations)))
+
+
+REFERENCE_FILE = _package_dir("leadctl") / "contract" / "openapi.json"
 EXTENSION_FILE = Path(__file__).with_name("extended_contract.json")
 PUBLISHED_PATH = "/openapi.json"
 

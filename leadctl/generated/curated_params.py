@@ -18,8 +18,6 @@ from leadctl.contract.curated import CURATED_COMMANDS
 from leadctl.contract.operations import Operation
 from leadctl.contract.store import ActiveIndex, bundled_index
 from leadctl.contract.templates import template_key
-from leadctl.generated.command import param_annotation, param_help
-from leadctl.inputs.given import remember_given
 
 if TYPE_CHECKING:
     from leadctl.contract.entries import Parameter
@@ -47,6 +45,9 @@ def add_contract_params(command: Any, group: str, verb: str, active: ActiveIndex
 
 
 def _add(command: Any, key: tuple[str, str], specs: "list[Parameter]") -> None:
+    # Only a verb the active contract gives parameters of its own pays for loading how a
+    # generated verb types and describes them (most curated verbs get none).
+    from leadctl.generated.command import param_annotation, param_help
 
     taken = {opt for param in command.params for opt in param.opts}
     template = typer.Typer(add_completion=False)
@@ -94,6 +95,8 @@ def _keeper(key: tuple[str, str], spec: "Parameter") -> Any:
             return
         obj = typer_ctx.find_root().obj
         if isinstance(obj, Context):
+            from leadctl.inputs.given import remember_given
+
             remember_given(obj, key, spec, value)
 
     return keep

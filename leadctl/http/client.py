@@ -32,7 +32,7 @@ from leadctl.http.authorization import Authorization
 from leadctl.http.bodies import MAX_BODY_BYTES, decode_json
 from leadctl.http.debug_trace import Tracer
 from leadctl.http.dry_run import dry_run_curl
-from leadctl.http.one_shot import OneShot, one_shot_allowed
+from leadctl.http.one_shot import AnswersInProcess, OneShot, one_shot_allowed
 from leadctl.http.pacer import Pacer
 from leadctl.http.pool import USER_AGENT, Pool
 from leadctl.http.problems import problem_from_response
@@ -112,7 +112,7 @@ class Client:
         )
         self._secret_keys = SecretKeys(secret_fields)
         self._timeout = timeout
-        self._transport_injected = transport is not None
+        self._transport = transport
         self._env = os.environ if env is None else env
         self._tracer = Tracer(
             trace, source_key_header=source_key_header, secret_keys=self._secret_keys
@@ -191,7 +191,7 @@ class Client:
         if one_shot_allowed(
             op,
             base_url=self._pool.base(),
-            transport_injected=self._transport_injected,
+            transport=self._transport,
             env=self._env,
         ):
             via = self._one_shot
@@ -221,8 +221,12 @@ class Client:
         )
 
     def _one_shot(self) -> OneShot:
+        transport = self._transport
         return OneShot(
-            base_url=self._pool.base(), timeout=self._timeout, verify=self._pool.resolved_verify
+            base_url=self._pool.base(),
+            timeout=self._timeout,
+            verify=self._pool.resolved_verify,
+            in_process=transport if isinstance(transport, AnswersInProcess) else None,
         )
 
     def _build(

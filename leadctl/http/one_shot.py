@@ -11,22 +11,28 @@ answer: the same header names, values and order (so ``--debug`` is the same on b
 same URL, query encoding and Host, and the same body rules (Content-Encoding decoded as
 httpx does, ``MAX_BODY_BYTES`` while reading). Its failures are :class:`OneShotError`, whose
 ``kind`` ``sending.py`` turns into the very Delivery and message httpx's errors become.
+
+The embedded sandbox (``-p sandbox``) answers the same one-shot request in this process
+(:class:`AnswersInProcess`): the request is built and its answer read by the very code
+below, with no socket, no ``http.client`` and no httpx, which together were a fifth of such
+a command.
 """
 
 from __future__ import annotations
 
-import http.client
-import ssl
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 from urllib.parse import urlencode, urlsplit
 
 from leadctl.http.bodies import MAX_BODY_BYTES, TooLarge, too_large
 from leadctl.http.pool import USER_AGENT
-from leadctl.http.trust import ssl_context
 
 if TYPE_CHECKING:
+    # Loaded when a request goes over the network: the embedded sandbox needs neither.
+    import http.client
+    import ssl
+
     from leadctl.contract.operations import Operation
 
 TRANSPORT_VARIABLE = "LEADCTL_HTTP_TRANSPORT"
@@ -36,24 +42,40 @@ PROXY_VARIABLES = frozenset({"http_proxy", "https_proxy", "all_proxy", "no_proxy
 ACCEPT_ENCODING = "gzip, deflate"
 
 
+# One answer as ASGI gives it: the status, the header pairs, the whole body.
+RawAnswer = tuple[int, list[tuple[bytes, bytes]], bytes]
+
+
+@runtime_checkable
+class AnswersInProcess(Protocol):
+    """A transport that answers a request in this process without httpx (the embedded
+    sandbox's): ``target`` is the path and query as sent on the wire."""
+
+    def answer_in_process(
+        self, method: str, target: str, headers: list[tuple[bytes, bytes]], body: bytes
+    ) -> RawAnswer: ...
+
+
 def one_shot_allowed(
-    op: Operation, *, base_url: str, transport_injected: bool, env: Mapping[str, str]
+    op: Operation, *, base_url: str, transport: object | None, env: Mapping[str, str]
 ) -> bool:
     """Whether one call of ``op`` goes through this module rather than httpx's pool.
 
     Only a single request that is not paged (paging reuses one connection for many pages;
     bulk runs, downloads, streams and webhooks send through ``Client.call`` or their own
-    clients, never here), at a path on the profile's http or https base URL (https with the
-    roots httpx would use, trust.py). Never when a transport was injected (tests'
-    pytest-httpx and the embedded ``-p sandbox`` answer through httpx), when a proxy
-    variable is set (httpx honours them; this module does not), nor when the user chose
-    httpx with LEADCTL_HTTP_TRANSPORT=httpx (the unit tests' conftest does, so pytest-httpx
-    sees every request).
+    clients, never here), and never when the user chose httpx with
+    LEADCTL_HTTP_TRANSPORT=httpx (the unit tests' conftest does, so pytest-httpx sees every
+    request). Then: to a transport that answers in process (the embedded sandbox; no proxy
+    is involved), or with no transport injected (a test's is httpx's) to a path on the
+    profile's http or https base URL (https with the roots httpx would use, trust.py) when
+    no proxy variable is set (httpx honours them; this module does not).
     """
-    if transport_injected or op.paged or "://" in op.path:
+    if op.paged or "://" in op.path:
         return False
     if env.get(TRANSPORT_VARIABLE, "").strip().lower() == "httpx":
         return False
+    if transport is not None:
+        return isinstance(transport, AnswersInProcess)
     if any(name.lower() in PROXY_VARIABLES for name in env):
         return False
     return base_url.lower().startswith(("http://", "https://"))
@@ -188,7 +210,8 @@ def encode_query(params: Mapping[str, Any] | None) -> str:
 
 
 class OneShot:
-    """Sends one request a connection, to the base URL's host, and reads the answer whole."""
+    """Sends one request a connection, to the base URL's host (or to ``in_process``), and
+    reads the answer whole."""
 
     def __init__(
         self,
@@ -197,10 +220,12 @@ class OneShot:
         timeout: float,
         # The client's roots (trust.py), loaded only for an https URL.
         verify: Callable[[], ssl.SSLContext | bool] = lambda: True,
+        in_process: AnswersInProcess | None = None,
     ) -> None:
         self._base = urlsplit(base_url)
         self._timeout = timeout
         self._verify = verify
+        self._in_process = in_process
 
     def build_request(
         self,
@@ -239,6 +264,12 @@ class OneShot:
 
     def receive(self, request: Request) -> Response:
         """Send ``request`` and read its whole answer within MAX_BODY_BYTES."""
+        if self._in_process is not None:
+            return self._answered_in_process(request, self._in_process)
+        import http.client
+
+        from leadctl.http.trust import ssl_context
+
         host = request.url.netloc
         connection: http.client.HTTPConnection
         if request.url.scheme == "https":
@@ -273,17 +304,47 @@ class OneShot:
         finally:
             connection.close()
         pairs = [(name, _header_text(value)) for name, value in answer.getheaders()]
-        body = _decoded(raw, [v for k, v in pairs if k.lower() == "content-encoding"])
-        # The body is decoded: the copy claims no encoding and the length of what was read,
-        # as bodies.receive's copy (an httpx.Response made from the bytes) does.
-        kept = [
-            (name, value)
-            for name, value in pairs
-            if name.lower() not in ("content-encoding", "content-length", "transfer-encoding")
-        ]
-        if body:
-            kept.append(("Content-Length", str(len(body))))
-        return Response(answer.status, answer.reason, Headers(kept), body, request.url)
+        return _response(answer.status, answer.reason, pairs, raw, request.url)
+
+    def _answered_in_process(self, request: Request, answerer: AnswersInProcess) -> Response:
+        # As http.client puts them on the wire: Latin-1 (a credential is ASCII).
+        head = [(k.encode("latin-1"), v.encode("latin-1")) for k, v in request.headers.raw_items()]
+        try:
+            status, pairs, raw = answerer.answer_in_process(
+                request.method, request.url.target, head, request.content
+            )
+        except ConnectionError as error:  # the sandbox has stopped (after a Ctrl-C)
+            raise OneShotError("connect", error) from error
+        if len(raw) > MAX_BODY_BYTES:
+            raise TooLarge(too_large(len(raw)))
+        text = [(k.decode("latin-1"), _header_text(v.decode("latin-1"))) for k, v in pairs]
+        return _response(status, _reason(status), text, raw, request.url)
+
+
+def _response(
+    status: int, reason: str, pairs: list[tuple[str, str]], raw: bytes, url: URL
+) -> Response:
+    body = _decoded(raw, [v for k, v in pairs if k.lower() == "content-encoding"])
+    # The body is decoded: the copy claims no encoding and the length of what was read,
+    # as bodies.receive's copy (an httpx.Response made from the bytes) does.
+    kept = [
+        (name, value)
+        for name, value in pairs
+        if name.lower() not in ("content-encoding", "content-length", "transfer-encoding")
+    ]
+    if body:
+        kept.append(("Content-Length", str(len(body))))
+    return Response(status, reason, Headers(kept), body, url)
+
+
+def _reason(status: int) -> str:
+    """The reason phrase httpx gives an answer with no status line (an ASGI answer)."""
+    from http import HTTPStatus
+
+    try:
+        return HTTPStatus(status).phrase
+    except ValueError:
+        return ""
 
 
 def _read_within_limit(answer: http.client.HTTPResponse) -> bytes:

@@ -43,6 +43,10 @@ MEASURED_PATHS = (
     "leadctl.contract.operations", "leadctl.contract.body_schema", "leadctl.http.client",
     "leadctl.config.urls", "leadctl.verbkit.shared_reads", "leadctl.config.held_credential",
     "leadctl.config.profile_settings",
+    # the same read with -p sandbox (issue 32): the sandbox found without platformdirs, a
+    # curated verb's contract flags built only when the contract has some, the network's
+    # certificate roots loaded only for a request that leaves the process
+    "leadctl.sandbox_entry", "leadctl.generated.curated_params", "leadctl.http.one_shot",
 )  # fmt: skip
 HEAVY = ("leadctl.models", "leadctl.views", "leadctl_sandbox", "leadctl.bulk")
 
@@ -93,7 +97,7 @@ def test_the_scan_sees_imports_inside_functions() -> None:
     assert ("leadctl.__main__", "leadctl.cli.app") in function_local_imports()
 
 
-def test_at_most_seventy_two_imports_of_own_modules_hide_inside_functions() -> None:
+def test_at_most_seventy_six_imports_of_own_modules_hide_inside_functions() -> None:
     # Issue 25's bound, counting the sandbox package's imports inside its wrapper too: past
     # it, the two boundaries above have grown into a second import graph again. The Context
     # is not counted: it is the factory that builds each collaborator on first use, so each
@@ -102,5 +106,7 @@ def test_at_most_seventy_two_imports_of_own_modules_hide_inside_functions() -> N
     # 72 since issue 33: the root looks up an alias, or the intent of a mistyped word, only
     # for a first word that names no command, and loads that machinery only then; a TAB's
     # `__complete-values` answers from its cache before Typer or the contract load.
+    # 76 since the -p sandbox read was measured (issue 32): the four imports named with it
+    # in MEASURED_PATHS.
     counted = [pair for pair in function_local_imports() if pair[0] != "leadctl.context"]
-    assert len(counted) <= 72
+    assert len(counted) <= 76

@@ -23,7 +23,8 @@ LOCAL = "http://127.0.0.1:8080"
 
 
 def allowed(op: Any = READ, *, base_url: str = LOCAL, injected: bool = False, **env: str) -> bool:
-    return one_shot_allowed(op, base_url=base_url, transport_injected=injected, env=env)
+    transport = object() if injected else None
+    return one_shot_allowed(op, base_url=base_url, transport=transport, env=env)
 
 
 def test_a_single_read_or_create_goes_one_shot() -> None:
