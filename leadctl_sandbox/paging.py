@@ -26,8 +26,7 @@ import hmac
 import json
 import sqlite3
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from leadctl_sandbox.problems import validation_problem
 from leadctl_sandbox.tags import normalize
@@ -41,8 +40,9 @@ BOOL = "bool"
 TAGS = "tags"
 
 
-@dataclass(frozen=True)
-class Field:
+# A NamedTuple, not a dataclass: every `-p sandbox` command defines it again at its start,
+# and a frozen dataclass costs five times as much to define (issue 32).
+class Field(NamedTuple):
     expr: str
     kind: str = TEXT
     # A NOT NULL column sorts on itself, so an index on the plain column serves it.
@@ -51,8 +51,7 @@ class Field:
     sort_column: str | None = None
 
 
-@dataclass(frozen=True)
-class Collection:
+class Collection(NamedTuple):
     """How one collection maps API field names onto SQL."""
 
     select: str  # SELECT ... FROM ... (may hold placeholders, bound first)
@@ -90,8 +89,7 @@ def sort_index_names(collection: Collection) -> list[str]:
     ]
 
 
-@dataclass
-class Page:
+class Page(NamedTuple):
     rows: list[sqlite3.Row]
     page_size: int
     total_count: int | None
@@ -108,10 +106,11 @@ def collection_json(items: list[Any], page: Page) -> dict[str, Any]:
     }
 
 
-@dataclass
-class _Query:
-    where: list[str] = field(default_factory=list)
-    params: list[Any] = field(default_factory=list)
+class _Query(NamedTuple):
+    """A WHERE clause being built: its parts and their parameters (both appended to)."""
+
+    where: list[str]
+    params: list[Any]
 
 
 def fetch_page(

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
     from leadctl_sandbox.ratelimit import RateLimit
@@ -11,8 +10,9 @@ if TYPE_CHECKING:
 DEFAULT_INTAKE_DELAY = 1.0
 
 
-@dataclass(frozen=True)
-class SandboxSettings:
+# A NamedTuple, not a dataclass: every `-p sandbox` command defines it again at its start,
+# and a frozen dataclass costs five times as much to define (issue 32).
+class SandboxSettings(NamedTuple):
     # Seconds until a received lead is processed (Pending -> Accepted/Rejected).
     intake_delay: float = DEFAULT_INTAKE_DELAY
     # Requests per credential (per second, or per fixed window); None means no limit.

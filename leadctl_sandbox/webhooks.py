@@ -31,7 +31,7 @@ import uuid
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, NamedTuple
 
 from leadctl_sandbox.times import iso
 
@@ -45,8 +45,9 @@ USER_AGENT = "leadctl-sandbox-webhooks"
 logger = logging.getLogger("leadctl_sandbox")
 
 
-@dataclass(frozen=True)
-class Event:
+# A NamedTuple, not a dataclass: every `-p sandbox` command defines it again at its start,
+# and a frozen dataclass costs five times as much to define (issue 32).
+class Event(NamedTuple):
     type: str
     at: datetime
     data: dict[str, Any]
