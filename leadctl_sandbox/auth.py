@@ -7,7 +7,9 @@ take (a source key anywhere but lead intake) and for writes by a read-only user.
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import NamedTuple
 
 from leadctl_sandbox import keys
 from leadctl_sandbox.problems import ApiProblem
@@ -31,15 +33,16 @@ _CHALLENGE = {"WWW-Authenticate": 'Bearer realm="leadctl-sandbox"'}
 _INVALID = {"WWW-Authenticate": 'Bearer realm="leadctl-sandbox", error="invalid_token"'}
 
 
-@dataclass(frozen=True)
-class Principal:
+# A NamedTuple, not a dataclass: every `-p sandbox` command defines it again at its start,
+# and a dataclass costs five times as much to define (issue 32).
+class Principal(NamedTuple):
     kind: str
     org_id: str
     # The acting user: the token's subject, or for an organization key the key's owner.
     user_id: str | None = None
     roles: tuple[str, ...] = ()
     source_id: str | None = None
-    claims: dict[str, object] = field(default_factory=dict, compare=False)
+    claims: Mapping[str, object] = MappingProxyType({})
 
     @property
     def read_only(self) -> bool:

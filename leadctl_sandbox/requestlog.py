@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import collections
 import json
-from dataclasses import dataclass, field
 from typing import Any
 
 MAX_ENTRIES = 2000
@@ -40,12 +39,12 @@ def _not_json(constant: str) -> Any:
     raise ValueError(f"{constant} is not JSON")
 
 
-@dataclass
+# A plain class, not a dataclass: every `-p sandbox` command defines it again at its start,
+# and a dataclass costs five times as much to define (issue 32).
 class RequestLog:
-    entries: collections.deque[dict[str, Any]] = field(
-        default_factory=lambda: collections.deque(maxlen=MAX_ENTRIES)
-    )
-    _seq: int = 0
+    def __init__(self) -> None:
+        self.entries: collections.deque[dict[str, Any]] = collections.deque(maxlen=MAX_ENTRIES)
+        self._seq = 0
 
     def record(self, entry: dict[str, Any]) -> dict[str, Any]:
         self._seq += 1

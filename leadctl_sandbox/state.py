@@ -5,7 +5,6 @@ from __future__ import annotations
 import secrets
 import sqlite3
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from leadctl_sandbox import db, keys
@@ -30,12 +29,17 @@ def data_dir(env: Mapping[str, str]) -> Path:
     return Path(platformdirs.user_data_dir("leadctl", appauthor=False))
 
 
-@dataclass(frozen=True, repr=False)
+# Plain classes, not dataclasses: every `-p sandbox` command defines them again at its start,
+# and a dataclass costs five times as much to define (issue 32). Neither has a repr: both
+# hold secrets.
 class DemoCredentials:
-    org: str
-    user: str
-    read_only_user: str
-    sources: dict[str, str] = field(default_factory=dict)
+    __slots__ = ("org", "read_only_user", "sources", "user")
+
+    def __init__(
+        self, org: str, user: str, read_only_user: str, sources: dict[str, str] | None = None
+    ) -> None:
+        self.org, self.user, self.read_only_user = org, user, read_only_user
+        self.sources = dict(sources or {})
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -46,13 +50,18 @@ class DemoCredentials:
         }
 
 
-@dataclass(repr=False)
 class SandboxState:
-    conn: sqlite3.Connection
-    secret: bytes
-    path: Path | None
-    seed: int
-    seeded_now: bool
+    def __init__(
+        self,
+        *,
+        conn: sqlite3.Connection,
+        secret: bytes,
+        path: Path | None,
+        seed: int,
+        seeded_now: bool,
+    ) -> None:
+        self.conn, self.secret, self.path = conn, secret, path
+        self.seed, self.seeded_now = seed, seeded_now
 
     def meta(self, key: str) -> str:
         value = db.get_meta(self.conn, key)

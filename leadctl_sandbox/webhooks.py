@@ -29,7 +29,6 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, NamedTuple
 
@@ -64,14 +63,21 @@ def state_secret(state_secret_bytes: bytes) -> str:
     return "whsec_" + base64.b64encode(key).decode("ascii")
 
 
-@dataclass(order=True)
+# A plain class, not a dataclass: every `-p sandbox` command defines it again at its start,
+# and a dataclass costs five times as much to define (issue 32).
 class _Pending:
-    due: float
-    order: int
-    msg_id: str = field(compare=False)
-    event: Event = field(compare=False)
-    body: bytes = field(compare=False)
-    attempts: int = field(default=0, compare=False)
+    """A delivery waiting in the heap, ordered by when it is due, then by when queued."""
+
+    __slots__ = ("attempts", "body", "due", "event", "msg_id", "order")
+
+    def __init__(
+        self, due: float, order: int, msg_id: str, event: Event, body: bytes, attempts: int = 0
+    ) -> None:
+        self.due, self.order, self.msg_id = due, order, msg_id
+        self.event, self.body, self.attempts = event, body, attempts
+
+    def __lt__(self, other: _Pending) -> bool:
+        return (self.due, self.order) < (other.due, other.order)
 
 
 class WebhookSender:

@@ -8,27 +8,30 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
 from datetime import datetime
 from importlib import import_module
-from typing import Any
+from types import MappingProxyType
+from typing import Any, NamedTuple
 
 from leadctl_sandbox.auth import Principal
 from leadctl_sandbox.settings import SandboxSettings
 from leadctl_sandbox.validation import SchemaValidator
 from leadctl_sandbox.webhooks import Event
 
+_NOTHING: Mapping[str, Any] = MappingProxyType({})
 
-@dataclass
-class Call:
+
+# A NamedTuple, not a dataclass: every `-p sandbox` command defines it again at its start,
+# and a dataclass costs five times as much to define (issue 32).
+class Call(NamedTuple):
     principal: Principal
     conn: sqlite3.Connection
     secret: bytes
     settings: SandboxSettings
     validator: SchemaValidator
     now: datetime
-    path: Mapping[str, Any] = field(default_factory=dict)
-    query: Mapping[str, Any] = field(default_factory=dict)
+    path: Mapping[str, Any] = _NOTHING
+    query: Mapping[str, Any] = _NOTHING
     body: Any = None
     raw_body: bytes = b""
     # Webhook events the operation causes, delivered once it is committed; None when
@@ -36,8 +39,7 @@ class Call:
     events: list[Event] | None = None
 
 
-@dataclass
-class Reply:
+class Reply(NamedTuple):
     status: int
     body: Any = None  # JSON value; None with 204
 
