@@ -53,7 +53,9 @@ ENVIRONMENT: tuple[tuple[str, str], ...] = (
         "request (not a page of --all, a bulk run, a download or a webhook) is sent with "
         "Python's http.client, which starts faster; the certificate roots, retries, "
         "--debug trace and error messages are the same. A proxy variable (HTTP_PROXY, "
-        "HTTPS_PROXY, ALL_PROXY, NO_PROXY, any case) always selects httpx.",
+        "HTTPS_PROXY, ALL_PROXY, NO_PROXY, any case) always selects httpx. With -p sandbox "
+        "that single request is handed to the sandbox inside leadctl, and httpx only when "
+        "this is httpx.",
     ),
     (
         "LEADCTL_PAGER",
