@@ -14,7 +14,7 @@ httpx does, ``MAX_BODY_BYTES`` while reading). Its failures are :class:`OneShotE
 
 The embedded sandbox (``-p sandbox``) answers the same one-shot request in this process
 (:class:`AnswersInProcess`): the request is built and its answer read by the very code
-below, with no socket and no httpx (loading httpx was a sixth of such a command).
+below, with no socket and no httpx (about 30 ms of the 210 such a command took through httpx).
 """
 
 from __future__ import annotations
