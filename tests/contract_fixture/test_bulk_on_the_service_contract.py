@@ -24,7 +24,7 @@ from typing import Any
 
 import pytest
 
-from tests.contract_fixture.conftest import CredentialEnv, Runner
+from tests.support.contract_mock_fixtures import CredentialEnv, Runner
 from tests.support.contract_mock import ContractMock
 from tests.support.e2e import base_env, leadctl_executable
 from tests.support.in_process import run_in_process

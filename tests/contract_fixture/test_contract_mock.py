@@ -9,7 +9,7 @@ import httpx
 import pytest
 
 from tests.contract_fixture.bodies import INTAKE
-from tests.contract_fixture.conftest import (
+from tests.support.contract_mock_fixtures import (
     CREDENTIALS,
     ORG_KEY,
     SCHEME_KINDS,

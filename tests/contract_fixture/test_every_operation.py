@@ -22,7 +22,7 @@ from urllib.parse import unquote
 
 import pytest
 
-from tests.contract_fixture.conftest import (
+from tests.support.contract_mock_fixtures import (
     CONTRACT_NAMES,
     CREDENTIALS,
     SCHEME_KINDS,

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.contract_fixture.conftest import CredentialEnv, Runner
+from tests.support.contract_mock_fixtures import CredentialEnv, Runner
 from tests.support.contract_mock import ContractMock
 
 pytestmark = pytest.mark.e2e

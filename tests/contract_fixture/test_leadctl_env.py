@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from tests.contract_fixture.conftest import CredentialEnv, Runner
+from tests.support.contract_mock_fixtures import CredentialEnv, Runner
 from tests.support.contract_mock import ContractMock
 
 

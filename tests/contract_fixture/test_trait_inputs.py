@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 
 from leadctl.clock import Clock
-from tests.contract_fixture.conftest import ENTRY_POINT_VERSION, CredentialEnv, Runner
+from tests.support.contract_mock_fixtures import ENTRY_POINT_VERSION, CredentialEnv, Runner
 from tests.support.cli import run_cli
 from tests.support.contract_mock import ContractMock
 from tests.support.e2e import base_env, leadctl_executable

@@ -12,7 +12,7 @@ import json
 import re
 from pathlib import Path
 
-from tests.e2e.conftest import CredentialEnv
+from tests.support.sandbox_fixtures import CredentialEnv
 from tests.support.e2e import run_leadctl, run_leadctl_terminal
 from tests.support.in_process import run_in_process
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.contract_fixture.conftest import (
+from tests.support.contract_mock_fixtures import (
     CREDENTIALS,
     SCHEME_KINDS,
     CredentialEnv,

@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 
 import pytest
 
-from tests.e2e.conftest import CredentialEnv
+from tests.support.sandbox_fixtures import CredentialEnv
 from tests.support.bulk_engine import BULK_ENGINE
 from tests.support.e2e import base_env
 

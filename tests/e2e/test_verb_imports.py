@@ -16,7 +16,7 @@ import pytest
 
 from leadctl.cli.groups import GROUPS
 from leadctl.cli.verb_table import SubGroup, Verb, verb_module
-from tests.e2e.conftest import CredentialEnv
+from tests.support.sandbox_fixtures import CredentialEnv
 from tests.support.e2e import run_leadctl
 
 pytestmark = pytest.mark.e2e

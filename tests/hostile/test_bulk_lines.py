@@ -27,11 +27,11 @@ def rows(tmp_path: Path) -> Path:
 
 @pytest.mark.parametrize("on_terminal", [False, True])
 def test_import_row_lines_quote_the_service_safely(
-    hostile: HostileServer, env: dict[str, str], rows: Path, on_terminal: bool
+    hostile: HostileServer, hostile_env: dict[str, str], rows: Path, on_terminal: bool
 ) -> None:
     hostile.answer(REFUSED, path="/leads", method="POST", times=3)
     run = run_on_terminal if on_terminal else run_in_pipes
-    done = run(["leads", "import", str(rows)], env=env)
+    done = run(["leads", "import", str(rows)], env=hostile_env)
     assert done.exit_code == 6, done.stderr
     noted = [line for line in screen_lines(done.stderr) if line.startswith("row")]
     assert len(noted) == 3 and all(SHOWN in line for line in noted)
@@ -40,10 +40,10 @@ def test_import_row_lines_quote_the_service_safely(
 
 
 def test_a_batch_report_on_a_terminal_is_json_with_nothing_acted_on(
-    hostile: HostileServer, env: dict[str, str], rows: Path
+    hostile: HostileServer, hostile_env: dict[str, str], rows: Path
 ) -> None:
     hostile.answer(REFUSED, path="/leads", method="POST", times=3)
-    done = run_on_terminal(["batch", "POST /leads", "--input", str(rows)], env=env)
+    done = run_on_terminal(["batch", "POST /leads", "--input", str(rows)], env=hostile_env)
     assert done.exit_code == 6, done.stderr
     reported = [json.loads(line) for line in done.stdout.splitlines()]
     assert [line["error"] for line in reported] == [problem(400)] * 3

@@ -1,4 +1,5 @@
-"""End-to-end fixtures: the installed ``leadctl`` against a sandbox over a real 127.0.0.1 socket.
+"""Fixtures of the installed ``leadctl`` against a sandbox over a real 127.0.0.1 socket
+(a pytest plugin, registered in tests/conftest.py).
 
     def test_something(sandbox: SandboxProcess, org_env: dict[str, str], env_for) -> None:
         result = run_leadctl(["lead-statuses", "list"], env=org_env)
@@ -6,10 +7,12 @@
 
 ``sandbox`` is one server for the whole session (memory state, seed 7, faults on), so a
 test must not depend on what other tests did to it: create what you check, and filter to
-it. Each test still has its own LEADCTL_CONFIG_DIR and LEADCTL_DATA_DIR (the autouse
-fixture of tests/conftest.py; tests/support/e2e.py passes them on). The environments
-from ``org_env`` and ``env_for`` print LEADCTL_TOKEN as ``<hidden>`` when pytest shows a
-failing test's arguments. Faults added with ``sandbox.add_fault`` are cleared after each test.
+it. ``fresh_sandbox`` is a server of the test's own, for tests that change credentials or
+global state. Each test still has its own LEADCTL_CONFIG_DIR and LEADCTL_DATA_DIR (the
+autouse fixture of tests/conftest.py; tests/support/e2e.py passes them on). The
+environments from ``org_env`` and ``env_for`` print LEADCTL_TOKEN as ``<hidden>`` when
+pytest shows a failing test's arguments. Faults added with ``sandbox.add_fault`` are
+cleared after each test that asked for ``sandbox``.
 """
 
 from __future__ import annotations
@@ -23,7 +26,16 @@ from tests.support.sandbox_server import SandboxProcess, sandbox_server
 
 @pytest.fixture(scope="session")
 def sandbox() -> Iterator[SandboxProcess]:
-    """The session's sandbox server (tests/support/sandbox_server.py)."""
+    """The session's sandbox server (tests/support/sandbox_server.py). A module that needs
+    a server of its own (tests/faults/, tests/e2e/test_oauth.py) overrides it under the
+    same name and type."""
+    with sandbox_server() as server:
+        yield server
+
+
+@pytest.fixture
+def fresh_sandbox() -> Iterator[SandboxProcess]:
+    """A server of the test's own, for tests that change credentials or global state."""
     with sandbox_server() as server:
         yield server
 
@@ -71,6 +83,10 @@ def source_env(sandbox: SandboxProcess) -> CredentialEnv:
 
 @pytest.fixture(autouse=True)
 def _no_leftover_faults(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Clears the faults a test added, only where the test asked for ``sandbox``: the
+    session's server or a module's own one."""
     yield
     if "sandbox" in request.fixturenames:
-        request.getfixturevalue("sandbox").clear_faults()
+        server = request.getfixturevalue("sandbox")
+        if isinstance(server, SandboxProcess):
+            server.clear_faults()
