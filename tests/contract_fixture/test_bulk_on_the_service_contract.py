@@ -24,8 +24,8 @@ from typing import Any
 
 import pytest
 
-from tests.support.contract_mock_fixtures import CredentialEnv, Runner
 from tests.support.contract_mock import ContractMock
+from tests.support.contract_mock_fixtures import CredentialEnv, Runner
 from tests.support.e2e import base_env, leadctl_executable
 from tests.support.in_process import run_in_process
 

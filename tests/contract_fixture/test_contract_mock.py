@@ -9,6 +9,7 @@ import httpx
 import pytest
 
 from tests.contract_fixture.bodies import INTAKE
+from tests.support.contract_mock import ContractMock, serve_contract
 from tests.support.contract_mock_fixtures import (
     CREDENTIALS,
     ORG_KEY,
@@ -16,7 +17,6 @@ from tests.support.contract_mock_fixtures import (
     SOURCE_KEY,
     load_contract,
 )
-from tests.support.contract_mock import ContractMock, serve_contract
 
 FULL_SOURCE_UPDATE = {
     "name": "Website form",

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.contract_mock import ContractMock, serve_contract
 from tests.support.contract_mock_fixtures import (
     CREDENTIALS,
     SCHEME_KINDS,
@@ -22,7 +23,6 @@ from tests.support.contract_mock_fixtures import (
     leadctl_env_for,
     load_contract,
 )
-from tests.support.contract_mock import ContractMock, serve_contract
 from tests.support.e2e import run_leadctl
 from tests.support.imported_contracts import ImportedContracts
 from tests.support.in_process import run_in_process

@@ -16,8 +16,8 @@ import threading
 
 import pytest
 
-from tests.support.hostile_fixtures import ORG_KEY
 from tests.support.e2e import run_leadctl
+from tests.support.hostile_fixtures import ORG_KEY
 from tests.support.hostile_server import HostileServer, json_response, response
 
 pytestmark = pytest.mark.e2e
