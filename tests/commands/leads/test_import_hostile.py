@@ -1,6 +1,6 @@
-"""Issue 22.1 (bulk row lines): what `leads import` and `batch` say on stderr about each row
-the service refused quotes its problem document, shown and never acted on, on a terminal
-(a progress bar's notes) and in a pipe or log."""
+"""Issue 22.1 (bulk row lines): what `leads import` says on stderr about each row the
+service refused quotes its problem document, shown and never acted on, on a terminal (a
+progress bar's notes) and in a pipe or log (`batch`: tests/commands/batch/test_batch_hostile.py)."""
 
 from __future__ import annotations
 
@@ -36,16 +36,4 @@ def test_import_row_lines_quote_the_service_safely(
     noted = [line for line in screen_lines(done.stderr) if line.startswith("row")]
     assert len(noted) == 3 and all(SHOWN in line for line in noted)
     assert all("\\rFAKE" in line for line in noted)  # the bare CR is shown, not obeyed
-    assert acted_on(done.stderr, own_progress=True) == []
-
-
-def test_a_batch_report_on_a_terminal_is_json_with_nothing_acted_on(
-    hostile: HostileServer, hostile_env: dict[str, str], rows: Path
-) -> None:
-    hostile.answer(REFUSED, path="/leads", method="POST", times=3)
-    done = run_on_terminal(["batch", "POST /leads", "--input", str(rows)], env=hostile_env)
-    assert done.exit_code == 6, done.stderr
-    reported = [json.loads(line) for line in done.stdout.splitlines()]
-    assert [line["error"] for line in reported] == [problem(400)] * 3
-    assert acted_on(done.stdout) == []
     assert acted_on(done.stderr, own_progress=True) == []

@@ -1,0 +1,37 @@
+"""Issue 22.1 (bulk row lines): a `batch` report about rows the service refused quotes its
+problem document, shown and never acted on, on a terminal too (`leads import`:
+tests/commands/leads/test_import_hostile.py)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.hostile.checks import acted_on, problem
+from tests.support.hostile_server import HostileServer, json_response
+from tests.support.terminal import run_on_terminal
+
+pytestmark = pytest.mark.e2e
+
+REFUSED = json_response(problem(400), 400, content_type="application/problem+json")
+
+
+@pytest.fixture
+def rows(tmp_path: Path) -> Path:
+    path = tmp_path / "leads.ndjson"
+    path.write_text("".join(json.dumps({"email": f"a{n}@example.com"}) + "\n" for n in range(3)))
+    return path
+
+
+def test_a_batch_report_on_a_terminal_is_json_with_nothing_acted_on(
+    hostile: HostileServer, hostile_env: dict[str, str], rows: Path
+) -> None:
+    hostile.answer(REFUSED, path="/leads", method="POST", times=3)
+    done = run_on_terminal(["batch", "POST /leads", "--input", str(rows)], env=hostile_env)
+    assert done.exit_code == 6, done.stderr
+    reported = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [line["error"] for line in reported] == [problem(400)] * 3
+    assert acted_on(done.stdout) == []
+    assert acted_on(done.stderr, own_progress=True) == []
