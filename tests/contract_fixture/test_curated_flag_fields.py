@@ -1,8 +1,9 @@
 """Issue 21 point 5: a curated flag bound to a field the active contract names otherwise is
 exit 2 naming the schema's fields, before anything is sent, for every curated update (sources
 update is in tests/commands/sources/test_rotate_contract.py; here status-changes update and
-users compliance), with the installed leadctl and a contract imported with those fields renamed (the import is
-setting up, in-process: tests/e2e/test_contract_verbs.py runs `contract import` installed)."""
+users compliance), with the installed leadctl and a contract imported with those fields
+renamed (the import is setting up, in-process: tests/e2e/test_contract_verbs.py runs
+`contract import` installed)."""
 
 from __future__ import annotations
 

@@ -9,20 +9,18 @@ from pathlib import Path
 
 import pytest
 
-from tests.hostile.checks import acted_on, problem
-from tests.support.hostile_server import HostileServer, json_response
+from tests.hostile.checks import acted_on, ndjson_rows, problem, refused
+from tests.support.hostile_server import HostileServer
 from tests.support.terminal import run_on_terminal
 
 pytestmark = pytest.mark.e2e
 
-REFUSED = json_response(problem(400), 400, content_type="application/problem+json")
+REFUSED = refused(400)
 
 
 @pytest.fixture
 def rows(tmp_path: Path) -> Path:
-    path = tmp_path / "leads.ndjson"
-    path.write_text("".join(json.dumps({"email": f"a{n}@example.com"}) + "\n" for n in range(3)))
-    return path
+    return ndjson_rows(tmp_path / "leads.ndjson")
 
 
 def test_a_batch_report_on_a_terminal_is_json_with_nothing_acted_on(

@@ -4,25 +4,22 @@ progress bar's notes) and in a pipe or log (`batch`: tests/commands/batch/test_b
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
-from tests.hostile.checks import SHOWN, acted_on, problem, screen_lines
-from tests.support.hostile_server import HostileServer, json_response
+from tests.hostile.checks import SHOWN, acted_on, ndjson_rows, refused, screen_lines
+from tests.support.hostile_server import HostileServer
 from tests.support.terminal import run_in_pipes, run_on_terminal
 
 pytestmark = pytest.mark.e2e
 
-REFUSED = json_response(problem(400), 400, content_type="application/problem+json")
+REFUSED = refused(400)
 
 
 @pytest.fixture
 def rows(tmp_path: Path) -> Path:
-    path = tmp_path / "leads.ndjson"
-    path.write_text("".join(json.dumps({"email": f"a{n}@example.com"}) + "\n" for n in range(3)))
-    return path
+    return ndjson_rows(tmp_path / "leads.ndjson")
 
 
 @pytest.mark.parametrize("on_terminal", [False, True])
