@@ -13,7 +13,7 @@ import pytest
 from tests.support.sandbox_server import SandboxProcess
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def info(sandbox: SandboxProcess) -> dict[str, Any]:
     return sandbox.info()
 

@@ -5,9 +5,10 @@
         result = run_leadctl(["lead-statuses", "list"], env=org_env)
         refused = run_leadctl(["lead-statuses", "list"], env=source_env)
 
-``sandbox`` is one server for the whole session (memory state, seed 7, faults on), so a
-test must not depend on what other tests did to it: create what you check, and filter to
-it. ``fresh_sandbox`` is a server of the test's own, for tests that change credentials or
+``sandbox`` is one server for the whole session (memory state, seed 7, faults on; one more
+each for tests/sandbox/ and tests/shell/, see ``_neighbourhood``), so a test must not
+depend on what other tests did to it: create what you check, and filter to it.
+``fresh_sandbox`` is a server of the test's own, for tests that change credentials or
 global state. Each test still has its own LEADCTL_CONFIG_DIR and LEADCTL_DATA_DIR (the
 autouse fixture of tests/conftest.py; tests/support/e2e.py passes them on). The
 environments from ``org_env`` and ``env_for`` print LEADCTL_TOKEN as ``<hidden>`` when
@@ -18,19 +19,49 @@ cleared after each test that asked for ``sandbox``.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from contextlib import ExitStack
+from pathlib import Path
 
 import pytest
 
 from tests.support.sandbox_server import SandboxProcess, sandbox_server
 
+# Which tests share one server. tests/sandbox/ and tests/shell/ read what the server holds as
+# a whole (a tag by its name, the first page of every lead, a table of 60 rows), so the leads
+# and tags the verbs' end-to-end tests create must not reach their server: each folder has
+# one of its own; every other test (tests/e2e/, tests/commands/, ...) shares the third.
+_OWN_SERVER_FOLDERS = ("sandbox", "shell")
+_TESTS = Path(__file__).resolve().parents[1]
+
+
+def _neighbourhood(path: Path) -> str:
+    parts = path.resolve().relative_to(_TESTS).parts
+    return parts[0] if parts and parts[0] in _OWN_SERVER_FOLDERS else "verbs"
+
 
 @pytest.fixture(scope="session")
-def sandbox() -> Iterator[SandboxProcess]:
-    """The session's sandbox server (tests/support/sandbox_server.py). A module that needs
-    a server of its own (tests/faults/, tests/e2e/test_oauth.py) overrides it under the
-    same name and type."""
-    with sandbox_server() as server:
+def _sandbox_servers() -> Iterator[Callable[[str], SandboxProcess]]:
+    """The session's servers by neighbourhood, each started when first asked for."""
+    with ExitStack() as stack:
+        servers: dict[str, SandboxProcess] = {}
+
+        def server(neighbourhood: str) -> SandboxProcess:
+            if neighbourhood not in servers:
+                servers[neighbourhood] = stack.enter_context(sandbox_server())
+            return servers[neighbourhood]
+
         yield server
+
+
+@pytest.fixture(scope="module")
+def sandbox(
+    request: pytest.FixtureRequest, _sandbox_servers: Callable[[str], SandboxProcess]
+) -> SandboxProcess:
+    """The session's sandbox server of this test's neighbourhood (tests/support/
+    sandbox_server.py; module scope, so that the module's path tells which). A module that
+    needs a server of its own (tests/faults/, tests/e2e/test_oauth.py) overrides it under
+    the same name and type."""
+    return _sandbox_servers(_neighbourhood(request.node.path))
 
 
 @pytest.fixture
