@@ -20,6 +20,14 @@ from tests.support.keyrings import DictKeyring
 
 hypothesis_profiles.register()
 
+# Fixtures every folder may use, one module per kind: the tests of a verb live beside it in
+# tests/commands/<group>/ whatever they run against.
+pytest_plugins = [
+    "tests.support.sandbox_fixtures",
+    "tests.support.hostile_fixtures",
+    "tests.support.contract_mock_fixtures",
+]
+
 # Modules whose module fixture does the module's expensive work up front (the fault tables,
 # the secret audits, a fresh install): a module split between workers did it on each.
 WHOLE_MODULES = frozenset(

@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from tests.contract_fixture.conftest import ORG_KEY, SOURCE_KEY
 from tests.support.contract_mock import ContractMock, Route
+from tests.support.contract_mock_fixtures import ORG_KEY, SOURCE_KEY
 
 JSON_MEDIA_SUFFIXES = ("json",)
 

@@ -9,14 +9,14 @@ import httpx
 import pytest
 
 from tests.contract_fixture.bodies import INTAKE
-from tests.contract_fixture.conftest import (
+from tests.support.contract_mock import ContractMock, serve_contract
+from tests.support.contract_mock_fixtures import (
     CREDENTIALS,
     ORG_KEY,
     SCHEME_KINDS,
     SOURCE_KEY,
     load_contract,
 )
-from tests.support.contract_mock import ContractMock, serve_contract
 
 FULL_SOURCE_UPDATE = {
     "name": "Website form",

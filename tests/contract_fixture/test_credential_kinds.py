@@ -13,8 +13,8 @@ from __future__ import annotations
 import json
 
 from tests.contract_fixture.bodies import INTAKE
-from tests.contract_fixture.conftest import SOURCE_KEY, CredentialEnv, Runner
 from tests.support.contract_mock import ContractMock
+from tests.support.contract_mock_fixtures import SOURCE_KEY, CredentialEnv, Runner
 from tests.support.in_process import run_in_process
 
 OPAQUE = "opaque_0123456789abcdef"

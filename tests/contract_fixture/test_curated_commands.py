@@ -12,8 +12,8 @@ import json
 import pytest
 
 from tests.contract_fixture.bodies import INTAKE
-from tests.contract_fixture.conftest import CredentialEnv, Runner
 from tests.support.contract_mock import ContractMock
+from tests.support.contract_mock_fixtures import CredentialEnv, Runner
 from tests.support.in_process import run_in_process
 
 CURATED = {

@@ -1,8 +1,9 @@
 """Issue 21 point 5: a curated flag bound to a field the active contract names otherwise is
 exit 2 naming the schema's fields, before anything is sent, for every curated update (sources
-update is in test_source_rotation_flag.py; here status-changes update and users compliance),
-with the installed leadctl and a contract imported with those fields renamed (the import is
-setting up, in-process: tests/e2e/test_contract_verbs.py runs `contract import` installed)."""
+update is in tests/commands/sources/test_rotate_contract.py; here status-changes update and
+users compliance), with the installed leadctl and a contract imported with those fields
+renamed (the import is setting up, in-process: tests/e2e/test_contract_verbs.py runs
+`contract import` installed)."""
 
 from __future__ import annotations
 
@@ -11,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.contract_fixture.conftest import CredentialEnv, Runner, contract_path
 from tests.support.contract_mock import ContractMock
+from tests.support.contract_mock_fixtures import CredentialEnv, Runner, contract_path
 from tests.support.in_process import run_in_process
 
 pytestmark = pytest.mark.e2e

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import json
 
-from tests.contract_fixture.conftest import CredentialEnv, Runner, contract_path
 from tests.support.contract_mock import ContractMock
+from tests.support.contract_mock_fixtures import CredentialEnv, Runner, contract_path
 from tests.support.e2e import run_leadctl
 
 LEFT_OUT = "PUT /lead-statuses/order"

@@ -22,14 +22,6 @@ from urllib.parse import unquote
 
 import pytest
 
-from tests.contract_fixture.conftest import (
-    CONTRACT_NAMES,
-    CREDENTIALS,
-    SCHEME_KINDS,
-    VERSIONS,
-    contract_path,
-    load_contract,
-)
 from tests.contract_fixture.sweep import (
     arguments,
     credential_for,
@@ -39,6 +31,14 @@ from tests.contract_fixture.sweep import (
 )
 from tests.support.cli import run_cli
 from tests.support.contract_mock import ContractMock, serve_contract
+from tests.support.contract_mock_fixtures import (
+    CONTRACT_NAMES,
+    CREDENTIALS,
+    SCHEME_KINDS,
+    VERSIONS,
+    contract_path,
+    load_contract,
+)
 
 # (contract, OpenAPI version), METHOD, path: each operation only with its own contract.
 CASES = [

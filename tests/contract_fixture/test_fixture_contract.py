@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from openapi_spec_validator import OpenAPIV30SpecValidator, OpenAPIV31SpecValidator
 
-from tests.contract_fixture.conftest import CONTRACTS, load_contract
 from tests.support.bundled_contract import load_contract as load_bundled
+from tests.support.contract_mock_fixtures import CONTRACTS, load_contract
 
 REFERENCE_OPERATIONS = (
     ("PUT", "/users/compliance"),

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 
-from tests.contract_fixture.conftest import CredentialEnv, Runner
 from tests.support.contract_mock import ContractMock
+from tests.support.contract_mock_fixtures import CredentialEnv, Runner
 
 
 def test_a_curated_read_reaches_the_mock_valid(

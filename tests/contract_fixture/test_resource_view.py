@@ -22,10 +22,10 @@ import pytest
 from rich.cells import cell_len
 
 from leadctl.output.sparkline import SPARK_BLOCKS
-from tests.contract_fixture.conftest import CredentialEnv
 from tests.fixtures.contracts.traits.org_analytics import EXAMPLE_ANSWER, LEADS_PER_DAY
 from tests.support.cli import Result, run_cli
 from tests.support.contract_mock import ContractMock
+from tests.support.contract_mock_fixtures import CredentialEnv
 
 pytestmark = pytest.mark.e2e
 

@@ -6,8 +6,8 @@ in-process on the other, as the other tests do."""
 
 from __future__ import annotations
 
-from tests.contract_fixture.conftest import SOURCE_KEY, CredentialEnv, Runner
 from tests.support.contract_mock import ContractMock
+from tests.support.contract_mock_fixtures import SOURCE_KEY, CredentialEnv, Runner
 
 UNAVAILABLE = {"title": "Service Unavailable", "status": 503}
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.contract_fixture.conftest import CredentialEnv
 from tests.support.cli import run_cli
 from tests.support.contract_mock import ContractMock
+from tests.support.contract_mock_fixtures import CredentialEnv
 
 pytestmark = pytest.mark.e2e
 

@@ -26,9 +26,9 @@ from pathlib import Path
 import pytest
 
 from leadctl.clock import Clock
-from tests.contract_fixture.conftest import ENTRY_POINT_VERSION, CredentialEnv, Runner
 from tests.support.cli import run_cli
 from tests.support.contract_mock import ContractMock
+from tests.support.contract_mock_fixtures import ENTRY_POINT_VERSION, CredentialEnv, Runner
 from tests.support.e2e import base_env, leadctl_executable
 from tests.support.in_process import run_in_process
 from tests.support.one_terminal import on_a_terminal

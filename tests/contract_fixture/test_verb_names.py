@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from tests.contract_fixture.conftest import CredentialEnv, Runner
+from tests.support.contract_mock_fixtures import CredentialEnv, Runner
 
 EXPECTED = {
     "leads get": ("GET", "/leads/{id}"),

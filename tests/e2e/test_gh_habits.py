@@ -13,9 +13,9 @@ import json
 import pytest
 
 from leadctl import __version__
-from tests.e2e.conftest import CredentialEnv
 from tests.support.e2e import run_leadctl, run_leadctl_terminal
 from tests.support.in_process import run_in_process
+from tests.support.sandbox_fixtures import CredentialEnv
 from tests.support.sandbox_server import SandboxProcess
 
 SANDBOX = ["-p", "sandbox"]

@@ -12,9 +12,9 @@ import json
 import re
 from pathlib import Path
 
-from tests.e2e.conftest import CredentialEnv
 from tests.support.e2e import run_leadctl, run_leadctl_terminal
 from tests.support.in_process import run_in_process
+from tests.support.sandbox_fixtures import CredentialEnv
 
 SGR = re.compile(r"\x1b\[[0-9;]*m")
 NO_TOKEN = {"LEADCTL_TOKEN": "", "LEADCTL_TOKEN_FILE": ""}

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import json
 
-from tests.e2e.conftest import CredentialEnv
 from tests.support.e2e import run_leadctl
 from tests.support.in_process import run_in_process
 from tests.support.one_terminal import on_a_terminal
+from tests.support.sandbox_fixtures import CredentialEnv
 from tests.support.sandbox_server import SandboxProcess
 
 PROFILE = "sb"

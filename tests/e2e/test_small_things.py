@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.e2e.conftest import CredentialEnv
 from tests.support.e2e import run_leadctl
 from tests.support.in_process import run_in_process
+from tests.support.sandbox_fixtures import CredentialEnv
 from tests.support.sandbox_server import SandboxProcess
 
 

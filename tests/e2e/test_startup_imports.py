@@ -18,9 +18,9 @@ from collections.abc import Mapping, Sequence
 
 import pytest
 
-from tests.e2e.conftest import CredentialEnv
 from tests.support.bulk_engine import BULK_ENGINE
 from tests.support.e2e import base_env
+from tests.support.sandbox_fixtures import CredentialEnv
 
 pytestmark = pytest.mark.e2e
 

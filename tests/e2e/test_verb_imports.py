@@ -16,8 +16,8 @@ import pytest
 
 from leadctl.cli.groups import GROUPS
 from leadctl.cli.verb_table import SubGroup, Verb, verb_module
-from tests.e2e.conftest import CredentialEnv
 from tests.support.e2e import run_leadctl
+from tests.support.sandbox_fixtures import CredentialEnv
 
 pytestmark = pytest.mark.e2e
 

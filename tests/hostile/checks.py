@@ -10,9 +10,13 @@ format characters, separators, surrogates), not leadctl's table.
 
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
+from pathlib import Path
 from typing import Any
+
+from tests.support.hostile_server import json_response
 
 CLEAR_SCREEN = "\x1b[2J"
 CLIPBOARD = "\x1b]52;c;cm0gLXJmIH4=\x07"  # OSC 52: puts "rm -rf ~" on the clipboard
@@ -64,3 +68,16 @@ def problem(status: int = 400, text: str = HOSTILE) -> dict[str, Any]:
         "errors": {f"name{text}": [f"message {text}"]},
         "traceId": f"trace-{text}",
     }
+
+
+def refused(status: int = 400) -> Any:
+    """The service's refusal of one row: a problem document quoting HOSTILE."""
+    return json_response(problem(status), status, content_type="application/problem+json")
+
+
+def ndjson_rows(path: Path, count: int = 3) -> Path:
+    """``count`` leads as NDJSON at ``path``, for `leads import` and `batch` to send."""
+    path.write_text(
+        "".join(json.dumps({"email": f"a{n}@example.com"}) + "\n" for n in range(count))
+    )
+    return path

@@ -106,12 +106,12 @@ def contract() -> dict[str, Any]:
 
 
 @pytest.fixture
-def imported(tmp_path: Path, env: dict[str, str]) -> dict[str, str]:
+def imported(tmp_path: Path, hostile_env: dict[str, str]) -> dict[str, str]:
     path = tmp_path / "gadgets.json"
     path.write_text(json.dumps(contract()))
-    done = run_in_pipes(["contract", "import", str(path)], env=env)
+    done = run_in_pipes(["contract", "import", str(path)], env=hostile_env)
     assert done.exit_code == 0, done.stderr
-    return env
+    return hostile_env
 
 
 @pytest.mark.parametrize(

@@ -18,7 +18,7 @@ ESCAPING_STATUS_LINE = b"Busy \x1b[2J\x1b]0;owned\x07 now"
 
 
 def test_debug_shows_the_status_line_headers_and_body_safely(
-    hostile: HostileServer, env: dict[str, str]
+    hostile: HostileServer, hostile_env: dict[str, str]
 ) -> None:
     hostile.answer(
         response(
@@ -33,7 +33,7 @@ def test_debug_shows_the_status_line_headers_and_body_safely(
         ),
         path="/lead-statuses",
     )
-    done = run_on_terminal(["lead-statuses", "list", "--debug", "-o", "json"], env=env)
+    done = run_on_terminal(["lead-statuses", "list", "--debug", "-o", "json"], env=hostile_env)
     assert done.exit_code == 0, done.stderr
     assert acted_on(done.stderr) == []
     assert "< 200 Busy \\x1b[2J\\x1b]0;owned\\x07 now" in done.stderr
@@ -43,12 +43,12 @@ def test_debug_shows_the_status_line_headers_and_body_safely(
 
 
 def test_retry_lines_quote_the_status_line_safely(
-    hostile: HostileServer, env: dict[str, str]
+    hostile: HostileServer, hostile_env: dict[str, str]
 ) -> None:
     busy = response(503, reason=ESCAPING_STATUS_LINE, headers=[("Retry-After", "0")])
     hostile.answer(busy, path="/lead-statuses", times=2)
     hostile.answer(json_response([]), path="/lead-statuses")
-    done = run_on_terminal(["lead-statuses", "list", "-o", "json"], env=env)
+    done = run_on_terminal(["lead-statuses", "list", "-o", "json"], env=hostile_env)
     assert done.exit_code == 0, done.stderr
     retries = [line for line in done.stderr.splitlines() if line.startswith("retrying")]
     assert retries == ["retrying in 0s: 503 Busy \\x1b[2J\\x1b]0;owned\\x07 now"] * 2
@@ -65,7 +65,7 @@ def test_retry_lines_quote_the_status_line_safely(
     ],
 )
 def test_a_latin1_header_byte_breaks_no_command(
-    hostile: HostileServer, env: dict[str, str], args: list[str]
+    hostile: HostileServer, hostile_env: dict[str, str], args: list[str]
 ) -> None:
     hostile.answer(
         response(
@@ -75,7 +75,7 @@ def test_a_latin1_header_byte_breaks_no_command(
         ),
         path="/lead-statuses",
     )
-    done = run_on_terminal(args, env=env)
+    done = run_on_terminal(args, env=hostile_env)
     assert done.exit_code == 0, done.stderr
     assert "Traceback" not in done.stderr and "unexpected" not in done.stderr
     assert "st_1" in done.stdout
@@ -95,10 +95,10 @@ DEEP = b'[{"id": "st_1", "name": ' + b"[" * 5000 + b"]" * 5000 + b"}]"
     ],
 )
 def test_deep_json_in_an_answer_is_a_service_failure_not_a_crash(
-    hostile: HostileServer, env: dict[str, str], args: list[str]
+    hostile: HostileServer, hostile_env: dict[str, str], args: list[str]
 ) -> None:
     hostile.answer(json_response(DEEP), path="/lead-statuses")
-    done = run_in_pipes(args, env=env)
+    done = run_in_pipes(args, env=hostile_env)
     assert done.exit_code == 8, done.stderr
     assert "Traceback" not in done.stderr and "RecursionError" not in done.stderr
     assert "nested too deeply" in done.stderr
@@ -107,9 +107,9 @@ def test_deep_json_in_an_answer_is_a_service_failure_not_a_crash(
 
 
 def test_deep_json_from_api_on_a_terminal_is_shown_as_received(
-    hostile: HostileServer, env: dict[str, str]
+    hostile: HostileServer, hostile_env: dict[str, str]
 ) -> None:
     hostile.answer(json_response(DEEP), path="/deep")
-    done = run_on_terminal(["api", "GET", "/deep"], env=env)
+    done = run_on_terminal(["api", "GET", "/deep"], env=hostile_env)
     assert done.exit_code == 0, done.stderr
     assert done.stdout.startswith('[{"id": "st_1", "name": [[[[')

@@ -52,7 +52,7 @@ def oauth_error(description: str) -> bytes:
 
 
 def test_device_flow_messages_show_the_servers_text_safely(
-    hostile: HostileServer, env: dict[str, str]
+    hostile: HostileServer, hostile_env: dict[str, str]
 ) -> None:
     advertise(hostile)
     hostile.answer(
@@ -68,7 +68,7 @@ def test_device_flow_messages_show_the_servers_text_safely(
         path="/device",
     )
     hostile.answer(oauth_error(f"no such code{EVIL}"), path="/token")
-    done = run_on_terminal(["--base-url", hostile.base_url, *LOGIN, "--device"], env=env)
+    done = run_on_terminal(["--base-url", hostile.base_url, *LOGIN, "--device"], env=hostile_env)
     assert done.exit_code == 3, done.stderr
     assert acted_on(done.stderr) == []
     assert f"one-time code: ABCD{SHOWN_EVIL}" in done.stderr
@@ -100,7 +100,7 @@ class BrowserLogin:
 
 
 @pytest.fixture
-def browser_login(hostile: HostileServer, env: dict[str, str]) -> Iterator[BrowserLogin]:
+def browser_login(hostile: HostileServer, hostile_env: dict[str, str]) -> Iterator[BrowserLogin]:
     advertise(hostile)
     process = subprocess.Popen(
         [leadctl_executable(), "--base-url", hostile.base_url, *LOGIN, "--web", "--no-verify"],
@@ -108,7 +108,7 @@ def browser_login(hostile: HostileServer, env: dict[str, str]) -> Iterator[Brows
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        env=base_env(env),
+        env=base_env(hostile_env),
     )
     assert process.stderr is not None
     seen: list[str] = []

@@ -50,10 +50,12 @@ INSTALLED = (0, len(ODD_VALUES) - 2, len(ODD_VALUES) - 1)
 
 @pytest.mark.parametrize(("args", "named"), ODD_VALUES)
 def test_odd_values_are_exit_2_naming_the_problem_and_nothing_is_sent(
-    hostile: HostileServer, env: dict[str, str], args: list[str], named: str
+    hostile: HostileServer, hostile_env: dict[str, str], args: list[str], named: str
 ) -> None:
     installed = any(args is ODD_VALUES[row][0] for row in INSTALLED)
-    done = run_in_pipes(args, env=env) if installed else run_in_process(args, env=env)
+    done = (
+        run_in_pipes(args, env=hostile_env) if installed else run_in_process(args, env=hostile_env)
+    )
     assert done.exit_code == 2, done.stderr
     assert done.stderr.startswith("error: ") and named in done.stderr
     assert "Traceback" not in done.stderr
@@ -62,13 +64,13 @@ def test_odd_values_are_exit_2_naming_the_problem_and_nothing_is_sent(
 
 @pytest.mark.parametrize("body", ['{"a":NaN}', '{"a":1,"a":2}', DEEP])
 def test_api_input_sent_as_json_must_be_json(
-    hostile: HostileServer, env: dict[str, str], body: str
+    hostile: HostileServer, hostile_env: dict[str, str], body: str
 ) -> None:
     done = subprocess.run(
         [leadctl_executable(), "api", "POST", "/leads/all/my", "--input", "-"],
         input=body.encode(),
         capture_output=True,
-        env=base_env(env),
+        env=base_env(hostile_env),
         timeout=60,
     )
     assert done.returncode == 2, done.stderr
@@ -78,16 +80,16 @@ def test_api_input_sent_as_json_must_be_json(
 
 @pytest.mark.parametrize("variable", [{"LEADCTL_TIMEOUT": "nan"}, {"LEADCTL_TIMEOUT": "1e309"}])
 def test_a_timeout_from_the_environment_is_checked_the_same_way(
-    hostile: HostileServer, env: dict[str, str], variable: dict[str, str]
+    hostile: HostileServer, hostile_env: dict[str, str], variable: dict[str, str]
 ) -> None:
     run = run_in_pipes if variable["LEADCTL_TIMEOUT"] == "nan" else run_in_process
-    done = run(["lead-statuses", "list"], env={**env, **variable})
+    done = run(["lead-statuses", "list"], env={**hostile_env, **variable})
     assert done.exit_code == 2 and "LEADCTL_TIMEOUT" in done.stderr
     assert hostile.requests == []
 
 
 def test_a_command_started_with_stdout_closed_does_nothing_and_says_why(
-    hostile: HostileServer, env: dict[str, str]
+    hostile: HostileServer, hostile_env: dict[str, str]
 ) -> None:
     # `leadctl ... >&-`: its output would be lost (or, written to whatever file took the
     # number 1, land somewhere else), so it refuses before sending anything.
@@ -95,7 +97,7 @@ def test_a_command_started_with_stdout_closed_does_nothing_and_says_why(
         ["sh", "-c", 'exec "$0" "$@" >&-', leadctl_executable(), "lead-statuses", "list"],
         capture_output=False,
         stderr=subprocess.PIPE,
-        env=base_env(env),
+        env=base_env(hostile_env),
         timeout=60,
     )
     assert done.returncode == 2
@@ -104,39 +106,41 @@ def test_a_command_started_with_stdout_closed_does_nothing_and_says_why(
 
 
 def test_a_command_started_with_stdin_or_stderr_closed_runs(
-    hostile: HostileServer, env: dict[str, str]
+    hostile: HostileServer, hostile_env: dict[str, str]
 ) -> None:
     hostile.answer(json_response([{"id": "st_1", "name": "Open"}]), path="/lead-statuses")
     done = subprocess.run(
         ["sh", "-c", 'exec "$0" "$@" <&- 2>&-', leadctl_executable(), "lead-statuses", "list"],
         capture_output=True,
-        env=base_env(env),
+        env=base_env(hostile_env),
         timeout=60,
     )
     assert done.returncode == 0
     assert json.loads(done.stdout) == [{"id": "st_1", "name": "Open"}]
 
 
-def test_nan_from_the_service_is_not_json(hostile: HostileServer, env: dict[str, str]) -> None:
+def test_nan_from_the_service_is_not_json(
+    hostile: HostileServer, hostile_env: dict[str, str]
+) -> None:
     # Written back out it would make -o json invalid for the next program in the pipe.
     hostile.answer(json_response(b'[{"id": "st_1", "score": NaN}]'), path="/lead-statuses")
-    done = run_in_pipes(["lead-statuses", "list", "-o", "json"], env=env)
+    done = run_in_pipes(["lead-statuses", "list", "-o", "json"], env=hostile_env)
     assert done.exit_code == 8
     assert b"NaN is not a JSON number" in done.stderr_bytes
     assert done.stdout_bytes == b""
 
 
 def test_a_lone_surrogate_from_the_service_is_written_escaped_never_a_crash(
-    hostile: HostileServer, env: dict[str, str]
+    hostile: HostileServer, hostile_env: dict[str, str]
 ) -> None:
     body = b'[{"id": "st_1", "name": "half \\ud800 a pair"}]'
     hostile.answer(json_response(body), path="/lead-statuses", times=3)
-    piped = run_in_pipes(["lead-statuses", "list", "-o", "json"], env=env)
+    piped = run_in_pipes(["lead-statuses", "list", "-o", "json"], env=hostile_env)
     assert piped.exit_code == 0, piped.stderr
     assert json.loads(piped.stdout_bytes) == [{"id": "st_1", "name": "half \ud800 a pair"}]
-    csv = run_in_pipes(["lead-statuses", "list", "-o", "csv", "--columns", "name"], env=env)
+    csv = run_in_pipes(["lead-statuses", "list", "-o", "csv", "--columns", "name"], env=hostile_env)
     assert csv.exit_code == 0 and csv.stdout_bytes == b"name\nhalf \\ud800 a pair\n"
-    table = run_on_terminal(["lead-statuses", "list", "--columns", "id,name"], env=env)
+    table = run_on_terminal(["lead-statuses", "list", "--columns", "id,name"], env=hostile_env)
     assert table.exit_code == 0 and "half \\ud800 a pair" in table.stdout
 
 

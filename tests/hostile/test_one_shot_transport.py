@@ -16,8 +16,8 @@ import threading
 
 import pytest
 
-from tests.hostile.conftest import ORG_KEY
 from tests.support.e2e import run_leadctl
+from tests.support.hostile_fixtures import ORG_KEY
 from tests.support.hostile_server import HostileServer, json_response, response
 
 pytestmark = pytest.mark.e2e
@@ -26,18 +26,18 @@ TRANSPORTS = {"stdlib": {}, "httpx": {"LEADCTL_HTTP_TRANSPORT": "httpx"}}
 STATUSES = [{"id": "st_1", "name": "Open"}]
 
 
-def _run(args: list[str], env: dict[str, str], transport: str) -> tuple[int, str, str]:
-    done = run_leadctl(args, env={**env, **TRANSPORTS[transport]})
+def _run(args: list[str], hostile_env: dict[str, str], transport: str) -> tuple[int, str, str]:
+    done = run_leadctl(args, env={**hostile_env, **TRANSPORTS[transport]})
     return done.exit_code, done.stdout, done.stderr
 
 
 @pytest.mark.parametrize("transport", TRANSPORTS)
 def test_a_429_with_retry_after_is_sent_again_once_and_answered(
-    hostile: HostileServer, env: dict[str, str], transport: str
+    hostile: HostileServer, hostile_env: dict[str, str], transport: str
 ) -> None:
     hostile.answer(response(429, reason="Too Many Requests", headers=[("Retry-After", "0")]))
     hostile.answer(json_response(STATUSES), path="/lead-statuses")
-    code, out, err = _run(["lead-statuses", "list", "-o", "json"], env, transport)
+    code, out, err = _run(["lead-statuses", "list", "-o", "json"], hostile_env, transport)
     assert code == 0, err
     assert json.loads(out) == STATUSES
     assert len(hostile.requests) == 2
@@ -47,10 +47,12 @@ def test_a_429_with_retry_after_is_sent_again_once_and_answered(
 
 @pytest.mark.parametrize("transport", TRANSPORTS)
 def test_a_5xx_on_lead_creation_is_exit_9_and_not_sent_again(
-    hostile: HostileServer, env: dict[str, str], transport: str
+    hostile: HostileServer, hostile_env: dict[str, str], transport: str
 ) -> None:
     hostile.answer(response(500, reason="Internal Server Error"), path="/leads", method="POST")
-    code, _out, err = _run(["leads", "create", "--field", "email=a@example.test"], env, transport)
+    code, _out, err = _run(
+        ["leads", "create", "--field", "email=a@example.test"], hostile_env, transport
+    )
     assert code == 9, err
     assert [r.method + " " + r.path for r in hostile.requests] == ["POST /leads"]
     assert hostile.requests[0].json()["email"] == "a@example.test"
@@ -61,8 +63,8 @@ def _closed_port() -> int:
         return int(server.getsockname()[1])
 
 
-def test_connection_refused_ends_the_same_on_both_transports(env: dict[str, str]) -> None:
-    refused = {**env, "LEADCTL_BASE_URL": f"http://127.0.0.1:{_closed_port()}"}
+def test_connection_refused_ends_the_same_on_both_transports(hostile_env: dict[str, str]) -> None:
+    refused = {**hostile_env, "LEADCTL_BASE_URL": f"http://127.0.0.1:{_closed_port()}"}
     # No retry: the backoff's jitter would make the two retry lines differ.
     args = ["--max-retries", "0", "lead-statuses", "list", "-o", "json"]
     stdlib, httpx = _run(args, refused, "stdlib"), _run(args, refused, "httpx")
@@ -73,13 +75,13 @@ def test_connection_refused_ends_the_same_on_both_transports(env: dict[str, str]
 
 
 def test_a_timeout_ends_the_same_on_both_transports(
-    hostile: HostileServer, env: dict[str, str]
+    hostile: HostileServer, hostile_env: dict[str, str]
 ) -> None:
     never = threading.Event()
     hostile.answer(json_response(STATUSES), path="/lead-statuses", times=2, release=never)
     args = ["--timeout", "0.3", "--max-retries", "0", "lead-statuses", "list", "-o", "json"]
     try:
-        stdlib, httpx = _run(args, env, "stdlib"), _run(args, env, "httpx")
+        stdlib, httpx = _run(args, hostile_env, "stdlib"), _run(args, hostile_env, "httpx")
     finally:
         never.set()
     assert stdlib == httpx
@@ -101,7 +103,7 @@ def _shape(trace: str) -> list[str]:
     ],
 )
 def test_debug_lines_are_the_same_on_both_transports_and_hold_no_credential(
-    hostile: HostileServer, env: dict[str, str], args: list[str]
+    hostile: HostileServer, hostile_env: dict[str, str], args: list[str]
 ) -> None:
     answer = json_response(
         {"id": "ld_1"} if "create" in args else STATUSES,
@@ -111,7 +113,7 @@ def test_debug_lines_are_the_same_on_both_transports_and_hold_no_credential(
     hostile.answer(answer, times=2)
     traces = []
     for transport in TRANSPORTS:
-        code, _out, err = _run(["--debug", *args], env, transport)
+        code, _out, err = _run(["--debug", *args], hostile_env, transport)
         assert code == 0, err
         traces.append(_shape(err))
     assert traces[0] == traces[1]
@@ -127,28 +129,28 @@ def test_debug_lines_are_the_same_on_both_transports_and_hold_no_credential(
 
 @pytest.mark.parametrize("transport", TRANSPORTS)
 def test_a_gzip_answer_is_decoded_and_a_bad_one_is_exit_8(
-    hostile: HostileServer, env: dict[str, str], transport: str
+    hostile: HostileServer, hostile_env: dict[str, str], transport: str
 ) -> None:
     body = gzip.compress(json.dumps(STATUSES).encode())
     headers = [("Content-Type", "application/json"), ("Content-Encoding", "gzip")]
     hostile.answer(response(200, headers=headers, body=body), path="/lead-statuses")
-    code, out, err = _run(["lead-statuses", "list", "-o", "json"], env, transport)
+    code, out, err = _run(["lead-statuses", "list", "-o", "json"], hostile_env, transport)
     assert (code, json.loads(out)) == (0, STATUSES), err
 
     hostile.answer(response(200, headers=headers, body=b"not gzip"), path="/lead-statuses")
-    code, _out, err = _run(["lead-statuses", "list", "-o", "json"], env, transport)
+    code, _out, err = _run(["lead-statuses", "list", "-o", "json"], hostile_env, transport)
     assert code == 8
     assert "could not be decoded (bad Content-Encoding)" in err
 
 
 @pytest.mark.parametrize("transport", TRANSPORTS)
 def test_an_answer_declared_too_large_is_refused_unread(
-    hostile: HostileServer, env: dict[str, str], transport: str
+    hostile: HostileServer, hostile_env: dict[str, str], transport: str
 ) -> None:
     huge = response(
         200, headers=[("Content-Length", str(65 * 1024 * 1024))], body=b"[]", content_length=False
     )
     hostile.answer(huge, path="/lead-statuses")
-    code, _out, err = _run(["lead-statuses", "list", "-o", "json"], env, transport)
+    code, _out, err = _run(["lead-statuses", "list", "-o", "json"], hostile_env, transport)
     assert code == 8
     assert "the response body is too large (68157440 bytes)" in err

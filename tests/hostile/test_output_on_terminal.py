@@ -38,10 +38,10 @@ def serve_statuses(hostile: HostileServer, times: int = 1) -> None:
     ],
 )
 def test_each_format_on_a_terminal_shows_the_escapes(
-    hostile: HostileServer, env: dict[str, str], output: list[str]
+    hostile: HostileServer, hostile_env: dict[str, str], output: list[str]
 ) -> None:
     serve_statuses(hostile)
-    done = run_on_terminal(["lead-statuses", "list", *output], env=env)
+    done = run_on_terminal(["lead-statuses", "list", *output], env=hostile_env)
     assert done.exit_code == 0, done.stderr
     assert acted_on(done.stdout) == [] and acted_on(done.stderr) == []
     assert "\\x1b" in done.stdout or "\\u001b" in done.stdout
@@ -49,27 +49,27 @@ def test_each_format_on_a_terminal_shows_the_escapes(
 
 
 def test_json_on_a_terminal_is_still_the_same_json(
-    hostile: HostileServer, env: dict[str, str]
+    hostile: HostileServer, hostile_env: dict[str, str]
 ) -> None:
     serve_statuses(hostile)
-    done = run_on_terminal(["lead-statuses", "list", "-o", "json"], env=env)
+    done = run_on_terminal(["lead-statuses", "list", "-o", "json"], env=hostile_env)
     assert json.loads(done.stdout) == STATUSES
 
 
 def test_a_table_shows_bidi_and_zero_width_characters(
-    hostile: HostileServer, env: dict[str, str]
+    hostile: HostileServer, hostile_env: dict[str, str]
 ) -> None:
     serve_statuses(hostile)
-    done = run_on_terminal(["lead-statuses", "list", "--columns", "id,name"], env=env)
+    done = run_on_terminal(["lead-statuses", "list", "--columns", "id,name"], env=hostile_env)
     assert "pay\\u200bpal \\u202eexe.txt" in done.stdout
     assert SHOWN in done.stdout
 
 
 def test_leadctls_own_colors_are_the_only_escapes_on_a_color_terminal(
-    hostile: HostileServer, env: dict[str, str]
+    hostile: HostileServer, hostile_env: dict[str, str]
 ) -> None:
     serve_statuses(hostile)
-    colored = {k: v for k, v in env.items() if k != "NO_COLOR"}
+    colored = {k: v for k, v in hostile_env.items() if k != "NO_COLOR"}
     done = run_on_terminal(["lead-statuses", "list"], env=colored)
     assert "\x1b[" in done.stdout  # styled: the test would prove nothing without color
     assert acted_on(done.stdout, own_styling=True) == []
@@ -77,10 +77,10 @@ def test_leadctls_own_colors_are_the_only_escapes_on_a_color_terminal(
 
 @pytest.mark.parametrize("output", [["-o", "json"], ["-o", "csv"], ["--jq", ".[0].name"]])
 def test_a_pipe_gets_the_services_text_exactly(
-    hostile: HostileServer, env: dict[str, str], output: list[str]
+    hostile: HostileServer, hostile_env: dict[str, str], output: list[str]
 ) -> None:
     serve_statuses(hostile)
-    done = run_in_pipes(["lead-statuses", "list", *output], env=env)
+    done = run_in_pipes(["lead-statuses", "list", *output], env=hostile_env)
     assert done.exit_code == 0, done.stderr
     if output[1] == "json":
         assert json.loads(done.stdout) == STATUSES
@@ -92,7 +92,7 @@ def test_a_pipe_gets_the_services_text_exactly(
 
 
 def test_api_prints_bodies_and_headers_safely_on_a_terminal(
-    hostile: HostileServer, env: dict[str, str]
+    hostile: HostileServer, hostile_env: dict[str, str]
 ) -> None:
     # Header values may carry any byte but CR/LF/NUL: a C1 CSI (0x9b, Latin-1) and a
     # right-to-left override (UTF-8) both decode to characters a terminal acts on.
@@ -102,15 +102,15 @@ def test_api_prints_bodies_and_headers_safely_on_a_terminal(
             response(200, headers=[("Content-Type", "text/html"), (b"X-Note", header)], body=html),
             path="/page",
         )
-        done = run_on_terminal(["api", "GET", "/page", "--include"], env=env)
+        done = run_on_terminal(["api", "GET", "/page", "--include"], env=hostile_env)
         assert done.exit_code == 0, done.stderr
         assert acted_on(done.stdout) == []
         assert f"x-note: {shown}" in done.stdout and SHOWN in done.stdout
     hostile.answer(response(200, headers=[("Content-Type", "text/html")], body=html), path="/page")
-    piped = run_in_pipes(["api", "GET", "/page"], env=env)
+    piped = run_in_pipes(["api", "GET", "/page"], env=hostile_env)
     assert piped.stdout_bytes == (html + "\n").encode()  # a pipe or file gets the body as received
 
     hostile.answer(json_response(STATUSES), path="/lead-statuses")
-    raw_json = run_on_terminal(["api", "GET", "/lead-statuses"], env=env)
+    raw_json = run_on_terminal(["api", "GET", "/lead-statuses"], env=hostile_env)
     assert acted_on(raw_json.stdout) == []
     assert json.loads(raw_json.stdout) == STATUSES

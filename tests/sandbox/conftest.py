@@ -1,4 +1,6 @@
-"""Sandbox tests talk to a real ``leadctl sandbox serve`` subprocess over 127.0.0.1."""
+"""Sandbox tests talk to a real ``leadctl sandbox serve`` subprocess over 127.0.0.1: the
+session's ``sandbox`` and a test's own ``fresh_sandbox`` come from
+tests/support/sandbox_fixtures.py; what the sandbox's own tests read it with is here."""
 
 from __future__ import annotations
 
@@ -8,24 +10,10 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.support.sandbox_server import SandboxProcess, sandbox_server
+from tests.support.sandbox_server import SandboxProcess
 
 
-@pytest.fixture(scope="session")
-def sandbox() -> Iterator[SandboxProcess]:
-    """One shared server (memory state, seed 7, faults on); tests must not depend on order."""
-    with sandbox_server() as server:
-        yield server
-
-
-@pytest.fixture
-def fresh_sandbox() -> Iterator[SandboxProcess]:
-    """A server of the test's own, for tests that change credentials or global state."""
-    with sandbox_server() as server:
-        yield server
-
-
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def info(sandbox: SandboxProcess) -> dict[str, Any]:
     return sandbox.info()
 
@@ -35,10 +23,3 @@ def api(sandbox: SandboxProcess) -> Iterator[httpx.Client]:
     """An httpx client with the organization key."""
     with sandbox.client() as client:
         yield client
-
-
-@pytest.fixture(autouse=True)
-def _no_leftover_faults(request: pytest.FixtureRequest) -> Iterator[None]:
-    yield
-    if "sandbox" in request.fixturenames:
-        request.getfixturevalue("sandbox").clear_faults()

@@ -2,18 +2,16 @@
 
 These tests drive the programs themselves (bash, zsh, fish, tmux, mandoc, man,
 dbus-run-session, gnome-keyring-daemon, uv); `.ci/run` installs them. A test whose
-program is missing is skipped with the program's name, never silently passed.
+program is missing is skipped with the program's name, never silently passed. The
+session's ``sandbox`` comes from tests/support/sandbox_fixtures.py.
 """
 
 from __future__ import annotations
 
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
-from tests.support.sandbox_server import SandboxProcess, sandbox_server
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -23,13 +21,6 @@ def require(*programs: str) -> None:
     missing = [name for name in programs if shutil.which(name) is None]
     if missing:
         pytest.skip(f"not installed: {', '.join(missing)} (.ci/run installs them)")
-
-
-@pytest.fixture(scope="session")
-def sandbox() -> Iterator[SandboxProcess]:
-    """One sandbox server for the shell tests (memory state, seed 7)."""
-    with sandbox_server() as server:
-        yield server
 
 
 class SecretEnv(dict[str, str]):

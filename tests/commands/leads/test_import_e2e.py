@@ -20,9 +20,9 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import CredentialEnv, credential_env
 from tests.support.e2e import run_leadctl, run_leadctl_tty
 from tests.support.in_process import run_in_process
+from tests.support.sandbox_fixtures import CredentialEnv, credential_env
 from tests.support.sandbox_server import SandboxProcess, sandbox_server
 
 pytestmark = pytest.mark.e2e

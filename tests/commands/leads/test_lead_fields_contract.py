@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.contract_fixture.conftest import CredentialEnv, Runner
 from tests.support.contract_mock import ContractMock
+from tests.support.contract_mock_fixtures import CredentialEnv, Runner
 from tests.support.in_process import run_in_process
 
 pytestmark = pytest.mark.e2e

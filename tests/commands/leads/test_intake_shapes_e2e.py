@@ -15,14 +15,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.contract_fixture.conftest import (
+from tests.support.contract_mock import ContractMock, serve_contract
+from tests.support.contract_mock_fixtures import (
     CREDENTIALS,
     SCHEME_KINDS,
     CredentialEnv,
     leadctl_env_for,
     load_contract,
 )
-from tests.support.contract_mock import ContractMock, serve_contract
 from tests.support.e2e import run_leadctl
 from tests.support.imported_contracts import ImportedContracts
 from tests.support.in_process import run_in_process

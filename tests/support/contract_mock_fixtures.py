@@ -1,4 +1,5 @@
-"""The ASP.NET-style fixture contract served by a validating mock, and leadctl pointed at it.
+"""The ASP.NET-style fixture contract served by a validating mock, and leadctl pointed at it
+(a pytest plugin, registered in tests/conftest.py).
 
     def test_something(contract_mock: ContractMock, leadctl_env: CredentialEnv) -> None:
         result = run_leadctl(["tags", "list"], env=leadctl_env)
@@ -30,6 +31,7 @@ from tests.support.contract_mock import ContractMock, serve_contract
 from tests.support.e2e import Completed, run_leadctl
 from tests.support.imported_contracts import ImportedContracts
 from tests.support.in_process import run_in_process
+from tests.support.sandbox_fixtures import CredentialEnv
 
 CONTRACTS = Path(__file__).resolve().parents[1] / "fixtures" / "contracts"
 VERSIONS = ("3.1", "3.0")
@@ -53,14 +55,6 @@ def load_contract(version: str, name: str = "aspnet") -> dict[str, Any]:
     """A fresh copy of the fixture contract ``name`` of that OpenAPI version."""
     document: dict[str, Any] = json.loads(_load(version, name))
     return document
-
-
-class CredentialEnv(dict[str, str]):
-    """Environment variables whose repr hides the credential."""
-
-    def __repr__(self) -> str:
-        shown = {k: "<hidden>" if k == "LEADCTL_TOKEN" else v for k, v in self.items()}
-        return f"CredentialEnv({shown!r})"
 
 
 VERSION_PARAMS = VERSIONS

@@ -22,9 +22,10 @@ from leadctl.errors import UsageError
 from leadctl.inputs.lead_fields import LeadSchema
 from tests.support.cli import BASE_URL, Result, run_cli, token_env
 from tests.support.contract_mock import Schemas, as_openapi_31
+from tests.support.contract_mock_fixtures import CONTRACTS
 
 URL = f"{BASE_URL}/leads"
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "contracts"
+FIXTURES = CONTRACTS  # tests/fixtures/contracts/
 CREATED = {"id": "lead_1", "processingStatus": "Pending"}
 
 

@@ -1,4 +1,5 @@
-"""``status-changes update`` and ``delete``: the installed leadctl against the session sandbox.
+"""``status-changes update``: the installed leadctl against the session sandbox
+(``delete``: test_delete_e2e.py beside this file).
 
 Each test makes its own lead (intake creates its first status change), so nothing here
 depends on, or disturbs, what other tests do with the shared server.
@@ -11,68 +12,16 @@ run in-process (``run_in_process``: the same command tree and socket).
 from __future__ import annotations
 
 import json
-import time
-import uuid
-from dataclasses import dataclass
 from typing import Any
 
 import pytest
 
+from tests.commands.status_changes.e2e_support import Env, LeadWithHistory, reread_lead
 from tests.support.e2e import run_leadctl, run_leadctl_tty
 from tests.support.in_process import run_in_process
 from tests.support.sandbox_server import SandboxProcess
 
 pytestmark = pytest.mark.e2e
-
-Env = dict[str, str]
-
-
-@dataclass(frozen=True)
-class LeadWithHistory:
-    lead_id: str
-    change_id: str
-
-
-def rpc(sandbox: SandboxProcess, method: str, params: dict[str, Any]) -> Any:
-    with sandbox.client() as client:
-        body = {"jsonrpc": "2.0", "id": 1, "method": method, "params": params}
-        answer = client.post("/a2a", json=body).json()
-    return answer["result"]
-
-
-@pytest.fixture
-def lead(sandbox: SandboxProcess) -> LeadWithHistory:
-    """A new lead, once intake accepted it and gave it its first status change."""
-    with sandbox.client() as client:
-        response = client.post(
-            "/leads",
-            json={
-                "firstName": "Status",
-                "lastName": uuid.uuid4().hex[:10],
-                "phone": "+15125550199",
-            },
-        )
-        response.raise_for_status()
-        lead_id = response.json()["id"]
-    deadline = time.monotonic() + 10
-    while True:
-        found = rpc(sandbox, "leads.get", {"id": lead_id})
-        if found["currentStatusChangeId"] or time.monotonic() > deadline:
-            break
-        time.sleep(0.1)
-    assert found["processingStatus"] == "Accepted"
-    return LeadWithHistory(lead_id, found["currentStatusChangeId"])
-
-
-def reread_lead(org_env: Env, lead_id: str) -> dict[str, Any]:
-    """The lead and its history, read back through `leadctl api`."""
-    envelope = {"jsonrpc": "2.0", "id": 1, "method": "leads.get", "params": {"id": lead_id}}
-    result = run_in_process(
-        ["api", "POST", "/a2a", "--input", "-"], env=org_env, stdin=json.dumps(envelope)
-    )
-    assert result.exit_code == 0, result.stderr
-    found: dict[str, Any] = json.loads(result.stdout)["result"]
-    return found
 
 
 def puts_for(sandbox: SandboxProcess, change_id: str) -> list[dict[str, Any]]:
@@ -205,60 +154,3 @@ def test_bad_update_input_sends_nothing(
     assert result.exit_code == 2
     assert message in result.stderr
     assert puts_for(sandbox, lead.change_id) == []
-
-
-# -- delete -------------------------------------------------------------------------------
-
-
-def test_a_deleted_entry_disappears(
-    sandbox: SandboxProcess, org_env: Env, lead: LeadWithHistory
-) -> None:
-    result = run_leadctl(["status-changes", "delete", lead.change_id, "--yes"], env=org_env)
-    assert result.exit_code == 0, result.stderr
-    assert result.stdout == ""
-    assert result.stderr == f"deleted status change {lead.change_id}\n"
-
-    after = reread_lead(org_env, lead.lead_id)
-    assert lead.change_id not in [entry["id"] for entry in after["statusChanges"]]
-    # It was the lead's only entry: no current entry, no status.
-    assert after["currentStatusChangeId"] is None
-    assert after["status"] is None
-
-    again = run_leadctl(["status-changes", "delete", lead.change_id, "--yes"], env=org_env)
-    assert again.exit_code == 5
-    assert "404" in again.stderr
-    update = run_in_process(
-        ["status-changes", "update", lead.change_id, "--notes", "too late"], env=org_env
-    )
-    assert update.exit_code == 5
-
-
-def test_delete_without_a_terminal_needs_yes(
-    sandbox: SandboxProcess, org_env: Env, lead: LeadWithHistory
-) -> None:
-    result = run_leadctl(["status-changes", "delete", lead.change_id], env=org_env)
-    assert result.exit_code == 2
-    assert "--yes" in result.stderr
-    assert reread_lead(org_env, lead.lead_id)["currentStatusChangeId"] == lead.change_id
-
-
-def test_delete_on_a_terminal_prints_nothing_on_stdout(org_env: Env, lead: LeadWithHistory) -> None:
-    result = run_leadctl_tty(["status-changes", "delete", lead.change_id, "--yes"], env=org_env)
-    assert result.exit_code == 0, result.stderr
-    assert result.stdout == ""
-    assert f"deleted status change {lead.change_id}" in result.stderr
-    assert reread_lead(org_env, lead.lead_id)["statusChanges"] == []
-
-
-def test_a_lost_delete_answer_is_retried_and_the_retry_sees_404(
-    sandbox: SandboxProcess, org_env: Env, lead: LeadWithHistory
-) -> None:
-    # The first DELETE is carried out but its answer is lost; DELETE is retry-safe, so
-    # leadctl repeats it and the repeat finds nothing: reported as gone but unconfirmed.
-    sandbox.add_fault(f"/lead-status-changes/{lead.change_id}", "drop-after", method="DELETE")
-    result = run_leadctl(["status-changes", "delete", lead.change_id, "--yes"], env=org_env)
-    assert result.exit_code == 5
-    assert "retrying in" in result.stderr
-    assert "is gone, but leadctl cannot confirm it deleted it" in result.stderr
-    assert "answer was lost" in result.stderr
-    assert reread_lead(org_env, lead.lead_id)["statusChanges"] == []

@@ -1,16 +1,12 @@
-"""`leads import` and `batch` on the service's own contract (the trait fixture), with the
-installed leadctl against the validating mock: every request valid, and
-
-- issue 22's planted-bug test: a resend of an import row to a create that takes an
-  Idempotency-Key header carries the same key, after a 503 in the run and on --resume after
-  Ctrl-C (a real SIGINT while a 429 after that 503 is waited out);
-- issue 21 point 15: per line what the single command does (an empty query for a query
-  read, read-modify-write for a full-replacement PUT) and --yes once for a destructive one.
+"""`leads import` on the service's own contract (the trait fixture), with the installed
+leadctl against the validating mock: every request valid, and issue 22's planted-bug test: a
+resend of an import row to a create that takes an Idempotency-Key header carries the same
+key, after a 503 in the run and on --resume after Ctrl-C (a real SIGINT while a 429 after
+that 503 is waited out). `batch` on the same contract: tests/commands/batch/test_batch_contract.py.
 
 The installed leadctl meets each guarantee on one variant (``leadctl``; Ctrl-C on both);
-the run a resume follows up, the resume after Ctrl-C, a body that only varies the data and the
-confirmed run after a refusal run in-process (``run_in_process``: the same command tree and
-socket).
+the run a resume follows up and the resume after Ctrl-C run in-process (``run_in_process``:
+the same command tree and socket).
 """
 
 from __future__ import annotations
@@ -24,8 +20,8 @@ from typing import Any
 
 import pytest
 
-from tests.contract_fixture.conftest import CredentialEnv, Runner
 from tests.support.contract_mock import ContractMock
+from tests.support.contract_mock_fixtures import CredentialEnv, Runner
 from tests.support.e2e import base_env, leadctl_executable
 from tests.support.in_process import run_in_process
 
@@ -136,57 +132,4 @@ def test_ctrl_c_while_a_429_after_a_503_is_waited_out_keeps_the_row_and_its_key(
     # The create takes a key: --resume sends the unknown row again, with that key.
     assert resumed.exit_code == 0, resumed.stderr
     assert keys_of(trait_mock) == [key, key, key]
-    assert trait_mock.violations() == []
-
-
-# -- per line what the single command does -------------------------------------------------
-
-
-def test_a_query_read_line_with_only_an_id_sends_a_valid_empty_query(
-    trait_mock: ContractMock, trait_env: CredentialEnv
-) -> None:
-    result = run_in_process(
-        ["batch", "POST /leads/{id}/events/all"], env=trait_env, stdin="lead_1\nlead_2\n"
-    )
-
-    assert result.exit_code == 0, result.stderr
-    assert trait_mock.violations() == []
-    sent = trait_mock.requests_to("POST", "/leads/{id}/events/all")
-    assert [r.json() for r in sent] == [{}, {}]
-
-
-def test_a_put_line_is_read_merged_and_sent_whole_with_if_match(
-    trait_mock: ContractMock, trait_env: CredentialEnv, leadctl: Runner
-) -> None:
-    # PUT /tags/{id} requires name and color; the lines name one of them each.
-    lines = '{"id": "tag_1", "name": "vip"}\n{"id": "tag_2", "color": "#ff0000"}\n'
-    etags = [trait_mock.etag("/tags/tag_1"), trait_mock.etag("/tags/tag_2")]
-
-    result = leadctl(["batch", "PUT /tags/{id}", "--concurrency", "1"], env=trait_env, stdin=lines)
-
-    assert result.exit_code == 0, result.stderr
-    assert trait_mock.violations() == []  # whole bodies, with the schema's required fields
-    assert len(trait_mock.requests_to("GET", "/tags/{id}")) == 2
-    puts = trait_mock.requests_to("PUT", "/tags/{id}")
-    assert puts[0].json()["name"] == "vip" and "color" in puts[0].json()
-    assert puts[1].json()["color"] == "#ff0000" and "name" in puts[1].json()
-    assert [r.headers.get("if-match") for r in puts] == etags  # the ETag each read carried
-    found = sorted((json.loads(x) for x in result.stdout.splitlines()), key=lambda r: r["row"])
-    assert [r["params"] for r in found] == [{"id": "tag_1"}, {"id": "tag_2"}]
-
-
-def test_a_destructive_batch_needs_yes_once(
-    trait_mock: ContractMock, trait_env: CredentialEnv, leadctl: Runner
-) -> None:
-    refused = leadctl(["batch", "leads delete"], env=trait_env, stdin="lead_1\nlead_2\n")
-    assert refused.exit_code == 2
-    assert "--yes" in refused.stderr
-    assert trait_mock.requests == []
-
-    confirmed = run_in_process(
-        ["batch", "leads delete", "--yes"], env=trait_env, stdin="lead_1\nlead_2\n"
-    )
-
-    assert confirmed.exit_code == 0, confirmed.stderr
-    assert len(trait_mock.requests_to("DELETE", "/leads/{id}")) == 2
     assert trait_mock.violations() == []

@@ -24,9 +24,9 @@ from typing import Any
 
 import pytest
 
-from tests.contract_fixture.conftest import CredentialEnv, Runner, contract_path
 from tests.security.secrets import leaks
 from tests.support.contract_mock import ContractMock
+from tests.support.contract_mock_fixtures import CredentialEnv, Runner, contract_path
 from tests.support.in_process import run_in_process
 
 pytestmark = pytest.mark.e2e

@@ -1,9 +1,10 @@
-"""The hostile-service suite: the installed leadctl against a loopback server that answers
-exactly the bytes a test chose (tests/support/hostile_server.py).
+"""Fixtures of the installed leadctl against a loopback server that answers exactly the
+bytes a test chose (tests/support/hostile_server.py); a pytest plugin, registered in
+tests/conftest.py.
 
-Each test gets its own server (``hostile``) and an environment pointing leadctl at it with
-an organization key (``env``). A request the test did not queue an answer for fails the
-test, as an unexpected request does with pytest-httpx.
+``hostile`` is a server of the test's own and ``hostile_env`` an environment pointing
+leadctl at it with an organization key. A request the test did not queue an answer for
+fails the test, as an unexpected request does with pytest-httpx.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ def hostile() -> Iterator[HostileServer]:
 
 
 @pytest.fixture
-def env(hostile: HostileServer) -> HiddenKeyEnv:
+def hostile_env(hostile: HostileServer) -> HiddenKeyEnv:
     return HiddenKeyEnv(
         LEADCTL_BASE_URL=hostile.base_url, LEADCTL_TOKEN=ORG_KEY, NO_COLOR="1", LEADCTL_PAGER="cat"
     )

@@ -19,9 +19,9 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import CredentialEnv
 from tests.support.e2e import base_env, leadctl_executable, run_leadctl
 from tests.support.in_process import run_in_process
+from tests.support.sandbox_fixtures import CredentialEnv
 from tests.support.sandbox_server import SandboxProcess
 
 pytestmark = pytest.mark.e2e
