@@ -53,7 +53,7 @@ PROBE_CAP = 2.0
 # Periods without a storm after which a measured pace is released. Two, not one: paced just
 # under a window's limit (a Retry-After in whole seconds overshoots the reset), the growth
 # brings the next storm within about two periods; sooner, a release would only cost a
-# burst and a pause. tests/unit/test_leads_import_pacer.py holds the measured trade-off.
+# burst and a pause. tests/commands/leads/test_import_pacer.py holds the measured trade-off.
 RELEASE_PERIODS = 2.0
 MIN_RATE = 0.2  # requests per second: a floor so that a bad measurement cannot stall
 
