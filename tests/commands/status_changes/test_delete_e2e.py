@@ -1,12 +1,5 @@
-"""``status-changes delete``: the installed leadctl against the session sandbox
-(``update``: test_update_e2e.py beside this file).
-
-Each test makes its own lead (intake creates its first status change), so nothing here
-depends on, or disturbs, what other tests do with the shared server.
-
-Each guarantee meets the installed leadctl (exit codes, stdout against stderr, the process's
-TZ, the terminal); reading the lead back, a profile's setup and a table's rows past the first
-run in-process (``run_in_process``: the same command tree and socket).
+"""``status-changes delete``: the installed leadctl against the session sandbox, the way
+test_update_e2e.py beside this file says (each test makes its own lead).
 """
 
 from __future__ import annotations
