@@ -1,9 +1,10 @@
 """leadctl's one way into the sandbox (the ``leadctl_sandbox`` package).
 
 No other leadctl module imports ``leadctl_sandbox`` (tests/sandbox/test_import_boundary.py
-guards it), and ``leadctl_sandbox`` never imports leadctl: the sandbox is known to leadctl
-through what this module offers and the contract it publishes. The sandbox's imports stay
-inside the functions, so loading this module costs nothing at start-up.
+guards it), and ``leadctl_sandbox`` imports nothing of leadctl but ``leadctl.util``: the
+sandbox is known to leadctl through what this module offers and the contract it
+publishes. The sandbox's imports stay inside the functions, so loading this module costs
+nothing at start-up.
 """
 
 from __future__ import annotations
