@@ -11,9 +11,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.e2e.test_startup_imports import imported, loaded
 from tests.generated.contracts import widgets
 from tests.support.e2e import run_leadctl
+from tests.support.importtime import imported, loaded
 from tests.support.in_process import run_in_process
 
 HEAVY = ("httpx", "rich", "pydantic", "keyring", "jsonschema_rs", "leadctl.contract.index")

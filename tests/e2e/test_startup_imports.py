@@ -12,14 +12,11 @@ contract compiler, the bulk engine, nor pydantic and the resource models (for vi
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-from collections.abc import Mapping, Sequence
 
 import pytest
 
 from tests.support.bulk_engine import BULK_ENGINE
-from tests.support.e2e import base_env
+from tests.support.importtime import imported, loaded
 from tests.support.sandbox_fixtures import CredentialEnv
 
 pytestmark = pytest.mark.e2e
@@ -29,33 +26,6 @@ NEVER_FOR_READS = (
     "leadctl_sandbox", "tomllib", "jsonschema_rs", "leadctl.contract.index", *BULK_ENGINE,
     "pydantic", "leadctl.models",
 )  # fmt: skip
-
-
-def imported(
-    args: Sequence[str], env: Mapping[str, str] | None = None, stdin: str | None = None
-) -> set[str]:
-    proc = subprocess.run(
-        [sys.executable, "-X", "importtime", "-m", "leadctl", *args],
-        input=stdin,
-        stdin=None if stdin is not None else subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        env=base_env(env),
-        timeout=60,
-        check=False,
-    )
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    names = set()
-    for line in proc.stderr.splitlines():
-        if line.startswith("import time:") and "|" in line:
-            name = line.rsplit("|", 1)[1].strip()
-            if name != "imported package":
-                names.add(name)
-    return names
-
-
-def loaded(names: set[str], packages: Sequence[str]) -> list[str]:
-    return sorted(p for p in packages if any(n == p or n.startswith(p + ".") for n in names))
 
 
 def test_a_read_command_with_a_token_loads_only_what_it_uses(org_env: CredentialEnv) -> None:

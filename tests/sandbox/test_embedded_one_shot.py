@@ -7,11 +7,7 @@ and ``--debug`` trace are httpx's to the byte, and the start loads none of what 
 from __future__ import annotations
 
 import gzip
-import os
 import re
-import subprocess
-import sys
-from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import pytest
@@ -21,50 +17,23 @@ from leadctl.errors import BadResponse
 from leadctl.http.bodies import MAX_BODY_BYTES, TooLarge
 from leadctl.http.one_shot import OneShot, OneShotError, one_shot_allowed
 from leadctl_sandbox.in_process import InProcessTransport
-from tests.support.e2e import leadctl_executable
+from tests.support.e2e import run_leadctl
+from tests.support.importtime import imported
 
 READ = ["-p", "sandbox", "lead-statuses", "list", "-o", "json"]
 
 
 def home(tmp_path: Path) -> dict[str, str]:
-    """A user's home with no LEADCTL_*_DIR: leadctl finds its dirs as platformdirs does."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("LEADCTL_")}
-    env.update(
-        HOME=str(tmp_path),
-        XDG_CONFIG_HOME=str(tmp_path / "config"),
-        XDG_DATA_HOME=str(tmp_path / "data"),
-        XDG_CACHE_HOME=str(tmp_path / "cache"),
-    )
-    return env
-
-
-def run(args: Sequence[str], env: Mapping[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [leadctl_executable(), *args],
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        env=dict(env),
-        timeout=60,
-        check=False,
-    )
-
-
-def imported(args: Sequence[str], env: Mapping[str, str]) -> set[str]:
-    proc = subprocess.run(
-        [sys.executable, "-X", "importtime", "-m", "leadctl", *args],
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        env=dict(env),
-        timeout=60,
-        check=False,
-    )
-    assert proc.returncode == 0, proc.stderr[-2000:]
+    """A user's home whose LEADCTL_*_DIR are empty, as unset: leadctl finds its dirs as
+    platformdirs does."""
     return {
-        line.rsplit("|", 1)[1].strip()
-        for line in proc.stderr.splitlines()
-        if line.startswith("import time:") and "|" in line
+        "LEADCTL_CONFIG_DIR": "",
+        "LEADCTL_DATA_DIR": "",
+        "LEADCTL_CACHE_DIR": "",
+        "HOME": str(tmp_path),
+        "XDG_CONFIG_HOME": str(tmp_path / "config"),
+        "XDG_DATA_HOME": str(tmp_path / "data"),
+        "XDG_CACHE_HOME": str(tmp_path / "cache"),
     }
 
 
@@ -72,8 +41,8 @@ def imported(args: Sequence[str], env: Mapping[str, str]) -> set[str]:
 def warm_home(tmp_path: Path) -> dict[str, str]:
     """A home whose sandbox is seeded and whose sandbox contract is compiled (first use)."""
     env = home(tmp_path)
-    first = run(READ, env)
-    assert first.returncode == 0, first.stderr
+    first = run_leadctl(READ, env=env)
+    assert first.exit_code == 0, first.stderr
     return env
 
 
@@ -93,9 +62,10 @@ def test_a_sandbox_read_loads_no_httpx_and_finds_its_dirs_without_platformdirs(
 
 @pytest.mark.e2e
 def test_the_in_process_answer_and_trace_are_httpxs(warm_home: dict[str, str]) -> None:
-    one_shot = run(["--debug", *READ], warm_home)
-    through_httpx = run(["--debug", *READ], {**warm_home, "LEADCTL_HTTP_TRANSPORT": "httpx"})
-    assert one_shot.returncode == through_httpx.returncode == 0, one_shot.stderr
+    one_shot = run_leadctl(["--debug", *READ], env=warm_home)
+    httpx_home = {**warm_home, "LEADCTL_HTTP_TRANSPORT": "httpx"}
+    through_httpx = run_leadctl(["--debug", *READ], env=httpx_home)
+    assert one_shot.exit_code == through_httpx.exit_code == 0, one_shot.stderr
     assert one_shot.stdout == through_httpx.stdout
     assert '"name":"New"' in one_shot.stdout.replace(" ", "")
 
@@ -115,10 +85,10 @@ def test_the_in_process_answer_and_trace_are_httpxs(warm_home: dict[str, str]) -
 @pytest.mark.e2e
 def test_a_sandbox_problem_is_the_same_exit_code_on_both(warm_home: dict[str, str]) -> None:
     missing = ["-p", "sandbox", "leads", "get", "00000000-0000-4000-8000-000000000000"]
-    one_shot = run(missing, warm_home)
-    through_httpx = run(missing, {**warm_home, "LEADCTL_HTTP_TRANSPORT": "httpx"})
-    assert one_shot.returncode == through_httpx.returncode
-    assert one_shot.returncode not in (0, 1), one_shot.stderr
+    one_shot = run_leadctl(missing, env=warm_home)
+    through_httpx = run_leadctl(missing, env={**warm_home, "LEADCTL_HTTP_TRANSPORT": "httpx"})
+    assert one_shot.exit_code == through_httpx.exit_code
+    assert one_shot.exit_code not in (0, 1), one_shot.stderr
     assert "404" in one_shot.stderr
 
     def trace_id_out(stderr: str) -> str:

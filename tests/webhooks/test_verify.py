@@ -358,7 +358,7 @@ def test_a_hostile_webhook_id_reaches_no_terminal_raw(tmp_path: Path) -> None:
 
 
 def test_verify_loads_no_http_client_table_library_or_keyring(tmp_path: Path) -> None:
-    from tests.e2e.test_startup_imports import imported, loaded
+    from tests.support.importtime import imported, loaded
 
     secret = new_secret()
     body_file = tmp_path / "body.json"
